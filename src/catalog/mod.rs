@@ -1,0 +1,339 @@
+//! The built-in catalog of CLI.md and the loading of a user's `--catalog FILE`.
+//!
+//! A catalog file has the shape of the stored `catalog.json`; identifiers and
+//! audit fields may be left out and are then generated.
+
+pub mod dictionaries;
+
+use serde::Deserialize;
+
+use crate::error::{ApiError, Error, Errors, Result, code};
+use crate::model::catalog::*;
+use crate::model::{Audit, id};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CatalogIn {
+    #[serde(default)]
+    facilitator: Facilitator,
+    programs: Vec<ProgramIn>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProgramIn {
+    #[serde(default)]
+    program_id: Option<String>,
+    program_name: String,
+    #[serde(default)]
+    program_display_name: Option<String>,
+    #[serde(default)]
+    program_description: Option<String>,
+    applications: Vec<ApplicationIn>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApplicationIn {
+    #[serde(default)]
+    application_id: Option<String>,
+    application_name: String,
+    #[serde(default)]
+    application_display_name: Option<String>,
+    #[serde(default)]
+    application_description: Option<String>,
+    transaction_templates: Vec<TemplateIn>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TemplateIn {
+    #[serde(default)]
+    transaction_template_id: Option<String>,
+    transaction_template_name: String,
+    #[serde(default)]
+    transaction_template_display_name: Option<String>,
+    #[serde(default)]
+    transaction_template_description: Option<String>,
+    steps: Vec<StepIn>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepIn {
+    #[serde(default)]
+    transaction_template_step_id: Option<String>,
+    transfer_type_id: u32,
+    sequence: u32,
+    #[serde(default)]
+    wait_to_complete: bool,
+    #[serde(default)]
+    is_optional: bool,
+    #[serde(default)]
+    source_customer_type_ids: Vec<u32>,
+    #[serde(default)]
+    target_customer_type_ids: Vec<u32>,
+    destination_id: u32,
+    account_code_id: u32,
+    parameter_mapping: ParameterMapping,
+}
+
+/// Parameter names a step may map (CLI.md "Transaction parameters").
+pub const PARAMETER_NAMES: &[&str] = &["@source_customers", "@targets", "@facilitator", "@target_checks"];
+
+/// Parse and validate a catalog file; every problem is reported at once.
+pub fn load(text: &str, actor: &str, now: &str) -> Result<Catalog> {
+    let input: CatalogIn = serde_json::from_str(text)
+        .map_err(|e| Error::one(code::MALFORMED, format!("catalog: {e}")))?;
+    build(input, actor, now)
+}
+
+fn text(v: Option<String>, fallback: &str) -> String {
+    v.unwrap_or_else(|| fallback.to_string())
+}
+
+fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
+    use dictionaries as d;
+    let mut errs = Errors::new();
+    let mut ids = std::collections::HashSet::new();
+    let mut check_id = |errs: &mut Errors, path: &str, prefix: &str, given: Option<String>| -> String {
+        let v = given.unwrap_or_else(|| id::new_id(prefix));
+        if !id::is_valid(prefix, &v) {
+            errs.invalid(path, format!("must be `{prefix}_` followed by letters and digits"));
+        } else if !ids.insert(v.clone()) {
+            errs.invalid(path, "is used twice in the catalog");
+        }
+        v
+    };
+    let f = &input.facilitator;
+    if f.min_age > f.max_age {
+        errs.invalid("facilitator.min_age", "must not exceed facilitator.max_age");
+    }
+    if input.programs.is_empty() {
+        errs.invalid("programs", "a Facilitator has at least one Program");
+    }
+    let mut programs = Vec::new();
+    for (pi, p) in input.programs.into_iter().enumerate() {
+        let pp = format!("programs[{pi}]");
+        let program_id = check_id(&mut errs, &format!("{pp}.program_id"), id::PROGRAM, p.program_id);
+        if p.applications.is_empty() {
+            errs.invalid(&format!("{pp}.applications"), "a Program has at least one Application");
+        }
+        let mut applications = Vec::new();
+        for (ai, a) in p.applications.into_iter().enumerate() {
+            let ap = format!("{pp}.applications[{ai}]");
+            let application_id =
+                check_id(&mut errs, &format!("{ap}.application_id"), id::APPLICATION, a.application_id);
+            let mut templates = Vec::new();
+            for (ti, t) in a.transaction_templates.into_iter().enumerate() {
+                let tp = format!("{ap}.transaction_templates[{ti}]");
+                let template_id = check_id(
+                    &mut errs,
+                    &format!("{tp}.transaction_template_id"),
+                    id::TEMPLATE,
+                    t.transaction_template_id,
+                );
+                if t.steps.is_empty() {
+                    errs.invalid(&format!("{tp}.steps"), "a Template has at least one Step");
+                }
+                let mut seqs = std::collections::HashSet::new();
+                let mut steps = Vec::new();
+                for (si, s) in t.steps.into_iter().enumerate() {
+                    let sp = format!("{tp}.steps[{si}]");
+                    let step_id = check_id(
+                        &mut errs,
+                        &format!("{sp}.transaction_template_step_id"),
+                        id::TEMPLATE_STEP,
+                        s.transaction_template_step_id,
+                    );
+                    if !seqs.insert(s.sequence) {
+                        errs.invalid(&format!("{sp}.sequence"), "sequences must be unique within a template");
+                    }
+                    if !d::TRANSFER_TYPES.iter().any(|tt| tt.entry.id == s.transfer_type_id) {
+                        errs.invalid(&format!("{sp}.transfer_type_id"), "not in the transfer-types dictionary");
+                    }
+                    if !d::contains(d::DESTINATIONS, s.destination_id) {
+                        errs.invalid(&format!("{sp}.destination_id"), "not in the destinations dictionary");
+                    }
+                    if !d::contains(d::ACCOUNT_CODES, s.account_code_id) {
+                        errs.invalid(&format!("{sp}.account_code_id"), "not in the account-codes dictionary");
+                    }
+                    for (name, list) in [
+                        ("source_customer_type_ids", &s.source_customer_type_ids),
+                        ("target_customer_type_ids", &s.target_customer_type_ids),
+                    ] {
+                        if list.iter().any(|t| !d::contains(d::CUSTOMER_TYPES, *t)) {
+                            errs.invalid(&format!("{sp}.{name}"), "not in the customer-types dictionary");
+                        }
+                    }
+                    for (side, v) in [("source", &s.parameter_mapping.source), ("target", &s.parameter_mapping.target)] {
+                        if let Some(v) = v
+                            && !PARAMETER_NAMES.contains(&v.as_str())
+                        {
+                            errs.invalid(
+                                &format!("{sp}.parameter_mapping.{side}"),
+                                format!("must be null or one of {}", PARAMETER_NAMES.join(", ")),
+                            );
+                        }
+                    }
+                    steps.push(TemplateStep {
+                        transaction_template_step_id: step_id,
+                        transaction_template_id: template_id.clone(),
+                        transfer_type_id: s.transfer_type_id,
+                        sequence: s.sequence,
+                        wait_to_complete: s.wait_to_complete,
+                        is_optional: s.is_optional,
+                        source_customer_type_ids: s.source_customer_type_ids,
+                        target_customer_type_ids: s.target_customer_type_ids,
+                        destination_id: s.destination_id,
+                        account_code_id: s.account_code_id,
+                        parameter_mapping: s.parameter_mapping,
+                        audit: Audit::new(actor, now),
+                    });
+                }
+                steps.sort_by_key(|s| s.sequence);
+                templates.push(Template {
+                    transaction_template_id: template_id,
+                    application_id: application_id.clone(),
+                    transaction_template_display_name: text(
+                        t.transaction_template_display_name,
+                        &t.transaction_template_name,
+                    ),
+                    transaction_template_description: text(t.transaction_template_description, ""),
+                    transaction_template_name: t.transaction_template_name,
+                    audit: Audit::new(actor, now),
+                    steps,
+                });
+            }
+            applications.push(Application {
+                application_id,
+                application_display_name: text(a.application_display_name, &a.application_name),
+                application_description: text(a.application_description, ""),
+                application_name: a.application_name,
+                audit: Audit::new(actor, now),
+                transaction_templates: templates,
+            });
+        }
+        programs.push(Program {
+            program_id,
+            program_display_name: text(p.program_display_name, &p.program_name),
+            program_description: text(p.program_description, ""),
+            program_name: p.program_name,
+            created_by: actor.to_string(),
+            created_date_time: now.to_string(),
+            modified_by: actor.to_string(),
+            modified_date_time: now.to_string(),
+            applications,
+        });
+    }
+    if !errs.is_empty() {
+        let errors: Vec<ApiError> = errs
+            .0
+            .into_iter()
+            .map(|e| ApiError {
+                code: e.code,
+                message: format!("catalog: {}", e.message),
+            })
+            .collect();
+        return Err(Error::refused(errors));
+    }
+    Ok(Catalog {
+        facilitator: input.facilitator,
+        programs,
+    })
+}
+
+/// The built-in catalog of CLI.md.
+pub fn builtin(actor: &str, now: &str) -> Catalog {
+    build(serde_json::from_str(BUILTIN).expect("built-in catalog parses"), actor, now)
+        .expect("built-in catalog is valid")
+}
+
+/// The built-in catalog in the `--catalog FILE` shape (also a template for users).
+pub const BUILTIN: &str = r#"{
+  "facilitator": {"min_age": 18, "max_age": 120},
+  "programs": [{
+    "program_name": "default_program",
+    "program_display_name": "Default Program",
+    "program_description": "The Facilitator's default program.",
+    "applications": [{
+      "application_name": "payments",
+      "application_display_name": "Payments",
+      "application_description": "Funding, withdrawals, transfers and check payouts.",
+      "transaction_templates": [
+        {"transaction_template_name": "ach_funding",
+         "transaction_template_display_name": "ACH Funding",
+         "transaction_template_description": "Fund member accounts from the source customers' bank accounts.",
+         "steps": [
+          {"sequence": 1, "transfer_type_id": 1, "wait_to_complete": true, "is_optional": false,
+           "source_customer_type_ids": [1], "target_customer_type_ids": [],
+           "destination_id": 1, "account_code_id": 1,
+           "parameter_mapping": {"source": "@source_customers", "target": null}}]},
+        {"transaction_template_name": "ach_withdrawal",
+         "transaction_template_display_name": "ACH Withdrawal",
+         "transaction_template_description": "Withdraw from member accounts to the targets' bank accounts.",
+         "steps": [
+          {"sequence": 1, "transfer_type_id": 2, "wait_to_complete": true, "is_optional": false,
+           "source_customer_type_ids": [], "target_customer_type_ids": [1],
+           "destination_id": 2, "account_code_id": 1,
+           "parameter_mapping": {"source": null, "target": "@targets"}}]},
+        {"transaction_template_name": "internal_transfer",
+         "transaction_template_display_name": "Internal Transfer",
+         "transaction_template_description": "Move funds between customers, with an optional portion to the Facilitator.",
+         "steps": [
+          {"sequence": 1, "transfer_type_id": 3, "wait_to_complete": false, "is_optional": false,
+           "source_customer_type_ids": [1], "target_customer_type_ids": [1],
+           "destination_id": 3, "account_code_id": 1,
+           "parameter_mapping": {"source": "@source_customers", "target": "@targets"}},
+          {"sequence": 2, "transfer_type_id": 3, "wait_to_complete": false, "is_optional": true,
+           "source_customer_type_ids": [1], "target_customer_type_ids": [3],
+           "destination_id": 4, "account_code_id": 2,
+           "parameter_mapping": {"source": "@source_customers", "target": "@facilitator"}}]},
+        {"transaction_template_name": "funding_and_payout",
+         "transaction_template_display_name": "Funding and Payout",
+         "transaction_template_description": "Fund from the source customers' banks, pay the targets, optionally a Facilitator portion.",
+         "steps": [
+          {"sequence": 1, "transfer_type_id": 1, "wait_to_complete": true, "is_optional": false,
+           "source_customer_type_ids": [1], "target_customer_type_ids": [],
+           "destination_id": 1, "account_code_id": 1,
+           "parameter_mapping": {"source": "@source_customers", "target": null}},
+          {"sequence": 2, "transfer_type_id": 3, "wait_to_complete": false, "is_optional": false,
+           "source_customer_type_ids": [1], "target_customer_type_ids": [1],
+           "destination_id": 3, "account_code_id": 1,
+           "parameter_mapping": {"source": "@source_customers", "target": "@targets"}},
+          {"sequence": 3, "transfer_type_id": 3, "wait_to_complete": false, "is_optional": true,
+           "source_customer_type_ids": [1], "target_customer_type_ids": [3],
+           "destination_id": 4, "account_code_id": 2,
+           "parameter_mapping": {"source": "@source_customers", "target": "@facilitator"}}]},
+        {"transaction_template_name": "check_payout",
+         "transaction_template_display_name": "Check Payout",
+         "transaction_template_description": "Pay check recipients from the member account.",
+         "steps": [
+          {"sequence": 1, "transfer_type_id": 4, "wait_to_complete": true, "is_optional": false,
+           "source_customer_type_ids": [], "target_customer_type_ids": [],
+           "destination_id": 5, "account_code_id": 1,
+           "parameter_mapping": {"source": null, "target": "@target_checks"}}]}
+      ]
+    }]
+  }]
+}"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_has_the_five_templates() {
+        let c = builtin("test", "2026-01-01T00:00:00.000000");
+        let app = &c.programs[0].applications[0];
+        let names: Vec<_> = app.transaction_templates.iter().map(|t| t.transaction_template_name.as_str()).collect();
+        assert_eq!(names, ["ach_funding", "ach_withdrawal", "internal_transfer", "funding_and_payout", "check_payout"]);
+    }
+
+    #[test]
+    fn duplicate_sequences_are_refused() {
+        let text = BUILTIN.replace("\"sequence\": 2", "\"sequence\": 1");
+        let err = load(&text, "t", "now").unwrap_err();
+        assert!(err.errors.iter().any(|e| e.message.contains("sequences must be unique")));
+    }
+}

@@ -1,0 +1,180 @@
+//! Arguments shared by many commands: paging, `--body`, `--tag K=V`, and the
+//! merging of per-field flags over a body (flags win).
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+use crate::core::paging::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageRequest};
+use crate::error::{Error, Result, code};
+use crate::model::Tag;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct PageArgs {
+    /// Records per page (1-1000)
+    #[arg(long, default_value_t = DEFAULT_PAGE_SIZE, value_parser = clap::value_parser!(u32).range(1..=MAX_PAGE_SIZE as i64), value_name = "N")]
+    pub page_size: u32,
+    /// Page to show, from 1
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), value_name = "N", conflicts_with = "after")]
+    pub page_number: Option<u32>,
+    /// Continue after this last_evaluated_key of the previous page
+    #[arg(long, value_name = "KEY")]
+    pub after: Option<String>,
+}
+
+impl PageArgs {
+    pub fn request(&self) -> PageRequest {
+        PageRequest {
+            size: self.page_size,
+            number: self.page_number,
+            after: self.after.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct BodyArg {
+    /// The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields
+    #[arg(long, value_name = "FILE")]
+    pub body: Option<PathBuf>,
+}
+
+/// Largest body accepted (64 MiB): a guard against reading a device or a huge file.
+const MAX_BODY: u64 = 64 << 20;
+
+impl BodyArg {
+    /// The body as JSON (an empty object when no `--body` is given).
+    pub fn read(&self) -> Result<Value> {
+        let Some(path) = &self.body else {
+            return Ok(Value::Object(Map::new()));
+        };
+        let mut bytes = Vec::new();
+        let res = if path.as_os_str() == "-" {
+            std::io::stdin().take(MAX_BODY + 1).read_to_end(&mut bytes)
+        } else {
+            std::fs::File::open(path).and_then(|f| f.take(MAX_BODY + 1).read_to_end(&mut bytes))
+        };
+        res.map_err(|e| Error::one(code::MALFORMED, format!("--body: cannot read {}: {e}", path.display())))?;
+        parse_body(&bytes)
+    }
+}
+
+/// Parse a request body: UTF-8 JSON, no byte-order mark, at most [`MAX_BODY`].
+pub fn parse_body(bytes: &[u8]) -> Result<Value> {
+    let bad = |why: String| Error::one(code::MALFORMED, format!("body: {why}"));
+    if bytes.len() as u64 > MAX_BODY {
+        return Err(bad(format!("is larger than {} MiB", MAX_BODY >> 20)));
+    }
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(bad("starts with a byte-order mark; send plain UTF-8 JSON".into()));
+    }
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(bad("is empty; send a JSON object".into()));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| bad(format!("is not valid UTF-8 ({e})")))?;
+    serde_json::from_str(text).map_err(|e| {
+        // serde_json's syntax messages name a position, never a value.
+        bad(format!("is not valid JSON ({e})"))
+    })
+}
+
+/// `K=V` of `--tag`.
+pub fn parse_tag(s: &str) -> std::result::Result<Tag, String> {
+    match s.split_once('=') {
+        Some((k, v)) => Ok(Tag {
+            key: k.to_string(),
+            value: v.to_string(),
+        }),
+        None => Err("expected KEY=VALUE".to_string()),
+    }
+}
+
+pub fn tags_json(tags: &[Tag]) -> Value {
+    Value::Array(
+        tags.iter()
+            .map(|t| serde_json::json!({"key": t.key, "value": t.value}))
+            .collect(),
+    )
+}
+
+/// Builds the JSON patch of per-field flags.
+#[derive(Default)]
+pub struct Patch(Map<String, Value>);
+
+impl Patch {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Set `path` (dot-separated) when `v` is given.
+    pub fn set(&mut self, path: &str, v: Option<Value>) -> &mut Self {
+        if let Some(v) = v {
+            let mut map = &mut self.0;
+            let mut parts = path.split('.').peekable();
+            while let Some(p) = parts.next() {
+                if parts.peek().is_none() {
+                    map.insert(p.to_string(), v);
+                    break;
+                }
+                let entry = map
+                    .entry(p.to_string())
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if !entry.is_object() {
+                    *entry = Value::Object(Map::new());
+                }
+                map = entry.as_object_mut().expect("object");
+            }
+        }
+        self
+    }
+    pub fn str(&mut self, path: &str, v: &Option<String>) -> &mut Self {
+        self.set(path, v.clone().map(Value::String))
+    }
+    pub fn num(&mut self, path: &str, v: Option<u32>) -> &mut Self {
+        self.set(path, v.map(Value::from))
+    }
+    pub fn bool(&mut self, path: &str, v: Option<bool>) -> &mut Self {
+        self.set(path, v.map(Value::Bool))
+    }
+    pub fn tags(&mut self, path: &str, v: &[Tag]) -> &mut Self {
+        if v.is_empty() {
+            self
+        } else {
+            self.set(path, Some(tags_json(v)))
+        }
+    }
+    /// Merge over `body` (the flags win).
+    pub fn over(self, mut body: Value) -> Value {
+        merge(&mut body, Value::Object(self.0));
+        body
+    }
+}
+
+fn merge(base: &mut Value, patch: Value) {
+    match (base, patch) {
+        (Value::Object(b), Value::Object(p)) => {
+            for (k, v) in p {
+                match b.get_mut(&k) {
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
+                    _ => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (b, p) => {
+            if !p.as_object().is_some_and(|m| m.is_empty()) {
+                *b = p;
+            }
+        }
+    }
+}
+
+/// Parse a boolean flag value.
+pub fn parse_bool(s: &str) -> std::result::Result<bool, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Ok(true),
+        "false" | "no" | "0" => Ok(false),
+        _ => Err("expected true or false".to_string()),
+    }
+}

@@ -1,0 +1,349 @@
+//! The command line: global options, dispatch, and the mapping of results to
+//! output and exit codes. No business rule and no file I/O on the store here.
+
+pub mod address;
+pub mod args;
+pub mod dict;
+pub mod instrument;
+pub mod profile;
+pub mod program;
+pub mod store;
+pub mod template;
+pub mod txn;
+pub mod worker;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::core::Ctx;
+use crate::error::{Error, Result, code};
+use crate::output::{self, Format, Response, Style};
+use crate::store::{Mode, Opened, Store};
+
+pub const AFTER_HELP: &str = "\
+Exit codes: 0 success; 1 refused (validation, not found, conflict: see errors[].code);
+2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format).
+
+Environment: PAYCTL_DATA_DIR, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT, NO_COLOR.";
+
+/// Administer a payments Facilitator's customer profiles, addresses, bank-account
+/// payment instruments, program attachments and transactions, over a local data
+/// directory of JSON files.
+#[derive(Debug, Parser)]
+#[command(name = "payctl", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GlobalArgs {
+    /// The store (default: the platform data dir, ~/.local/share/payctl on Linux)
+    #[arg(long, env = "PAYCTL_DATA_DIR", global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Output format [default: table on a terminal, else json]
+    #[arg(short = 'o', long, env = "PAYCTL_OUTPUT", global = true, value_enum, value_name = "FORMAT")]
+    pub output: Option<Format>,
+    /// Name written to created_by / modified_by [default: the OS user name]
+    #[arg(long, env = "PAYCTL_ACTOR", global = true, value_name = "NAME")]
+    pub actor: Option<String>,
+    /// Never prompt (prompts happen only when stdin is a terminal)
+    #[arg(long, env = "PAYCTL_NO_INPUT", global = true)]
+    pub no_input: bool,
+    /// Confirm destructive commands without asking
+    #[arg(short = 'y', long, global = true)]
+    pub yes: bool,
+    /// Seconds to wait for another payctl that holds the store
+    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS")]
+    pub lock_timeout: f64,
+    /// Colour: auto, always, never (NO_COLOR is respected)
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Customer profiles (spec 2.1)
+    #[command(subcommand)]
+    Profile(profile::ProfileCommand),
+    /// Addresses of a customer profile (spec 2.2)
+    #[command(subcommand)]
+    Address(address::AddressCommand),
+    /// Bank-account payment instruments of a customer profile (spec 2.3)
+    #[command(subcommand)]
+    Instrument(instrument::InstrumentCommand),
+    /// Programs, their applications, and attaching customers (spec 2.4, 2.5)
+    #[command(subcommand)]
+    Program(program::ProgramCommand),
+    /// Transaction templates and their steps (spec 2.4, 2.6)
+    #[command(subcommand)]
+    Template(template::TemplateCommand),
+    /// Transactions, their parameters and steps (spec 2.7)
+    #[command(subcommand)]
+    Txn(txn::TxnCommand),
+    /// Dictionaries: the values other requests refer to by number (spec 4.7)
+    #[command(subcommand)]
+    Dict(dict::DictCommand),
+    /// Do the background work: attachments, transaction steps
+    Worker(worker::WorkerArgs),
+    /// Create a store, with the built-in catalog or your own
+    Init(InitArgs),
+    /// Integrity of the store
+    #[command(subcommand)]
+    Store(store::StoreCommand),
+    /// Print a shell completion script
+    Completions {
+        /// bash, zsh, fish, powershell or elvish
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)
+    #[arg(long, value_name = "FILE")]
+    pub catalog: Option<PathBuf>,
+}
+
+/// Everything a command needs from the global options.
+pub struct Global {
+    pub data_dir: PathBuf,
+    pub format: Format,
+    pub actor: String,
+    /// Prompts are allowed (stdin is a terminal and --no-input not given).
+    pub interactive: bool,
+    pub yes: bool,
+    pub lock_timeout: Duration,
+    pub stderr_color: bool,
+}
+
+impl Global {
+    pub fn ctx(&self) -> Ctx {
+        Ctx::new(&self.actor, chrono::Local::now().naive_local())
+    }
+
+    fn default_catalog(&self) -> impl FnOnce() -> crate::model::catalog::Catalog + '_ {
+        move || {
+            let ctx = self.ctx();
+            crate::catalog::builtin(&ctx.actor, &ctx.now)
+        }
+    }
+
+    fn open(&self, mode: Mode) -> Result<Store> {
+        let (store, opened) = Store::open(&self.data_dir, mode, self.lock_timeout, self.default_catalog())?;
+        if opened == Opened::Created {
+            eprintln!(
+                "note: created a new store with the built-in catalog at {}",
+                self.data_dir.display()
+            );
+        }
+        Ok(store)
+    }
+
+    /// The store with a shared lock, for reading.
+    pub fn read(&self) -> Result<Store> {
+        self.open(Mode::Shared)
+    }
+
+    /// The store with the exclusive lock, for a read-modify-write.
+    pub fn write(&self) -> Result<Store> {
+        self.open(Mode::Exclusive)
+    }
+
+    /// Ask before a destructive change. Without a terminal to ask on, only
+    /// `--yes` allows it (exit 2 otherwise, nothing changed).
+    pub fn confirm(&self, what: &str) -> Result<()> {
+        if self.yes {
+            return Ok(());
+        }
+        if !self.interactive {
+            return Err(Error {
+                kind: crate::error::ErrorKind::Usage,
+                errors: vec![crate::error::ApiError::new(
+                    code::CONFIRMATION_REQUIRED,
+                    format!("{what}: nothing was changed; pass --yes to confirm without a prompt"),
+                )],
+            });
+        }
+        let ok = dialoguer::Confirm::new()
+            .with_prompt(format!("{what}?"))
+            .default(false)
+            .interact()
+            .unwrap_or(false);
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::usage(format!("{what}: not confirmed, nothing was changed")))
+        }
+    }
+}
+
+/// The OS user name: $USER, $LOGNAME, else the passwd entry of our uid.
+fn os_user() -> String {
+    use std::os::unix::fs::MetadataExt;
+    if let Some(u) = ["USER", "LOGNAME"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|u| !u.is_empty())
+    {
+        return u;
+    }
+    let uid = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    uid.and_then(|uid| {
+        passwd.lines().find_map(|l| {
+            let f: Vec<&str> = l.split(':').collect();
+            (f.len() > 2 && f[2].parse() == Ok(uid)).then(|| f[0].to_string())
+        })
+    })
+    .unwrap_or_else(|| "unknown".to_string())
+}
+
+fn default_data_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "payctl")
+        .map(|d| d.data_dir().to_path_buf())
+        .unwrap_or_else(|| PathBuf::from(".payctl"))
+}
+
+/// Output format when clap could not parse the arguments (for the error envelope).
+fn format_from_raw_args() -> Format {
+    let args: Vec<String> = std::env::args().collect();
+    let mut it = args.iter().peekable();
+    while let Some(a) = it.next() {
+        let v = if a == "-o" || a == "--output" {
+            it.peek().map(|s| s.as_str())
+        } else {
+            a.strip_prefix("--output=").or_else(|| a.strip_prefix("-o"))
+        };
+        if let Some(f) = v.and_then(|v| Format::from_str(v, true).ok()) {
+            return f;
+        }
+    }
+    std::env::var("PAYCTL_OUTPUT")
+        .ok()
+        .and_then(|v| Format::from_str(&v, true).ok())
+        .unwrap_or(if std::io::stdout().is_terminal() { Format::Table } else { Format::Json })
+}
+
+fn color_enabled(when: ColorWhen, terminal: bool) -> bool {
+    match when {
+        ColorWhen::Never => false,
+        ColorWhen::Always => true,
+        ColorWhen::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// Run payctl; the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind as K;
+            if matches!(e.kind(), K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 };
+            }
+            let _ = e.print();
+            if format_from_raw_args() == Format::Json {
+                let first = e.to_string();
+                let first = first.lines().next().unwrap_or("invalid usage").trim_start_matches("error: ");
+                let err = Error::usage(first);
+                let style = Style { format: Format::Json, pretty: false, color: false };
+                let _ = output::print_error(&mut std::io::stdout(), &mut std::io::stderr(), style, &err);
+            }
+            return 2;
+        }
+    };
+    run(cli)
+}
+
+pub fn run(cli: Cli) -> i32 {
+    let g = &cli.global;
+    let stdout_tty = std::io::stdout().is_terminal();
+    let format = g.output.unwrap_or(if stdout_tty { Format::Table } else { Format::Json });
+    let global = Global {
+        data_dir: g.data_dir.clone().unwrap_or_else(default_data_dir),
+        format,
+        actor: g.actor.clone().filter(|a| !a.is_empty()).unwrap_or_else(os_user),
+        interactive: !g.no_input && std::io::stdin().is_terminal(),
+        yes: g.yes,
+        lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),
+        stderr_color: color_enabled(g.color, std::io::stderr().is_terminal()),
+    };
+    let style = Style {
+        format,
+        pretty: stdout_tty,
+        color: global.stderr_color,
+    };
+    let result = dispatch(cli.command, &global);
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    let (written, code) = match &result {
+        Ok(resp) => (output::print(&mut out, style, resp), 0),
+        Err(e) => (output::print_error(&mut out, &mut err, style, e), e.exit_code()),
+    };
+    let flushed = written.and_then(|_| out.flush());
+    match flushed {
+        // A closed pipe (`payctl profile list | head`) ends quietly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            let _ = writeln!(err, "error: writing output: {e}");
+            3
+        }
+        Ok(()) => code,
+    }
+}
+
+fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
+    match cmd {
+        Command::Profile(c) => c.exec(g),
+        Command::Address(c) => c.exec(g),
+        Command::Instrument(c) => c.exec(g),
+        Command::Program(c) => c.exec(g),
+        Command::Template(c) => c.exec(g),
+        Command::Txn(c) => c.exec(g),
+        Command::Dict(c) => c.exec(g),
+        Command::Worker(c) => c.exec(g),
+        Command::Store(c) => c.exec(g),
+        Command::Init(a) => init(a, g),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "payctl", &mut buf);
+            Ok(Response::Raw(String::from_utf8_lossy(&buf).into_owned()))
+        }
+    }
+}
+
+fn init(a: InitArgs, g: &Global) -> Result<Response> {
+    let ctx = g.ctx();
+    let catalog = match &a.catalog {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Error::one(code::MALFORMED, format!("--catalog: cannot read {}: {e}", path.display()))
+            })?;
+            crate::catalog::load(&text, &ctx.actor, &ctx.now)?
+        }
+        None => crate::catalog::builtin(&ctx.actor, &ctx.now),
+    };
+    let store = Store::init(&g.data_dir, g.lock_timeout, &catalog)?;
+    eprintln!("note: created a new store at {}", store.root().display());
+    let programs = catalog
+        .programs
+        .iter()
+        .map(|p| serde_json::json!({"program_id": p.program_id, "program_name": p.program_name}))
+        .collect();
+    Ok(Response::Records(programs))
+}

@@ -1,0 +1,163 @@
+//! `payctl profile …`: customer profiles.
+
+use clap::{Args, Subcommand};
+
+use super::Global;
+use super::args::{BodyArg, PageArgs, Patch, parse_tag};
+use crate::core::profile::{self, Filter};
+use crate::error::Result;
+use crate::model::Tag;
+use crate::output::Response;
+
+#[derive(Debug, Subcommand)]
+pub enum ProfileCommand {
+    /// Create a customer profile (POST /customer-profiles)
+    #[command(after_help = "Examples:\n  payctl profile create --body profile.json\n  CSP=$(payctl profile create --customer-type-id 1 --customer-key cust-0001 \\\n      --first-name Ada --last-name Lovelace --email ada@example.com \\\n      --date-of-birth 1990-12-10 --mobile-phone +15551234567 -o id)")]
+    Create {
+        #[command(flatten)]
+        body: BodyArg,
+        #[command(flatten)]
+        fields: ProfileFields,
+    },
+    /// List customer profiles, oldest first (GET /customer-profiles)
+    #[command(after_help = "Examples:\n  payctl profile list --email ada@example.com\n  payctl profile list --page-size 100 --page-number 2")]
+    List {
+        /// Only profiles with this first name (any case)
+        #[arg(long)]
+        first_name: Option<String>,
+        /// Only profiles with this last name (any case)
+        #[arg(long)]
+        last_name: Option<String>,
+        /// Only profiles with this e-mail address (any case)
+        #[arg(long)]
+        email: Option<String>,
+        /// Only the profile with this customer_key
+        #[arg(long)]
+        customer_key: Option<String>,
+        /// Only profiles with this tag (repeatable; all must match)
+        #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
+        tags: Vec<Tag>,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Show one customer profile (GET /customer-profiles/{id})
+    #[command(after_help = "Example:\n  payctl profile get csp_0123456789abcdefghij")]
+    Get {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+    },
+    /// Change a customer profile; only the fields given change (PUT /customer-profiles/{id})
+    #[command(
+        after_help = "customer_key, ssn and customer_profile_tags cannot be updated (10003 when changed).\n\nExample:\n  payctl profile update csp_0123456789abcdefghij --email new@example.com"
+    )]
+    Update {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        #[command(flatten)]
+        body: BodyArg,
+        #[command(flatten)]
+        fields: ProfileFields,
+    },
+}
+
+/// Per-field flags of a profile body.
+#[derive(Debug, Args)]
+pub struct ProfileFields {
+    /// customer_type_id (1 Individual; see `payctl dict list customer-types`)
+    #[arg(long, value_name = "ID")]
+    pub customer_type_id: Option<u32>,
+    /// customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)
+    #[arg(long, value_name = "KEY")]
+    pub customer_key: Option<String>,
+    /// A customer_profile_tags entry (repeatable)
+    #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
+    pub tags: Vec<Tag>,
+    #[arg(long)]
+    pub first_name: Option<String>,
+    #[arg(long)]
+    pub middle_name: Option<String>,
+    #[arg(long)]
+    pub last_name: Option<String>,
+    #[arg(long)]
+    pub email: Option<String>,
+    /// MM/DD/YYYY or YYYY-MM-DD
+    #[arg(long, value_name = "DATE")]
+    pub date_of_birth: Option<String>,
+    /// 9 or 4 digits
+    #[arg(long)]
+    pub ssn: Option<String>,
+    /// +, a digit 1-9, then 1 to 15 digits
+    #[arg(long, value_name = "PHONE")]
+    pub mobile_phone: Option<String>,
+    #[arg(long, value_name = "PHONE")]
+    pub home_phone: Option<String>,
+    #[arg(long, value_name = "PHONE")]
+    pub office_phone: Option<String>,
+}
+
+impl ProfileFields {
+    fn over(&self, body: serde_json::Value) -> serde_json::Value {
+        let mut p = Patch::new();
+        let ind = "customer_profile_individual";
+        p.num("customer_type_id", self.customer_type_id)
+            .str("customer_key", &self.customer_key)
+            .tags("customer_profile_tags", &self.tags)
+            .str(&format!("{ind}.first_name"), &self.first_name)
+            .str(&format!("{ind}.middle_name"), &self.middle_name)
+            .str(&format!("{ind}.last_name"), &self.last_name)
+            .str(&format!("{ind}.email"), &self.email)
+            .str(&format!("{ind}.date_of_birth"), &self.date_of_birth)
+            .str(&format!("{ind}.ssn"), &self.ssn)
+            .str(&format!("{ind}.mobile_phone"), &self.mobile_phone)
+            .str(&format!("{ind}.home_phone"), &self.home_phone)
+            .str(&format!("{ind}.office_phone"), &self.office_phone);
+        p.over(body)
+    }
+}
+
+pub fn to_json<T: serde::Serialize>(v: &T) -> serde_json::Value {
+    serde_json::to_value(v).expect("records serialize")
+}
+
+impl ProfileCommand {
+    pub fn exec(self, g: &Global) -> Result<Response> {
+        match self {
+            ProfileCommand::Create { body, fields } => {
+                let body = fields.over(body.read()?);
+                let store = g.write()?;
+                Ok(Response::Id(profile::create(&store, &g.ctx(), &body)?))
+            }
+            ProfileCommand::List {
+                first_name,
+                last_name,
+                email,
+                customer_key,
+                tags,
+                page,
+            } => {
+                let filter = Filter {
+                    first_name,
+                    last_name,
+                    email,
+                    customer_key,
+                    tags,
+                };
+                let store = g.read()?;
+                let page = profile::list(&store, &filter, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+            ProfileCommand::Get { csp } => {
+                let store = g.read()?;
+                Ok(Response::Records(vec![to_json(&profile::get(&store, &csp)?)]))
+            }
+            ProfileCommand::Update { csp, body, fields } => {
+                let body = fields.over(body.read()?);
+                let store = g.write()?;
+                Ok(Response::Id(profile::update(&store, &g.ctx(), &csp, &body)?))
+            }
+        }
+    }
+}

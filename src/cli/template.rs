@@ -1,0 +1,19 @@
+//! Placeholder: `payctl template …` is filled in by its own work.
+
+use clap::Subcommand;
+
+use super::Global;
+use crate::error::{Error, Result};
+use crate::output::Response;
+
+#[derive(Debug, Subcommand)]
+pub enum TemplateCommand {
+    /// Not implemented yet
+    Todo,
+}
+
+impl TemplateCommand {
+    pub fn exec(self, _g: &Global) -> Result<Response> {
+        Err(Error::usage("not implemented yet"))
+    }
+}

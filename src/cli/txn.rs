@@ -1,0 +1,19 @@
+//! Placeholder: `payctl txn …` is filled in by its own work.
+
+use clap::Subcommand;
+
+use super::Global;
+use crate::error::{Error, Result};
+use crate::output::Response;
+
+#[derive(Debug, Subcommand)]
+pub enum TxnCommand {
+    /// Not implemented yet
+    Todo,
+}
+
+impl TxnCommand {
+    pub fn exec(self, _g: &Global) -> Result<Response> {
+        Err(Error::usage("not implemented yet"))
+    }
+}

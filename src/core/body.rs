@@ -1,0 +1,249 @@
+//! Reading request bodies field by field, so that every problem is reported at
+//! once with its JSON path: unknown fields (10004, with the right name
+//! suggested), wrong JSON types (10005). Values are never echoed in messages,
+//! since a body may hold an account number or an SSN.
+
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+
+use crate::error::{Errors, code};
+
+/// Spellings users reach for, mostly from the spec's interface tables, and the
+/// field the request really has.
+const ALIASES: &[(&str, &str)] = &[
+    ("state", "state_id"),
+    ("country", "country_id"),
+    ("address_type", "address_type_id"),
+    ("customer_type", "customer_type_id"),
+    ("payment_instrument_id", "payment_instrument_type_id"),
+    ("payment_instrument_type", "payment_instrument_type_id"),
+    ("payment_method", "payment_method_id"),
+    ("ach_type_id", "payment_instrument_ach_type_id"),
+    ("tags", "customer_profile_tags"),
+    ("reason", "customer_profile_program_status_reason"),
+    ("individual", "customer_profile_individual"),
+    ("dob", "date_of_birth"),
+    ("phone", "mobile_phone"),
+    ("zip_code", "zip"),
+    ("postal_code", "zip"),
+    ("parameters", "transaction_parameters"),
+    ("template_id", "transaction_template_id"),
+];
+
+/// A JSON object being read, with its path for messages.
+#[derive(Clone, Copy)]
+pub struct Obj<'a> {
+    pub path: &'a str,
+    pub map: &'a Map<String, Value>,
+}
+
+pub fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `value` as an object at `path`, or a 10005 error.
+pub fn as_object<'a>(value: &'a Value, path: &'a str, errs: &mut Errors) -> Option<Obj<'a>> {
+    match value {
+        Value::Object(map) => Some(Obj { path, map }),
+        other => {
+            let at = if path.is_empty() { "body" } else { path };
+            errs.push(
+                code::MALFORMED,
+                at,
+                format!("must be a JSON object, not {}", type_name(other)),
+            );
+            None
+        }
+    }
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The known field a user probably meant by `name`.
+pub fn suggest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
+    if let Some((_, to)) = ALIASES.iter().find(|(from, _)| *from == name)
+        && let Some(k) = known.iter().find(|k| *k == to)
+    {
+        return Some(k);
+    }
+    if let Some(k) = known.iter().find(|k| **k == format!("{name}_id")) {
+        return Some(k);
+    }
+    known
+        .iter()
+        .map(|k| (distance(name, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, k)| k)
+}
+
+impl<'a> Obj<'a> {
+    pub fn at(&self, name: &str) -> String {
+        join(self.path, name)
+    }
+
+    /// Report every field that is not in `known` (10004).
+    pub fn known(&self, known: &[&str], errs: &mut Errors) {
+        for name in self.map.keys() {
+            if known.contains(&name.as_str()) {
+                continue;
+            }
+            // Never echo a hostile name whole: it is a key from the body.
+            let shown: String = name.chars().take(64).collect::<String>().escape_debug().to_string();
+            let hint = match suggest(name, known) {
+                Some(k) => format!("; did you mean `{}`?", join(self.path, k)),
+                None => format!("; the fields here are: {}", known.join(", ")),
+            };
+            errs.push(
+                code::UNKNOWN_FIELD,
+                &join(self.path, &shown),
+                format!("is not a field of this request{hint}"),
+            );
+        }
+    }
+
+    /// The value of `name`; absent and null are the same.
+    pub fn get(&self, name: &str) -> Option<&'a Value> {
+        self.map.get(name).filter(|v| !v.is_null())
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    fn wrong(&self, name: &str, want: &str, got: &Value, errs: &mut Errors) {
+        errs.push(
+            code::MALFORMED,
+            &self.at(name),
+            format!("must be {want}, not {}", type_name(got)),
+        );
+    }
+
+    pub fn string(&self, name: &str, errs: &mut Errors) -> Option<&'a str> {
+        match self.get(name)? {
+            Value::String(s) => Some(s),
+            other => {
+                self.wrong(name, "a string", other, errs);
+                None
+            }
+        }
+    }
+
+    /// A non-negative integer that fits in u32.
+    pub fn uint(&self, name: &str, errs: &mut Errors) -> Option<u32> {
+        match self.get(name)? {
+            Value::Number(n) => match n.as_u64().and_then(|v| u32::try_from(v).ok()) {
+                Some(v) => Some(v),
+                None => {
+                    errs.invalid(&self.at(name), "must be a whole number identifier");
+                    None
+                }
+            },
+            other => {
+                self.wrong(name, "an integer", other, errs);
+                None
+            }
+        }
+    }
+
+    pub fn boolean(&self, name: &str, errs: &mut Errors) -> Option<bool> {
+        match self.get(name)? {
+            Value::Bool(b) => Some(*b),
+            other => {
+                self.wrong(name, "true or false", other, errs);
+                None
+            }
+        }
+    }
+
+    pub fn array(&self, name: &str, errs: &mut Errors) -> Option<&'a Vec<Value>> {
+        match self.get(name)? {
+            Value::Array(a) => Some(a),
+            other => {
+                self.wrong(name, "an array", other, errs);
+                None
+            }
+        }
+    }
+
+    /// A nested object; `path` must outlive the returned reader.
+    pub fn object(&self, name: &str, path: &'a str, errs: &mut Errors) -> Option<Obj<'a>> {
+        match self.get(name)? {
+            Value::Object(map) => Some(Obj { path, map }),
+            other => {
+                self.wrong(name, "an object", other, errs);
+                None
+            }
+        }
+    }
+
+    /// An exact decimal read from the JSON number's own text.
+    pub fn decimal(&self, name: &str, errs: &mut Errors) -> Option<Decimal> {
+        match self.get(name)? {
+            Value::Number(n) => {
+                let text = n.to_string();
+                let parsed = if text.contains(['e', 'E']) {
+                    Decimal::from_scientific(&text).ok()
+                } else {
+                    text.parse::<Decimal>().ok()
+                };
+                if parsed.is_none() {
+                    errs.invalid(&self.at(name), "is out of the range of amounts this service keeps exactly");
+                }
+                parsed
+            }
+            other => {
+                self.wrong(name, "a JSON number", other, errs);
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_spec_spellings() {
+        assert_eq!(suggest("state", &["state_id", "zip"]), Some("state_id"));
+        assert_eq!(suggest("payment_instrument_id", &["payment_instrument_type_id"]), Some("payment_instrument_type_id"));
+        assert_eq!(suggest("emial", &["email", "city"]), Some("email"));
+        assert_eq!(suggest("zzzzzzzz", &["email"]), None);
+    }
+
+    #[test]
+    fn decimals_are_exact() {
+        let v: Value = serde_json::from_str(r#"{"a": 12345678901234567890.12}"#).unwrap();
+        let mut errs = Errors::new();
+        let o = as_object(&v, "", &mut errs).unwrap();
+        assert_eq!(o.decimal("a", &mut errs).unwrap().to_string(), "12345678901234567890.12");
+    }
+}

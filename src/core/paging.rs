@@ -1,0 +1,129 @@
+//! Paging of every list: `--page-size`, `--page-number` or `--after KEY`,
+//! creation order, `total_count` of every match, `last_evaluated_key` null on
+//! the last page.
+
+use serde::Serialize;
+
+use crate::error::{Error, Result, code};
+
+pub const DEFAULT_PAGE_SIZE: u32 = 50;
+pub const MAX_PAGE_SIZE: u32 = 1000;
+
+#[derive(Debug, Clone)]
+pub struct PageRequest {
+    pub size: u32,
+    /// 1-based.
+    pub number: Option<u32>,
+    /// The `last_evaluated_key` of the previous page.
+    pub after: Option<String>,
+}
+
+impl Default for PageRequest {
+    fn default() -> Self {
+        PageRequest {
+            size: DEFAULT_PAGE_SIZE,
+            number: None,
+            after: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Paging {
+    pub page_size: u32,
+    pub page_number: u32,
+    pub total_count: usize,
+    pub last_evaluated_key: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub paging: Paging,
+}
+
+impl<T> Page<T> {
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
+        Page {
+            items: self.items.into_iter().map(f).collect(),
+            paging: self.paging,
+        }
+    }
+    pub fn try_map<U>(self, f: impl FnMut(T) -> Result<U>) -> Result<Page<U>> {
+        Ok(Page {
+            items: self.items.into_iter().map(f).collect::<Result<_>>()?,
+            paging: self.paging,
+        })
+    }
+}
+
+/// Cut one page out of `all` (already filtered, in creation order).
+pub fn paginate<T>(all: Vec<T>, key: impl Fn(&T) -> &str, req: &PageRequest) -> Result<Page<T>> {
+    if req.size == 0 || req.size > MAX_PAGE_SIZE {
+        return Err(Error::one(
+            code::INVALID_VALUE,
+            format!("page_size: must be 1-{MAX_PAGE_SIZE}"),
+        ));
+    }
+    let size = req.size as usize;
+    let total = all.len();
+    let start = match (&req.after, req.number) {
+        (Some(after), _) => match all.iter().position(|x| key(x) == after) {
+            Some(i) => i + 1,
+            None => {
+                return Err(Error::one(
+                    code::INVALID_VALUE,
+                    "after: is not a key of this list (use the last_evaluated_key of the previous page)",
+                ));
+            }
+        },
+        (None, Some(0)) => {
+            return Err(Error::one(code::INVALID_VALUE, "page_number: pages are numbered from 1"));
+        }
+        (None, Some(n)) => (n as usize - 1).saturating_mul(size),
+        (None, None) => 0,
+    };
+    let end = start.saturating_add(size).min(total);
+    let items: Vec<T> = all.into_iter().skip(start).take(end.saturating_sub(start)).collect();
+    let last_evaluated_key = if end < total {
+        items.last().map(|x| key(x).to_string())
+    } else {
+        None
+    };
+    Ok(Page {
+        paging: Paging {
+            page_size: req.size,
+            page_number: u32::try_from(start / size + 1).unwrap_or(u32::MAX),
+            total_count: total,
+            last_evaluated_key,
+        },
+        items,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("k{i}")).collect()
+    }
+
+    #[test]
+    fn pages_and_keys() {
+        let req = PageRequest { size: 2, number: None, after: None };
+        let p = paginate(ids(5), |s| s, &req).unwrap();
+        assert_eq!(p.items, ["k0", "k1"]);
+        assert_eq!(p.paging.last_evaluated_key.as_deref(), Some("k1"));
+        let req = PageRequest { size: 2, number: None, after: Some("k3".into()) };
+        let p = paginate(ids(5), |s| s, &req).unwrap();
+        assert_eq!(p.items, ["k4"]);
+        assert_eq!(p.paging.last_evaluated_key, None);
+        assert_eq!(p.paging.page_number, 3);
+        let req = PageRequest { size: 2, number: Some(3), after: None };
+        let p = paginate(ids(6), |s| s, &req).unwrap();
+        assert_eq!(p.items, ["k4", "k5"]);
+        assert_eq!(p.paging.last_evaluated_key, None);
+        assert_eq!(p.paging.total_count, 6);
+    }
+}

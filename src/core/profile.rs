@@ -1,0 +1,337 @@
+//! Customer profiles (spec 2.1, 4.1): create, read, list with filters, update.
+
+use serde_json::Value;
+
+use super::Ctx;
+use super::body::{Obj, as_object};
+use super::paging::{Page, PageRequest, paginate};
+use super::rules;
+use crate::catalog::dictionaries as dict;
+use crate::error::{Error, Errors, Result, code};
+use crate::model::catalog::Facilitator;
+use crate::model::{Audit, Customer, Individual, Profile, Tag, id};
+use crate::store::{ProfileSummary, Store};
+
+pub const FIELDS: &[&str] = &[
+    "customer_type_id",
+    "customer_key",
+    "customer_profile_tags",
+    "customer_profile_individual",
+];
+pub const INDIVIDUAL_FIELDS: &[&str] = &[
+    "first_name",
+    "middle_name",
+    "last_name",
+    "email",
+    "date_of_birth",
+    "ssn",
+    "mobile_phone",
+    "home_phone",
+    "office_phone",
+];
+const IND: &str = "customer_profile_individual";
+
+/// The customer aggregate `id`, or 20001.
+pub fn load(store: &Store, cid: &str) -> Result<Customer> {
+    store
+        .customer(cid)?
+        .ok_or_else(|| Error::not_found("customer profile", cid))
+}
+
+fn summary(p: &Profile) -> ProfileSummary {
+    ProfileSummary {
+        id: p.customer_profile_id.clone(),
+        customer_key: p.customer_key.clone(),
+        first_name: p.customer_profile_individual.first_name.clone(),
+        last_name: p.customer_profile_individual.last_name.clone(),
+        email: p.customer_profile_individual.email.clone(),
+        tags: p.customer_profile_tags.clone(),
+    }
+}
+
+fn customer_type(errs: &mut Errors, o: &Obj) -> Option<u32> {
+    let t = o.uint("customer_type_id", errs)?;
+    if !dict::contains(dict::CUSTOMER_TYPES, t) {
+        errs.invalid(
+            &o.at("customer_type_id"),
+            "must be a customer type from `payctl dict list customer-types` (Individual is 1)",
+        );
+        return None;
+    }
+    Some(t)
+}
+
+/// A text field of `min`-`max` characters plus an extra rule.
+fn text(
+    errs: &mut Errors,
+    o: &Obj,
+    name: &str,
+    max: usize,
+    extra: fn(&mut Errors, &str, &str),
+) -> Option<String> {
+    let s = o.string(name, errs)?;
+    let before = errs.0.len();
+    if rules::length(errs, &o.at(name), s, 1, max) {
+        extra(errs, &o.at(name), s);
+    }
+    (errs.0.len() == before).then(|| s.to_string())
+}
+
+fn no_rule(_: &mut Errors, _: &str, _: &str) {}
+
+fn ssn_rule(errs: &mut Errors, path: &str, s: &str) {
+    rules::digits(errs, path, s, &[9, 4], "9 digits or 4 digits");
+}
+
+/// An optional text field: `Some(None)` when sent empty or null (cleared).
+fn optional(
+    errs: &mut Errors,
+    o: &Obj,
+    name: &str,
+    max: usize,
+    extra: fn(&mut Errors, &str, &str),
+) -> Option<Option<String>> {
+    match o.map.get(name)? {
+        Value::Null => Some(None),
+        Value::String(s) if s.is_empty() => Some(Some(String::new())),
+        _ => text(errs, o, name, max, extra).map(Some),
+    }
+}
+
+/// Read `customer_profile_individual` over `base` (the current values on an
+/// update; `None` on a create, where the required fields must be present).
+fn individual(
+    errs: &mut Errors,
+    o: &Obj,
+    base: Option<&Individual>,
+    ctx: &Ctx,
+    fac: &Facilitator,
+) -> Option<Individual> {
+    o.known(INDIVIDUAL_FIELDS, errs);
+    let start = errs.0.len();
+    let dob_rule = |errs: &mut Errors, path: &str, s: &str| {
+        rules::date_of_birth(errs, path, s, ctx.today, fac.min_age, fac.max_age)
+    };
+    let req = |errs: &mut Errors, name: &str, max: usize, extra: fn(&mut Errors, &str, &str), cur: Option<&String>| {
+        match text(errs, o, name, max, extra) {
+            Some(v) => Some(v),
+            None => {
+                if !o.has(name) && cur.is_none() {
+                    errs.required(&o.at(name));
+                }
+                cur.cloned()
+            }
+        }
+    };
+    let first_name = req(errs, "first_name", 50, no_rule, base.map(|b| &b.first_name));
+    let last_name = req(errs, "last_name", 50, no_rule, base.map(|b| &b.last_name));
+    let email = req(errs, "email", 256, |e, p, s| rules::email(e, p, s), base.map(|b| &b.email));
+    let mobile_phone = req(errs, "mobile_phone", 17, rules::phone, base.map(|b| &b.mobile_phone));
+    // date_of_birth needs the context for the age rule.
+    let date_of_birth = match o.string("date_of_birth", errs) {
+        Some(s) => {
+            let before = errs.0.len();
+            dob_rule(errs, &o.at("date_of_birth"), s);
+            (errs.0.len() == before).then(|| s.to_string())
+        }
+        None => {
+            if !o.has("date_of_birth") && base.is_none() {
+                errs.required(&o.at("date_of_birth"));
+            }
+            base.map(|b| b.date_of_birth.clone())
+        }
+    };
+    let keep = |v: Option<Option<String>>, cur: Option<&Option<String>>| match v {
+        Some(v) => v,
+        None => cur.cloned().flatten(),
+    };
+    let middle_name = keep(optional(errs, o, "middle_name", 50, no_rule), base.map(|b| &b.middle_name));
+    let home_phone = keep(optional(errs, o, "home_phone", 17, rules::phone), base.map(|b| &b.home_phone));
+    let office_phone = keep(optional(errs, o, "office_phone", 17, rules::phone), base.map(|b| &b.office_phone));
+    let ssn = match base {
+        None => optional(errs, o, "ssn", 9, ssn_rule).flatten().filter(|s| !s.is_empty()),
+        Some(b) => {
+            if let Some(sent) = o.map.get("ssn") {
+                let sent = sent.as_str().filter(|s| !s.is_empty());
+                if sent != b.ssn.as_deref() {
+                    errs.push(code::NOT_UPDATABLE, &o.at("ssn"), "cannot be updated after creation");
+                }
+            }
+            b.ssn.clone()
+        }
+    };
+    if errs.0.len() != start {
+        return None;
+    }
+    Some(Individual {
+        first_name: first_name?,
+        middle_name,
+        last_name: last_name?,
+        email: email?,
+        date_of_birth: date_of_birth?,
+        ssn,
+        mobile_phone: mobile_phone?,
+        home_phone,
+        office_phone,
+    })
+}
+
+/// POST /customer-profiles: the new `csp_` id.
+pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
+    let catalog = store.catalog()?;
+    let mut errs = Errors::new();
+    let Some(o) = as_object(body, "", &mut errs) else {
+        return Err(Error::refused(errs.0));
+    };
+    o.known(FIELDS, &mut errs);
+    let customer_type_id = customer_type(&mut errs, &o);
+    if !o.has("customer_type_id") {
+        errs.required("customer_type_id");
+    }
+    let key = o.string("customer_key", &mut errs);
+    match key {
+        Some(k) => {
+            rules::key_text(&mut errs, "customer_key", k, 5, 50);
+        }
+        None if !o.has("customer_key") => errs.required("customer_key"),
+        None => {}
+    }
+    let tags = if o.has("customer_profile_tags") {
+        rules::tags(&mut errs, &o, "customer_profile_tags", false)
+    } else {
+        Some(Vec::new())
+    };
+    let individual = match o.object(IND, IND, &mut errs) {
+        Some(io) => individual(&mut errs, &io, None, ctx, &catalog.facilitator),
+        None => {
+            if !o.has(IND) {
+                errs.required(IND);
+                for f in ["first_name", "last_name", "email", "date_of_birth", "mobile_phone"] {
+                    errs.required(&format!("{IND}.{f}"));
+                }
+            }
+            None
+        }
+    };
+    errs.finish()?;
+    let (Some(customer_type_id), Some(key), Some(tags), Some(individual)) =
+        (customer_type_id, key, tags, individual)
+    else {
+        unreachable!("validation passed");
+    };
+    if store.key_owner(key)?.is_some() {
+        return Err(Error::one(
+            code::KEY_IN_USE,
+            "customer_key: another customer profile already has this key",
+        ));
+    }
+    let profile = Profile {
+        customer_profile_id: id::new_id(id::CUSTOMER),
+        customer_type_id,
+        customer_key: key.to_string(),
+        customer_profile_tags: tags,
+        customer_profile_individual: individual,
+        audit: Audit::new(&ctx.actor, &ctx.now),
+    };
+    let customer = Customer {
+        profile,
+        addresses: Vec::new(),
+        instruments: Vec::new(),
+        attachments: Vec::new(),
+    };
+    let mut tx = store.begin();
+    tx.set_key(key, customer.id());
+    tx.append_profile(&summary(&customer.profile))?;
+    tx.put_customer(&customer);
+    tx.commit()?;
+    Ok(customer.profile.customer_profile_id)
+}
+
+pub fn get(store: &Store, cid: &str) -> Result<Profile> {
+    Ok(load(store, cid)?.profile)
+}
+
+/// Filters of `profile list`; every given filter must match. Names and e-mail
+/// compare without regard to case, the key exactly.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub customer_key: Option<String>,
+    pub tags: Vec<Tag>,
+}
+
+impl Filter {
+    fn matches(&self, s: &ProfileSummary) -> bool {
+        let eq = |want: &Option<String>, have: &str| {
+            want.as_ref()
+                .is_none_or(|w| w.to_lowercase() == have.to_lowercase())
+        };
+        eq(&self.first_name, &s.first_name)
+            && eq(&self.last_name, &s.last_name)
+            && eq(&self.email, &s.email)
+            && self.customer_key.as_ref().is_none_or(|k| *k == s.customer_key)
+            && self.tags.iter().all(|t| s.tags.contains(t))
+    }
+}
+
+pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Profile>> {
+    let matching: Vec<ProfileSummary> = store
+        .profiles()?
+        .into_iter()
+        .filter(|s| filter.matches(s))
+        .collect();
+    paginate(matching, |s| &s.id, req)?.try_map(|s| get(store, &s.id))
+}
+
+/// PUT /customer-profiles/{id}: partial; `customer_key`, `ssn` and the tags
+/// may be sent unchanged, a different value is refused with 10003.
+pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<String> {
+    let mut customer = load(store, cid)?;
+    let catalog = store.catalog()?;
+    let mut errs = Errors::new();
+    let Some(o) = as_object(body, "", &mut errs) else {
+        return Err(Error::refused(errs.0));
+    };
+    o.known(FIELDS, &mut errs);
+    let p = &customer.profile;
+    let customer_type_id = customer_type(&mut errs, &o).unwrap_or(p.customer_type_id);
+    if o.map.contains_key("customer_key") && !rules::is_str(o.map.get("customer_key"), &p.customer_key) {
+        errs.push(code::NOT_UPDATABLE, "customer_key", "cannot be updated after creation");
+    }
+    if let Some(v) = o.map.get("customer_profile_tags") {
+        let mut scratch = Errors::new();
+        let sent = if v.is_null() {
+            Some(Vec::new())
+        } else {
+            rules::tags(&mut scratch, &o, "customer_profile_tags", false)
+        };
+        if sent.is_none_or(|t| !rules::same_tags(&t, &p.customer_profile_tags)) {
+            errs.push(code::NOT_UPDATABLE, "customer_profile_tags", "cannot be updated after creation");
+        }
+    }
+    let individual = match o.object(IND, IND, &mut errs) {
+        Some(io) => individual(&mut errs, &io, Some(&p.customer_profile_individual), ctx, &catalog.facilitator),
+        None => Some(p.customer_profile_individual.clone()),
+    };
+    errs.finish()?;
+    let individual = individual.expect("validation passed");
+    let before = summary(&customer.profile);
+    let changed = customer_type_id != customer.profile.customer_type_id
+        || individual != customer.profile.customer_profile_individual;
+    if changed {
+        let p = &mut customer.profile;
+        p.customer_type_id = customer_type_id;
+        p.customer_profile_individual = individual;
+        p.audit.touch(&ctx.actor, &ctx.now);
+        let mut tx = store.begin();
+        let after = summary(&customer.profile);
+        if after != before {
+            tx.append_profile(&after)?;
+        }
+        tx.put_customer(&customer);
+        tx.commit()?;
+    }
+    Ok(cid.to_string())
+}

@@ -1,0 +1,1 @@
+//! Placeholder: filled in by the worker work.

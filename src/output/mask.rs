@@ -1,0 +1,84 @@
+//! Sensitive values (SSN, account and routing numbers) never leave the store
+//! whole: every output shows only their last 4 digits.
+
+use serde_json::Value;
+
+/// Fields whose values are shown reduced to their last 4 digits.
+pub const SENSITIVE: &[&str] = &["ssn", "account_number", "routing_number"];
+
+pub fn last4(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    chars[chars.len().saturating_sub(4)..].iter().collect()
+}
+
+/// Mask every sensitive field of a record, at any depth.
+pub fn mask(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            for (k, val) in map.iter_mut() {
+                if SENSITIVE.contains(&k.as_str()) {
+                    if let Value::String(s) = val {
+                        *s = last4(s);
+                    } else if let Value::Number(n) = val {
+                        *val = Value::String(last4(&n.to_string()));
+                    }
+                } else {
+                    mask(val);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(mask),
+        _ => {}
+    }
+}
+
+/// Messages are built without field values; as a last guard, a free-standing
+/// run of 5 or more digits (not part of an identifier or a word) is reduced
+/// to its last 4.
+pub fn mask_text(msg: &str) -> String {
+    let chars: Vec<char> = msg.chars().collect();
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    let mut out = String::with_capacity(msg.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            let run: String = chars[start..i].iter().collect();
+            let free = !word(start.checked_sub(1).and_then(|j| chars.get(j))) && !word(chars.get(i));
+            if free && run.len() >= 5 {
+                out.push('…');
+                out.push_str(&run[run.len() - 4..]);
+            } else {
+                out.push_str(&run);
+            }
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_nested() {
+        let mut v = serde_json::json!({"a": {"ssn": "123456789"}, "payment_instrument_ach": {"account_number": "12345678", "routing_number": "021000021"}});
+        mask(&mut v);
+        assert_eq!(v["a"]["ssn"], "6789");
+        assert_eq!(v["payment_instrument_ach"]["account_number"], "5678");
+        assert_eq!(v["payment_instrument_ach"]["routing_number"], "0021");
+    }
+
+    #[test]
+    fn masks_digit_runs_in_text() {
+        assert_eq!(mask_text("code 10001 x 123456789"), "code …0001 x …6789");
+        assert_eq!(mask_text("csp_ab123456 and a12345"), "csp_ab123456 and a12345");
+        assert_eq!(mask_text("1-50 characters"), "1-50 characters");
+    }
+}

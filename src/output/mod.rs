@@ -1,0 +1,125 @@
+//! Rendering results and errors: the spec's JSON envelope, tables, ids.
+//! Sensitive values are masked here, on every path to stdout or stderr.
+
+pub mod mask;
+pub mod table;
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use crate::core::paging::Paging;
+use crate::error::Error;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Id,
+}
+
+/// What a command answers.
+#[derive(Debug, Clone)]
+pub enum Response {
+    /// A list page: records with paging.
+    List { paging: Paging, data: Vec<Value> },
+    /// Records without paging (a single record, a summary).
+    Records(Vec<Value>),
+    /// `data: [{"id": …}]` of a create or an update.
+    Id(String),
+    /// Plain records shown in full without paging, as a list (dictionaries, catalog lists).
+    Unpaged(Vec<Value>),
+    /// Text printed as it is in every format (completion scripts).
+    Raw(String),
+}
+
+/// How to print: format, pretty JSON, colour.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub format: Format,
+    pub pretty: bool,
+    pub color: bool,
+}
+
+fn envelope(resp: &Response) -> Value {
+    match resp {
+        Response::List { paging, data } => json!({"paging": paging, "data": data, "errors": null}),
+        Response::Records(data) | Response::Unpaged(data) => {
+            json!({"paging": null, "data": data, "errors": null})
+        }
+        Response::Id(id) => json!({"paging": null, "data": [{"id": id}], "errors": null}),
+        Response::Raw(_) => Value::Null,
+    }
+}
+
+fn json_text(v: &Value, pretty: bool) -> String {
+    if pretty {
+        serde_json::to_string_pretty(v).expect("json")
+    } else {
+        serde_json::to_string(v).expect("json")
+    }
+}
+
+/// The identifier of a record: its first field (every record starts with its id).
+fn record_id(v: &Value) -> Option<String> {
+    let (_, first) = v.as_object()?.iter().next()?;
+    match first {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Print a success to stdout.
+pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<()> {
+    let mut resp = resp.clone();
+    match &mut resp {
+        Response::List { data, .. } | Response::Records(data) | Response::Unpaged(data) => {
+            data.iter_mut().for_each(mask::mask)
+        }
+        Response::Id(_) => {}
+        Response::Raw(text) => return out.write_all(text.as_bytes()),
+    }
+    match style.format {
+        Format::Json => writeln!(out, "{}", json_text(&envelope(&resp), style.pretty)),
+        Format::Id => match &resp {
+            Response::Id(id) => writeln!(out, "{id}"),
+            Response::Raw(_) => Ok(()),
+            Response::List { data, .. } | Response::Records(data) | Response::Unpaged(data) => {
+                for v in data {
+                    if let Some(id) = record_id(v) {
+                        writeln!(out, "{id}")?;
+                    }
+                }
+                Ok(())
+            }
+        },
+        Format::Table => table::print(out, style, &resp),
+    }
+}
+
+/// Print a failure: the envelope on stdout in json format, `error[CODE]: message` lines on stderr otherwise.
+pub fn print_error(out: &mut impl Write, err_out: &mut impl Write, style: Style, err: &Error) -> io::Result<()> {
+    let errors: Vec<Value> = err
+        .errors
+        .iter()
+        .map(|e| json!({"code": e.code, "message": mask::mask_text(&e.message)}))
+        .collect();
+    match style.format {
+        Format::Json => {
+            let v = json!({"paging": null, "data": null, "errors": errors});
+            writeln!(out, "{}", json_text(&v, style.pretty))
+        }
+        Format::Table | Format::Id => {
+            for e in &err.errors {
+                let line = format!("error[{}]: {}", e.code, mask::mask_text(&e.message));
+                if style.color {
+                    writeln!(err_out, "\x1b[31m{line}\x1b[0m")?;
+                } else {
+                    writeln!(err_out, "{line}")?;
+                }
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,370 @@
+//! The only code that touches the data directory.
+//!
+//! Layout (format version [`FORMAT_VERSION`]):
+//!
+//! ```text
+//! payctl.lock                      the lock file (see lock.rs)
+//! meta.json                        {"format_version": N}
+//! catalog.json                     programs, applications, templates, facilitator settings
+//! journal.json                     only while a write is in flight (see journal.rs)
+//! customers/<xx>/csp_….json        one customer aggregate per file
+//! transactions/<xx>/trn_….json     one transaction aggregate per file
+//! index/profiles.log               derived: profile summaries, creation order, append-only
+//! index/transactions.log           derived: transaction summaries, creation order, append-only
+//! index/keys/<hex of customer_key> derived: the customer owning a key
+//! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
+//! ```
+//!
+//! The aggregates are the truth; everything under `index/` and `queue/` can be
+//! rebuilt from them by `store check --repair`. Point operations touch one
+//! aggregate and a few small index entries, so they cost the same at 100,000
+//! customers as at 1,000.
+
+pub mod atomic;
+pub mod check;
+pub mod fault;
+pub mod index;
+pub mod journal;
+pub mod lock;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result, code};
+use crate::model::catalog::Catalog;
+use crate::model::txn::TxnFile;
+use crate::model::{Customer, id};
+pub use index::{ProfileSummary, QueueItem, TxnSummary};
+use journal::{Journal, Op};
+pub use lock::Mode;
+
+pub const FORMAT_VERSION: u32 = 1;
+const META: &str = "meta.json";
+const CATALOG: &str = "catalog.json";
+const LOCK: &str = "payctl.lock";
+pub(crate) const PROFILES_LOG: &str = "index/profiles.log";
+pub(crate) const TXNS_LOG: &str = "index/transactions.log";
+pub(crate) const KEYS_DIR: &str = "index/keys";
+pub(crate) const QUEUE_DIR: &str = "queue";
+pub(crate) const CUSTOMERS_DIR: &str = "customers";
+pub(crate) const TXNS_DIR: &str = "transactions";
+
+#[derive(Debug, Serialize, serde::Deserialize)]
+struct Meta {
+    format_version: u32,
+}
+
+/// An open store holding its lock for as long as it lives.
+pub struct Store {
+    root: PathBuf,
+    lock_path: PathBuf,
+    lock: lock::Lock,
+    mode: Mode,
+    timeout: Duration,
+}
+
+/// What [`Store::open`] did besides opening.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opened {
+    Existing,
+    /// The store did not exist and was created with the built-in catalog.
+    Created,
+}
+
+impl Store {
+    /// Open the store at `root` with a shared (read) or exclusive (write) lock.
+    /// A store that does not exist yet is created with `default_catalog()`.
+    pub fn open(
+        root: &Path,
+        mode: Mode,
+        timeout: Duration,
+        default_catalog: impl FnOnce() -> Catalog,
+    ) -> Result<(Store, Opened)> {
+        atomic::ensure_dir(root)?;
+        let lock_path = root.join(LOCK);
+        let initialized = root.join(META).exists();
+        let first = if initialized { mode } else { Mode::Exclusive };
+        let lock = lock::Lock::acquire(&lock_path, first, timeout)?;
+        let mut store = Store {
+            root: root.to_path_buf(),
+            lock_path,
+            lock,
+            mode: first,
+            timeout,
+        };
+        let mut opened = Opened::Existing;
+        if !store.root.join(META).exists() {
+            store.create(&default_catalog())?;
+            opened = Opened::Created;
+        }
+        store.check_version()?;
+        store.recover()?;
+        if store.mode != mode {
+            store.lock.relock(&store.lock_path, mode, timeout)?;
+            store.mode = mode;
+        }
+        Ok((store, opened))
+    }
+
+    /// Create a new store with `catalog`; refused when one exists at `root`.
+    pub fn init(root: &Path, timeout: Duration, catalog: &Catalog) -> Result<Store> {
+        atomic::ensure_dir(root)?;
+        let lock_path = root.join(LOCK);
+        let lock = lock::Lock::acquire(&lock_path, Mode::Exclusive, timeout)?;
+        let store = Store {
+            root: root.to_path_buf(),
+            lock_path,
+            lock,
+            mode: Mode::Exclusive,
+            timeout,
+        };
+        if store.root.join(META).exists() {
+            return Err(Error::one(
+                code::INVALID_VALUE,
+                format!("a store already exists at {}", root.display()),
+            ));
+        }
+        store.create(catalog)?;
+        Ok(store)
+    }
+
+    fn create(&self, catalog: &Catalog) -> Result<()> {
+        let dir_is_foreign = std::fs::read_dir(&self.root)
+            .map_err(|e| Error::io(&self.root, e))?
+            .filter_map(|e| e.ok())
+            .any(|e| e.file_name() != LOCK && !atomic::is_temp(&e.path()));
+        if dir_is_foreign {
+            return Err(Error::store(
+                code::STORE_UNREADABLE,
+                format!(
+                    "{} is not empty and has no {META}: not a payctl store",
+                    self.root.display()
+                ),
+            ));
+        }
+        for d in [CUSTOMERS_DIR, TXNS_DIR, KEYS_DIR, QUEUE_DIR] {
+            atomic::ensure_dir(&self.root.join(d))?;
+        }
+        atomic::write_file(&self.root.join(CATALOG), &to_bytes(catalog))?;
+        // meta.json last: its presence marks a complete store.
+        let meta = Meta {
+            format_version: FORMAT_VERSION,
+        };
+        atomic::write_file(&self.root.join(META), &to_bytes(&meta))?;
+        atomic::sync_dir(&self.root)
+    }
+
+    fn check_version(&self) -> Result<()> {
+        let path = self.root.join(META);
+        let meta: Meta = self
+            .read_json(&path)?
+            .ok_or_else(|| Error::corrupt(&path, "missing"))?;
+        if meta.format_version > FORMAT_VERSION {
+            return Err(Error::store(
+                code::STORE_VERSION,
+                format!(
+                    "{} has format version {}, this payctl reads up to {FORMAT_VERSION}: upgrade payctl",
+                    self.root.display(),
+                    meta.format_version
+                ),
+            ));
+        }
+        if meta.format_version < 1 {
+            return Err(Error::corrupt(&path, "unknown format version"));
+        }
+        Ok(())
+    }
+
+    /// Finish a write that a killed process left half-applied.
+    fn recover(&mut self) -> Result<()> {
+        if !self.root.join(journal::JOURNAL).exists() {
+            return Ok(());
+        }
+        if self.mode != Mode::Exclusive {
+            self.lock
+                .relock(&self.lock_path, Mode::Exclusive, self.timeout)?;
+            self.mode = Mode::Exclusive;
+        }
+        journal::recover(&self.root)?;
+        Ok(())
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<Option<T>> {
+        let Some(bytes) = atomic::read_opt(path)? else {
+            return Ok(None);
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| Error::corrupt(path, e))
+    }
+
+    pub fn catalog(&self) -> Result<Catalog> {
+        let path = self.root.join(CATALOG);
+        self.read_json(&path)?
+            .ok_or_else(|| Error::corrupt(&path, "missing"))
+    }
+
+    pub(crate) fn customer_rel(id: &str) -> String {
+        format!("{CUSTOMERS_DIR}/{}/{id}.json", id::shard(id))
+    }
+
+    pub(crate) fn txn_rel(id: &str) -> String {
+        format!("{TXNS_DIR}/{}/{id}.json", id::shard(id))
+    }
+
+    pub(crate) fn key_rel(key: &str) -> String {
+        let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+        format!("{KEYS_DIR}/{hex}")
+    }
+
+    /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.
+    pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        if !id::is_valid(id::CUSTOMER, cid) {
+            return Ok(None);
+        }
+        let path = self.root.join(Self::customer_rel(cid));
+        let c: Option<Customer> = self.read_json(&path)?;
+        match c {
+            Some(c) if c.id() != cid => Err(Error::corrupt(&path, "holds another customer")),
+            c => Ok(c),
+        }
+    }
+
+    pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        if !id::is_valid(id::TRANSACTION, tid) {
+            return Ok(None);
+        }
+        let path = self.root.join(Self::txn_rel(tid));
+        let t: Option<TxnFile> = self.read_json(&path)?;
+        match t {
+            Some(t) if t.transaction.transaction_id != tid => {
+                Err(Error::corrupt(&path, "holds another transaction"))
+            }
+            t => Ok(t),
+        }
+    }
+
+    /// The customer that owns `key`, if any. An index entry whose customer
+    /// does not hold the key (left by a crash before the journal existed) is ignored.
+    pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
+        let path = self.root.join(Self::key_rel(key));
+        let Some(bytes) = atomic::read_opt(&path)? else {
+            return Ok(None);
+        };
+        let owner = String::from_utf8_lossy(&bytes).trim().to_string();
+        match self.customer(&owner)? {
+            Some(c) if c.profile.customer_key == key => Ok(Some(owner)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Profile summaries in creation order, each in its latest version.
+    pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+        index::read_log(&self.root.join(PROFILES_LOG), |s: &ProfileSummary| &s.id)
+    }
+
+    /// Transaction summaries in creation order, each in its latest version.
+    pub fn txns(&self) -> Result<Vec<TxnSummary>> {
+        index::read_log(&self.root.join(TXNS_LOG), |s: &TxnSummary| &s.id)
+    }
+
+    /// The worker's pending items, oldest first.
+    pub fn queue(&self) -> Result<Vec<QueueItem>> {
+        index::read_queue(&self.root.join(QUEUE_DIR))
+    }
+
+    /// Start a write transaction. Only a store opened for writing may write.
+    pub fn begin(&self) -> Tx<'_> {
+        assert_eq!(self.mode, Mode::Exclusive, "write on a read-locked store");
+        Tx {
+            store: self,
+            journal: Journal::default(),
+        }
+    }
+}
+
+fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
+    let mut b = serde_json::to_vec(v).expect("records serialize");
+    b.push(b'\n');
+    b
+}
+
+/// A write transaction: collects operations, applies them all or none on [`Tx::commit`].
+pub struct Tx<'s> {
+    store: &'s Store,
+    journal: Journal,
+}
+
+impl Tx<'_> {
+    fn put(&mut self, rel: String, bytes: Vec<u8>) {
+        let data = String::from_utf8(bytes).expect("json is utf-8");
+        self.journal.ops.retain(|op| !matches!(op, Op::Put { path, .. } if *path == rel));
+        self.journal.ops.push(Op::Put { path: rel, data });
+    }
+
+    fn append(&mut self, rel: &str, line: String) -> Result<()> {
+        for op in &mut self.journal.ops {
+            if let Op::Append { path, data, .. } = op
+                && path == rel
+            {
+                data.push_str(&line);
+                data.push('\n');
+                return Ok(());
+            }
+        }
+        let full = self.store.root.join(rel);
+        let base_len = index::complete_len(&full)?;
+        self.journal.ops.push(Op::Append {
+            path: rel.to_string(),
+            base_len,
+            data: format!("{line}\n"),
+        });
+        Ok(())
+    }
+
+    pub fn put_customer(&mut self, c: &Customer) {
+        self.put(Store::customer_rel(c.id()), to_bytes(c));
+    }
+
+    pub fn put_txn(&mut self, t: &TxnFile) {
+        self.put(Store::txn_rel(&t.transaction.transaction_id), to_bytes(t));
+    }
+
+    pub fn set_key(&mut self, key: &str, owner: &str) {
+        self.put(Store::key_rel(key), format!("{owner}\n").into_bytes());
+    }
+
+    pub fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
+        self.append(PROFILES_LOG, serde_json::to_string(s).expect("serializes"))
+    }
+
+    pub fn append_txn(&mut self, s: &TxnSummary) -> Result<()> {
+        self.append(TXNS_LOG, serde_json::to_string(s).expect("serializes"))
+    }
+
+    pub fn enqueue(&mut self, item: &QueueItem) {
+        self.put(format!("{QUEUE_DIR}/{}", item.file_name()), Vec::new());
+    }
+
+    pub fn dequeue(&mut self, item: &QueueItem) {
+        self.journal.ops.push(Op::Delete {
+            path: format!("{QUEUE_DIR}/{}", item.file_name()),
+        });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.journal.ops.is_empty()
+    }
+
+    /// Apply everything durably; on return the change is on disk.
+    pub fn commit(self) -> Result<()> {
+        journal::commit(&self.store.root, &self.journal)
+    }
+}

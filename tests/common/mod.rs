@@ -1,0 +1,165 @@
+//! Shared helpers of the integration tests: run the real binary on a
+//! temporary data directory and parse its JSON envelope.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+pub struct Env {
+    pub dir: TempDir,
+}
+
+/// What one run of payctl gave.
+#[derive(Debug)]
+pub struct Out {
+    pub code: i32,
+    pub json: Value,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    /// The codes of `errors`.
+    pub fn codes(&self) -> Vec<u64> {
+        self.json["errors"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|e| e["code"].as_u64()).collect())
+            .unwrap_or_default()
+    }
+    pub fn messages(&self) -> Vec<String> {
+        self.json["errors"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|e| e["message"].as_str().map(String::from)).collect())
+            .unwrap_or_default()
+    }
+    /// The `id` of a create or update answer.
+    pub fn id(&self) -> String {
+        assert_eq!(self.code, 0, "expected success: {self:?}");
+        self.json["data"][0]["id"].as_str().expect("data[0].id").to_string()
+    }
+    pub fn data(&self) -> &Vec<Value> {
+        self.json["data"].as_array().unwrap_or_else(|| panic!("data is not an array: {self:?}"))
+    }
+    /// Assert a refusal with exit `code` whose errors include `api`.
+    pub fn refused(&self, exit: i32, api: u64) -> &Self {
+        assert_eq!(self.code, exit, "exit code: {self:?}");
+        assert!(self.codes().contains(&api), "expected error {api}: {self:?}");
+        assert!(self.json["data"].is_null(), "data must be null on error: {self:?}");
+        self
+    }
+    /// Assert that some error message mentions `text`.
+    pub fn mentions(&self, text: &str) -> &Self {
+        assert!(self.messages().iter().any(|m| m.contains(text)), "no message mentions {text:?}: {self:?}");
+        self
+    }
+}
+
+impl Env {
+    pub fn new() -> Self {
+        Env { dir: TempDir::new().expect("tempdir") }
+    }
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("store")
+    }
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("payctl").expect("binary");
+        c.arg("--data-dir").arg(self.path()).arg("-o").arg("json");
+        c.env_remove("PAYCTL_OUTPUT").env_remove("PAYCTL_DATA_DIR").env("PAYCTL_ACTOR", "tester");
+        c
+    }
+    /// Run with `args`, no stdin.
+    pub fn run(&self, args: &[&str]) -> Out {
+        self.run_with(args, None)
+    }
+    /// Run with `args` and `stdin`.
+    pub fn run_with(&self, args: &[&str], stdin: Option<&[u8]>) -> Out {
+        let mut c = self.cmd();
+        c.args(args);
+        c.write_stdin(stdin.unwrap_or(b"").to_vec());
+        let o = c.output().expect("run payctl");
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        let json = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
+        Out {
+            code: o.status.code().unwrap_or(-1),
+            json,
+            stdout,
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+    /// Run with a JSON body on stdin (`--body -`).
+    pub fn body(&self, args: &[&str], body: &Value) -> Out {
+        let mut a = args.to_vec();
+        a.extend(["--body", "-"]);
+        self.run_with(&a, Some(body.to_string().as_bytes()))
+    }
+    /// Every file of the store with its bytes, to check that a refusal changed nothing.
+    pub fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut out = Vec::new();
+        walk(&self.path(), &mut out);
+        out.sort();
+        out
+    }
+    pub fn create_profile(&self, key: &str) -> String {
+        self.body(&["profile", "create"], &profile_body(key)).id()
+    }
+    /// The id of the built-in `default_program`.
+    pub fn program_id(&self) -> String {
+        let o = self.run(&["program", "list"]);
+        o.data()
+            .iter()
+            .find(|p| p["program_name"] == "default_program")
+            .and_then(|p| p["program_id"].as_str())
+            .expect("default_program")
+            .to_string()
+    }
+}
+
+fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.file_name().is_some_and(|n| n != "payctl.lock") {
+            out.push((p.clone(), std::fs::read(&p).unwrap_or_default()));
+        }
+    }
+}
+
+/// A valid profile create body (the spec's example shape).
+pub fn profile_body(key: &str) -> Value {
+    json!({
+        "customer_type_id": 1,
+        "customer_key": key,
+        "customer_profile_tags": [{"key": "segment", "value": "retail"}],
+        "customer_profile_individual": {
+            "first_name": "Ada",
+            "middle_name": "",
+            "last_name": "Lovelace",
+            "email": "ada@example.com",
+            "date_of_birth": "1990-12-10",
+            "ssn": "123456789",
+            "mobile_phone": "+15551234567",
+            "home_phone": "+15557654321"
+        }
+    })
+}
+
+/// A valid address create body.
+pub fn address_body(is_default: bool) -> Value {
+    json!({
+        "address_type_id": 1,
+        "is_default": is_default,
+        "country_id": 1,
+        "state_id": 5,
+        "first_name": "Ada",
+        "last_name": "Lovelace",
+        "address_line1": "1 Main St",
+        "address_line2": "",
+        "city": "Springfield",
+        "zip": "12345"
+    })
+}
