@@ -27,6 +27,7 @@ pub mod index;
 pub mod journal;
 pub mod lock;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -286,6 +287,8 @@ impl Store {
         Tx {
             store: self,
             journal: Journal::default(),
+            customers: BTreeMap::new(),
+            txns: BTreeMap::new(),
         }
     }
 }
@@ -296,10 +299,15 @@ fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
     b
 }
 
-/// A write transaction: collects operations, applies them all or none on [`Tx::commit`].
+/// A write transaction: collects operations, applies them all or none on
+/// [`Tx::commit`]. Aggregates put in it are read back by [`Tx::customer`] and
+/// [`Tx::txn`], so one transaction can carry several changes to one record
+/// (the worker processes a batch of items in one commit).
 pub struct Tx<'s> {
     store: &'s Store,
     journal: Journal,
+    customers: BTreeMap<String, Customer>,
+    txns: BTreeMap<String, TxnFile>,
 }
 
 impl Tx<'_> {
@@ -330,11 +338,31 @@ impl Tx<'_> {
     }
 
     pub fn put_customer(&mut self, c: &Customer) {
-        self.put(Store::customer_rel(c.id()), to_bytes(c));
+        self.customers.insert(c.id().to_string(), c.clone());
     }
 
     pub fn put_txn(&mut self, t: &TxnFile) {
-        self.put(Store::txn_rel(&t.transaction.transaction_id), to_bytes(t));
+        self.txns.insert(t.transaction.transaction_id.clone(), t.clone());
+    }
+
+    /// The customer as this transaction left it, else as stored.
+    pub fn customer(&self, id: &str) -> Result<Option<Customer>> {
+        match self.customers.get(id) {
+            Some(c) => Ok(Some(c.clone())),
+            None => self.store.customer(id),
+        }
+    }
+
+    /// The transaction as this transaction left it, else as stored.
+    pub fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
+        match self.txns.get(id) {
+            Some(t) => Ok(Some(t.clone())),
+            None => self.store.txn(id),
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        self.store
     }
 
     pub fn set_key(&mut self, key: &str, owner: &str) {
@@ -360,11 +388,17 @@ impl Tx<'_> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.journal.ops.is_empty()
+        self.journal.ops.is_empty() && self.customers.is_empty() && self.txns.is_empty()
     }
 
     /// Apply everything durably; on return the change is on disk.
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(mut self) -> Result<()> {
+        for (id, c) in std::mem::take(&mut self.customers) {
+            self.put(Store::customer_rel(&id), to_bytes(&c));
+        }
+        for (id, t) in std::mem::take(&mut self.txns) {
+            self.put(Store::txn_rel(&id), to_bytes(&t));
+        }
         journal::commit(&self.store.root, &self.journal)
     }
 }
