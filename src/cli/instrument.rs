@@ -1,19 +1,172 @@
-//! Placeholder: `payctl instrument …` is filled in by its own work.
+//! `payctl instrument …`: bank-account payment instruments of a customer profile.
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 
 use super::Global;
-use crate::error::{Error, Result};
+use super::args::{BodyArg, PageArgs, Patch, parse_bool, parse_tag};
+use super::profile::to_json;
+use crate::core::instrument;
+use crate::error::Result;
+use crate::model::Tag;
 use crate::output::Response;
+
+const CREATE_HELP: &str = "\
+The customer must be Attached to --program first (program attach, then the worker).
+Account and routing numbers are stored whole and shown only as their last 4 digits.
+
+Example:
+  payctl instrument create csp_… --program prm_… --type-id 1 --payment-method-id 1 \\
+      --default true --label \"Main checking\" --change-reason \"Initial setup\" \\
+      --account-number 000123456789 --routing-number 021000021 --ach-type-id 2 --tag source=onboarding";
 
 #[derive(Debug, Subcommand)]
 pub enum InstrumentCommand {
-    /// Not implemented yet
-    Todo,
+    /// Add a bank account (POST /customer-profiles/{id}/payment_instruments)
+    #[command(after_help = CREATE_HELP)]
+    Create {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        #[command(flatten)]
+        body: BodyArg,
+        #[command(flatten)]
+        fields: InstrumentFields,
+    },
+    /// List a profile's payment instruments, oldest first
+    #[command(after_help = "Example:\n  payctl instrument list csp_… -o table")]
+    List {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Show one payment instrument
+    #[command(after_help = "Example:\n  payctl instrument get csp_… pin_…")]
+    Get {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        /// The payment_instrument_id (pin_…)
+        pin: String,
+    },
+    /// Change the label, the change reason or is_default (nothing else can change: 10003)
+    #[command(
+        after_help = "Example:\n  payctl instrument update csp_… pin_… --default true --change-reason \"Primary account\""
+    )]
+    Update {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        /// The payment_instrument_id (pin_…)
+        pin: String,
+        #[command(flatten)]
+        body: BodyArg,
+        #[command(flatten)]
+        fields: InstrumentFields,
+    },
+}
+
+/// Per-field flags of an instrument body.
+#[derive(Debug, Args)]
+pub struct InstrumentFields {
+    /// payment_instrument_type_id: 1 Funding, 2 Withdrawal
+    #[arg(long = "type-id", value_name = "ID")]
+    pub type_id: Option<u32>,
+    /// payment_method_id: 1 ACH (the only one supported)
+    #[arg(long, value_name = "ID")]
+    pub payment_method_id: Option<u32>,
+    /// is_default: one default per profile and instrument type
+    #[arg(long = "default", value_name = "BOOL", value_parser = parse_bool)]
+    pub is_default: Option<bool>,
+    /// payment_instrument_label (1-256 characters)
+    #[arg(long)]
+    pub label: Option<String>,
+    /// payment_instrument_change_reason (1-256 characters)
+    #[arg(long)]
+    pub change_reason: Option<String>,
+    /// program_id the customer is Attached to (prm_…)
+    #[arg(long = "program", value_name = "PRM")]
+    pub program_id: Option<String>,
+    /// 4-17 digits
+    #[arg(long, value_name = "DIGITS")]
+    pub account_number: Option<String>,
+    /// exactly 9 digits
+    #[arg(long, value_name = "DIGITS")]
+    pub routing_number: Option<String>,
+    /// payment_instrument_ach_type_id: 1 Savings, 2 Checking
+    #[arg(long, value_name = "ID")]
+    pub ach_type_id: Option<u32>,
+    /// A payment_instrument_tags entry (repeatable; keys unique)
+    #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
+    pub tags: Vec<Tag>,
+}
+
+impl InstrumentFields {
+    fn over(&self, body: serde_json::Value) -> serde_json::Value {
+        let mut p = Patch::new();
+        p.num("payment_instrument_type_id", self.type_id)
+            .num("payment_method_id", self.payment_method_id)
+            .bool("is_default", self.is_default)
+            .str("payment_instrument_label", &self.label)
+            .str("payment_instrument_change_reason", &self.change_reason)
+            .str("program_id", &self.program_id)
+            .str(
+                "payment_instrument_ach.account_number",
+                &self.account_number,
+            )
+            .str(
+                "payment_instrument_ach.routing_number",
+                &self.routing_number,
+            )
+            .num(
+                "payment_instrument_ach.payment_instrument_ach_type_id",
+                self.ach_type_id,
+            )
+            .tags("payment_instrument_tags", &self.tags);
+        p.over(body)
+    }
 }
 
 impl InstrumentCommand {
-    pub fn exec(self, _g: &Global) -> Result<Response> {
-        Err(Error::usage("not implemented yet"))
+    pub fn exec(self, g: &Global) -> Result<Response> {
+        match self {
+            InstrumentCommand::Create { csp, body, fields } => {
+                let body = fields.over(body.read()?);
+                let store = g.write()?;
+                Ok(Response::Id(instrument::create(
+                    &store,
+                    &g.ctx(),
+                    &csp,
+                    &body,
+                )?))
+            }
+            InstrumentCommand::List { csp, page } => {
+                let store = g.read()?;
+                let page = instrument::list(&store, &csp, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+            InstrumentCommand::Get { csp, pin } => {
+                let store = g.read()?;
+                Ok(Response::Records(vec![to_json(&instrument::get(
+                    &store, &csp, &pin,
+                )?)]))
+            }
+            InstrumentCommand::Update {
+                csp,
+                pin,
+                body,
+                fields,
+            } => {
+                let body = fields.over(body.read()?);
+                let store = g.write()?;
+                Ok(Response::Id(instrument::update(
+                    &store,
+                    &g.ctx(),
+                    &csp,
+                    &pin,
+                    &body,
+                )?))
+            }
+        }
     }
 }
