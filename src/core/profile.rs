@@ -39,14 +39,7 @@ pub fn load(store: &Store, cid: &str) -> Result<Customer> {
 }
 
 fn summary(p: &Profile) -> ProfileSummary {
-    ProfileSummary {
-        id: p.customer_profile_id.clone(),
-        customer_key: p.customer_key.clone(),
-        first_name: p.customer_profile_individual.first_name.clone(),
-        last_name: p.customer_profile_individual.last_name.clone(),
-        email: p.customer_profile_individual.email.clone(),
-        tags: p.customer_profile_tags.clone(),
-    }
+    ProfileSummary::of(p)
 }
 
 fn customer_type(errs: &mut Errors, o: &Obj) -> Option<u32> {
@@ -112,7 +105,11 @@ fn individual(
     let dob_rule = |errs: &mut Errors, path: &str, s: &str| {
         rules::date_of_birth(errs, path, s, ctx.today, fac.min_age, fac.max_age)
     };
-    let req = |errs: &mut Errors, name: &str, max: usize, extra: fn(&mut Errors, &str, &str), cur: Option<&String>| {
+    let req = |errs: &mut Errors,
+               name: &str,
+               max: usize,
+               extra: fn(&mut Errors, &str, &str),
+               cur: Option<&String>| {
         match text(errs, o, name, max, extra) {
             Some(v) => Some(v),
             None => {
@@ -125,8 +122,20 @@ fn individual(
     };
     let first_name = req(errs, "first_name", 50, no_rule, base.map(|b| &b.first_name));
     let last_name = req(errs, "last_name", 50, no_rule, base.map(|b| &b.last_name));
-    let email = req(errs, "email", 256, |e, p, s| rules::email(e, p, s), base.map(|b| &b.email));
-    let mobile_phone = req(errs, "mobile_phone", 17, rules::phone, base.map(|b| &b.mobile_phone));
+    let email = req(
+        errs,
+        "email",
+        256,
+        |e, p, s| rules::email(e, p, s),
+        base.map(|b| &b.email),
+    );
+    let mobile_phone = req(
+        errs,
+        "mobile_phone",
+        17,
+        rules::phone,
+        base.map(|b| &b.mobile_phone),
+    );
     // date_of_birth needs the context for the age rule.
     let date_of_birth = match o.string("date_of_birth", errs) {
         Some(s) => {
@@ -145,16 +154,31 @@ fn individual(
         Some(v) => v,
         None => cur.cloned().flatten(),
     };
-    let middle_name = keep(optional(errs, o, "middle_name", 50, no_rule), base.map(|b| &b.middle_name));
-    let home_phone = keep(optional(errs, o, "home_phone", 17, rules::phone), base.map(|b| &b.home_phone));
-    let office_phone = keep(optional(errs, o, "office_phone", 17, rules::phone), base.map(|b| &b.office_phone));
+    let middle_name = keep(
+        optional(errs, o, "middle_name", 50, no_rule),
+        base.map(|b| &b.middle_name),
+    );
+    let home_phone = keep(
+        optional(errs, o, "home_phone", 17, rules::phone),
+        base.map(|b| &b.home_phone),
+    );
+    let office_phone = keep(
+        optional(errs, o, "office_phone", 17, rules::phone),
+        base.map(|b| &b.office_phone),
+    );
     let ssn = match base {
-        None => optional(errs, o, "ssn", 9, ssn_rule).flatten().filter(|s| !s.is_empty()),
+        None => optional(errs, o, "ssn", 9, ssn_rule)
+            .flatten()
+            .filter(|s| !s.is_empty()),
         Some(b) => {
             if let Some(sent) = o.map.get("ssn") {
                 let sent = sent.as_str().filter(|s| !s.is_empty());
                 if sent != b.ssn.as_deref() {
-                    errs.push(code::NOT_UPDATABLE, &o.at("ssn"), "cannot be updated after creation");
+                    errs.push(
+                        code::NOT_UPDATABLE,
+                        &o.at("ssn"),
+                        "cannot be updated after creation",
+                    );
                 }
             }
             b.ssn.clone()
@@ -206,7 +230,13 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         None => {
             if !o.has(IND) {
                 errs.required(IND);
-                for f in ["first_name", "last_name", "email", "date_of_birth", "mobile_phone"] {
+                for f in [
+                    "first_name",
+                    "last_name",
+                    "email",
+                    "date_of_birth",
+                    "mobile_phone",
+                ] {
                     errs.required(&format!("{IND}.{f}"));
                 }
             }
@@ -271,7 +301,10 @@ impl Filter {
         eq(&self.first_name, &s.first_name)
             && eq(&self.last_name, &s.last_name)
             && eq(&self.email, &s.email)
-            && self.customer_key.as_ref().is_none_or(|k| *k == s.customer_key)
+            && self
+                .customer_key
+                .as_ref()
+                .is_none_or(|k| *k == s.customer_key)
             && self.tags.iter().all(|t| s.tags.contains(t))
     }
 }
@@ -297,8 +330,14 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     o.known(FIELDS, &mut errs);
     let p = &customer.profile;
     let customer_type_id = customer_type(&mut errs, &o).unwrap_or(p.customer_type_id);
-    if o.map.contains_key("customer_key") && !rules::is_str(o.map.get("customer_key"), &p.customer_key) {
-        errs.push(code::NOT_UPDATABLE, "customer_key", "cannot be updated after creation");
+    if o.map.contains_key("customer_key")
+        && !rules::is_str(o.map.get("customer_key"), &p.customer_key)
+    {
+        errs.push(
+            code::NOT_UPDATABLE,
+            "customer_key",
+            "cannot be updated after creation",
+        );
     }
     if let Some(v) = o.map.get("customer_profile_tags") {
         let mut scratch = Errors::new();
@@ -308,11 +347,21 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
             rules::tags(&mut scratch, &o, "customer_profile_tags", false)
         };
         if sent.is_none_or(|t| !rules::same_tags(&t, &p.customer_profile_tags)) {
-            errs.push(code::NOT_UPDATABLE, "customer_profile_tags", "cannot be updated after creation");
+            errs.push(
+                code::NOT_UPDATABLE,
+                "customer_profile_tags",
+                "cannot be updated after creation",
+            );
         }
     }
     let individual = match o.object(IND, IND, &mut errs) {
-        Some(io) => individual(&mut errs, &io, Some(&p.customer_profile_individual), ctx, &catalog.facilitator),
+        Some(io) => individual(
+            &mut errs,
+            &io,
+            Some(&p.customer_profile_individual),
+            ctx,
+            &catalog.facilitator,
+        ),
         None => Some(p.customer_profile_individual.clone()),
     };
     errs.finish()?;

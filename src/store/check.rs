@@ -1,1 +1,530 @@
-pub fn placeholder() {}
+//! `payctl store check [--repair]`: every file parses and has the current
+//! format, the derived indexes agree with the aggregates, and the spec's
+//! invariants hold. `--repair` rebuilds what is derived (key index, summary
+//! logs, worker queue) and removes stray temp files; it never deletes or
+//! rewrites a customer's or a transaction's own record.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::index::{ProfileSummary, QueueItem, TxnSummary};
+use super::journal::{JOURNAL, Journal, Op};
+use super::{CUSTOMERS_DIR, KEYS_DIR, PROFILES_LOG, QUEUE_DIR, Store, TXNS_DIR, TXNS_LOG, atomic};
+use crate::error::{Error, Result};
+use crate::model::catalog::Catalog;
+use crate::model::status::{attachment, txn as txn_status};
+use crate::model::txn::TxnFile;
+use crate::model::{Customer, id};
+
+/// One problem found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The file concerned, relative to the store.
+    pub path: String,
+    pub problem: String,
+    /// Whether `--repair` fixes it (derived data, temp files).
+    pub repairable: bool,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Report {
+    pub customers: usize,
+    pub transactions: usize,
+    pub findings: Vec<Finding>,
+    /// What `--repair` did.
+    pub repaired: Vec<String>,
+}
+
+struct Scan {
+    customers: Vec<Customer>,
+    txns: Vec<TxnFile>,
+    temps: Vec<PathBuf>,
+}
+
+fn rel(root: &Path, p: &Path) -> String {
+    p.strip_prefix(root).unwrap_or(p).display().to_string()
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    for e in entries {
+        let e = e.map_err(|e| Error::io(dir, e))?;
+        let p = e.path();
+        if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+            walk(&p, out)?;
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    fn scan(&self, f: &mut Vec<Finding>) -> Result<Scan> {
+        let root = &self.root;
+        let mut files = Vec::new();
+        walk(root, &mut files)?;
+        let mut scan = Scan {
+            customers: Vec::new(),
+            txns: Vec::new(),
+            temps: Vec::new(),
+        };
+        let finding = |p: &Path, problem: String, repairable: bool| Finding {
+            path: rel(root, p),
+            problem,
+            repairable,
+        };
+        for p in files {
+            let r = rel(root, &p);
+            if atomic::is_temp(&p) {
+                f.push(finding(
+                    &p,
+                    "stray temp file left by an interrupted write".into(),
+                    true,
+                ));
+                scan.temps.push(p);
+                continue;
+            }
+            let name = p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .to_string();
+            let stem = name.strip_suffix(".json").unwrap_or(&name).to_string();
+            if r.starts_with(CUSTOMERS_DIR) {
+                match fs::read(&p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| serde_json::from_slice::<Customer>(&b).map_err(|e| e.to_string()))
+                {
+                    Ok(c) if c.id() == stem && r == Store::customer_rel(&stem) => {
+                        scan.customers.push(c)
+                    }
+                    Ok(_) => f.push(finding(
+                        &p,
+                        "holds a customer whose id does not match its path".into(),
+                        false,
+                    )),
+                    Err(e) => f.push(finding(
+                        &p,
+                        format!("does not parse as a customer record: {e}"),
+                        false,
+                    )),
+                }
+            } else if r.starts_with(TXNS_DIR) {
+                match fs::read(&p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| serde_json::from_slice::<TxnFile>(&b).map_err(|e| e.to_string()))
+                {
+                    Ok(t) if t.transaction.transaction_id == stem && r == Store::txn_rel(&stem) => {
+                        scan.txns.push(t)
+                    }
+                    Ok(_) => f.push(finding(
+                        &p,
+                        "holds a transaction whose id does not match its path".into(),
+                        false,
+                    )),
+                    Err(e) => f.push(finding(
+                        &p,
+                        format!("does not parse as a transaction record: {e}"),
+                        false,
+                    )),
+                }
+            }
+        }
+        Ok(scan)
+    }
+
+    /// Check the store; with `repair`, rebuild derived data first (the caller
+    /// holds the exclusive lock then).
+    pub fn check(&self, repair: bool) -> Result<Report> {
+        let mut report = Report::default();
+        let f = &mut report.findings;
+        if self.root.join(JOURNAL).exists() {
+            f.push(Finding {
+                path: JOURNAL.into(),
+                problem: "an unfinished write is pending (it is replayed by the next writer)"
+                    .into(),
+                repairable: true,
+            });
+        }
+        let catalog = match self.catalog() {
+            Ok(c) => Some(c),
+            Err(e) => {
+                f.push(Finding {
+                    path: "catalog.json".into(),
+                    problem: e.errors[0].message.clone(),
+                    repairable: false,
+                });
+                None
+            }
+        };
+        let scan = self.scan(f)?;
+        report.customers = scan.customers.len();
+        report.transactions = scan.txns.len();
+        invariants(&scan, catalog.as_ref(), f);
+        let derived = self.derived_findings(&scan, f)?;
+        if repair {
+            report.repaired = self.repair(&scan, derived)?;
+            // What remains after the repair.
+            report.findings.retain(|x| !x.repairable);
+        }
+        Ok(report)
+    }
+
+    /// Compare the derived data with what the aggregates say; true when a rebuild is needed.
+    fn derived_findings(&self, scan: &Scan, f: &mut Vec<Finding>) -> Result<bool> {
+        let before = f.len();
+        let root = &self.root;
+        let mut push = |path: &str, problem: String| {
+            f.push(Finding {
+                path: path.to_string(),
+                problem,
+                repairable: true,
+            })
+        };
+        // Key index.
+        let mut keys: HashMap<String, String> = HashMap::new();
+        let mut key_files = Vec::new();
+        walk(&root.join(KEYS_DIR), &mut key_files)?;
+        for p in key_files.iter().filter(|p| !atomic::is_temp(p)) {
+            let owner = fs::read_to_string(p).unwrap_or_default().trim().to_string();
+            keys.insert(rel(root, p), owner);
+        }
+        for c in &scan.customers {
+            let k = Store::key_rel(&c.profile.customer_key);
+            match keys.remove(&k) {
+                Some(owner) if owner == c.id() => {}
+                Some(_) => push(
+                    &k,
+                    format!("customer_key of {} points to another customer", c.id()),
+                ),
+                None => push(
+                    &k,
+                    format!("customer_key of {} is missing from the key index", c.id()),
+                ),
+            }
+        }
+        for (k, owner) in keys {
+            push(
+                &k,
+                format!(
+                    "dangling key index entry (points to {owner}, which does not hold the key)"
+                ),
+            );
+        }
+        // Profile summaries.
+        match self.profiles() {
+            Ok(log) => {
+                let want: BTreeMap<&str, ProfileSummary> = scan
+                    .customers
+                    .iter()
+                    .map(|c| (c.id(), ProfileSummary::of(&c.profile)))
+                    .collect();
+                let have: BTreeMap<&str, &ProfileSummary> =
+                    log.iter().map(|s| (s.id.as_str(), s)).collect();
+                if have.len() != want.len() || want.iter().any(|(id, s)| have.get(id) != Some(&s)) {
+                    push(
+                        PROFILES_LOG,
+                        "does not agree with the customer records".into(),
+                    );
+                }
+            }
+            Err(e) => push(PROFILES_LOG, e.errors[0].message.clone()),
+        }
+        match self.txns() {
+            Ok(log) => {
+                let want: BTreeMap<&str, TxnSummary> = scan
+                    .txns
+                    .iter()
+                    .map(|t| (t.transaction.transaction_id.as_str(), TxnSummary::of(t)))
+                    .collect();
+                let have: BTreeMap<&str, &TxnSummary> =
+                    log.iter().map(|s| (s.id.as_str(), s)).collect();
+                if have.len() != want.len() || want.iter().any(|(id, s)| have.get(id) != Some(&s)) {
+                    push(
+                        TXNS_LOG,
+                        "does not agree with the transaction records".into(),
+                    );
+                }
+            }
+            Err(e) => push(TXNS_LOG, e.errors[0].message.clone()),
+        }
+        // The worker's queue: exactly the pending work.
+        let queued: BTreeSet<String> = self.queue()?.iter().map(queue_key).collect();
+        let pending = pending_work(scan);
+        for k in pending.difference(&queued) {
+            push(
+                QUEUE_DIR,
+                format!("pending work {k} is not queued for the worker"),
+            );
+        }
+        for k in queued.difference(&pending) {
+            push(
+                QUEUE_DIR,
+                format!("queue item {k} refers to no pending work"),
+            );
+        }
+        Ok(f.len() != before)
+    }
+
+    fn repair(&self, scan: &Scan, derived: bool) -> Result<Vec<String>> {
+        let mut done = Vec::new();
+        for t in &scan.temps {
+            atomic::remove_file(t)?;
+            done.push(format!("removed {}", rel(&self.root, t)));
+        }
+        if !derived {
+            return Ok(done);
+        }
+        let mut journal = Journal::default();
+        // Key index: rewrite every entry, remove the dangling ones.
+        let mut key_files = Vec::new();
+        walk(&self.root.join(KEYS_DIR), &mut key_files)?;
+        let wanted: BTreeSet<String> = scan
+            .customers
+            .iter()
+            .map(|c| Store::key_rel(&c.profile.customer_key))
+            .collect();
+        for p in key_files {
+            let r = rel(&self.root, &p);
+            if !wanted.contains(&r) {
+                journal.ops.push(Op::Delete { path: r });
+            }
+        }
+        for c in &scan.customers {
+            journal.ops.push(Op::Put {
+                path: Store::key_rel(&c.profile.customer_key),
+                data: format!("{}\n", c.id()),
+            });
+        }
+        // Summary logs: keep the known creation order, then the rest by creation time.
+        let order = |log: Vec<String>, mut rest: Vec<(String, String)>| -> Vec<String> {
+            let known: BTreeSet<&String> = rest.iter().map(|(_, id)| id).collect();
+            let mut out: Vec<String> = log.into_iter().filter(|id| known.contains(id)).collect();
+            let seen: BTreeSet<String> = out.iter().cloned().collect();
+            rest.retain(|(_, id)| !seen.contains(id));
+            rest.sort();
+            out.extend(rest.into_iter().map(|(_, id)| id));
+            out
+        };
+        let old: Vec<String> = self
+            .profiles()
+            .map(|l| l.into_iter().map(|s| s.id).collect())
+            .unwrap_or_default();
+        let by_id: HashMap<&str, &Customer> = scan.customers.iter().map(|c| (c.id(), c)).collect();
+        let ids = order(
+            old,
+            scan.customers
+                .iter()
+                .map(|c| (c.profile.audit.created_datetime.clone(), c.id().to_string()))
+                .collect(),
+        );
+        let mut text = String::new();
+        for id in &ids {
+            text.push_str(
+                &serde_json::to_string(&ProfileSummary::of(&by_id[id.as_str()].profile))
+                    .expect("json"),
+            );
+            text.push('\n');
+        }
+        journal.ops.push(Op::Put {
+            path: PROFILES_LOG.into(),
+            data: text,
+        });
+        let old: Vec<String> = self
+            .txns()
+            .map(|l| l.into_iter().map(|s| s.id).collect())
+            .unwrap_or_default();
+        let by_id: HashMap<&str, &TxnFile> = scan
+            .txns
+            .iter()
+            .map(|t| (t.transaction.transaction_id.as_str(), t))
+            .collect();
+        let ids = order(
+            old,
+            scan.txns
+                .iter()
+                .map(|t| {
+                    (
+                        t.transaction.audit.created_datetime.clone(),
+                        t.transaction.transaction_id.clone(),
+                    )
+                })
+                .collect(),
+        );
+        let mut text = String::new();
+        for id in &ids {
+            text.push_str(
+                &serde_json::to_string(&TxnSummary::of(by_id[id.as_str()])).expect("json"),
+            );
+            text.push('\n');
+        }
+        journal.ops.push(Op::Put {
+            path: TXNS_LOG.into(),
+            data: text,
+        });
+        // Queue: drop stale items, add missing ones.
+        let pending = pending_work(scan);
+        let queued = self.queue()?;
+        let mut have = BTreeSet::new();
+        for q in &queued {
+            let k = queue_key(q);
+            if pending.contains(&k) && have.insert(k) {
+                continue;
+            }
+            journal.ops.push(Op::Delete {
+                path: format!("{QUEUE_DIR}/{}", q.file_name()),
+            });
+        }
+        for c in &scan.customers {
+            for a in &c.attachments {
+                if a.customer_profile_program_status_id == attachment::PENDING
+                    && !have.contains(&format!("att.{}.{}", c.id(), a.program_id))
+                {
+                    let q = QueueItem::attach(c.id(), &a.program_id);
+                    journal.ops.push(Op::Put {
+                        path: format!("{QUEUE_DIR}/{}", q.file_name()),
+                        data: String::new(),
+                    });
+                }
+            }
+        }
+        for t in &scan.txns {
+            let id = &t.transaction.transaction_id;
+            if is_open(t) && !have.contains(&format!("trn.{id}")) {
+                let q = QueueItem::txn(id);
+                journal.ops.push(Op::Put {
+                    path: format!("{QUEUE_DIR}/{}", q.file_name()),
+                    data: String::new(),
+                });
+            }
+        }
+        super::journal::commit(&self.root, &journal)?;
+        done.push("rebuilt the key index, the summary logs and the worker queue".into());
+        Ok(done)
+    }
+}
+
+fn is_open(t: &TxnFile) -> bool {
+    matches!(
+        t.transaction.transaction_status_id,
+        txn_status::CREATED | txn_status::PROCESSING
+    )
+}
+
+fn queue_key(q: &QueueItem) -> String {
+    match q {
+        QueueItem::Attach {
+            customer_id,
+            program_id,
+            ..
+        } => format!("att.{customer_id}.{program_id}"),
+        QueueItem::Txn { transaction_id, .. } => format!("trn.{transaction_id}"),
+    }
+}
+
+fn pending_work(scan: &Scan) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for c in &scan.customers {
+        for a in &c.attachments {
+            if a.customer_profile_program_status_id == attachment::PENDING {
+                out.insert(format!("att.{}.{}", c.id(), a.program_id));
+            }
+        }
+    }
+    for t in &scan.txns {
+        if is_open(t) {
+            out.insert(format!("trn.{}", t.transaction.transaction_id));
+        }
+    }
+    out
+}
+
+/// The spec's invariants over the records themselves.
+fn invariants(scan: &Scan, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
+    let mut keys: HashMap<&str, &str> = HashMap::new();
+    for c in &scan.customers {
+        let path = Store::customer_rel(c.id());
+        let mut bad = |problem: String| {
+            f.push(Finding {
+                path: path.clone(),
+                problem,
+                repairable: false,
+            })
+        };
+        if let Some(other) = keys.insert(&c.profile.customer_key, c.id()) {
+            bad(format!("customer_key is also held by {other}"));
+        }
+        if c.addresses.iter().filter(|a| a.is_default).count() > 1 {
+            bad("more than one default address".into());
+        }
+        for t in [1, 2] {
+            if c.instruments
+                .iter()
+                .filter(|i| i.is_default && i.payment_instrument_type_id == t)
+                .count()
+                > 1
+            {
+                bad(format!("more than one default instrument of type {t}"));
+            }
+        }
+        let mut programs = BTreeSet::new();
+        for a in &c.attachments {
+            if !programs.insert(&a.program_id) {
+                bad(format!("attached twice to {}", a.program_id));
+            }
+            if catalog.is_some_and(|cat| cat.program(&a.program_id).is_none()) {
+                bad(format!("attached to unknown program {}", a.program_id));
+            }
+        }
+        let ids: Vec<&str> = c
+            .addresses
+            .iter()
+            .map(|a| a.address_id.as_str())
+            .chain(
+                c.instruments
+                    .iter()
+                    .map(|i| i.payment_instrument_id.as_str()),
+            )
+            .collect();
+        if ids.iter().collect::<BTreeSet<_>>().len() != ids.len() {
+            bad("an address or instrument id is used twice".into());
+        }
+        if !id::is_valid(id::CUSTOMER, c.id()) {
+            bad("malformed customer id".into());
+        }
+    }
+    for t in &scan.txns {
+        let path = Store::txn_rel(&t.transaction.transaction_id);
+        let mut seqs = BTreeSet::new();
+        for s in &t.steps {
+            if !seqs.insert(s.sequence) {
+                f.push(Finding {
+                    path: path.clone(),
+                    problem: format!(
+                        "step sequence {} appears twice (steps generated twice)",
+                        s.sequence
+                    ),
+                    repairable: false,
+                });
+            }
+        }
+        if catalog.is_some_and(|cat| {
+            cat.template(&t.transaction.transaction_template_id)
+                .is_none()
+        }) {
+            f.push(Finding {
+                path: path.clone(),
+                problem: "refers to an unknown transaction template".into(),
+                repairable: false,
+            });
+        }
+    }
+}

@@ -37,6 +37,48 @@ pub struct TxnSummary {
     pub customers: Vec<String>,
 }
 
+impl ProfileSummary {
+    /// The summary of a profile, as the log keeps it.
+    pub fn of(p: &crate::model::Profile) -> Self {
+        let ind = &p.customer_profile_individual;
+        ProfileSummary {
+            id: p.customer_profile_id.clone(),
+            customer_key: p.customer_key.clone(),
+            first_name: ind.first_name.clone(),
+            last_name: ind.last_name.clone(),
+            email: ind.email.clone(),
+            tags: p.customer_profile_tags.clone(),
+        }
+    }
+}
+
+impl TxnSummary {
+    /// The summary of a transaction, as the log keeps it: the customers are
+    /// every `customer_profile_id` of its parameters, in order, once each.
+    pub fn of(t: &crate::model::txn::TxnFile) -> Self {
+        let mut customers: Vec<String> = Vec::new();
+        for v in t
+            .parameters
+            .iter()
+            .flat_map(|p| &p.transaction_parameter_values)
+        {
+            if let Some(c) = &v.customer_profile_id
+                && !customers.contains(c)
+            {
+                customers.push(c.clone());
+            }
+        }
+        let tr = &t.transaction;
+        TxnSummary {
+            id: tr.transaction_id.clone(),
+            template_id: tr.transaction_template_id.clone(),
+            program_id: tr.program_id.clone(),
+            status_id: tr.transaction_status_id,
+            customers,
+        }
+    }
+}
+
 /// Read a summary log: creation order, latest version of each id. A torn last
 /// line (a writer killed mid-append, before its journal was removed) is not
 /// part of the log.
@@ -50,10 +92,7 @@ where
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error::io(path, e)),
     };
-    let complete = bytes
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut out: Vec<T> = Vec::new();
     let mut pos: HashMap<String, usize> = HashMap::new();
     for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
@@ -87,8 +126,10 @@ pub fn complete_len(path: &Path) -> Result<u64> {
     while end > 0 {
         let start = end.saturating_sub(buf.len() as u64);
         let n = (end - start) as usize;
-        f.seek(SeekFrom::Start(start)).map_err(|e| Error::io(path, e))?;
-        f.read_exact(&mut buf[..n]).map_err(|e| Error::io(path, e))?;
+        f.seek(SeekFrom::Start(start))
+            .map_err(|e| Error::io(path, e))?;
+        f.read_exact(&mut buf[..n])
+            .map_err(|e| Error::io(path, e))?;
         if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
             return Ok(start + i as u64 + 1);
         }

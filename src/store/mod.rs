@@ -11,7 +11,7 @@
 //! transactions/<xx>/trn_….json     one transaction aggregate per file
 //! index/profiles.log               derived: profile summaries, creation order, append-only
 //! index/transactions.log           derived: transaction summaries, creation order, append-only
-//! index/keys/<hex of customer_key> derived: the customer owning a key
+//! index/keys/k<hex of the key>    derived: the customer owning a customer_key
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
 //! ```
 //!
@@ -222,7 +222,7 @@ impl Store {
 
     pub(crate) fn key_rel(key: &str) -> String {
         let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
-        format!("{KEYS_DIR}/{hex}")
+        format!("{KEYS_DIR}/k{hex}")
     }
 
     /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.
@@ -313,7 +313,9 @@ pub struct Tx<'s> {
 impl Tx<'_> {
     fn put(&mut self, rel: String, bytes: Vec<u8>) {
         let data = String::from_utf8(bytes).expect("json is utf-8");
-        self.journal.ops.retain(|op| !matches!(op, Op::Put { path, .. } if *path == rel));
+        self.journal
+            .ops
+            .retain(|op| !matches!(op, Op::Put { path, .. } if *path == rel));
         self.journal.ops.push(Op::Put { path: rel, data });
     }
 
@@ -342,7 +344,8 @@ impl Tx<'_> {
     }
 
     pub fn put_txn(&mut self, t: &TxnFile) {
-        self.txns.insert(t.transaction.transaction_id.clone(), t.clone());
+        self.txns
+            .insert(t.transaction.transaction_id.clone(), t.clone());
     }
 
     /// The customer as this transaction left it, else as stored.
