@@ -1,19 +1,262 @@
-//! Placeholder: `payctl address …` is filled in by its own work.
+//! `payctl address …`: the addresses of a customer profile.
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
+use serde_json::Value;
 
 use super::Global;
+use super::args::{BodyArg, PageArgs, Patch, parse_bool};
+use super::profile::to_json;
+use crate::core::address;
 use crate::error::{Error, Result};
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
 pub enum AddressCommand {
-    /// Not implemented yet
-    Todo,
+    /// Add an address to a customer profile (POST /customer-profiles/{id}/addresses)
+    ///
+    /// Required: address_type_id, is_default, country_id (only 1, the United
+    /// States), state_id, first_name, last_name, address_line1, city, zip.
+    /// A profile has at most one default address: creating one with
+    /// is_default true makes the previous default a plain address in the same
+    /// write. A first address may be created with is_default false. On a
+    /// terminal, missing required fields are asked for.
+    #[command(
+        after_help = "Examples:\n  payctl address create csp_0123456789abcdefghij --body address.json\n  CPA=$(payctl address create $CSP --address-type-id 1 --default true --country-id 1 \\\n      --state-id 6 --first-name Ada --last-name Lovelace --address-line1 '1 Main St' \\\n      --city Springfield --zip 12345 -o id)"
+    )]
+    Create {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        #[command(flatten)]
+        body: BodyArg,
+        #[command(flatten)]
+        fields: AddressFields,
+    },
+    /// List the addresses of a customer profile, oldest first (GET …/addresses)
+    #[command(
+        after_help = "Examples:\n  payctl address list csp_0123456789abcdefghij\n  payctl address list $CSP --page-size 10 --page-number 2"
+    )]
+    List {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Show one address (GET …/addresses/{address_id})
+    #[command(
+        after_help = "Example:\n  payctl address get csp_0123456789abcdefghij cpa_0123456789abcdefghij"
+    )]
+    Get {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        /// The address_id (cpa_…)
+        cpa: String,
+    },
+    /// Change an address; only the fields given change (PUT …/addresses/{address_id})
+    ///
+    /// address_type_id cannot be changed (10003 when a different value is
+    /// sent; the same value is accepted). is_default true makes this address
+    /// the default and the previous default a plain address, in one write.
+    /// is_default false on the default address is refused (10001): the
+    /// default is replaced only by making another address the default.
+    /// address_line2 null clears it. Answers data: [{"id": CPA}].
+    #[command(
+        after_help = "Examples:\n  payctl address update $CSP $CPA --city Shelbyville --zip 54321-1234\n  payctl address update $CSP $OTHER --default true   # $OTHER becomes the default"
+    )]
+    Update {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        /// The address_id (cpa_…)
+        cpa: String,
+        #[command(flatten)]
+        body: BodyArg,
+        #[command(flatten)]
+        fields: AddressFields,
+    },
+    /// Delete an address (DELETE …/addresses/{address_id})
+    ///
+    /// The default address cannot be deleted (21003): make another address
+    /// the default first. Asks for confirmation; where no one can be asked
+    /// (--no-input, or stdin not a terminal) only --yes allows it, otherwise
+    /// nothing changes and the exit code is 2. Answers data: [{"id": CPA}].
+    #[command(
+        after_help = "Example:\n  payctl address delete csp_0123456789abcdefghij cpa_0123456789abcdefghij --yes"
+    )]
+    Delete {
+        /// The customer_profile_id (csp_…)
+        csp: String,
+        /// The address_id (cpa_…)
+        cpa: String,
+    },
+}
+
+/// Per-field flags of an address body (they override the fields of --body).
+#[derive(Debug, Args)]
+pub struct AddressFields {
+    /// address_type_id: 1 Mailing, 2 Street, 3 Billing (cannot be updated)
+    #[arg(long, value_name = "ID")]
+    pub address_type_id: Option<u32>,
+    /// is_default: make this the profile's one default address
+    #[arg(long = "default", value_name = "BOOL", value_parser = parse_bool)]
+    pub is_default: Option<bool>,
+    /// country_id: only 1 (the United States) is supported
+    #[arg(long, value_name = "ID")]
+    pub country_id: Option<u32>,
+    /// state_id: see `payctl dict list states --country 1`
+    #[arg(long, value_name = "ID")]
+    pub state_id: Option<u32>,
+    /// 1-50 characters
+    #[arg(long)]
+    pub first_name: Option<String>,
+    /// 1-50 characters
+    #[arg(long)]
+    pub last_name: Option<String>,
+    /// 1-256 characters
+    #[arg(long, value_name = "TEXT")]
+    pub address_line1: Option<String>,
+    /// 1-256 characters (an empty string is accepted)
+    #[arg(long, value_name = "TEXT")]
+    pub address_line2: Option<String>,
+    /// 1-50 characters
+    #[arg(long)]
+    pub city: Option<String>,
+    /// xxxxx or xxxxx-xxxx
+    #[arg(long)]
+    pub zip: Option<String>,
+}
+
+impl AddressFields {
+    fn over(&self, body: Value) -> Value {
+        let mut p = Patch::new();
+        p.num("address_type_id", self.address_type_id)
+            .bool("is_default", self.is_default)
+            .num("country_id", self.country_id)
+            .num("state_id", self.state_id)
+            .str("first_name", &self.first_name)
+            .str("last_name", &self.last_name)
+            .str("address_line1", &self.address_line1)
+            .str("address_line2", &self.address_line2)
+            .str("city", &self.city)
+            .str("zip", &self.zip);
+        p.over(body)
+    }
+}
+
+/// An answer typed at a prompt as the JSON value of field `name`.
+fn answer_value(name: &str, text: &str) -> std::result::Result<Value, String> {
+    if name == "is_default" {
+        parse_bool(text).map(Value::Bool)
+    } else if name.ends_with("_id") {
+        text.trim()
+            .parse::<u32>()
+            .map(Value::from)
+            .map_err(|_| "expected a whole number".to_string())
+    } else {
+        Ok(Value::String(text.to_string()))
+    }
+}
+
+/// On a terminal, ask for every required field the body still lacks, checked
+/// with the same rules as the body (asked again until valid).
+fn prompt_missing(g: &Global, body: &mut Value) -> Result<()> {
+    if !g.interactive {
+        return Ok(());
+    }
+    let Some(map) = body.as_object_mut() else {
+        return Ok(());
+    };
+    for name in address::REQUIRED {
+        if map.get(*name).is_some_and(|v| !v.is_null()) {
+            continue;
+        }
+        loop {
+            let text: String = dialoguer::Input::new()
+                .with_prompt(*name)
+                .allow_empty(true)
+                .interact_text()
+                .map_err(|e| Error::usage(format!("{name}: no answer could be read ({e})")))?;
+            let value = match answer_value(name, &text) {
+                Ok(v) => v,
+                Err(why) => {
+                    eprintln!("{name}: {why}");
+                    continue;
+                }
+            };
+            let mut trial = map.clone();
+            trial.insert(name.to_string(), value.clone());
+            let errs = address::field_errors(&Value::Object(trial), name);
+            if errs.is_empty() {
+                map.insert(name.to_string(), value);
+                break;
+            }
+            for e in errs {
+                eprintln!("{}", e.message);
+            }
+        }
+    }
+    Ok(())
 }
 
 impl AddressCommand {
-    pub fn exec(self, _g: &Global) -> Result<Response> {
-        Err(Error::usage("not implemented yet"))
+    pub fn exec(self, g: &Global) -> Result<Response> {
+        match self {
+            AddressCommand::Create { csp, body, fields } => {
+                let mut body = fields.over(body.read()?);
+                prompt_missing(g, &mut body)?;
+                let store = g.write()?;
+                Ok(Response::Id(address::create(
+                    &store,
+                    &g.ctx(),
+                    &csp,
+                    &body,
+                )?))
+            }
+            AddressCommand::List { csp, page } => {
+                let store = g.read()?;
+                let page = address::list(&store, &csp, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+            AddressCommand::Get { csp, cpa } => {
+                let store = g.read()?;
+                Ok(Response::Records(vec![to_json(&address::get(
+                    &store, &csp, &cpa,
+                )?)]))
+            }
+            AddressCommand::Update {
+                csp,
+                cpa,
+                body,
+                fields,
+            } => {
+                let body = fields.over(body.read()?);
+                let store = g.write()?;
+                Ok(Response::Id(address::update(
+                    &store,
+                    &g.ctx(),
+                    &csp,
+                    &cpa,
+                    &body,
+                )?))
+            }
+            AddressCommand::Delete { csp, cpa } => {
+                // Before a prompt, check (read-only) that the address exists and
+                // may go, so nobody is asked about a delete that would be refused.
+                // Without a prompt, nothing is opened before the confirmation.
+                if g.interactive && !g.yes {
+                    address::check_delete(&g.read()?, &csp, &cpa)?;
+                }
+                let shown: String = cpa
+                    .chars()
+                    .take(70)
+                    .collect::<String>()
+                    .escape_debug()
+                    .to_string();
+                g.confirm(&format!("delete address {shown}"))?;
+                let store = g.write()?;
+                Ok(Response::Id(address::delete(&store, &csp, &cpa)?))
+            }
+        }
     }
 }
