@@ -3,7 +3,9 @@
 
 pub mod address;
 pub mod args;
+pub mod demo;
 pub mod dict;
+pub mod docs;
 pub mod instrument;
 pub mod profile;
 pub mod program;
@@ -27,13 +29,57 @@ pub const AFTER_HELP: &str = "\
 Exit codes: 0 success; 1 refused (validation, not found, conflict: see errors[].code);
 2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format).
 
-Environment: PAYCTL_DATA_DIR, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT, NO_COLOR.";
+Environment: PAYCTL_DATA_DIR, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT, NO_COLOR.
+
+Examples:
+  payctl demo
+  CSP=$(payctl profile create --body profile.json -o id)
+  payctl profile list -o json | jq '.data[].customer_key'";
+
+/// The long help, also the EXTRA section of the man page.
+pub const AFTER_LONG_HELP: &str = "\
+EXIT CODES
+  0  success
+  1  the request was refused: validation, not found, conflict (see errors[].code)
+  2  usage error (unknown command or flag; a destructive command without --yes where no one can be asked)
+  3  the store could not be used: lock timeout, unreadable or corrupt file, I/O error, newer store format
+
+ERROR CODES (errors[].code)
+  10000 Invalid Usage              10001 Invalid Value              10002 Required Value Missing
+  10003 Value Cannot Be Updated    10004 Unknown Field              10005 Malformed Body
+  10006 Confirmation Required      20001 Record Not Found
+  21001 Customer Profile already attached to the program            21002 Customer key already in use
+  21003 Default address cannot be deleted                           21004 Customer Profile not attached to the program
+  30001 Store busy                 30002 Store unreadable           30003 Store I/O error
+  30004 Store format not supported 30006 Store check found problems
+
+ENVIRONMENT
+  PAYCTL_DATA_DIR   the store (like --data-dir)
+  PAYCTL_OUTPUT     table, json or id (like -o)
+  PAYCTL_ACTOR      the name written to created_by / modified_by (like --actor)
+  PAYCTL_NO_INPUT   never prompt (like --no-input)
+  NO_COLOR          no colour on a terminal
+
+FILES
+  ~/.local/share/payctl   the default store (the platform data dir)
+  <store>/payctl.lock     the lock: shared for readers, exclusive for writers
+  <store>/meta.json       the format version
+  <store>/catalog.json    programs, applications, templates, the Facilitator's settings
+  <store>/customers/      one file per customer (profile, addresses, instruments, attachments)
+  <store>/transactions/   one file per transaction (parameters, steps)
+  <store>/index/, queue/  derived indexes and the worker's queue (rebuilt by `store check --repair`)
+
+EXAMPLES
+  payctl demo
+  CSP=$(payctl profile create --body profile.json -o id)
+  payctl program attach \"$(payctl program list -o id)\" \"$CSP\" && payctl worker
+  payctl profile list -o json | jq '.data[].customer_key'";
 
 /// Administer a payments Facilitator's customer profiles, addresses, bank-account
 /// payment instruments, program attachments and transactions, over a local data
 /// directory of JSON files.
 #[derive(Debug, Parser)]
-#[command(name = "payctl", version, after_help = AFTER_HELP)]
+#[command(name = "payctl", version, after_help = AFTER_HELP, args_override_self = true)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -54,7 +100,14 @@ pub struct GlobalArgs {
     #[arg(long, env = "PAYCTL_DATA_DIR", global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// Output format [default: table on a terminal, else json]
-    #[arg(short = 'o', long, env = "PAYCTL_OUTPUT", global = true, value_enum, value_name = "FORMAT")]
+    #[arg(
+        short = 'o',
+        long,
+        env = "PAYCTL_OUTPUT",
+        global = true,
+        value_enum,
+        value_name = "FORMAT"
+    )]
     pub output: Option<Format>,
     /// Name written to created_by / modified_by [default: the OS user name]
     #[arg(long, env = "PAYCTL_ACTOR", global = true, value_name = "NAME")]
@@ -66,7 +119,7 @@ pub struct GlobalArgs {
     #[arg(short = 'y', long, global = true)]
     pub yes: bool,
     /// Seconds to wait for another payctl that holds the store
-    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS")]
+    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", value_parser = args::parse_secs)]
     pub lock_timeout: f64,
     /// Colour: auto, always, never (NO_COLOR is respected)
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
@@ -104,9 +157,21 @@ pub enum Command {
     #[command(subcommand)]
     Store(store::StoreCommand),
     /// Print a shell completion script
+    #[command(
+        after_help = "Example:\n  payctl completions bash > ~/.local/share/bash-completion/completions/payctl"
+    )]
     Completions {
         /// bash, zsh, fish, powershell or elvish
         shell: clap_complete::Shell,
+    },
+    /// Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)
+    #[command(after_help = "Example:\n  cargo run --release -- demo")]
+    Demo(demo::DemoArgs),
+    /// Write completions/ and man/ into DIR (for maintainers)
+    #[command(hide = true)]
+    GenerateDocs {
+        /// The repository root
+        dir: PathBuf,
     },
 }
 
@@ -120,6 +185,8 @@ pub struct InitArgs {
 /// Everything a command needs from the global options.
 pub struct Global {
     pub data_dir: PathBuf,
+    /// Whether --data-dir or PAYCTL_DATA_DIR named the store.
+    pub data_dir_explicit: bool,
     pub format: Format,
     pub actor: String,
     /// Prompts are allowed (stdin is a terminal and --no-input not given).
@@ -142,7 +209,12 @@ impl Global {
     }
 
     fn open(&self, mode: Mode) -> Result<Store> {
-        let (store, opened) = Store::open(&self.data_dir, mode, self.lock_timeout, self.default_catalog())?;
+        let (store, opened) = Store::open(
+            &self.data_dir,
+            mode,
+            self.lock_timeout,
+            self.default_catalog(),
+        )?;
         if opened == Opened::Created {
             eprintln!(
                 "note: created a new store with the built-in catalog at {}",
@@ -185,7 +257,9 @@ impl Global {
         if ok {
             Ok(())
         } else {
-            Err(Error::usage(format!("{what}: not confirmed, nothing was changed")))
+            Err(Error::usage(format!(
+                "{what}: not confirmed, nothing was changed"
+            )))
         }
     }
 }
@@ -234,7 +308,11 @@ fn format_from_raw_args() -> Format {
     std::env::var("PAYCTL_OUTPUT")
         .ok()
         .and_then(|v| Format::from_str(&v, true).ok())
-        .unwrap_or(if std::io::stdout().is_terminal() { Format::Table } else { Format::Json })
+        .unwrap_or(if std::io::stdout().is_terminal() {
+            Format::Table
+        } else {
+            Format::Json
+        })
 }
 
 fn color_enabled(when: ColorWhen, terminal: bool) -> bool {
@@ -251,17 +329,37 @@ pub fn main() -> i32 {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind as K;
-            if matches!(e.kind(), K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                e.kind(),
+                K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 let _ = e.print();
-                return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 };
+                return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
+                    2
+                } else {
+                    0
+                };
             }
             let _ = e.print();
             if format_from_raw_args() == Format::Json {
                 let first = e.to_string();
-                let first = first.lines().next().unwrap_or("invalid usage").trim_start_matches("error: ");
+                let first = first
+                    .lines()
+                    .next()
+                    .unwrap_or("invalid usage")
+                    .trim_start_matches("error: ");
                 let err = Error::usage(first);
-                let style = Style { format: Format::Json, pretty: false, color: false };
-                let _ = output::print_error(&mut std::io::stdout(), &mut std::io::stderr(), style, &err);
+                let style = Style {
+                    format: Format::Json,
+                    pretty: false,
+                    color: false,
+                };
+                let _ = output::print_error(
+                    &mut std::io::stdout(),
+                    &mut std::io::stderr(),
+                    style,
+                    &err,
+                );
             }
             return 2;
         }
@@ -272,11 +370,20 @@ pub fn main() -> i32 {
 pub fn run(cli: Cli) -> i32 {
     let g = &cli.global;
     let stdout_tty = std::io::stdout().is_terminal();
-    let format = g.output.unwrap_or(if stdout_tty { Format::Table } else { Format::Json });
+    let format = g.output.unwrap_or(if stdout_tty {
+        Format::Table
+    } else {
+        Format::Json
+    });
     let global = Global {
         data_dir: g.data_dir.clone().unwrap_or_else(default_data_dir),
+        data_dir_explicit: g.data_dir.is_some(),
         format,
-        actor: g.actor.clone().filter(|a| !a.is_empty()).unwrap_or_else(os_user),
+        actor: g
+            .actor
+            .clone()
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(os_user),
         interactive: !g.no_input && std::io::stdin().is_terminal(),
         yes: g.yes,
         lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),
@@ -292,7 +399,10 @@ pub fn run(cli: Cli) -> i32 {
     let mut err = std::io::stderr().lock();
     let (written, code) = match &result {
         Ok(resp) => (output::print(&mut out, style, resp), 0),
-        Err(e) => (output::print_error(&mut out, &mut err, style, e), e.exit_code()),
+        Err(e) => (
+            output::print_error(&mut out, &mut err, style, e),
+            e.exit_code(),
+        ),
     };
     let flushed = written.and_then(|_| out.flush());
     match flushed {
@@ -318,6 +428,15 @@ fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
         Command::Worker(c) => c.exec(g),
         Command::Store(c) => c.exec(g),
         Command::Init(a) => init(a, g),
+        Command::Demo(a) => a.exec(g, g.data_dir_explicit),
+        Command::GenerateDocs { dir } => docs::generate(&dir).map(|written| {
+            Response::Records(
+                written
+                    .into_iter()
+                    .map(|p| serde_json::json!({"path": p}))
+                    .collect(),
+            )
+        }),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             let mut buf = Vec::new();
@@ -332,7 +451,10 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
     let catalog = match &a.catalog {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| {
-                Error::one(code::MALFORMED, format!("--catalog: cannot read {}: {e}", path.display()))
+                Error::one(
+                    code::MALFORMED,
+                    format!("--catalog: cannot read {}: {e}", path.display()),
+                )
             })?;
             crate::catalog::load(&text, &ctx.actor, &ctx.now)?
         }
