@@ -55,7 +55,12 @@ impl BodyArg {
         } else {
             std::fs::File::open(path).and_then(|f| f.take(MAX_BODY + 1).read_to_end(&mut bytes))
         };
-        res.map_err(|e| Error::one(code::MALFORMED, format!("--body: cannot read {}: {e}", path.display())))?;
+        res.map_err(|e| {
+            Error::one(
+                code::MALFORMED,
+                format!("--body: cannot read {}: {e}", path.display()),
+            )
+        })?;
         parse_body(&bytes)
     }
 }
@@ -67,7 +72,9 @@ pub fn parse_body(bytes: &[u8]) -> Result<Value> {
         return Err(bad(format!("is larger than {} MiB", MAX_BODY >> 20)));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(bad("starts with a byte-order mark; send plain UTF-8 JSON".into()));
+        return Err(bad(
+            "starts with a byte-order mark; send plain UTF-8 JSON".into()
+        ));
     }
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(bad("is empty; send a JSON object".into()));
@@ -176,5 +183,15 @@ pub fn parse_bool(s: &str) -> std::result::Result<bool, String> {
         "true" | "yes" | "1" => Ok(true),
         "false" | "no" | "0" => Ok(false),
         _ => Err("expected true or false".to_string()),
+    }
+}
+
+/// Parse `--lock-timeout`: a finite, non-negative number of seconds (at most a
+/// year). NaN, infinities and negative values are usage errors, not a panic.
+pub fn parse_secs(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (0.0..=365.0 * 86400.0).contains(&v) => Ok(v),
+        Ok(_) => Err("expected a number of seconds from 0 to 31536000".to_string()),
+        Err(_) => Err("expected a number of seconds, e.g. 30 or 0.5".to_string()),
     }
 }

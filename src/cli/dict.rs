@@ -10,7 +10,9 @@ use crate::output::Response;
 #[derive(Debug, Subcommand)]
 pub enum DictCommand {
     /// List a dictionary's values, or without NAME the dictionary names (GET /dictionaries/NAME)
-    #[command(after_help = "Examples:\n  payctl dict list\n  payctl dict list states --country 1\n  payctl dict list customer-types")]
+    #[command(
+        after_help = "Examples:\n  payctl dict list\n  payctl dict list states --country 1\n  payctl dict list customer-types"
+    )]
     List {
         /// customer-types (or customer_types), address-types, countries, states, payment-instrument-types,
         /// payment-methods, payment-instrument-ach-types, transfer-types, destinations, account-codes,
@@ -27,7 +29,10 @@ impl DictCommand {
     pub fn exec(self, _g: &Global) -> Result<Response> {
         match self {
             DictCommand::List { name: None, .. } => Ok(Response::Unpaged(dict::names())),
-            DictCommand::List { name: Some(n), country } => Ok(Response::Unpaged(dict::list(&n, country)?)),
+            DictCommand::List {
+                name: Some(n),
+                country,
+            } => Ok(Response::Unpaged(dict::list(&n, country)?)),
         }
     }
 }

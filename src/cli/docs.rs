@@ -33,7 +33,8 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
         };
         out.push((format!("completions/{name}"), buf));
     }
-    let mut cmd = Cli::command();
+    // The top page carries the long help: exit codes, error codes, environment, files.
+    let mut cmd = Cli::command().after_help(super::AFTER_LONG_HELP);
     cmd.build();
     man_pages(&cmd, "payctl", &mut out);
     out

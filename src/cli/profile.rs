@@ -12,7 +12,9 @@ use crate::output::Response;
 #[derive(Debug, Subcommand)]
 pub enum ProfileCommand {
     /// Create a customer profile (POST /customer-profiles)
-    #[command(after_help = "Examples:\n  payctl profile create --body profile.json\n  CSP=$(payctl profile create --customer-type-id 1 --customer-key cust-0001 \\\n      --first-name Ada --last-name Lovelace --email ada@example.com \\\n      --date-of-birth 1990-12-10 --mobile-phone +15551234567 -o id)")]
+    #[command(
+        after_help = "Examples:\n  payctl profile create --body profile.json\n  CSP=$(payctl profile create --customer-type-id 1 --customer-key cust-0001 \\\n      --first-name Ada --last-name Lovelace --email ada@example.com \\\n      --date-of-birth 1990-12-10 --mobile-phone +15551234567 -o id)"
+    )]
     Create {
         #[command(flatten)]
         body: BodyArg,
@@ -20,7 +22,9 @@ pub enum ProfileCommand {
         fields: ProfileFields,
     },
     /// List customer profiles, oldest first (GET /customer-profiles)
-    #[command(after_help = "Examples:\n  payctl profile list --email ada@example.com\n  payctl profile list --page-size 100 --page-number 2")]
+    #[command(
+        after_help = "Examples:\n  payctl profile list --email ada@example.com\n  payctl profile list --page-size 100 --page-number 2"
+    )]
     List {
         /// Only profiles with this first name (any case)
         #[arg(long)]
@@ -151,12 +155,19 @@ impl ProfileCommand {
             }
             ProfileCommand::Get { csp } => {
                 let store = g.read()?;
-                Ok(Response::Records(vec![to_json(&profile::get(&store, &csp)?)]))
+                Ok(Response::Records(vec![to_json(&profile::get(
+                    &store, &csp,
+                )?)]))
             }
             ProfileCommand::Update { csp, body, fields } => {
                 let body = fields.over(body.read()?);
                 let store = g.write()?;
-                Ok(Response::Id(profile::update(&store, &g.ctx(), &csp, &body)?))
+                Ok(Response::Id(profile::update(
+                    &store,
+                    &g.ctx(),
+                    &csp,
+                    &body,
+                )?))
             }
         }
     }

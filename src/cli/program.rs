@@ -1,19 +1,129 @@
-//! Placeholder: `payctl program …` is filled in by its own work.
+//! `payctl program …`: Programs, their Applications, and attaching customer
+//! profiles to a Program (spec 2.4, 2.5, 4.4).
 
 use clap::Subcommand;
 
 use super::Global;
-use crate::error::{Error, Result};
+use super::args::{BodyArg, PageArgs, Patch};
+use super::profile::to_json;
+use crate::core::program;
+use crate::error::Result;
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
 pub enum ProgramCommand {
-    /// Not implemented yet
-    Todo,
+    /// List the Facilitator's Programs (GET /programs)
+    #[command(
+        after_help = "Examples:\n  payctl program list\n  PRM=$(payctl program list -o id | head -n1)"
+    )]
+    List {
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// List the Applications of a Program (GET /programs/{id}/applications)
+    #[command(after_help = "Example:\n  payctl program applications prm_0123456789abcdefghij")]
+    Applications {
+        /// The program_id (prm_…)
+        prm: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)
+    ///
+    /// The record starts Pending (1); `payctl worker` makes it Attached (10).
+    /// Poll it with `payctl program profile PRM CSP`. Attaching a profile that
+    /// is Pending or Attached is refused with 21001; a Rejected (20) one may be
+    /// attached again. Without --reason (or a reason in --body) the reason is
+    /// stored as an empty string; a reason has at most 256 characters.
+    #[command(
+        after_help = "Examples:\n  payctl program attach prm_0123456789abcdefghij csp_0123456789abcdefghij --reason \"new member\"\n  payctl program attach prm_0123456789abcdefghij --body attach.json\n\nThe --body holds the spec's request: {\"customer_profile_id\": \"csp_…\",\n\"customer_profile_program_status_reason\": \"…\"}; a CSP argument given as well must be the same id."
+    )]
+    Attach {
+        /// The program_id (prm_…)
+        prm: String,
+        /// The customer_profile_id (csp_…); may come from --body instead
+        csp: Option<String>,
+        /// customer_profile_program_status_reason: why the profile is attached (0-256 characters)
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+        #[command(flatten)]
+        body: BodyArg,
+    },
+    /// List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)
+    #[command(
+        after_help = "Example:\n  payctl program profiles prm_0123456789abcdefghij --page-size 100"
+    )]
+    Profiles {
+        /// The program_id (prm_…)
+        prm: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})
+    ///
+    /// A Pending record is shown too (status 1), so that scripts can poll it.
+    /// A profile that has no record for the program is refused with 10001 (spec 4.4).
+    #[command(
+        after_help = "Example:\n  payctl program profile prm_0123456789abcdefghij csp_0123456789abcdefghij\n  # wait until attached:\n  until [ \"$(payctl program profile $PRM $CSP -o json | jq '.data[0].customer_profile_program_status_id')\" = 10 ]; do sleep 2; done"
+    )]
+    Profile {
+        /// The program_id (prm_…)
+        prm: String,
+        /// The customer_profile_id (csp_…)
+        csp: String,
+    },
 }
 
 impl ProgramCommand {
-    pub fn exec(self, _g: &Global) -> Result<Response> {
-        Err(Error::usage("not implemented yet"))
+    pub fn exec(self, g: &Global) -> Result<Response> {
+        match self {
+            ProgramCommand::List { page } => {
+                let store = g.read()?;
+                let page = program::list_programs(&store, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items,
+                })
+            }
+            ProgramCommand::Applications { prm, page } => {
+                let store = g.read()?;
+                let page = program::list_applications(&store, &prm, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items,
+                })
+            }
+            ProgramCommand::Attach {
+                prm,
+                csp,
+                reason,
+                body,
+            } => {
+                let mut p = Patch::new();
+                p.str("customer_profile_program_status_reason", &reason);
+                let body = p.over(body.read()?);
+                let store = g.write()?;
+                Ok(Response::Id(program::attach(
+                    &store,
+                    &g.ctx(),
+                    &prm,
+                    csp.as_deref(),
+                    &body,
+                )?))
+            }
+            ProgramCommand::Profiles { prm, page } => {
+                let store = g.read()?;
+                let page = program::list_profiles(&store, &prm, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+            ProgramCommand::Profile { prm, csp } => {
+                let store = g.read()?;
+                let record = program::get_profile(&store, &prm, &csp)?;
+                Ok(Response::Records(vec![to_json(&record)]))
+            }
+        }
     }
 }

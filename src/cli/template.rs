@@ -1,19 +1,56 @@
-//! Placeholder: `payctl template …` is filled in by its own work.
+//! `payctl template …`: Transaction Templates and their Steps (spec 2.4, 2.6, 4.5).
 
 use clap::Subcommand;
 
 use super::Global;
-use crate::error::{Error, Result};
+use super::args::PageArgs;
+use super::profile::to_json;
+use crate::core::program;
+use crate::error::Result;
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
 pub enum TemplateCommand {
-    /// Not implemented yet
-    Todo,
+    /// List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)
+    #[command(
+        after_help = "Examples:\n  payctl template list app_0123456789abcdefghij\n  APP=$(payctl program applications $PRM -o id | head -n1); payctl template list $APP"
+    )]
+    List {
+        /// The application_id (app_…)
+        app: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// List the Steps of a Transaction Template in sequence order
+    /// (GET /transaction-templates/{id}/transaction-template-steps)
+    #[command(after_help = "Example:\n  payctl template steps trt_0123456789abcdefghij")]
+    Steps {
+        /// The transaction_template_id (trt_…)
+        trt: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
 }
 
 impl TemplateCommand {
-    pub fn exec(self, _g: &Global) -> Result<Response> {
-        Err(Error::usage("not implemented yet"))
+    pub fn exec(self, g: &Global) -> Result<Response> {
+        match self {
+            TemplateCommand::List { app, page } => {
+                let store = g.read()?;
+                let page = program::list_templates(&store, &app, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items,
+                })
+            }
+            TemplateCommand::Steps { trt, page } => {
+                let store = g.read()?;
+                let page = program::list_template_steps(&store, &trt, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+        }
     }
 }

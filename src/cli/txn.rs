@@ -1,19 +1,323 @@
-//! Placeholder: `payctl txn …` is filled in by its own work.
+//! `payctl txn …`: transactions, their parameters and steps.
 
-use clap::Subcommand;
+use std::str::FromStr;
+
+use clap::{Args, Subcommand};
+use serde_json::{Map, Number, Value};
 
 use super::Global;
-use crate::error::{Error, Result};
+use super::args::{BodyArg, PageArgs, Patch, parse_tag};
+use super::profile::to_json;
+use crate::catalog::dictionaries as dict;
+use crate::core::txn::{self, Filter};
+use crate::error::Result;
+use crate::model::Tag;
 use crate::output::Response;
+
+const CREATE_HELP: &str = "\
+Parameters (CLI.md \"Transaction parameters\"): every parameter must be mapped by a step of
+the template, and every step that is not optional needs its parameters.
+  --param @source_customers=CSP:AMOUNT   a source customer (Attached to the program) and amount
+  --param @targets=CSP:AMOUNT            a target customer (Attached to the program) and amount
+  --param @facilitator=AMOUNT            the Facilitator's portion (an amount only)
+  --check 'AMOUNT;first_name=Ada;last_name=Lovelace;address_line1=1 Main St;city=Springfield;state_id=IL;zip=62701'
+                                         a @target_checks value; keys: first_name, last_name,
+                                         organization_name, address_line1, address_line2, city,
+                                         state_id (number or USPS code), zip, country_id (default 1),
+                                         check_note; values cannot contain `;`
+Repeat --param or --check for more values; the `@` may be left out. A parameter given by flags
+replaces the parameter of the same name in --body. AMOUNT is a plain number greater than 0 with at
+most 2 decimal places (100.25); it is kept exactly as written.
+
+Program, application and template take an id or a name (default_program, payments, ach_funding);
+the application must belong to the program and the template to the application. Tags: key and
+value 1-50 characters, keys unique; the reason: at most 256 characters. The transaction starts
+Created (10) without steps; `payctl worker` generates and runs them.
+
+Examples:
+  payctl txn create --body txn.json
+  TRN=$(payctl txn create --program default_program --application payments --template ach_funding \\
+      --param @source_customers=csp_0123456789abcdefghij:100.25 --reason 'March top-up' -o id)
+  payctl txn create --program default_program --application payments --template check_payout \\
+      --check '250.00;organization_name=Acme Inc;address_line1=1 Main St;city=Springfield;state_id=IL;zip=62701'";
 
 #[derive(Debug, Subcommand)]
 pub enum TxnCommand {
-    /// Not implemented yet
-    Todo,
+    /// Create a transaction (POST /transactions)
+    #[command(after_help = CREATE_HELP)]
+    Create {
+        #[command(flatten)]
+        body: BodyArg,
+        #[command(flatten)]
+        fields: TxnFields,
+    },
+    /// Show one transaction (GET /transactions/{id})
+    #[command(after_help = "Example:\n  payctl txn get trn_0123456789abcdefghij")]
+    Get {
+        /// The transaction_id (trn_…)
+        trn: String,
+    },
+    /// List transactions, oldest first (ours)
+    #[command(
+        after_help = "Statuses: 10 Created, 20 Processing, 60 Completed, 70 Failed.\n\nExamples:\n  payctl txn list --status 70\n  payctl txn list --template ach_funding --customer csp_0123456789abcdefghij"
+    )]
+    List {
+        /// Only transactions with this transaction_status_id
+        #[arg(long, value_name = "ID")]
+        status: Option<u32>,
+        /// Only transactions of this template (id, or name in any application)
+        #[arg(long, value_name = "ID|NAME")]
+        template: Option<String>,
+        /// Only transactions of this program (id or name)
+        #[arg(long, value_name = "ID|NAME")]
+        program: Option<String>,
+        /// Only transactions whose parameters name this customer profile
+        #[arg(long, value_name = "CSP")]
+        customer: Option<String>,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)
+    #[command(after_help = "Example:\n  payctl txn parameters trn_0123456789abcdefghij")]
+    Parameters {
+        /// The transaction_id (trn_…)
+        trn: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+    /// The steps of a transaction, in sequence order; empty until `payctl worker` has run
+    /// (GET /transactions/{id}/transaction-steps)
+    #[command(
+        after_help = "Step statuses: 10 Pending, 60 Completed, 70 Failed, 80 Cancelled.\n\nExample:\n  payctl worker && payctl txn steps trn_0123456789abcdefghij"
+    )]
+    Steps {
+        /// The transaction_id (trn_…)
+        trn: String,
+        #[command(flatten)]
+        page: PageArgs,
+    },
+}
+
+/// One `--param` value: the parameter name and a value object.
+#[derive(Debug, Clone)]
+pub struct ParamArg {
+    pub name: String,
+    pub value: Value,
+}
+
+/// Per-field flags of a transaction body.
+#[derive(Debug, Args)]
+pub struct TxnFields {
+    /// program_id: a prm_ id or a program name
+    #[arg(long, value_name = "ID|NAME")]
+    pub program: Option<String>,
+    /// application_id: an app_ id or an application name of the program
+    #[arg(long, value_name = "ID|NAME")]
+    pub application: Option<String>,
+    /// transaction_template_id: a trt_ id or a template name of the application
+    #[arg(long, value_name = "ID|NAME")]
+    pub template: Option<String>,
+    /// transaction_status_reason
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+    /// A transaction_tags entry (repeatable; replaces the tags of --body)
+    #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
+    pub tags: Vec<Tag>,
+    /// A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<ParamArg>,
+    /// A @target_checks value: 'AMOUNT;key=value;…' (see below); repeatable
+    #[arg(long = "check", value_name = "SPEC", value_parser = parse_check)]
+    pub checks: Vec<Value>,
+}
+
+/// An amount as a JSON number holding exactly the text written.
+fn amount(text: &str) -> std::result::Result<Value, String> {
+    let text = text.trim();
+    Number::from_str(text)
+        .map(Value::Number)
+        .map_err(|_| format!("`{text}` is not a number: write the amount like 100.25"))
+}
+
+fn param_name(name: &str) -> String {
+    let name = name.trim();
+    if name.starts_with('@') {
+        name.to_string()
+    } else {
+        format!("@{name}")
+    }
+}
+
+/// `NAME=CSP:AMOUNT` or `NAME=AMOUNT`.
+fn parse_param(s: &str) -> std::result::Result<ParamArg, String> {
+    let (name, rest) = s
+        .split_once('=')
+        .ok_or("expected NAME=CSP:AMOUNT or NAME=AMOUNT, e.g. @source_customers=csp_…:100.25")?;
+    let mut value = Map::new();
+    match rest.split_once(':') {
+        Some((csp, amt)) => {
+            value.insert(
+                "customer_profile_id".into(),
+                Value::String(csp.trim().to_string()),
+            );
+            value.insert("amount".into(), amount(amt)?);
+        }
+        None => {
+            value.insert("amount".into(), amount(rest)?);
+        }
+    }
+    Ok(ParamArg {
+        name: param_name(name),
+        value: Value::Object(value),
+    })
+}
+
+/// `AMOUNT;key=value;…` of `--check` (`amount=…` is also accepted as a key).
+fn parse_check(s: &str) -> std::result::Result<Value, String> {
+    let mut value = Map::new();
+    for (i, part) in s.split(';').enumerate() {
+        if part.trim().is_empty() {
+            continue;
+        }
+        let (key, v) = match part.split_once('=') {
+            Some((k, v)) => (k.trim(), v),
+            None if i == 0 => ("amount", part),
+            None => return Err(format!("`{}` is not key=value", part.trim())),
+        };
+        let v = match key {
+            "amount" => amount(v)?,
+            "country_id" => Value::from(v.trim().parse::<u32>().map_err(|_| {
+                "country_id must be a number (1 for the United States)".to_string()
+            })?),
+            "state_id" | "state" => {
+                let v = v.trim();
+                let id = match v.parse::<u32>() {
+                    Ok(n) => n,
+                    Err(_) => dict::STATES
+                        .iter()
+                        .find(|st| st.short_name.eq_ignore_ascii_case(v))
+                        .map(|st| st.id)
+                        .ok_or_else(|| {
+                            format!("state_id `{v}` is neither a number nor a USPS state code")
+                        })?,
+                };
+                value.insert("state_id".into(), Value::from(id));
+                continue;
+            }
+            _ => Value::String(v.to_string()),
+        };
+        value.insert(key.to_string(), v);
+    }
+    if !value.contains_key("amount") {
+        return Err("a check needs an amount first: 'AMOUNT;first_name=…;…'".into());
+    }
+    value.entry("country_id").or_insert(Value::from(1));
+    Ok(Value::Object(value))
+}
+
+impl TxnFields {
+    fn over(self, body: Value) -> Value {
+        let mut p = Patch::new();
+        p.str("program_id", &self.program)
+            .str("application_id", &self.application)
+            .str("transaction_template_id", &self.template)
+            .str("transaction_status_reason", &self.reason)
+            .tags("transaction_tags", &self.tags);
+        let mut body = p.over(body);
+        // Group the flag values by parameter name, in the order first given.
+        let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
+        let checks = self
+            .checks
+            .into_iter()
+            .map(|v| (txn::TARGET_CHECKS.to_string(), v));
+        for (name, v) in self
+            .params
+            .into_iter()
+            .map(|p| (p.name, p.value))
+            .chain(checks)
+        {
+            match groups.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, vals)) => vals.push(v),
+                None => groups.push((name, vec![v])),
+            }
+        }
+        if groups.is_empty() {
+            return body;
+        }
+        let Some(obj) = body.as_object_mut() else {
+            return body;
+        };
+        let params = obj
+            .entry("transaction_parameters")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if !params.is_array() {
+            *params = Value::Array(Vec::new());
+        }
+        let arr = params.as_array_mut().expect("array");
+        for (name, values) in groups {
+            let new = serde_json::json!({
+                "transaction_parameter_name": name,
+                "transaction_parameter_values": values,
+            });
+            match arr.iter_mut().find(|p| {
+                p.get("transaction_parameter_name").and_then(Value::as_str) == Some(name.as_str())
+            }) {
+                Some(slot) => *slot = new,
+                None => arr.push(new),
+            }
+        }
+        body
+    }
 }
 
 impl TxnCommand {
-    pub fn exec(self, _g: &Global) -> Result<Response> {
-        Err(Error::usage("not implemented yet"))
+    pub fn exec(self, g: &Global) -> Result<Response> {
+        match self {
+            TxnCommand::Create { body, fields } => {
+                let body = fields.over(body.read()?);
+                let store = g.write()?;
+                Ok(Response::Id(txn::create(&store, &g.ctx(), &body)?))
+            }
+            TxnCommand::Get { trn } => {
+                let store = g.read()?;
+                Ok(Response::Records(vec![to_json(&txn::get(&store, &trn)?)]))
+            }
+            TxnCommand::List {
+                status,
+                template,
+                program,
+                customer,
+                page,
+            } => {
+                let filter = Filter {
+                    status,
+                    template,
+                    program,
+                    customer,
+                };
+                let store = g.read()?;
+                let page = txn::list(&store, &filter, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+            TxnCommand::Parameters { trn, page } => {
+                let store = g.read()?;
+                let page = txn::parameters_of(&store, &trn, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+            TxnCommand::Steps { trn, page } => {
+                let store = g.read()?;
+                let page = txn::steps(&store, &trn, &page.request())?;
+                Ok(Response::List {
+                    paging: page.paging,
+                    data: page.items.iter().map(to_json).collect(),
+                })
+            }
+        }
     }
 }

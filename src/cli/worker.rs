@@ -1,14 +1,151 @@
-//! Placeholder: `payctl worker` is filled in by its own work.
+//! `payctl worker`: the background work of the service (CLI.md "The worker").
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::Global;
-use crate::error::{Error, Result};
+use super::profile::to_json;
+use crate::core::Ctx;
+use crate::core::worker::{self, Summary};
+use crate::error::{Result, code};
+use crate::model::status::SYSTEM;
 use crate::output::Response;
 
+/// Bring every queued item as far as it can go: Pending attachments become
+/// Attached; Created transactions get their steps, which then run.
+///
+/// Prints `data: [{"attachments_processed", "transactions_processed",
+/// "steps_created", "steps_completed", "steps_failed"}]` when done. Records are
+/// written with the actor SYSTEM (--actor is ignored).
+///
+/// The queue is worked in batches of up to 200 items; each batch is one atomic
+/// commit under the store's exclusive lock, which is released between batches
+/// so that other commands can run. Several workers may run at once: no item is
+/// processed twice. Ctrl-C or SIGTERM lets the batch in hand finish and be
+/// committed, then the worker stops and prints what it did (exit 0); a second
+/// Ctrl-C, or a kill, stops it at once, and the store still holds either the
+/// whole batch or none of it (the next payctl completes a committed batch).
 #[derive(Debug, clap::Args)]
-pub struct WorkerArgs {}
+#[command(
+    after_help = "Examples:\n  payctl worker\n  payctl worker --watch --interval 0.5\n\nWith --watch, each pass that did something prints its summary as one JSON line\non stderr; the total is printed on stdout when the worker is interrupted.\nA pass that finds the store busy (--lock-timeout) is noted on stderr and retried."
+)]
+pub struct WorkerArgs {
+    /// Keep polling the queue until interrupted (Ctrl-C or SIGTERM)
+    #[arg(long)]
+    pub watch: bool,
+    /// Seconds between polls with --watch (fractions allowed, 0.01-86400)
+    #[arg(long, requires = "watch", default_value_t = 2.0, value_parser = parse_interval, value_name = "SECS")]
+    pub interval: f64,
+}
+
+fn parse_interval(s: &str) -> std::result::Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds".to_string())?;
+    if v.is_finite() && (0.01..=86400.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err("must be 0.01-86400 seconds".to_string())
+    }
+}
+
+fn system_ctx() -> Ctx {
+    Ctx::new(SYSTEM, chrono::Local::now().naive_local())
+}
+
+/// Sleep `d`, waking early when `stop` is set; whether it was set.
+fn sleep_unless_stopped(d: Duration, stop: &AtomicBool) -> bool {
+    let end = Instant::now() + d;
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return true;
+        }
+        let now = Instant::now();
+        if now >= end {
+            return false;
+        }
+        std::thread::sleep((end - now).min(Duration::from_millis(50)));
+    }
+}
 
 impl WorkerArgs {
-    pub fn exec(self, _g: &Global) -> Result<Response> {
-        Err(Error::usage("not implemented yet"))
+    pub fn exec(self, g: &Global) -> Result<Response> {
+        let stop = interrupt::install();
+        let open = || g.write();
+        if !self.watch {
+            let s = worker::run_once(&open, &system_ctx(), stop)?;
+            return Ok(Response::Records(vec![to_json(&s)]));
+        }
+        let interval = Duration::from_secs_f64(self.interval);
+        let mut total = Summary::default();
+        loop {
+            match worker::run_once(&open, &system_ctx(), stop) {
+                Ok(s) => {
+                    if !s.is_empty() {
+                        eprintln!("{}", serde_json::to_string(&s).expect("summary serializes"));
+                    }
+                    total.add(&s);
+                }
+                Err(e) if e.has_code(code::STORE_BUSY) => eprintln!("note: {e}; retrying"),
+                Err(e) => return Err(e),
+            }
+            if sleep_unless_stopped(interval, stop) {
+                break;
+            }
+        }
+        Ok(Response::Records(vec![to_json(&total)]))
+    }
+}
+
+/// Ctrl-C / SIGTERM: ask the worker to stop after the batch in hand.
+///
+/// std has no signal API and payctl adds no crate for it: `signal(2)` of the C
+/// library (which std links anyway) installs a handler that only stores to an
+/// atomic (async-signal-safe) and restores the default action, so a second
+/// signal stops the process at once.
+mod interrupt {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static STOP: AtomicBool = AtomicBool::new(false);
+
+    #[cfg(unix)]
+    mod sys {
+        use std::ffi::c_int;
+
+        pub const SIGINT: c_int = 2;
+        pub const SIGTERM: c_int = 15;
+        pub const SIG_DFL: usize = 0;
+
+        unsafe extern "C" {
+            /// `sighandler_t signal(int signum, sighandler_t handler)`.
+            pub fn signal(signum: c_int, handler: usize) -> usize;
+        }
+
+        extern "C" fn on_signal(sig: c_int) {
+            super::STOP.store(true, super::Ordering::SeqCst);
+            // SAFETY: signal() is async-signal-safe (POSIX); SIG_DFL is valid.
+            unsafe {
+                signal(sig, SIG_DFL);
+            }
+        }
+
+        pub fn install() {
+            let handler = on_signal as extern "C" fn(c_int) as usize;
+            for sig in [SIGINT, SIGTERM] {
+                // SAFETY: the handler only touches an atomic and calls signal().
+                unsafe {
+                    signal(sig, handler);
+                }
+            }
+        }
+    }
+
+    /// Install the handlers (once is enough; again is harmless) and return the flag.
+    pub fn install() -> &'static AtomicBool {
+        #[cfg(unix)]
+        sys::install();
+        let _ = STOP.load(Ordering::SeqCst);
+        &STOP
     }
 }

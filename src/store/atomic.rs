@@ -43,7 +43,10 @@ pub fn ensure_dir(dir: &Path) -> Result<()> {
 
 /// Open (creating if needed) a file with mode 0600.
 pub fn open_private(path: &Path, opts: &mut OpenOptions) -> Result<File> {
-    let f = opts.mode(0o600).open(path).map_err(|e| Error::io(path, e))?;
+    let f = opts
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
     let meta = f.metadata().map_err(|e| Error::io(path, e))?;
     if meta.permissions().mode() & 0o777 != 0o600 {
         f.set_permissions(fs::Permissions::from_mode(0o600))

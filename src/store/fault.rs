@@ -4,8 +4,8 @@
 //! power cut or `kill -9` would stop it. `PAYCTL_FAULT=after-rename:3` aborts
 //! at the third time the point is reached. Unset, this costs one env lookup.
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 static TARGET: OnceLock<Option<(String, u32)>> = OnceLock::new();
 static HITS: AtomicU32 = AtomicU32::new(0);

@@ -21,9 +21,18 @@ pub const JOURNAL: &str = "journal.json";
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
-    Put { path: String, data: String },
-    Delete { path: String },
-    Append { path: String, base_len: u64, data: String },
+    Put {
+        path: String,
+        data: String,
+    },
+    Delete {
+        path: String,
+    },
+    Append {
+        path: String,
+        base_len: u64,
+        data: String,
+    },
 }
 
 impl Op {
@@ -63,8 +72,7 @@ pub fn recover(root: &Path) -> Result<bool> {
     let Some(bytes) = atomic::read_opt(&path)? else {
         return Ok(false);
     };
-    let journal: Journal =
-        serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?;
+    let journal: Journal = serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?;
     apply(root, &journal)?;
     atomic::remove_file(&path)?;
     atomic::sync_dir(root)?;

@@ -24,7 +24,11 @@ impl Lock {
     pub fn acquire(path: &Path, mode: Mode, timeout: Duration) -> Result<Lock> {
         let file = super::atomic::open_private(
             path,
-            OpenOptions::new().read(true).write(true).create(true).truncate(false),
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
         )?;
         let lock = Lock { file };
         lock.take(path, mode, timeout)?;

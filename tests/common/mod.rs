@@ -32,34 +32,54 @@ impl Out {
     pub fn messages(&self) -> Vec<String> {
         self.json["errors"]
             .as_array()
-            .map(|a| a.iter().filter_map(|e| e["message"].as_str().map(String::from)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| e["message"].as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default()
     }
     /// The `id` of a create or update answer.
     pub fn id(&self) -> String {
         assert_eq!(self.code, 0, "expected success: {self:?}");
-        self.json["data"][0]["id"].as_str().expect("data[0].id").to_string()
+        self.json["data"][0]["id"]
+            .as_str()
+            .expect("data[0].id")
+            .to_string()
     }
     pub fn data(&self) -> &Vec<Value> {
-        self.json["data"].as_array().unwrap_or_else(|| panic!("data is not an array: {self:?}"))
+        self.json["data"]
+            .as_array()
+            .unwrap_or_else(|| panic!("data is not an array: {self:?}"))
     }
     /// Assert a refusal with exit `code` whose errors include `api`.
     pub fn refused(&self, exit: i32, api: u64) -> &Self {
         assert_eq!(self.code, exit, "exit code: {self:?}");
-        assert!(self.codes().contains(&api), "expected error {api}: {self:?}");
-        assert!(self.json["data"].is_null(), "data must be null on error: {self:?}");
+        assert!(
+            self.codes().contains(&api),
+            "expected error {api}: {self:?}"
+        );
+        assert!(
+            self.json["data"].is_null(),
+            "data must be null on error: {self:?}"
+        );
         self
     }
     /// Assert that some error message mentions `text`.
     pub fn mentions(&self, text: &str) -> &Self {
-        assert!(self.messages().iter().any(|m| m.contains(text)), "no message mentions {text:?}: {self:?}");
+        assert!(
+            self.messages().iter().any(|m| m.contains(text)),
+            "no message mentions {text:?}: {self:?}"
+        );
         self
     }
 }
 
 impl Env {
     pub fn new() -> Self {
-        Env { dir: TempDir::new().expect("tempdir") }
+        Env {
+            dir: TempDir::new().expect("tempdir"),
+        }
     }
     pub fn path(&self) -> PathBuf {
         self.dir.path().join("store")
@@ -67,7 +87,9 @@ impl Env {
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("payctl").expect("binary");
         c.arg("--data-dir").arg(self.path()).arg("-o").arg("json");
-        c.env_remove("PAYCTL_OUTPUT").env_remove("PAYCTL_DATA_DIR").env("PAYCTL_ACTOR", "tester");
+        c.env_remove("PAYCTL_OUTPUT")
+            .env_remove("PAYCTL_DATA_DIR")
+            .env("PAYCTL_ACTOR", "tester");
         c
     }
     /// Run with `args`, no stdin.
@@ -118,7 +140,9 @@ impl Env {
 }
 
 fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
