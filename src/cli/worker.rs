@@ -145,7 +145,6 @@ mod interrupt {
     pub fn install() -> &'static AtomicBool {
         #[cfg(unix)]
         sys::install();
-        let _ = STOP.load(Ordering::SeqCst);
         &STOP
     }
 }

@@ -21,7 +21,10 @@ use crate::model::{Attachment, Audit, Customer};
 use crate::store::{QueueItem, Store, Tx};
 
 /// Fields of the attach request body (spec 4.4).
-pub const ATTACH_FIELDS: &[&str] = &["customer_profile_id", "customer_profile_program_status_reason"];
+pub const ATTACH_FIELDS: &[&str] = &[
+    "customer_profile_id",
+    "customer_profile_program_status_reason",
+];
 /// Longest `customer_profile_program_status_reason` accepted (the spec gives
 /// no limit; 256 like the other free-text reasons).
 pub const MAX_REASON: usize = 256;
@@ -42,18 +45,27 @@ fn record_key(v: &Value, field: &str) -> String {
 }
 
 fn page_of(records: Vec<Value>, key: &str, req: &PageRequest) -> Result<Page<Value>> {
-    let keyed: Vec<(String, Value)> = records.into_iter().map(|v| (record_key(&v, key), v)).collect();
+    let keyed: Vec<(String, Value)> = records
+        .into_iter()
+        .map(|v| (record_key(&v, key), v))
+        .collect();
     Ok(paginate(keyed, |(k, _)| k, req)?.map(|(_, v)| v))
 }
 
 fn program_of<'c>(catalog: &'c Catalog, prm: &str) -> Result<&'c crate::model::catalog::Program> {
-    catalog.program(prm).ok_or_else(|| Error::not_found("program", prm))
+    catalog
+        .program(prm)
+        .ok_or_else(|| Error::not_found("program", prm))
 }
 
 /// GET /programs: the Facilitator's Programs in catalog order.
 pub fn list_programs(store: &Store, req: &PageRequest) -> Result<Page<Value>> {
     let catalog = store.catalog()?;
-    let records = catalog.programs.iter().map(|p| without(p, "applications")).collect();
+    let records = catalog
+        .programs
+        .iter()
+        .map(|p| without(p, "applications"))
+        .collect();
     page_of(records, "program_id", req)
 }
 
@@ -85,7 +97,11 @@ pub fn list_templates(store: &Store, app: &str, req: &PageRequest) -> Result<Pag
 
 /// GET /transaction-templates/{id}/transaction-template-steps, in sequence
 /// order; 20001 for an unknown template.
-pub fn list_template_steps(store: &Store, trt: &str, req: &PageRequest) -> Result<Page<TemplateStep>> {
+pub fn list_template_steps(
+    store: &Store,
+    trt: &str,
+    req: &PageRequest,
+) -> Result<Page<TemplateStep>> {
     let catalog = store.catalog()?;
     let (_, template) = catalog
         .template(trt)
@@ -103,7 +119,13 @@ pub fn list_template_steps(store: &Store, trt: &str, req: &PageRequest) -> Resul
 /// `customer_profile_id` too, which must then be the same. Attaching a profile
 /// that is Pending or Attached is refused with 21001; a Rejected one may be
 /// attached again (it returns to Pending, keeping its creation audit).
-pub fn attach(store: &Store, ctx: &Ctx, prm: &str, csp: Option<&str>, body: &Value) -> Result<String> {
+pub fn attach(
+    store: &Store,
+    ctx: &Ctx,
+    prm: &str,
+    csp: Option<&str>,
+    body: &Value,
+) -> Result<String> {
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
         return Err(Error::refused(errs.0));
@@ -139,7 +161,11 @@ pub fn attach(store: &Store, ctx: &Ctx, prm: &str, csp: Option<&str>, body: &Val
     let catalog = store.catalog()?;
     program_of(&catalog, prm)?;
     let mut customer = super::profile::load(store, csp)?;
-    match customer.attachments.iter_mut().find(|a| a.program_id == prm) {
+    match customer
+        .attachments
+        .iter_mut()
+        .find(|a| a.program_id == prm)
+    {
         Some(a) if a.customer_profile_program_status_id == REJECTED => {
             a.customer_profile_program_status_id = PENDING;
             a.customer_profile_program_status_reason = reason;
@@ -204,7 +230,13 @@ pub fn get_profile(store: &Store, prm: &str, csp: &str) -> Result<Attachment> {
 /// or a customer that is gone, is left as it is (an item is never processed
 /// twice). A program missing from the catalog makes the record Rejected (20)
 /// with a reason.
-pub fn process_attachment(tx: &mut Tx, ctx: &Ctx, csp: &str, prm: &str, summary: &mut Summary) -> Result<()> {
+pub fn process_attachment(
+    tx: &mut Tx,
+    ctx: &Ctx,
+    csp: &str,
+    prm: &str,
+    summary: &mut Summary,
+) -> Result<()> {
     let Some(mut customer) = tx.customer(csp)? else {
         return Ok(());
     };

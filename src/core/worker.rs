@@ -75,7 +75,13 @@ pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) 
                     customer_id,
                     program_id,
                     ..
-                } => super::program::process_attachment(&mut tx, ctx, customer_id, program_id, &mut batch)?,
+                } => super::program::process_attachment(
+                    &mut tx,
+                    ctx,
+                    customer_id,
+                    program_id,
+                    &mut batch,
+                )?,
                 QueueItem::Txn { transaction_id, .. } => {
                     super::txn::process(&mut tx, ctx, transaction_id, &mut batch)?
                 }
