@@ -16,30 +16,32 @@ use crate::output::Response;
 
 const CREATE_HELP: &str = "\
 Parameters (CLI.md \"Transaction parameters\"): every parameter must be mapped by a step of
-the template, and every step that is not optional needs its parameters.
-  --param @source_customers=CSP:AMOUNT   a source customer (Attached to the program) and amount
-  --param @targets=CSP:AMOUNT            a target customer (Attached to the program) and amount
-  --param @facilitator=AMOUNT            the Facilitator's portion (an amount only)
-  --check 'AMOUNT;first_name=Ada;last_name=Lovelace;address_line1=1 Main St;city=Springfield;state_id=IL;zip=62701'
-                                         a @target_checks value; keys: first_name, last_name,
-                                         organization_name, address_line1, address_line2, city,
-                                         state_id (number or USPS code), zip, country_id (default 1),
-                                         check_note; values cannot contain `;`
-Repeat --param or --check for more values; the `@` may be left out. A parameter given by flags
-replaces the parameter of the same name in --body. AMOUNT is a plain number greater than 0 with at
-most 2 decimal places (100.25); it is kept exactly as written.
+the template; every step that is not optional needs its parameters.
+  --param @source_customers=CSP:AMOUNT   a source customer, Attached to the program
+  --param @targets=CSP:AMOUNT            a target customer, Attached to the program
+  --param @facilitator=AMOUNT            the Facilitator's portion: an amount only
+  --check 'AMOUNT;KEY=VALUE;…'           a @target_checks value (a check to mail)
+Check keys: first_name and last_name, or organization_name (the payee); address_line1,
+address_line2 (optional), city, state_id (a number or a USPS code such as IL), zip,
+country_id (default 1), check_note (optional). Values cannot contain `;`.
+Repeat --param or --check for more values; the `@` may be left out. A parameter given by
+flags replaces the parameter of the same name in --body. AMOUNT is a number greater than 0
+with at most 2 decimal places (100.25), kept exactly as written (100.50 stays 100.50).
 
-Program, application and template take an id or a name (default_program, payments, ach_funding);
-the application must belong to the program and the template to the application. Tags: key and
-value 1-50 characters, keys unique; the reason: at most 256 characters. The transaction starts
-Created (10) without steps; `payctl worker` generates and runs them.
+Program, application and template take an id or a name (default_program, payments,
+ach_funding); the application must belong to the program, the template to the
+application. Tags: key and value 1-50 characters, keys unique. Reason: up to 256
+characters. The transaction starts Created (10) without steps; `payctl worker`
+generates and runs them (see `payctl txn steps`).
 
 Examples:
   payctl txn create --body txn.json
-  TRN=$(payctl txn create --program default_program --application payments --template ach_funding \\
-      --param @source_customers=csp_0123456789abcdefghij:100.25 --reason 'March top-up' -o id)
-  payctl txn create --program default_program --application payments --template check_payout \\
-      --check '250.00;organization_name=Acme Inc;address_line1=1 Main St;city=Springfield;state_id=IL;zip=62701'";
+  TRN=$(payctl txn create --program default_program --application payments \\
+      --template ach_funding --param @source_customers=csp_0123456789abcdefghij:100.25 \\
+      --reason 'March top-up' -o id)
+  CHECK='250.00;organization_name=Acme Inc;address_line1=1 Main St;city=Springfield'
+  payctl txn create --program default_program --application payments \\
+      --template check_payout --check \"$CHECK;state_id=IL;zip=62701\"";
 
 #[derive(Debug, Subcommand)]
 pub enum TxnCommand {
@@ -88,7 +90,7 @@ pub enum TxnCommand {
     /// The steps of a transaction, in sequence order; empty until `payctl worker` has run
     /// (GET /transactions/{id}/transaction-steps)
     #[command(
-        after_help = "Step statuses: 10 Pending, 60 Completed, 70 Failed, 80 Cancelled.\n\nExample:\n  payctl worker && payctl txn steps trn_0123456789abcdefghij"
+        after_help = "Step statuses: 10 Pending, 60 Completed, 70 Failed, 80 Cancelled.\nAn ACH Funding step needs an Active Funding instrument of every source customer, an ACH\nWithdrawal step an Active Withdrawal instrument of every target customer (of any program);\nwhen a step fails, the later steps are Cancelled and the transaction Failed (70).\n\nExample:\n  payctl worker && payctl txn steps trn_0123456789abcdefghij"
     )]
     Steps {
         /// The transaction_id (trn_…)
@@ -134,9 +136,9 @@ pub struct TxnFields {
 /// An amount as a JSON number holding exactly the text written.
 fn amount(text: &str) -> std::result::Result<Value, String> {
     let text = text.trim();
-    Number::from_str(text)
-        .map(Value::Number)
-        .map_err(|_| format!("`{text}` is not a number: write the amount like 100.25"))
+    Number::from_str(text).map(Value::Number).map_err(|_| {
+        "the amount is not a number: write it like 100.25 (digits, at most one `.`)".to_string()
+    })
 }
 
 fn param_name(name: &str) -> String {
@@ -182,7 +184,7 @@ fn parse_check(s: &str) -> std::result::Result<Value, String> {
         let (key, v) = match part.split_once('=') {
             Some((k, v)) => (k.trim(), v),
             None if i == 0 => ("amount", part),
-            None => return Err(format!("`{}` is not key=value", part.trim())),
+            None => return Err(format!("part {} is not key=value", i + 1)),
         };
         let v = match key {
             "amount" => amount(v)?,

@@ -53,7 +53,8 @@ pub const FIELDS: &[&str] = &[
     "transaction_tags",
     "transaction_parameters",
 ];
-pub const PARAMETER_FIELDS: &[&str] = &["transaction_parameter_name", "transaction_parameter_values"];
+pub const PARAMETER_FIELDS: &[&str] =
+    &["transaction_parameter_name", "transaction_parameter_values"];
 pub const VALUE_FIELDS: &[&str] = &[
     "customer_profile_id",
     "amount",
@@ -158,9 +159,16 @@ fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> Resolved<'c>
             Some(p) => {
                 r.application = p.applications.iter().find(matches);
                 if r.application.is_none() {
-                    let elsewhere = catalog.programs.iter().flat_map(|p| &p.applications).any(|x| matches(&x));
+                    let elsewhere = catalog
+                        .programs
+                        .iter()
+                        .flat_map(|p| &p.applications)
+                        .any(|x| matches(&x));
                     let rule = if elsewhere {
-                        format!("does not belong to the program {} (see `payctl program applications`)", p.program_id)
+                        format!(
+                            "does not belong to the program {} (see `payctl program applications`)",
+                            p.program_id
+                        )
                     } else {
                         "is not an application of this Facilitator (see `payctl program applications`)".to_string()
                     };
@@ -168,15 +176,23 @@ fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> Resolved<'c>
                 }
             }
             None => {
-                r.application = catalog.programs.iter().flat_map(|p| &p.applications).find(matches);
+                r.application = catalog
+                    .programs
+                    .iter()
+                    .flat_map(|p| &p.applications)
+                    .find(matches);
                 if r.application.is_none() {
-                    errs.invalid("application_id", "is not an application of this Facilitator");
+                    errs.invalid(
+                        "application_id",
+                        "is not an application of this Facilitator",
+                    );
                 }
             }
         }
     }
     if let Some(t) = &template {
-        let matches = |x: &&Template| x.transaction_template_id == *t || x.transaction_template_name == *t;
+        let matches =
+            |x: &&Template| x.transaction_template_id == *t || x.transaction_template_name == *t;
         let all = || {
             catalog
                 .programs
@@ -205,7 +221,10 @@ fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> Resolved<'c>
             None => {
                 r.template = all().find(matches);
                 if r.template.is_none() {
-                    errs.invalid("transaction_template_id", "is not a transaction template of this Facilitator");
+                    errs.invalid(
+                        "transaction_template_id",
+                        "is not a transaction template of this Facilitator",
+                    );
                 }
             }
         }
@@ -234,9 +253,7 @@ fn tags(errs: &mut Errors, o: &Obj) -> Vec<Tag> {
         for (slot, field) in pair.iter_mut().zip(["key", "value"]) {
             match t.string(field, errs) {
                 Some(s) => {
-                    if rules::length(errs, &t.at(field), s, 1, 50) {
-                        *slot = Some(s.to_string());
-                    }
+                    *slot = rules::length(errs, &t.at(field), s, 1, 50).then(|| s.to_string())
                 }
                 None if !t.has(field) => errs.required(&t.at(field)),
                 None => {}
@@ -344,7 +361,12 @@ fn value(
             None
         }
     };
-    forbid(errs, v, &["account_id"], "is not accepted in a request (it is always null)");
+    forbid(
+        errs,
+        v,
+        &["account_id"],
+        "is not accepted in a request (it is always null)",
+    );
     const CHECK_ONLY: &[&str] = &[
         "check_note",
         "first_name",
@@ -366,25 +388,37 @@ fn value(
             forbid(errs, v, CHECK_ONLY, &why);
         }
         Some(Kind::Customer) => {
-            let why = format!("is not used by {name} values: they carry a customer_profile_id and an amount");
+            let why = format!(
+                "is not used by {name} values: they carry a customer_profile_id and an amount"
+            );
             forbid(errs, v, CHECK_ONLY, &why);
             let path = v.at("customer_profile_id");
             match v.string("customer_profile_id", errs) {
                 Some(cid) => match customers.get(cid)? {
-                    None => errs.invalid(&path, "is not a customer profile (see `payctl profile list`)"),
+                    None => errs.invalid(
+                        &path,
+                        "is not a customer profile (see `payctl profile list`)",
+                    ),
                     Some(c) => {
                         if let Some(p) = program
                             && !c.is_attached(&p.program_id)
                         {
                             let state = match c.attachment(&p.program_id) {
-                                Some(a) if a.customer_profile_program_status_id == status::attachment::PENDING => {
-                                    "the attachment is still Pending: run `payctl worker`".to_string()
+                                Some(a)
+                                    if a.customer_profile_program_status_id
+                                        == status::attachment::PENDING =>
+                                {
+                                    "the attachment is still Pending: run `payctl worker`"
+                                        .to_string()
                                 }
                                 Some(a) => format!(
                                     "its attachment has status {}",
                                     a.customer_profile_program_status_id
                                 ),
-                                None => format!("attach it with `payctl program attach {} CSP`", p.program_id),
+                                None => format!(
+                                    "attach it with `payctl program attach {} CSP`",
+                                    p.program_id
+                                ),
                             };
                             errs.push(
                                 code::NOT_ATTACHED,
@@ -405,16 +439,26 @@ fn value(
             }
         }
         Some(Kind::Check) => {
-            let why = format!("is not used by {name} values: they carry an amount, a payee and a US address");
+            let why = format!(
+                "is not used by {name} values: they carry an amount, a payee and a US address"
+            );
             forbid(errs, v, &["customer_profile_id"], &why);
             let first_name = opt_text(errs, v, "first_name", 1, 50);
             let last_name = opt_text(errs, v, "last_name", 1, 50);
             let organization_name = opt_text(errs, v, "organization_name", 1, 50);
             let (has_first, has_last) = (v.has("first_name"), v.has("last_name"));
             if has_first && !has_last {
-                errs.push(code::REQUIRED, &v.at("last_name"), "is required with first_name");
+                errs.push(
+                    code::REQUIRED,
+                    &v.at("last_name"),
+                    "is required with first_name",
+                );
             } else if has_last && !has_first {
-                errs.push(code::REQUIRED, &v.at("first_name"), "is required with last_name");
+                errs.push(
+                    code::REQUIRED,
+                    &v.at("first_name"),
+                    "is required with last_name",
+                );
             } else if !has_first && !v.has("organization_name") {
                 errs.push(
                     code::REQUIRED,
@@ -442,7 +486,10 @@ fn value(
             if let Some(c) = country_id
                 && c != US
             {
-                errs.invalid(&v.at("country_id"), "only 1 (the United States) is supported");
+                errs.invalid(
+                    &v.at("country_id"),
+                    "only 1 (the United States) is supported",
+                );
             }
             let state_id = req_uint(errs, v, "state_id");
             if let Some(s) = state_id
@@ -492,7 +539,12 @@ fn parameters(
     };
     let mapped: BTreeSet<&str> = r
         .template
-        .map(|t| t.steps.iter().flat_map(|s| s.parameter_mapping.names()).collect())
+        .map(|t| {
+            t.steps
+                .iter()
+                .flat_map(|s| s.parameter_mapping.names())
+                .collect()
+        })
         .unwrap_or_default();
     let mut out = Vec::new();
     let mut first_at: HashMap<String, usize> = HashMap::new();
@@ -553,7 +605,14 @@ fn parameters(
                 for (j, vv) in vals.iter().enumerate() {
                     let vpath = format!("{vals_path}[{j}]");
                     if let Some(v) = as_object(vv, &vpath, errs)
-                        && let Some(pv) = value(errs, &v, name.unwrap_or("this parameter's"), k, r.program, customers)?
+                        && let Some(pv) = value(
+                            errs,
+                            &v,
+                            name.unwrap_or("this parameter's"),
+                            k,
+                            r.program,
+                            customers,
+                        )?
                     {
                         values.push(pv);
                     }
@@ -725,7 +784,10 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Tr
             .collect()
     });
     if templates.as_ref().is_some_and(|t| t.is_empty()) {
-        errs.invalid("template", "is not the id or name of a transaction template");
+        errs.invalid(
+            "template",
+            "is not the id or name of a transaction template",
+        );
     }
     let programs: Option<BTreeSet<&str>> = filter.program.as_ref().map(|p| {
         catalog
@@ -744,9 +806,16 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Tr
         .into_iter()
         .filter(|s| {
             filter.status.is_none_or(|x| s.status_id == x)
-                && templates.as_ref().is_none_or(|t| t.contains(s.template_id.as_str()))
-                && programs.as_ref().is_none_or(|p| p.contains(s.program_id.as_str()))
-                && filter.customer.as_ref().is_none_or(|c| s.customers.contains(c))
+                && templates
+                    .as_ref()
+                    .is_none_or(|t| t.contains(s.template_id.as_str()))
+                && programs
+                    .as_ref()
+                    .is_none_or(|p| p.contains(s.program_id.as_str()))
+                && filter
+                    .customer
+                    .as_ref()
+                    .is_none_or(|c| s.customers.contains(c))
         })
         .collect();
     paginate(matching, |s| &s.id, req)?.try_map(|s| get(store, &s.id))
@@ -852,7 +921,12 @@ fn customers_of<'f>(file: &'f TxnFile, name: Option<&str>) -> Vec<&'f str> {
 }
 
 /// Why the step cannot run, or `None` when it can.
-fn blocker(tx: &Tx, file: &TxnFile, step: &Step, template: Option<&Template>) -> Result<Option<String>> {
+fn blocker(
+    tx: &Tx,
+    file: &TxnFile,
+    step: &Step,
+    template: Option<&Template>,
+) -> Result<Option<String>> {
     let mapping = template
         .and_then(|t| {
             t.steps
@@ -901,7 +975,13 @@ fn blocker(tx: &Tx, file: &TxnFile, step: &Step, template: Option<&Template>) ->
 }
 
 /// Run the Pending steps in sequence and settle the transaction.
-fn run(tx: &Tx, file: &mut TxnFile, template: Option<&Template>, now: &str, summary: &mut Summary) -> Result<()> {
+fn run(
+    tx: &Tx,
+    file: &mut TxnFile,
+    template: Option<&Template>,
+    now: &str,
+    summary: &mut Summary,
+) -> Result<()> {
     file.steps.sort_by_key(|s| s.sequence);
     let mut failed: Option<(u32, String)> = file
         .steps
@@ -913,7 +993,10 @@ fn run(tx: &Tx, file: &mut TxnFile, template: Option<&Template>, now: &str, summ
             continue;
         }
         let (st, reason) = match &failed {
-            Some((seq, _)) => (status::step::CANCELLED, format!("Cancelled: step {seq} failed.")),
+            Some((seq, _)) => (
+                status::step::CANCELLED,
+                format!("Cancelled: step {seq} failed."),
+            ),
             None => match blocker(tx, file, &file.steps[i], template)? {
                 Some(why) => {
                     summary.steps_failed += 1;
@@ -922,7 +1005,10 @@ fn run(tx: &Tx, file: &mut TxnFile, template: Option<&Template>, now: &str, summ
                 }
                 None => {
                     summary.steps_completed += 1;
-                    (status::step::COMPLETED, status::step::COMPLETED_REASON.to_string())
+                    (
+                        status::step::COMPLETED,
+                        status::step::COMPLETED_REASON.to_string(),
+                    )
                 }
             },
         };
@@ -932,7 +1018,12 @@ fn run(tx: &Tx, file: &mut TxnFile, template: Option<&Template>, now: &str, summ
         s.audit.touch(SYSTEM, now);
     }
     match failed {
-        Some((seq, why)) => finish(file, status::txn::FAILED, format!("Failed: step {seq} failed: {why}"), now),
+        Some((seq, why)) => finish(
+            file,
+            status::txn::FAILED,
+            format!("Failed: step {seq} failed: {why}"),
+            now,
+        ),
         None => finish(
             file,
             status::txn::COMPLETED,
