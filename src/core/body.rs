@@ -146,8 +146,19 @@ impl<'a> Obj<'a> {
         );
     }
 
+    /// A string field. Control characters (NUL, newline, tab, escape, DEL,
+    /// C1) are refused in every field, "any symbols" ones too: they are no
+    /// one's name or address, and stored they would reach terminals (escape
+    /// sequences) and downstream systems (NUL) through every output.
     pub fn string(&self, name: &str, errs: &mut Errors) -> Option<&'a str> {
         match self.get(name)? {
+            Value::String(s) if s.chars().any(char::is_control) => {
+                errs.invalid(
+                    &self.at(name),
+                    "must not contain control characters (NUL, newline, tab, escape …)",
+                );
+                None
+            }
             Value::String(s) => Some(s),
             other => {
                 self.wrong(name, "a string", other, errs);
@@ -237,6 +248,18 @@ mod tests {
         assert_eq!(suggest("payment_instrument_id", &["payment_instrument_type_id"]), Some("payment_instrument_type_id"));
         assert_eq!(suggest("emial", &["email", "city"]), Some("email"));
         assert_eq!(suggest("zzzzzzzz", &["email"]), None);
+    }
+
+    #[test]
+    fn control_characters_are_refused_in_strings() {
+        let v: Value = serde_json::from_str(r#"{"a": "x\u0000y", "b": "\u001b[31m", "c": "ok é 😀"}"#).unwrap();
+        let mut errs = Errors::new();
+        let o = as_object(&v, "", &mut errs).unwrap();
+        assert_eq!(o.string("a", &mut errs), None);
+        assert_eq!(o.string("b", &mut errs), None);
+        assert_eq!(o.string("c", &mut errs), Some("ok é 😀"));
+        assert_eq!(errs.0.len(), 2);
+        assert!(errs.0.iter().all(|e| e.code == code::INVALID_VALUE));
     }
 
     #[test]

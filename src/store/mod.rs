@@ -133,11 +133,7 @@ impl Store {
     }
 
     fn create(&self, catalog: &Catalog) -> Result<()> {
-        let dir_is_foreign = std::fs::read_dir(&self.root)
-            .map_err(|e| Error::io(&self.root, e))?
-            .filter_map(|e| e.ok())
-            .any(|e| e.file_name() != LOCK && !atomic::is_temp(&e.path()));
-        if dir_is_foreign {
+        if !half_created(&self.root)? {
             return Err(Error::store(
                 code::STORE_UNREADABLE,
                 format!(
@@ -179,9 +175,14 @@ impl Store {
         Ok(())
     }
 
-    /// Finish a write that a killed process left half-applied.
+    /// Finish a write that a killed process left half-applied, and remove the
+    /// temp journal of one killed before its commit point (under a shared
+    /// lock no writer is live, so a temp journal seen then is always stale;
+    /// removing it here means any next command, a read too, leaves the store
+    /// clean for `store check`).
     fn recover(&mut self) -> Result<()> {
-        if !self.root.join(journal::JOURNAL).exists() {
+        let journal = self.root.join(journal::JOURNAL);
+        if !journal.exists() && !atomic::temp_path(&journal).exists() {
             return Ok(());
         }
         if self.mode != Mode::Exclusive {
@@ -291,6 +292,40 @@ impl Store {
             txns: BTreeMap::new(),
         }
     }
+}
+
+/// Whether `root` holds nothing but what [`Store::create`] makes before it
+/// writes `meta.json` (the lock, `catalog.json`, the empty layout directories,
+/// temp files): a first use killed halfway is finished by the next payctl
+/// instead of leaving a directory that is refused as "not a payctl store".
+/// Anything else (a file of the user's, a record) means the directory is not
+/// ours to take over.
+fn half_created(root: &Path) -> Result<bool> {
+    fn only_empty_dirs(dir: &Path) -> bool {
+        std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries.filter_map(|e| e.ok()).all(|e| {
+                let p = e.path();
+                atomic::is_temp(&p)
+                    || (e.file_type().is_ok_and(|t| t.is_dir()) && only_empty_dirs(&p))
+            })
+        })
+    }
+    let layout = [CUSTOMERS_DIR, TXNS_DIR, "index", QUEUE_DIR];
+    for e in std::fs::read_dir(root).map_err(|e| Error::io(root, e))? {
+        let e = e.map_err(|e| Error::io(root, e))?;
+        let p = e.path();
+        let name = e.file_name();
+        let ours = name == LOCK
+            || atomic::is_temp(&p)
+            || (name == CATALOG && e.file_type().is_ok_and(|t| t.is_file()))
+            || (layout.iter().any(|d| name == *d)
+                && e.file_type().is_ok_and(|t| t.is_dir())
+                && only_empty_dirs(&p));
+        if !ours {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {

@@ -1,0 +1,364 @@
+//! Concurrency with real processes: several payctl at once on one store never
+//! lose a write, never show a reader half of a change, never break a rule
+//! that a single process keeps (one key per customer, one attachment per
+//! program, one default address), and several workers never process an item
+//! twice. Every test spawns all its children first, then waits for them.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::process::{Child, Command, Stdio};
+
+use common::{Env, Out, address_body, profile_body};
+use serde_json::{Value, json};
+
+/// A payctl child on `env`'s store, JSON output, `stdin` fed and closed.
+fn spawn(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Child {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_payctl"));
+    c.arg("--data-dir")
+        .arg(env.path())
+        .args(["-o", "json", "--lock-timeout", "60"])
+        .args(args)
+        .env_remove("PAYCTL_OUTPUT")
+        .env_remove("PAYCTL_DATA_DIR")
+        .env_remove("PAYCTL_FAULT")
+        .env("PAYCTL_ACTOR", "tester")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().expect("spawn payctl");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    drop(pipe);
+    child
+}
+
+fn spawn_body(env: &Env, args: &[&str], body: &Value) -> Child {
+    let mut a = args.to_vec();
+    a.extend(["--body", "-"]);
+    spawn(env, &a, Some(body.to_string().as_bytes()))
+}
+
+fn finish(child: Child) -> Out {
+    let o = child.wait_with_output().expect("wait payctl");
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+        stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn finish_all(children: Vec<Child>) -> Vec<Out> {
+    children.into_iter().map(finish).collect()
+}
+
+fn assert_clean(env: &Env) {
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "store check: {o:?}");
+}
+
+fn no_panic(o: &Out) {
+    assert!(!o.stderr.contains("panicked"), "{o:?}");
+}
+
+/// Profiles `prefix-0` … created by `n` processes at once; their ids.
+fn create_profiles(env: &Env, prefix: &str, n: usize) -> Vec<String> {
+    let kids = (0..n)
+        .map(|i| {
+            spawn_body(
+                env,
+                &["profile", "create"],
+                &profile_body(&format!("{prefix}-{i:04}")),
+            )
+        })
+        .collect();
+    finish_all(kids).iter().map(Out::id).collect()
+}
+
+fn all_profiles(env: &Env) -> Vec<Value> {
+    let o = env.run(&["profile", "list", "--page-size", "1000"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    o.data().clone()
+}
+
+/// 1(a): 4 writers × 10 creates while 4 readers list 10 times each.
+#[test]
+fn readers_never_see_a_partial_store_and_every_write_lands() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let env = &env;
+    let (writes, reads) = std::thread::scope(|scope| {
+        let writers: Vec<_> = (0..4)
+            .map(|w| {
+                scope.spawn(move || {
+                    (0..10)
+                        .map(|i| {
+                            let body = profile_body(&format!("w{w}-key-{i:03}"));
+                            finish(spawn_body(env, &["profile", "create"], &body))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let readers: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(move || {
+                    (0..10)
+                        .map(|_| {
+                            finish(spawn(
+                                env,
+                                &["profile", "list", "--page-size", "1000"],
+                                None,
+                            ))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let join = |hs: Vec<std::thread::ScopedJoinHandle<'_, Vec<Out>>>| {
+            hs.into_iter()
+                .map(|h| h.join().expect("thread"))
+                .collect::<Vec<_>>()
+        };
+        (join(writers), join(readers))
+    });
+    let mut ids = BTreeSet::new();
+    for o in writes.iter().flatten() {
+        no_panic(o);
+        assert!(ids.insert(o.id()), "an id was given twice: {o:?}");
+    }
+    for r in &reads {
+        let mut seen = 0;
+        for o in r {
+            no_panic(o);
+            assert_eq!(o.code, 0, "a reader failed: {o:?}");
+            assert!(o.json["errors"].is_null(), "{o:?}");
+            let data = o.data();
+            let total = o.json["paging"]["total_count"]
+                .as_u64()
+                .expect("total_count") as usize;
+            assert_eq!(
+                total,
+                data.len(),
+                "a page of 1000 holds every profile: {o:?}"
+            );
+            assert!(
+                total >= seen,
+                "a later list shows fewer profiles ({total} < {seen})"
+            );
+            seen = total;
+            let listed: BTreeSet<&str> = data
+                .iter()
+                .map(|p| {
+                    // Whole records only: the write a reader overlaps is invisible or complete.
+                    assert!(
+                        p["customer_key"].as_str().is_some_and(|k| k.len() >= 5),
+                        "{p}"
+                    );
+                    assert_eq!(p["customer_profile_individual"]["first_name"], "Ada", "{p}");
+                    p["customer_profile_id"].as_str().expect("id")
+                })
+                .collect();
+            assert_eq!(listed.len(), data.len(), "an id listed twice: {o:?}");
+        }
+    }
+    assert_eq!(ids.len(), 40);
+    let all = all_profiles(env);
+    assert_eq!(all.len(), 40);
+    let listed: BTreeSet<String> = all
+        .iter()
+        .map(|p| p["customer_profile_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(listed, ids, "every create that answered an id is listed");
+    let keys: BTreeSet<&str> = all
+        .iter()
+        .map(|p| p["customer_key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys.len(), 40);
+    assert_clean(env);
+}
+
+/// 1(b): 8 creates of one customer_key at once, on a store that does not
+/// exist yet (so the first-use creation races too).
+#[test]
+fn one_key_raced_by_eight_processes_is_given_once() {
+    let env = Env::new();
+    let kids = (0..8)
+        .map(|_| spawn_body(&env, &["profile", "create"], &profile_body("raced-key")))
+        .collect();
+    let outs = finish_all(kids);
+    let won: Vec<&Out> = outs.iter().filter(|o| o.code == 0).collect();
+    assert_eq!(won.len(), 1, "exactly one create wins: {outs:#?}");
+    for o in outs.iter().filter(|o| o.code != 0) {
+        no_panic(o);
+        o.refused(1, 21002);
+    }
+    let all = all_profiles(&env);
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0]["customer_profile_id"], won[0].id().as_str());
+    assert_clean(&env);
+}
+
+/// 1(c): 8 attaches of one profile to one program at once.
+#[test]
+fn one_attach_raced_by_eight_processes_is_made_once() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let csp = env.create_profile("attach-race");
+    let kids = (0..8)
+        .map(|i| {
+            spawn(
+                &env,
+                &[
+                    "program",
+                    "attach",
+                    &prm,
+                    &csp,
+                    "--reason",
+                    &format!("try {i}"),
+                ],
+                None,
+            )
+        })
+        .collect();
+    let outs = finish_all(kids);
+    assert_eq!(outs.iter().filter(|o| o.code == 0).count(), 1, "{outs:#?}");
+    for o in &outs {
+        no_panic(o);
+        if o.code == 0 {
+            assert_eq!(o.id(), csp);
+        } else {
+            o.refused(1, 21001);
+        }
+    }
+    let o = env.run(&["program", "profiles", &prm]);
+    assert_eq!(o.data().len(), 1, "{o:?}");
+    assert_eq!(o.data()[0]["customer_profile_program_status_id"], 1);
+    let o = env.run(&["worker"]);
+    assert_eq!(o.json["data"][0]["attachments_processed"], 1, "{o:?}");
+    assert_clean(&env);
+}
+
+/// 1(d): 8 default addresses created at once on one profile.
+#[test]
+fn eight_default_addresses_at_once_leave_exactly_one_default() {
+    let env = Env::new();
+    let csp = env.create_profile("addr-race");
+    let kids = (0..8)
+        .map(|_| spawn_body(&env, &["address", "create", &csp], &address_body(true)))
+        .collect();
+    let created: BTreeSet<String> = finish_all(kids).iter().map(Out::id).collect();
+    assert_eq!(created.len(), 8);
+    let o = env.run(&["address", "list", &csp]);
+    let list = o.data();
+    assert_eq!(list.len(), 8, "{o:?}");
+    let defaults: Vec<&Value> = list.iter().filter(|a| a["is_default"] == true).collect();
+    assert_eq!(defaults.len(), 1, "exactly one default: {list:#?}");
+    let listed: BTreeSet<String> = list
+        .iter()
+        .map(|a| a["address_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(listed, created);
+    assert_clean(&env);
+}
+
+fn worker_sum(outs: &[Out], field: &str) -> u64 {
+    outs.iter()
+        .map(|o| {
+            assert_eq!(o.code, 0, "a worker failed: {o:?}");
+            o.json["data"][0][field].as_u64().expect(field)
+        })
+        .sum()
+}
+
+/// 1(e): 4 workers at once over 40 pending attachments, then over 20
+/// transactions: every item processed exactly once.
+#[test]
+fn four_workers_at_once_process_each_item_once() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let ids = create_profiles(&env, "work", 40);
+    let kids = ids
+        .iter()
+        .map(|csp| spawn(&env, &["program", "attach", &prm, csp], None))
+        .collect();
+    for o in finish_all(kids) {
+        assert_eq!(o.code, 0, "{o:?}");
+    }
+    let outs = finish_all((0..4).map(|_| spawn(&env, &["worker"], None)).collect());
+    assert_eq!(worker_sum(&outs, "attachments_processed"), 40, "{outs:#?}");
+    let o = env.run(&["program", "profiles", &prm, "--page-size", "1000"]);
+    assert_eq!(o.data().len(), 40);
+    for a in o.data() {
+        assert_eq!(a["customer_profile_program_status_id"], 10, "{a}");
+        assert_eq!(a["modified_by"], "SYSTEM", "{a}");
+    }
+
+    // Transactions: internal_transfer with its optional step → 2 steps each.
+    let kids = (0..20)
+        .map(|i| {
+            let src = format!("@source_customers={}:{}.25", ids[i], i + 1);
+            let dst = format!("@targets={}:{}.25", ids[39 - i], i + 1);
+            spawn(
+                &env,
+                &[
+                    "txn",
+                    "create",
+                    "--program",
+                    &prm,
+                    "--application",
+                    "payments",
+                    "--template",
+                    "internal_transfer",
+                    "--param",
+                    &src,
+                    "--param",
+                    &dst,
+                    "--param",
+                    "@facilitator=1.00",
+                ],
+                None,
+            )
+        })
+        .collect();
+    let trns: Vec<String> = finish_all(kids).iter().map(Out::id).collect();
+    let outs = finish_all((0..4).map(|_| spawn(&env, &["worker"], None)).collect());
+    assert_eq!(worker_sum(&outs, "transactions_processed"), 20, "{outs:#?}");
+    assert_eq!(worker_sum(&outs, "steps_created"), 40, "{outs:#?}");
+    assert_eq!(worker_sum(&outs, "attachments_processed"), 0);
+    let mut step_ids = BTreeSet::new();
+    for trn in &trns {
+        let o = env.run(&["txn", "steps", trn]);
+        let steps = o.data();
+        let seqs: BTreeMap<u64, u64> = steps
+            .iter()
+            .map(|s| {
+                (
+                    s["sequence"].as_u64().unwrap(),
+                    s["transaction_step_status_id"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(steps.len(), 2, "one step per template step: {o:?}");
+        assert_eq!(seqs, BTreeMap::from([(1, 60), (2, 60)]), "{o:?}");
+        for s in steps {
+            assert!(step_ids.insert(s["transaction_step_id"].as_str().unwrap().to_string()));
+        }
+        assert_eq!(
+            env.run(&["txn", "get", trn]).json["data"][0]["transaction_status_id"],
+            60
+        );
+    }
+    // Nothing is left for a fifth worker.
+    let o = env.run(&["worker"]);
+    assert_eq!(
+        o.json["data"][0],
+        json!({"attachments_processed": 0, "transactions_processed": 0, "steps_created": 0, "steps_completed": 0, "steps_failed": 0})
+    );
+    assert_clean(&env);
+}
