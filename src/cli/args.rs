@@ -158,20 +158,15 @@ impl Patch {
 }
 
 fn merge(base: &mut Value, patch: Value) {
-    match (base, patch) {
-        (Value::Object(b), Value::Object(p)) => {
-            for (k, v) in p {
-                match b.get_mut(&k) {
-                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
-                    _ => {
-                        b.insert(k, v);
-                    }
+    // Only objects merge. A body that is not an object is kept as it is, so
+    // that its 10005 is reported instead of the flags silently taking its place.
+    if let (Value::Object(b), Value::Object(p)) = (base, patch) {
+        for (k, v) in p {
+            match b.get_mut(&k) {
+                Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
+                _ => {
+                    b.insert(k, v);
                 }
-            }
-        }
-        (b, p) => {
-            if !p.as_object().is_some_and(|m| m.is_empty()) {
-                *b = p;
             }
         }
     }

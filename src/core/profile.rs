@@ -122,13 +122,7 @@ fn individual(
     };
     let first_name = req(errs, "first_name", 50, no_rule, base.map(|b| &b.first_name));
     let last_name = req(errs, "last_name", 50, no_rule, base.map(|b| &b.last_name));
-    let email = req(
-        errs,
-        "email",
-        256,
-        |e, p, s| rules::email(e, p, s),
-        base.map(|b| &b.email),
-    );
+    let email = req(errs, "email", 256, rules::email, base.map(|b| &b.email));
     let mobile_phone = req(
         errs,
         "mobile_phone",
@@ -171,15 +165,22 @@ fn individual(
             .flatten()
             .filter(|s| !s.is_empty()),
         Some(b) => {
-            if let Some(sent) = o.map.get("ssn") {
-                let sent = sent.as_str().filter(|s| !s.is_empty());
-                if sent != b.ssn.as_deref() {
-                    errs.push(
-                        code::NOT_UPDATABLE,
-                        &o.at("ssn"),
-                        "cannot be updated after creation",
-                    );
+            match o.map.get("ssn") {
+                // A wrong JSON type is a malformed body (10005), not a change.
+                Some(v) if !v.is_string() && !v.is_null() => {
+                    o.string("ssn", errs);
                 }
+                Some(sent) => {
+                    let sent = sent.as_str().filter(|s| !s.is_empty());
+                    if sent != b.ssn.as_deref() {
+                        errs.push(
+                            code::NOT_UPDATABLE,
+                            &o.at("ssn"),
+                            "cannot be updated after creation",
+                        );
+                    }
+                }
+                None => {}
             }
             b.ssn.clone()
         }
@@ -330,16 +331,24 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     o.known(FIELDS, &mut errs);
     let p = &customer.profile;
     let customer_type_id = customer_type(&mut errs, &o).unwrap_or(p.customer_type_id);
-    if o.map.contains_key("customer_key")
-        && !rules::is_str(o.map.get("customer_key"), &p.customer_key)
-    {
-        errs.push(
+    match o.map.get("customer_key") {
+        // A wrong JSON type is a malformed body (10005), not a change.
+        Some(v) if !v.is_string() && !v.is_null() => {
+            o.string("customer_key", &mut errs);
+        }
+        Some(v) if !rules::is_str(Some(v), &p.customer_key) => errs.push(
             code::NOT_UPDATABLE,
             "customer_key",
             "cannot be updated after creation",
-        );
+        ),
+        _ => {}
     }
-    if let Some(v) = o.map.get("customer_profile_tags") {
+    if o.map
+        .get("customer_profile_tags")
+        .is_some_and(|v| !v.is_array() && !v.is_null())
+    {
+        o.array("customer_profile_tags", &mut errs);
+    } else if let Some(v) = o.map.get("customer_profile_tags") {
         let mut scratch = Errors::new();
         let sent = if v.is_null() {
             Some(Vec::new())

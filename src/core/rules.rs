@@ -131,14 +131,14 @@ pub fn tags(errs: &mut Errors, obj: &Obj, name: &str, unique_keys: bool) -> Opti
         t.known(&["key", "value"], errs);
         let mut pair = [None, None];
         for (slot, field) in pair.iter_mut().zip(["key", "value"]) {
-            match t.string(field, errs) {
-                Some(s) => {
-                    if key_text(errs, &t.at(field), s, 3, 50) {
-                        *slot = Some(s.to_string());
-                    }
+            let Some(s) = t.string(field, errs) else {
+                if !t.has(field) {
+                    errs.required(&t.at(field));
                 }
-                None if !t.has(field) => errs.required(&t.at(field)),
-                None => {}
+                continue;
+            };
+            if key_text(errs, &t.at(field), s, 3, 50) {
+                *slot = Some(s.to_string());
             }
         }
         match pair {

@@ -1,0 +1,788 @@
+//! The store through the binary: permissions, format version, corrupt files,
+//! the lock, journal recovery after a crash (PAYCTL_FAULT), and `init`.
+
+mod common;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::{Env, Out, profile_body};
+use serde_json::{Value, json};
+
+fn out(o: std::process::Output) -> Out {
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+        stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// Run payctl with an extra environment variable.
+fn run_env(env: &Env, var: (&str, &str), args: &[&str], stdin: Option<&[u8]>) -> Out {
+    let mut c = env.cmd();
+    c.env(var.0, var.1)
+        .args(args)
+        .write_stdin(stdin.unwrap_or(b"").to_vec());
+    out(c.output().unwrap())
+}
+
+fn ensure_store(env: &Env) {
+    let o = env.run(&["profile", "list"]);
+    assert_eq!(o.code, 0, "{o:?}");
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    out.push(dir.to_path_buf());
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn customer_files(env: &Env) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    walk(&env.path().join("customers"), &mut all);
+    all.into_iter().filter(|p| p.is_file()).collect()
+}
+
+fn is_temp(p: &Path) -> bool {
+    p.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.contains("tmp"))
+}
+
+fn temp_files(env: &Env) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    walk(&env.path(), &mut all);
+    all.into_iter().filter(|p| is_temp(p)).collect()
+}
+
+type Snapshot = Vec<(PathBuf, Vec<u8>)>;
+
+/// Assert two snapshots are equal, naming the files that differ (not their bytes).
+fn same(before: &Snapshot, after: &Snapshot, what: &str) {
+    if before != after {
+        let differ: Vec<String> = before
+            .iter()
+            .chain(after)
+            .filter(|x| !(before.contains(x) && after.contains(x)))
+            .map(|(p, b)| format!("{} ({} bytes)", p.display(), b.len()))
+            .collect();
+        panic!("{what}: the store changed: {differ:?}");
+    }
+}
+
+// ---------------------------------------------------------------- permissions
+
+fn assert_private(root: &Path) {
+    let mut all = Vec::new();
+    walk(root, &mut all);
+    assert!(all.len() > 5, "{all:?}");
+    for p in all {
+        let mode = fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        let want = if p.is_dir() { 0o700 } else { 0o600 };
+        assert_eq!(mode, want, "{} is {mode:o}", p.display());
+    }
+}
+
+fn permissive(env: &Env, args: &str, stdin: &str) -> Out {
+    let bin = assert_cmd::cargo::cargo_bin("payctl");
+    let script = format!(
+        "umask 000; exec '{}' --data-dir '{}' -o json {args}",
+        bin.display(),
+        env.path().display()
+    );
+    let o = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("PAYCTL_ACTOR", "tester")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    out(o)
+}
+
+#[test]
+fn files_0600_dirs_0700_even_with_umask_000() {
+    let env = Env::new();
+    let o = permissive(
+        &env,
+        "profile create --body -",
+        &profile_body("perm-0001").to_string(),
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    let id = o.json["data"][0]["id"].as_str().unwrap().to_string();
+    let o = permissive(&env, &format!("profile update {id} --first-name Z"), "");
+    assert_eq!(o.code, 0, "{o:?}");
+    let o = permissive(
+        &env,
+        "profile create --body -",
+        &profile_body("perm-0002").to_string(),
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(env.path().join("index/profiles.log").exists());
+    assert_private(&env.path());
+}
+
+#[test]
+fn files_0600_dirs_0700_with_the_default_umask_and_nested_data_dir() {
+    let env = Env::new();
+    let deep = env.dir.path().join("a/b/store");
+    let o = out(env
+        .cmd()
+        .arg("--data-dir")
+        .arg(&deep)
+        .args(["profile", "create", "--body", "-"])
+        .write_stdin(profile_body("perm-0001").to_string())
+        .output()
+        .unwrap());
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_private(&deep);
+}
+
+#[test]
+fn init_creates_with_private_modes_under_umask_000() {
+    let env = Env::new();
+    let o = permissive(&env, "init", "");
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_private(&env.path());
+}
+
+// ---------------------------------------------------------------- format version
+
+#[test]
+fn newer_format_is_refused_with_exit_3() {
+    let env = Env::new();
+    let id = env.create_profile("ver-00001");
+    let meta = env.path().join("meta.json");
+    let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
+    assert_eq!(v, json!({"format_version": 1}));
+    fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
+    let before = env.snapshot();
+    for args in [
+        &["profile", "list"][..],
+        &["profile", "get", &id],
+        &["profile", "update", &id, "--first-name", "X"],
+        &["profile", "create", "--customer-key", "ver-00002"],
+    ] {
+        let o = env.run(args);
+        o.refused(3, 30004)
+            .mentions("999")
+            .mentions("upgrade payctl");
+        let o = env.run(&[&["-o", "table"][..], args].concat());
+        assert_eq!(o.code, 3);
+        assert!(
+            o.stderr.contains("error[30004]") && o.stderr.contains("999"),
+            "{o:?}"
+        );
+    }
+    same(
+        &before,
+        &env.snapshot(),
+        "a newer store must not be touched",
+    );
+    // Not JSON, or a version of 0: corrupt, exit 3.
+    for bad in ["{", r#"{"format_version": 0}"#, r#"{"version": 1}"#, ""] {
+        fs::write(&meta, bad).unwrap();
+        let o = env.run(&["profile", "list"]);
+        o.refused(3, 30002).mentions("meta.json");
+    }
+}
+
+// ---------------------------------------------------------------- corrupt files
+
+#[test]
+fn corrupt_customer_file_is_named_never_overwritten() {
+    let env = Env::new();
+    let id = env.create_profile("cor-00001");
+    let other = env.create_profile("cor-00002");
+    let file = customer_files(&env)
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains(&id))
+        .unwrap();
+    let bytes = fs::read(&file).unwrap();
+    for cut in [bytes.len() / 2, 0, 1] {
+        fs::write(&file, &bytes[..cut]).unwrap();
+        let corrupt = fs::read(&file).unwrap();
+        let name = file.file_name().unwrap().to_str().unwrap();
+        for args in [
+            &["profile", "get", &id][..],
+            &["profile", "list"],
+            &["profile", "update", &id, "--first-name", "X"],
+            &["profile", "update", &id, "--body", "-"],
+        ] {
+            let o = env.run_with(
+                args,
+                Some(br#"{"customer_profile_individual": {"last_name": "Y"}}"#),
+            );
+            o.refused(3, 30002).mentions(name);
+            assert!(!o.stderr.contains("panicked"), "{o:?}");
+            assert_eq!(
+                fs::read(&file).unwrap(),
+                corrupt,
+                "{args:?} overwrote the corrupt file"
+            );
+        }
+        // The key of the corrupt profile cannot be taken over silently.
+        let o = env.body(&["profile", "create"], &profile_body("cor-00001"));
+        assert_eq!(o.code, 3, "{o:?}");
+        assert_eq!(fs::read(&file).unwrap(), corrupt);
+        // Other profiles still work.
+        assert_eq!(env.run(&["profile", "get", &other]).code, 0);
+        let o = env.run(&["-o", "table", "profile", "get", &id]);
+        assert_eq!(o.code, 3);
+        assert!(
+            o.stderr.contains("error[30002]") && o.stderr.contains(name),
+            "{o:?}"
+        );
+    }
+    // Restored, it reads again.
+    fs::write(&file, &bytes).unwrap();
+    assert_eq!(env.run(&["profile", "get", &id]).code, 0);
+}
+
+#[test]
+fn corrupt_profile_index_is_named() {
+    let env = Env::new();
+    env.create_profile("idx-00001");
+    env.create_profile("idx-00002");
+    let log = env.path().join("index/profiles.log");
+    let mut bytes = fs::read(&log).unwrap();
+    bytes[3] = b'#';
+    fs::write(&log, &bytes).unwrap();
+    let o = env.run(&["profile", "list"]);
+    o.refused(3, 30002).mentions("profiles.log");
+    assert_eq!(fs::read(&log).unwrap(), bytes);
+}
+
+// ---------------------------------------------------------------- lock
+
+fn hold_lock(env: &Env, shared: bool) -> fs::File {
+    let f = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(env.path().join("payctl.lock"))
+        .unwrap();
+    if shared {
+        f.lock_shared().unwrap();
+    } else {
+        f.lock().unwrap();
+    }
+    f
+}
+
+#[test]
+fn a_held_lock_times_out_with_30001() {
+    let env = Env::new();
+    let id = env.create_profile("lck-00001");
+    let lock = hold_lock(&env, false);
+    let before = env.snapshot();
+    let start = Instant::now();
+    let o = env.run(&[
+        "--lock-timeout",
+        "0.3",
+        "profile",
+        "update",
+        &id,
+        "--first-name",
+        "X",
+    ]);
+    let took = start.elapsed();
+    o.refused(3, 30001).mentions("payctl.lock");
+    assert!(o.stderr.contains("waiting for lock on"), "{o:?}");
+    assert!(o.stderr.contains("payctl.lock"), "{o:?}");
+    assert!(took >= Duration::from_millis(300), "{took:?}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // Readers wait too while a writer holds the store.
+    let o = env.run(&["--lock-timeout", "0.3", "profile", "list"]);
+    o.refused(3, 30001);
+    let o = env.body(
+        &["--lock-timeout", "0", "profile", "create"],
+        &profile_body("lck-00002"),
+    );
+    o.refused(3, 30001);
+    same(&before, &env.snapshot(), "lock timeout");
+    drop(lock);
+    // A shared holder lets readers in but keeps writers out.
+    let shared = hold_lock(&env, true);
+    let o = env.run(&["--lock-timeout", "0.3", "profile", "get", &id]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(!o.stderr.contains("waiting"), "{o:?}");
+    env.run(&[
+        "--lock-timeout",
+        "0.3",
+        "profile",
+        "update",
+        &id,
+        "--first-name",
+        "X",
+    ])
+    .refused(3, 30001);
+    drop(shared);
+    // Released: the write goes through.
+    assert_eq!(
+        env.run(&[
+            "--lock-timeout",
+            "0.3",
+            "profile",
+            "update",
+            &id,
+            "--first-name",
+            "X"
+        ])
+        .id(),
+        id
+    );
+}
+
+#[test]
+fn a_waiting_writer_proceeds_when_the_lock_is_released() {
+    let env = Env::new();
+    let id = env.create_profile("lck-00001");
+    let lock = hold_lock(&env, false);
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(400));
+        drop(lock);
+    });
+    let o = env.run(&[
+        "--lock-timeout",
+        "20",
+        "profile",
+        "update",
+        &id,
+        "--first-name",
+        "Later",
+    ]);
+    release.join().unwrap();
+    assert_eq!(o.id(), id);
+    assert!(o.stderr.contains("waiting for lock on"), "{o:?}");
+    assert_eq!(
+        env.run(&["profile", "get", &id]).json["data"][0]["customer_profile_individual"]["first_name"],
+        "Later"
+    );
+}
+
+// ---------------------------------------------------------------- journal recovery
+
+fn listed(env: &Env) -> Vec<Value> {
+    let o = env.run(&["profile", "list", "--page-size", "1000"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    o.data().clone()
+}
+
+fn crash(env: &Env, fault: &str, args: &[&str], body: Option<&Value>) -> Out {
+    let text = body.map(Value::to_string);
+    let mut a = args.to_vec();
+    if body.is_some() {
+        a.extend(["--body", "-"]);
+    }
+    let o = run_env(
+        env,
+        ("PAYCTL_FAULT", fault),
+        &a,
+        text.as_deref().map(str::as_bytes),
+    );
+    assert!(
+        ![0, 1, 2, 3].contains(&o.code),
+        "{fault}: the process should have died: {o:?}"
+    );
+    assert_eq!(
+        o.stdout, "",
+        "{fault}: nothing is printed before the change is durable: {o:?}"
+    );
+    o
+}
+
+#[test]
+fn crash_after_the_journal_commit_is_replayed() {
+    let env = Env::new();
+    ensure_store(&env);
+    let first = env.create_profile("jrn-00001");
+    crash(
+        &env,
+        "after-journal",
+        &["profile", "create"],
+        Some(&profile_body("jrn-00002")),
+    );
+    assert!(
+        env.path().join("journal.json").exists(),
+        "the journal is left for replay"
+    );
+    // The next command (a reader) replays it.
+    let all = listed(&env);
+    assert!(
+        !env.path().join("journal.json").exists(),
+        "replayed and removed"
+    );
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert_eq!(all[0]["customer_profile_id"], first.as_str());
+    assert_eq!(all[1]["customer_key"], "jrn-00002");
+    let id = all[1]["customer_profile_id"].as_str().unwrap();
+    assert_eq!(
+        env.run(&["profile", "get", id]).json["data"][0]["customer_key"],
+        "jrn-00002"
+    );
+    let o = env.run(&["profile", "list", "--customer-key", "jrn-00002"]);
+    assert_eq!(o.data().len(), 1);
+    env.body(&["profile", "create"], &profile_body("jrn-00002"))
+        .refused(1, 21002);
+    assert_eq!(listed(&env).len(), 2);
+    assert!(temp_files(&env).is_empty(), "{:?}", temp_files(&env));
+}
+
+#[test]
+fn crash_before_the_commit_point_leaves_nothing() {
+    let env = Env::new();
+    ensure_store(&env);
+    let first = env.create_profile("jrn-00001");
+    let before = env.snapshot();
+    for fault in ["before-write", "after-write:1", "after-sync:1"] {
+        crash(
+            &env,
+            fault,
+            &["profile", "create"],
+            Some(&profile_body("jrn-00002")),
+        );
+        let all = listed(&env);
+        assert_eq!(all.len(), 1, "{fault}: {all:?}");
+        assert_eq!(all[0]["customer_profile_id"], first.as_str());
+        assert_eq!(
+            env.run(&["profile", "list", "--customer-key", "jrn-00002"])
+                .data()
+                .len(),
+            0
+        );
+        let snap: Vec<_> = env
+            .snapshot()
+            .into_iter()
+            .filter(|(p, _)| !is_temp(p))
+            .collect();
+        same(&before, &snap, fault);
+    }
+    // The key is free.
+    let id = env
+        .body(&["profile", "create"], &profile_body("jrn-00002"))
+        .id();
+    assert_eq!(listed(&env).len(), 2);
+    assert_eq!(env.run(&["profile", "get", &id]).code, 0);
+    // The next writer removed the temp file the killed one left.
+    assert!(temp_files(&env).is_empty(), "{:?}", temp_files(&env));
+}
+
+/// Every crash point of a create leaves either no profile or the whole one,
+/// listed once, its key taken exactly when it exists.
+#[test]
+fn every_crash_point_of_a_create_is_all_or_nothing() {
+    let faults = [
+        "before-write",
+        "after-write:1",
+        "after-sync:1",
+        "after-rename:1",
+        "before-dir-sync:1",
+        "after-journal",
+        "before-write:2",
+        "after-write:2",
+        "after-write:3",
+        "after-write:4",
+        "after-sync:2",
+        "after-sync:3",
+        "after-rename:2",
+        "after-rename:3",
+        "before-dir-sync:2",
+        "before-dir-sync:3",
+        "before-journal-remove",
+    ];
+    for fault in faults {
+        let env = Env::new();
+        ensure_store(&env);
+        let first = env.create_profile("all-00001");
+        crash(
+            &env,
+            fault,
+            &["profile", "create"],
+            Some(&profile_body("all-00002")),
+        );
+        let all = listed(&env);
+        let ids: Vec<&str> = all
+            .iter()
+            .map(|p| p["customer_profile_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids[0], first);
+        match all.len() {
+            1 => {
+                let id = env
+                    .body(&["profile", "create"], &profile_body("all-00002"))
+                    .id();
+                assert_eq!(listed(&env).len(), 2, "{fault}");
+                assert_eq!(env.run(&["profile", "get", &id]).code, 0, "{fault}");
+            }
+            2 => {
+                assert_eq!(all[1]["customer_key"], "all-00002", "{fault}");
+                assert_eq!(env.run(&["profile", "get", ids[1]]).code, 0, "{fault}");
+                env.body(&["profile", "create"], &profile_body("all-00002"))
+                    .refused(1, 21002);
+            }
+            n => panic!("{fault}: {n} profiles listed: {all:?}"),
+        }
+        // Whatever happened, the store is usable and clean after the next write.
+        let o = env.body(&["profile", "create"], &profile_body("all-00003"));
+        assert_eq!(o.code, 0, "{fault}: {o:?}");
+        assert!(!env.path().join("journal.json").exists(), "{fault}");
+        assert!(
+            temp_files(&env).is_empty(),
+            "{fault}: {:?}",
+            temp_files(&env)
+        );
+        // The commit point: from the journal's rename on, the create survives.
+        let committed = !["before-write", "after-write:1", "after-sync:1"].contains(&fault);
+        if committed {
+            assert_eq!(all.len(), 2, "{fault}: a committed create was lost");
+        } else {
+            assert_eq!(all.len(), 1, "{fault}: an uncommitted create appeared");
+        }
+    }
+}
+
+#[test]
+fn crash_of_an_update_is_all_or_nothing_and_listed_once() {
+    for fault in [
+        "after-write:1",
+        "after-journal",
+        "after-write:2",
+        "after-write:3",
+        "before-journal-remove",
+    ] {
+        let env = Env::new();
+        let id = env.create_profile("upd-00001");
+        crash(
+            &env,
+            fault,
+            &[
+                "profile",
+                "update",
+                &id,
+                "--first-name",
+                "Crashed",
+                "--email",
+                "c@example.com",
+            ],
+            None,
+        );
+        let all = listed(&env);
+        assert_eq!(all.len(), 1, "{fault}: {all:?}");
+        let p = &env.run(&["profile", "get", &id]).json["data"][0]["customer_profile_individual"];
+        let in_list = &all[0]["customer_profile_individual"];
+        assert_eq!(p, in_list, "{fault}");
+        let changed = p["first_name"] == "Crashed";
+        assert_eq!(
+            changed,
+            p["email"] == "c@example.com",
+            "{fault}: half an update"
+        );
+        assert_eq!(changed, fault != "after-write:1", "{fault}");
+        let by_email = env
+            .run(&["profile", "list", "--email", "c@example.com"])
+            .data()
+            .len();
+        assert_eq!(
+            by_email,
+            usize::from(changed),
+            "{fault}: the index agrees with the record"
+        );
+    }
+}
+
+#[test]
+fn a_crash_during_recovery_is_recovered_again() {
+    let env = Env::new();
+    ensure_store(&env);
+    crash(
+        &env,
+        "after-journal",
+        &["profile", "create"],
+        Some(&profile_body("rec-00001")),
+    );
+    // The replaying reader dies halfway through the replay.
+    crash(&env, "after-write:2", &["profile", "list"], None);
+    assert!(env.path().join("journal.json").exists());
+    let all = listed(&env);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(all[0]["customer_key"], "rec-00001");
+    env.body(&["profile", "create"], &profile_body("rec-00001"))
+        .refused(1, 21002);
+}
+
+#[test]
+fn a_corrupt_journal_is_named_and_kept() {
+    let env = Env::new();
+    ensure_store(&env);
+    let j = env.path().join("journal.json");
+    fs::write(&j, b"{\"ops\": [").unwrap();
+    let o = env.run(&["profile", "list"]);
+    o.refused(3, 30002).mentions("journal.json");
+    assert_eq!(fs::read(&j).unwrap(), b"{\"ops\": [");
+}
+
+// ---------------------------------------------------------------- init
+
+#[test]
+fn init_creates_a_store_once() {
+    let env = Env::new();
+    let o = env.run(&["init"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stderr.contains("created a new store"), "{o:?}");
+    assert!(o.json["errors"].is_null());
+    assert!(
+        o.data()
+            .iter()
+            .any(|p| p["program_name"] == "default_program"),
+        "{o:?}"
+    );
+    assert!(env.path().join("meta.json").exists());
+    let before = env.snapshot();
+    let o = env.run(&["init"]);
+    o.refused(1, 10001).mentions("already exists");
+    same(&before, &env.snapshot(), "second init");
+    // The store works and no first-use note is printed.
+    let o = env.body(&["profile", "create"], &profile_body("ini-00001"));
+    assert_eq!(o.code, 0);
+    assert!(o.stderr.is_empty(), "{o:?}");
+    // init after first use: refused too.
+    let env2 = Env::new();
+    ensure_store(&env2);
+    env2.run(&["init"]).refused(1, 10001);
+}
+
+#[test]
+fn first_use_creates_the_store_with_a_note() {
+    let env = Env::new();
+    assert!(!env.path().exists());
+    let o = env.run(&["profile", "list"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stderr.contains("created a new store"), "{o:?}");
+    assert!(
+        o.stderr.contains(&env.path().display().to_string()),
+        "{o:?}"
+    );
+    for f in ["meta.json", "catalog.json", "payctl.lock"] {
+        assert!(env.path().join(f).is_file(), "{f}");
+    }
+    let o = env.run(&["profile", "list"]);
+    assert!(o.stderr.is_empty(), "{o:?}");
+}
+
+#[test]
+fn a_foreign_directory_is_not_taken_over() {
+    let env = Env::new();
+    fs::create_dir_all(env.path()).unwrap();
+    fs::write(env.path().join("notes.txt"), b"mine").unwrap();
+    for args in [&["profile", "list"][..], &["init"]] {
+        let o = env.run(args);
+        assert_eq!(o.code, 3, "{args:?}: {o:?}");
+        assert!(
+            o.messages()
+                .iter()
+                .any(|m| m.contains("not a payctl store")),
+            "{o:?}"
+        );
+    }
+    let mut names: Vec<_> = fs::read_dir(env.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    names.sort();
+    assert!(
+        names.iter().all(|n| n == "notes.txt" || n == "payctl.lock"),
+        "{names:?}"
+    );
+}
+
+// ---------------------------------------------------------------- first use killed, concurrency
+
+/// A first use killed at any point of creating the store is finished by the
+/// next payctl instead of leaving a directory refused as "not a payctl store".
+#[test]
+fn a_killed_first_use_is_finished_by_the_next_command() {
+    for fault in [
+        "before-write",
+        "after-write:1",
+        "after-sync:1",
+        "after-rename:1",
+        "after-write:2",
+        "after-rename:2",
+        "before-dir-sync:1",
+    ] {
+        let env = Env::new();
+        let o = run_env(&env, ("PAYCTL_FAULT", fault), &["profile", "list"], None);
+        assert!(![0, 1, 2, 3].contains(&o.code), "{fault}: {o:?}");
+        let o = env.body(&["profile", "create"], &profile_body("first-0001"));
+        assert_eq!(o.code, 0, "{fault}: {o:?}");
+        assert_eq!(listed(&env).len(), 1, "{fault}");
+        assert!(
+            env.run(&["program", "list"])
+                .data()
+                .iter()
+                .any(|p| p["program_name"] == "default_program")
+        );
+    }
+    // `init` too.
+    let env = Env::new();
+    run_env(&env, ("PAYCTL_FAULT", "after-rename:1"), &["init"], None);
+    assert_eq!(env.run(&["init"]).code, 0);
+}
+
+/// Writers running at once: each key is given once, every profile is listed once.
+#[test]
+fn concurrent_creates_serialize() {
+    let env = Env::new();
+    ensure_store(&env);
+    let run = |key: String| {
+        let mut c = env.cmd();
+        c.args(["profile", "create", "--body", "-"])
+            .write_stdin(profile_body(&key).to_string());
+        c
+    };
+    let handles: Vec<_> = (0..12)
+        .map(|i| {
+            let mut c = run(if i % 2 == 0 {
+                "same-00001".to_string()
+            } else {
+                format!("diff-{i:05}")
+            });
+            std::thread::spawn(move || out(c.output().unwrap()))
+        })
+        .collect();
+    let results: Vec<Out> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let same: Vec<&Out> = results.iter().step_by(2).collect();
+    assert_eq!(same.iter().filter(|o| o.code == 0).count(), 1, "{same:?}");
+    for o in same.iter().filter(|o| o.code != 0) {
+        o.refused(1, 21002);
+    }
+    for o in results.iter().skip(1).step_by(2) {
+        assert_eq!(o.code, 0, "{o:?}");
+    }
+    let all = listed(&env);
+    assert_eq!(all.len(), 7, "{all:?}");
+    let mut ids: Vec<&str> = all
+        .iter()
+        .map(|p| p["customer_profile_id"].as_str().unwrap())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 7);
+}
