@@ -786,3 +786,19 @@ fn concurrent_creates_serialize() {
     ids.dedup();
     assert_eq!(ids.len(), 7);
 }
+
+/// A store created in a directory the user made beforehand (0755) is made private.
+#[test]
+fn a_store_in_an_existing_open_directory_is_made_private() {
+    let env = Env::new();
+    fs::create_dir_all(env.path()).unwrap();
+    fs::set_permissions(env.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let o = env.body(&["profile", "create"], &profile_body("open-0001"));
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_private(&env.path());
+    let env = Env::new();
+    fs::create_dir_all(env.path()).unwrap();
+    fs::set_permissions(env.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    assert_eq!(env.run(&["init"]).code, 0);
+    assert_private(&env.path());
+}

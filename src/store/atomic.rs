@@ -41,6 +41,16 @@ pub fn ensure_dir(dir: &Path) -> Result<()> {
     fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(|e| Error::io(dir, e))
 }
 
+/// Restrict an existing directory to mode 0700: a store created in a
+/// directory the user made beforehand (`mkdir` gives 0755) is private too.
+pub fn restrict_dir(dir: &Path) -> Result<()> {
+    let meta = fs::metadata(dir).map_err(|e| Error::io(dir, e))?;
+    if meta.permissions().mode() & 0o777 == 0o700 {
+        return Ok(());
+    }
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(|e| Error::io(dir, e))
+}
+
 /// Open (creating if needed) a file with mode 0600.
 pub fn open_private(path: &Path, opts: &mut OpenOptions) -> Result<File> {
     let f = opts

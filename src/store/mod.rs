@@ -142,6 +142,7 @@ impl Store {
                 ),
             ));
         }
+        atomic::restrict_dir(&self.root)?;
         for d in [CUSTOMERS_DIR, TXNS_DIR, KEYS_DIR, QUEUE_DIR] {
             atomic::ensure_dir(&self.root.join(d))?;
         }
