@@ -486,3 +486,23 @@ fn an_empty_store_lists_nothing() {
     let o = env.run(&["-o", "id", "profile", "list"]);
     assert_eq!(o.stdout, "");
 }
+
+/// PAYCTL_NO_INPUT takes the usual spellings of a boolean environment variable.
+#[test]
+fn no_input_env_var_spellings() {
+    let env = Env::new();
+    env.create_profile("noin-0001");
+    for v in ["1", "true", "yes", "0", "false", "no", "off", ""] {
+        let o = out(bare()
+            .arg("--data-dir")
+            .arg(env.path())
+            .env("PAYCTL_NO_INPUT", v)
+            .args(["-o", "json", "profile", "list"])
+            .output()
+            .unwrap());
+        assert_eq!(o.code, 0, "PAYCTL_NO_INPUT={v:?}: {o:?}");
+        assert_eq!(o.data().len(), 1);
+    }
+    let o = env.run(&["--no-input", "profile", "list"]);
+    assert_eq!(o.code, 0, "{o:?}");
+}

@@ -112,8 +112,10 @@ pub struct GlobalArgs {
     /// Name written to created_by / modified_by [default: the OS user name]
     #[arg(long, env = "PAYCTL_ACTOR", global = true, value_name = "NAME")]
     pub actor: Option<String>,
-    /// Never prompt (prompts happen only when stdin is a terminal)
-    #[arg(long, env = "PAYCTL_NO_INPUT", global = true)]
+    /// Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT
+    /// set to anything but empty, 0, false, no or off means the same.
+    #[arg(long, env = "PAYCTL_NO_INPUT", global = true, action = clap::ArgAction::SetTrue,
+          value_parser = clap::builder::FalseyValueParser::new())]
     pub no_input: bool,
     /// Confirm destructive commands without asking
     #[arg(short = 'y', long, global = true)]
