@@ -802,3 +802,26 @@ fn a_store_in_an_existing_open_directory_is_made_private() {
     assert_eq!(env.run(&["init"]).code, 0);
     assert_private(&env.path());
 }
+
+/// A corrupt file is named whole, also when the store's path has long digit runs.
+#[test]
+fn corrupt_file_message_names_the_whole_path() {
+    let env = Env::new();
+    let dir = env.dir.path().join("20261121").join("store");
+    let run = |args: &[&str]| {
+        let mut c = env.cmd();
+        c.arg("--data-dir").arg(&dir).args(args);
+        out(c
+            .write_stdin(profile_body("path-0001").to_string())
+            .output()
+            .unwrap())
+    };
+    let id = run(&["profile", "create", "--body", "-"]).id();
+    let file = dir
+        .join("customers")
+        .join(&id[4..6])
+        .join(format!("{id}.json"));
+    fs::write(&file, b"{").unwrap();
+    let o = run(&["profile", "get", &id]);
+    o.refused(3, 30002).mentions(&file.display().to_string());
+}

@@ -33,11 +33,12 @@ pub fn mask(v: &mut Value) {
 }
 
 /// Messages are built without field values; as a last guard, a free-standing
-/// run of 5 or more digits (not part of an identifier or a word) is reduced
-/// to its last 4.
+/// run of 5 or more digits (not part of an identifier, a word or a file path)
+/// is reduced to its last 4. Paths are left whole so that a message naming a
+/// file (`/backups/20261121/store/meta.json`) names the right one.
 pub fn mask_text(msg: &str) -> String {
     let chars: Vec<char> = msg.chars().collect();
-    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == '/');
     let mut out = String::with_capacity(msg.len());
     let mut i = 0;
     while i < chars.len() {
@@ -47,7 +48,8 @@ pub fn mask_text(msg: &str) -> String {
                 i += 1;
             }
             let run: String = chars[start..i].iter().collect();
-            let free = !word(start.checked_sub(1).and_then(|j| chars.get(j))) && !word(chars.get(i));
+            let free =
+                !word(start.checked_sub(1).and_then(|j| chars.get(j))) && !word(chars.get(i));
             if free && run.len() >= 5 {
                 out.push('…');
                 out.push_str(&run[run.len() - 4..]);
@@ -78,7 +80,15 @@ mod tests {
     #[test]
     fn masks_digit_runs_in_text() {
         assert_eq!(mask_text("code 10001 x 123456789"), "code …0001 x …6789");
-        assert_eq!(mask_text("csp_ab123456 and a12345"), "csp_ab123456 and a12345");
+        assert_eq!(
+            mask_text("csp_ab123456 and a12345"),
+            "csp_ab123456 and a12345"
+        );
         assert_eq!(mask_text("1-50 characters"), "1-50 characters");
+        assert_eq!(
+            mask_text("/backups/20261121/store/index/keys/6162636465 is corrupt"),
+            "/backups/20261121/store/index/keys/6162636465 is corrupt"
+        );
+        assert_eq!(mask_text("ssn 123456789: no"), "ssn …6789: no");
     }
 }
