@@ -6,8 +6,9 @@ use serde_json::Value;
 use super::Global;
 use super::args::{BodyArg, PageArgs, Patch, parse_bool};
 use super::profile::to_json;
+use super::prompt::{self, Dict, DictParser};
 use crate::core::address;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
@@ -92,17 +93,17 @@ pub enum AddressCommand {
 /// Per-field flags of an address body (they override the fields of --body).
 #[derive(Debug, Args)]
 pub struct AddressFields {
-    /// address_type_id: 1 Mailing, 2 Street, 3 Billing (cannot be updated)
-    #[arg(long, value_name = "ID")]
+    /// address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AddressType))]
     pub address_type_id: Option<u32>,
     /// is_default: make this the profile's one default address
     #[arg(long = "default", value_name = "BOOL", value_parser = parse_bool)]
     pub is_default: Option<bool>,
-    /// country_id: only 1 (the United States) is supported
-    #[arg(long, value_name = "ID")]
+    /// country_id: only 1 (US, the United States) is supported
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::Country))]
     pub country_id: Option<u32>,
-    /// state_id: see `payctl dict list states --country 1`
-    #[arg(long, value_name = "ID")]
+    /// state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::State), hide_possible_values = true)]
     pub state_id: Option<u32>,
     /// 1-50 characters
     #[arg(long)]
@@ -141,74 +142,18 @@ impl AddressFields {
     }
 }
 
-/// An answer typed at a prompt as the JSON value of field `name`.
-fn answer_value(name: &str, text: &str) -> std::result::Result<Value, String> {
-    if name == "is_default" {
-        parse_bool(text).map(Value::Bool)
-    } else if name.ends_with("_id") {
-        text.trim()
-            .parse::<u32>()
-            .map(Value::from)
-            .map_err(|_| "expected a whole number".to_string())
-    } else {
-        Ok(Value::String(text.to_string()))
-    }
-}
-
-/// On a terminal, ask for every required field the body still lacks, checked
-/// with the same rules as the body (asked again until valid).
-fn prompt_missing(g: &Global, body: &mut Value) -> Result<()> {
-    if !g.interactive {
-        return Ok(());
-    }
-    let Some(map) = body.as_object_mut() else {
-        return Ok(());
-    };
-    for name in address::REQUIRED {
-        if map.get(*name).is_some_and(|v| !v.is_null()) {
-            continue;
-        }
-        loop {
-            let text: String = dialoguer::Input::new()
-                .with_prompt(*name)
-                .allow_empty(true)
-                .interact_text()
-                .map_err(|e| Error::usage(format!("{name}: no answer could be read ({e})")))?;
-            let value = match answer_value(name, &text) {
-                Ok(v) => v,
-                Err(why) => {
-                    eprintln!("{name}: {why}");
-                    continue;
-                }
-            };
-            let mut trial = map.clone();
-            trial.insert(name.to_string(), value.clone());
-            let errs = address::field_errors(&Value::Object(trial), name);
-            if errs.is_empty() {
-                map.insert(name.to_string(), value);
-                break;
-            }
-            for e in errs {
-                eprintln!("{}", e.message);
-            }
-        }
-    }
-    Ok(())
-}
-
 impl AddressCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
             AddressCommand::Create { csp, body, fields } => {
-                let mut body = fields.over(body.read()?);
-                prompt_missing(g, &mut body)?;
-                let store = g.write()?;
-                Ok(Response::Id(address::create(
-                    &store,
-                    &g.ctx(),
-                    &csp,
-                    &body,
-                )?))
+                let body = fields.over(body.read()?);
+                let id = prompt::create_asking(
+                    g,
+                    body,
+                    || Ok(prompt::address_form()),
+                    |body| address::create(&g.write()?, &g.ctx(), &csp, body),
+                )?;
+                Ok(Response::Id(id))
             }
             AddressCommand::List { csp, page } => {
                 let store = g.read()?;

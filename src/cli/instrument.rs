@@ -5,6 +5,7 @@ use clap::{Args, Subcommand};
 use super::Global;
 use super::args::{BodyArg, PageArgs, Patch, parse_bool, parse_tag};
 use super::profile::to_json;
+use super::prompt::{self, Dict, DictParser};
 use crate::core::instrument;
 use crate::error::Result;
 use crate::model::Tag;
@@ -66,11 +67,11 @@ pub enum InstrumentCommand {
 /// Per-field flags of an instrument body.
 #[derive(Debug, Args)]
 pub struct InstrumentFields {
-    /// payment_instrument_type_id: 1 Funding, 2 Withdrawal
-    #[arg(long = "type-id", value_name = "ID")]
+    /// payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal
+    #[arg(long = "type-id", value_name = "ID|NAME", value_parser = DictParser(Dict::InstrumentType))]
     pub type_id: Option<u32>,
-    /// payment_method_id: 1 ACH (the only one supported)
-    #[arg(long, value_name = "ID")]
+    /// payment_method_id: an id or a name: 1 ACH (the only one supported)
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::PaymentMethod))]
     pub payment_method_id: Option<u32>,
     /// is_default: one default per profile and instrument type
     #[arg(long = "default", value_name = "BOOL", value_parser = parse_bool)]
@@ -90,8 +91,8 @@ pub struct InstrumentFields {
     /// exactly 9 digits
     #[arg(long, value_name = "DIGITS")]
     pub routing_number: Option<String>,
-    /// payment_instrument_ach_type_id: 1 Savings, 2 Checking
-    #[arg(long, value_name = "ID")]
+    /// payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AchType))]
     pub ach_type_id: Option<u32>,
     /// A payment_instrument_tags entry (repeatable; keys unique)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
@@ -129,13 +130,13 @@ impl InstrumentCommand {
         match self {
             InstrumentCommand::Create { csp, body, fields } => {
                 let body = fields.over(body.read()?);
-                let store = g.write()?;
-                Ok(Response::Id(instrument::create(
-                    &store,
-                    &g.ctx(),
-                    &csp,
-                    &body,
-                )?))
+                let id = prompt::create_asking(
+                    g,
+                    body,
+                    || prompt::instrument_form(g),
+                    |body| instrument::create(&g.write()?, &g.ctx(), &csp, body),
+                )?;
+                Ok(Response::Id(id))
             }
             InstrumentCommand::List { csp, page } => {
                 let store = g.read()?;

@@ -9,6 +9,7 @@ pub mod docs;
 pub mod instrument;
 pub mod profile;
 pub mod program;
+pub mod prompt;
 pub mod store;
 pub mod template;
 pub mod txn;
@@ -355,6 +356,7 @@ pub fn main() -> i32 {
                     format: Format::Json,
                     pretty: false,
                     color: false,
+                    out_color: false,
                 };
                 let _ = output::print_error(
                     &mut std::io::stdout(),
@@ -395,6 +397,7 @@ pub fn run(cli: Cli) -> i32 {
         format,
         pretty: stdout_tty,
         color: global.stderr_color,
+        out_color: color_enabled(g.color, stdout_tty),
     };
     let result = dispatch(cli.command, &global);
     let mut out = std::io::stdout().lock();

@@ -4,6 +4,7 @@ use clap::{Args, Subcommand};
 
 use super::Global;
 use super::args::{BodyArg, PageArgs, Patch, parse_tag};
+use super::prompt::{self, Dict, DictParser};
 use crate::core::profile::{self, Filter};
 use crate::error::Result;
 use crate::model::Tag;
@@ -67,8 +68,8 @@ pub enum ProfileCommand {
 /// Per-field flags of a profile body.
 #[derive(Debug, Args)]
 pub struct ProfileFields {
-    /// customer_type_id (1 Individual; see `payctl dict list customer-types`)
-    #[arg(long, value_name = "ID")]
+    /// customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::CustomerType))]
     pub customer_type_id: Option<u32>,
     /// customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)
     #[arg(long, value_name = "KEY")]
@@ -128,8 +129,13 @@ impl ProfileCommand {
         match self {
             ProfileCommand::Create { body, fields } => {
                 let body = fields.over(body.read()?);
-                let store = g.write()?;
-                Ok(Response::Id(profile::create(&store, &g.ctx(), &body)?))
+                let id = prompt::create_asking(
+                    g,
+                    body,
+                    || prompt::profile_form(g),
+                    |body| profile::create(&g.write()?, &g.ctx(), body),
+                )?;
+                Ok(Response::Id(id))
             }
             ProfileCommand::List {
                 first_name,

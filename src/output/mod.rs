@@ -38,7 +38,10 @@ pub enum Response {
 pub struct Style {
     pub format: Format,
     pub pretty: bool,
+    /// Colour on stderr (error lines).
     pub color: bool,
+    /// Colour in tables on stdout.
+    pub out_color: bool,
 }
 
 fn envelope(resp: &Response) -> Value {
@@ -99,7 +102,12 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
 }
 
 /// Print a failure: the envelope on stdout in json format, `error[CODE]: message` lines on stderr otherwise.
-pub fn print_error(out: &mut impl Write, err_out: &mut impl Write, style: Style, err: &Error) -> io::Result<()> {
+pub fn print_error(
+    out: &mut impl Write,
+    err_out: &mut impl Write,
+    style: Style,
+    err: &Error,
+) -> io::Result<()> {
     let errors: Vec<Value> = err
         .errors
         .iter()

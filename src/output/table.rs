@@ -1,52 +1,281 @@
-//! Tables for people (comfy-table): a list as rows, a single record as
-//! field/value pairs with nested fields flattened to their JSON paths.
+//! Tables for people (comfy-table). A list shows, per kind of record, the
+//! columns an operator scans (the whole record is one `get` or `-o json`
+//! away); a single record shows every field as field/value pairs, nested
+//! fields flattened to their JSON paths. Dictionary and status ids are shown
+//! with their names ("10 Attached"). On a terminal the table fits its width;
+//! colour only when [`Style::out_color`] says so.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{Attribute, Cell, Color, ContentArrangement, Table, presets};
 use serde_json::Value;
 
 use super::{Response, Style};
+use crate::catalog::dictionaries as dict;
 
-fn cell(v: &Value) -> String {
+fn text(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
         Value::String(s) => s.clone(),
-        Value::Array(a) if a.iter().all(|x| x.get("key").is_some() && x.get("value").is_some()) => a
-            .iter()
-            .map(|t| format!("{}={}", t["key"].as_str().unwrap_or(""), t["value"].as_str().unwrap_or("")))
-            .collect::<Vec<_>>()
-            .join(", "),
+        Value::Array(a)
+            if a.iter()
+                .all(|x| x.get("key").is_some() && x.get("value").is_some()) =>
+        {
+            a.iter()
+                .map(|t| {
+                    format!(
+                        "{}={}",
+                        t["key"].as_str().unwrap_or(""),
+                        t["value"].as_str().unwrap_or("")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
         other => other.to_string(),
     }
 }
 
-fn flatten(prefix: &str, v: &Value, rows: &mut Vec<(String, String)>) {
-    match v {
-        Value::Object(map) => {
-            for (k, val) in map {
-                let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-                if val.is_object() {
-                    flatten(&path, val, rows);
-                } else {
-                    rows.push((path, cell(val)));
-                }
-            }
-        }
-        other => rows.push((prefix.to_string(), cell(other))),
+/// The dictionary a field's value comes from, by field name.
+fn dictionary_of(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "customer_type_id" => "customer-types",
+        "address_type_id" => "address-types",
+        "country_id" => "countries",
+        "state_id" => "states",
+        "payment_instrument_type_id" => "payment-instrument-types",
+        "payment_method_id" => "payment-methods",
+        "payment_instrument_ach_type_id" => "payment-instrument-ach-types",
+        "payment_instrument_status_id" => "payment-instrument-statuses",
+        "customer_profile_program_status_id" => "customer-profile-program-statuses",
+        "transaction_status_id" => "transaction-statuses",
+        "transaction_step_status_id" => "transaction-step-statuses",
+        "transfer_type_id" => "transfer-types",
+        "destination_id" => "destinations",
+        "account_code_id" => "account-codes",
+        "cardinality_id" => "cardinality",
+        "parameter_type_id" => "parameter-types",
+        _ => return None,
+    })
+}
+
+/// `60 Completed` for a dictionary id (the id alone if it has no name).
+fn named(dictionary: &str, v: &Value) -> String {
+    match v.as_u64().and_then(|id| u32::try_from(id).ok()) {
+        Some(id) => match dict::display_name(dictionary, id) {
+            Some(name) => format!("{id} {name}"),
+            None => id.to_string(),
+        },
+        None => text(v),
     }
 }
 
-fn new_table() -> Table {
-    let mut t = Table::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    t
+/// How a column gets its cell from a record.
+enum Get {
+    /// The value at a dot-separated path.
+    Path(&'static str),
+    /// The value of a top-level field named at run time.
+    Field(String),
+    /// A dictionary id at a path, with its name.
+    Named(&'static str),
+    /// A `state_id` as its USPS code.
+    StateCode(&'static str),
+    /// A boolean as `yes` or nothing.
+    Flag(&'static str),
+    /// A masked number (already its last 4 digits) as `…1234`.
+    Masked(&'static str),
+    /// The values of a transaction parameter, one short line each.
+    ParamValues(&'static str),
 }
 
-/// Columns of a list: the scalar top-level fields of the first record, plus
-/// scalar fields of nested objects one level down (e.g. the individual's names).
-fn columns(first: &Value) -> Vec<String> {
+struct Col {
+    header: Cow<'static, str>,
+    get: Get,
+}
+
+const fn col(header: &'static str, get: Get) -> Col {
+    Col {
+        header: Cow::Borrowed(header),
+        get,
+    }
+}
+
+fn lookup<'a>(v: &'a Value, path: &str) -> &'a Value {
+    path.split('.')
+        .fold(v, |acc, k| acc.get(k).unwrap_or(&Value::Null))
+}
+
+fn param_value(v: &Value) -> String {
+    let who = ["customer_profile_id", "organization_name"]
+        .iter()
+        .find_map(|k| v.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
+        .or_else(|| {
+            let first = v.get("first_name").and_then(Value::as_str)?;
+            let last = v.get("last_name").and_then(Value::as_str).unwrap_or("");
+            Some(format!("{first} {last}"))
+        });
+    let amount = v.get("amount").map(text).unwrap_or_default();
+    match who {
+        Some(w) => format!("{w} {amount}"),
+        None => amount,
+    }
+}
+
+impl Col {
+    fn cell(&self, rec: &Value) -> String {
+        match &self.get {
+            Get::Path(p) => text(lookup(rec, p)),
+            Get::Field(f) => text(rec.get(f).unwrap_or(&Value::Null)),
+            Get::Named(p) => {
+                let field = p.rsplit('.').next().unwrap_or(p);
+                let p = *p;
+                match dictionary_of(field) {
+                    Some(d) => named(d, lookup(rec, p)),
+                    None => text(lookup(rec, p)),
+                }
+            }
+            Get::StateCode(p) => {
+                let v = lookup(rec, p);
+                v.as_u64()
+                    .and_then(|id| u32::try_from(id).ok())
+                    .and_then(dict::state)
+                    .map_or_else(|| text(v), |s| s.short_name.to_string())
+            }
+            Get::Flag(p) => match lookup(rec, p) {
+                Value::Bool(true) => "yes".into(),
+                Value::Bool(false) => String::new(),
+                other => text(other),
+            },
+            Get::Masked(p) => match lookup(rec, p) {
+                Value::String(s) if !s.is_empty() => format!("…{s}"),
+                other => text(other),
+            },
+            Get::ParamValues(p) => match lookup(rec, p) {
+                Value::Array(a) => a.iter().map(param_value).collect::<Vec<_>>().join("\n"),
+                other => text(other),
+            },
+        }
+    }
+}
+
+/// The columns of a list of records shaped like `first`; `None` for a shape
+/// without a layout of its own.
+fn layout(first: &Value) -> Option<Vec<Col>> {
+    use Get::*;
+    let has = |k: &str| first.get(k).is_some();
+    let cols = if has("transaction_step_id") {
+        vec![
+            col("seq", Path("sequence")),
+            col("transaction_step_id", Path("transaction_step_id")),
+            col("transfer type", Named("transfer_type_id")),
+            col("status", Named("transaction_step_status_id")),
+            col("reason", Path("transaction_step_status_reason")),
+        ]
+    } else if has("transaction_parameter_id") {
+        vec![
+            col("id", Path("transaction_parameter_id")),
+            col("name", Path("transaction_parameter_name")),
+            col("values", ParamValues("transaction_parameter_values")),
+        ]
+    } else if has("transaction_id") && has("transaction_status_id") {
+        vec![
+            col("transaction_id", Path("transaction_id")),
+            col("template", Path("transaction_template_id")),
+            col("status", Named("transaction_status_id")),
+            col("created", Path("created_datetime")),
+        ]
+    } else if has("payment_instrument_id") {
+        vec![
+            col("payment_instrument_id", Path("payment_instrument_id")),
+            col("type", Named("payment_instrument_type_id")),
+            col("default", Flag("is_default")),
+            col("status", Named("payment_instrument_status_id")),
+            col("account", Masked("payment_instrument_ach.account_number")),
+            col("routing", Masked("payment_instrument_ach.routing_number")),
+            col("label", Path("payment_instrument_label")),
+        ]
+    } else if has("address_id") {
+        vec![
+            col("address_id", Path("address_id")),
+            col("type", Named("address_type_id")),
+            col("default", Flag("is_default")),
+            col("line1", Path("address_line1")),
+            col("city", Path("city")),
+            col("state", StateCode("state_id")),
+            col("zip", Path("zip")),
+        ]
+    } else if has("customer_profile_program_status_id") {
+        vec![
+            col("customer_profile_id", Path("customer_profile_id")),
+            col("program_id", Path("program_id")),
+            col("status", Named("customer_profile_program_status_id")),
+            col("reason", Path("customer_profile_program_status_reason")),
+        ]
+    } else if has("customer_profile_id") && has("customer_key") {
+        vec![
+            col("customer_profile_id", Path("customer_profile_id")),
+            col("customer_key", Path("customer_key")),
+            col("first name", Path("customer_profile_individual.first_name")),
+            col("last name", Path("customer_profile_individual.last_name")),
+            col("email", Path("customer_profile_individual.email")),
+            col("created", Path("created_datetime")),
+        ]
+    } else if has("transaction_template_step_id") {
+        vec![
+            col("seq", Path("sequence")),
+            col(
+                "transaction_template_step_id",
+                Path("transaction_template_step_id"),
+            ),
+            col("transfer type", Named("transfer_type_id")),
+            col("optional", Flag("is_optional")),
+            col("source", Path("parameter_mapping.source")),
+            col("target", Path("parameter_mapping.target")),
+        ]
+    } else if has("state_id") && has("state_short_name") {
+        vec![
+            col("state_id", Path("state_id")),
+            col("code", Path("state_short_name")),
+            col("name", Path("state_name")),
+        ]
+    } else if has("country_id") && has("country_two_letter_code") {
+        vec![
+            col("country_id", Path("country_id")),
+            col("code", Path("country_two_letter_code")),
+            col("name", Path("country_display_name")),
+        ]
+    } else {
+        return named_record(first);
+    };
+    Some(cols)
+}
+
+/// Records named `<x>_id`, `<x>_name`, `<x>_display_name` (dictionaries,
+/// programs, applications, templates): those three columns.
+fn named_record(first: &Value) -> Option<Vec<Col>> {
+    let map = first.as_object()?;
+    let (id, _) = map.iter().next()?;
+    let prefix = id.strip_suffix("_id")?;
+    let name = format!("{prefix}_name");
+    let display = format!("{prefix}_display_name");
+    if !map.contains_key(&name) || !map.contains_key(&display) {
+        return None;
+    }
+    Some(vec![
+        Col {
+            header: Cow::Owned(id.clone()),
+            get: Get::Field(id.clone()),
+        },
+        col("name", Get::Field(name)),
+        col("display name", Get::Field(display)),
+    ])
+}
+
+/// Columns of a record without a layout: its scalar top-level fields and the
+/// scalar fields of nested objects one level down, audit fields left out.
+fn generic(first: &Value) -> Vec<(String, String)> {
     let mut cols = Vec::new();
     if let Some(map) = first.as_object() {
         for (k, v) in map {
@@ -54,47 +283,128 @@ fn columns(first: &Value) -> Vec<String> {
                 Value::Object(inner) => {
                     for (ik, iv) in inner {
                         if !iv.is_object() && !iv.is_array() {
-                            cols.push(format!("{k}.{ik}"));
+                            cols.push((ik.clone(), format!("{k}.{ik}")));
                         }
                     }
                 }
                 _ if k.ends_with("_by") || k.starts_with("modified") => {}
-                _ => cols.push(k.clone()),
+                _ => cols.push((k.clone(), k.clone())),
             }
         }
     }
     cols
 }
 
-fn lookup<'a>(v: &'a Value, path: &str) -> &'a Value {
-    path.split('.').fold(v, |acc, k| acc.get(k).unwrap_or(&Value::Null))
+fn flatten(prefix: &str, v: &Value, rows: &mut Vec<(String, String)>) {
+    match v {
+        Value::Object(map) => {
+            for (k, val) in map {
+                let path = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                if val.is_object() {
+                    flatten(&path, val, rows);
+                } else if let Some(d) = dictionary_of(k) {
+                    rows.push((path, named(d, val)));
+                } else {
+                    rows.push((path, text(val)));
+                }
+            }
+        }
+        other => rows.push((prefix.to_string(), text(other))),
+    }
 }
 
-pub fn print(out: &mut impl Write, _style: Style, resp: &Response) -> io::Result<()> {
+fn new_table(style: Style) -> Table {
+    let mut t = Table::new();
+    t.load_preset(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    if style.out_color {
+        // Asked for (--color always) even when stdout is not a terminal.
+        t.enforce_styling();
+    }
+    t
+}
+
+fn header(style: Style, names: impl IntoIterator<Item = String>) -> Vec<Cell> {
+    names
+        .into_iter()
+        .map(|h| {
+            let c = Cell::new(h);
+            if style.out_color {
+                c.add_attribute(Attribute::Bold)
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// A cell, coloured by the status its text names when colour is on.
+fn body_cell(style: Style, text: String) -> Cell {
+    if !style.out_color {
+        return Cell::new(text);
+    }
+    let status = text.split_once(' ').map_or("", |(_, name)| name);
+    let color = match status {
+        "Completed" | "Attached" | "Active" => Some(Color::Green),
+        "Failed" | "Rejected" => Some(Color::Red),
+        "Pending" | "Created" | "Processing" => Some(Color::Yellow),
+        "Cancelled" => Some(Color::DarkGrey),
+        _ => None,
+    };
+    match color {
+        Some(c) => Cell::new(text).fg(c),
+        None => Cell::new(text),
+    }
+}
+
+pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<()> {
     match resp {
         Response::Id(id) => writeln!(out, "{id}"),
         Response::Raw(text) => out.write_all(text.as_bytes()),
         Response::Records(data) if data.len() == 1 => {
-            let mut t = new_table();
-            t.set_header(["field", "value"]);
+            let mut t = new_table(style);
+            t.set_header(header(style, ["field".into(), "value".into()]));
             let mut rows = Vec::new();
             flatten("", &data[0], &mut rows);
             for (k, v) in rows {
-                t.add_row([k, v]);
+                t.add_row(vec![Cell::new(k), body_cell(style, v)]);
             }
             writeln!(out, "{t}")
         }
         Response::List { data, .. } | Response::Records(data) | Response::Unpaged(data) => {
             if data.is_empty() {
-                return writeln!(out, "(no records)");
+                writeln!(out, "(no records)")?;
+            } else {
+                let mut t = new_table(style);
+                match layout(&data[0]) {
+                    Some(cols) => {
+                        t.set_header(header(style, cols.iter().map(|c| c.header.to_string())));
+                        for rec in data {
+                            t.add_row(
+                                cols.iter()
+                                    .map(|c| body_cell(style, c.cell(rec)))
+                                    .collect::<Vec<_>>(),
+                            );
+                        }
+                    }
+                    None => {
+                        let cols = generic(&data[0]);
+                        t.set_header(header(style, cols.iter().map(|(h, _)| h.clone())));
+                        for rec in data {
+                            t.add_row(
+                                cols.iter()
+                                    .map(|(_, p)| body_cell(style, text(lookup(rec, p))))
+                                    .collect::<Vec<_>>(),
+                            );
+                        }
+                    }
+                }
+                writeln!(out, "{t}")?;
             }
-            let cols = columns(&data[0]);
-            let mut t = new_table();
-            t.set_header(cols.iter().map(|c| c.rsplit('.').next().unwrap_or(c)));
-            for rec in data {
-                t.add_row(cols.iter().map(|c| cell(lookup(rec, c))));
-            }
-            writeln!(out, "{t}")?;
             if let Response::List { paging, .. } = resp {
                 let more = match &paging.last_evaluated_key {
                     Some(k) => format!("; next page: --after {k}"),
@@ -108,5 +418,67 @@ pub fn print(out: &mut impl Write, _style: Style, resp: &Response) -> io::Result
             }
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cells(first: &Value) -> Vec<String> {
+        layout(first)
+            .expect("a layout")
+            .iter()
+            .map(|c| c.cell(first))
+            .collect()
+    }
+
+    #[test]
+    fn statuses_and_dictionary_ids_carry_their_names() {
+        let step = json!({"transaction_step_id": "trs_x", "sequence": 1, "transfer_type_id": 1,
+            "transaction_step_status_id": 60, "transaction_step_status_reason": "Successfully completed."});
+        assert_eq!(
+            cells(&step),
+            [
+                "1",
+                "trs_x",
+                "1 ACH Funding",
+                "60 Completed",
+                "Successfully completed."
+            ]
+        );
+        let addr = json!({"address_id": "cpa_x", "address_type_id": 1, "is_default": true,
+            "state_id": 6, "address_line1": "1 Main St", "city": "Springfield", "zip": "12345"});
+        assert_eq!(
+            cells(&addr),
+            [
+                "cpa_x",
+                "1 Mailing",
+                "yes",
+                "1 Main St",
+                "Springfield",
+                "CA",
+                "12345"
+            ]
+        );
+        let att = json!({"customer_profile_id": "csp_x", "program_id": "prm_x",
+            "customer_profile_program_status_id": 10, "customer_profile_program_status_reason": "r"});
+        assert_eq!(cells(&att), ["csp_x", "prm_x", "10 Attached", "r"]);
+    }
+
+    #[test]
+    fn dictionaries_show_id_name_display_name() {
+        let rec = json!({"address_type_id": 1, "address_type_name": "Mailing",
+            "address_type_display_name": "Mailing", "address_type_description": "…"});
+        let cols = layout(&rec).expect("layout");
+        assert_eq!(cols[0].header, "address_type_id");
+        assert_eq!(cols.len(), 3);
+    }
+
+    #[test]
+    fn unknown_ids_stay_numbers() {
+        assert_eq!(named("transaction-statuses", &json!(99)), "99");
+        assert_eq!(named("transaction-statuses", &json!(70)), "70 Failed");
     }
 }

@@ -1,0 +1,702 @@
+//! Asking a person: dictionary values named by name (on flags, in completions
+//! and in choice lists), and the required fields a create body still lacks.
+//!
+//! Prompts happen only when [`Global::interactive`] (stdin is a terminal and
+//! `--no-input` was not given); they go to stderr (dialoguer), so stdout keeps
+//! only the requested output. Each answer is checked with the rules of the
+//! body before it is taken; the create itself then checks the whole body
+//! again, and when it refuses only fields that were asked for in this run
+//! (a customer_key already in use, a program the customer is not attached
+//! to), those fields are asked again. A field given by `--body` or a flag is
+//! never asked again: its error ends the command as without a terminal.
+
+use std::collections::HashSet;
+use std::ffi::OsStr;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use serde_json::{Map, Value};
+
+use super::Global;
+use crate::catalog::dictionaries as dict;
+use crate::core::body::as_object;
+use crate::core::{address, rules};
+use crate::error::{Error, ErrorKind, Errors, Result};
+use crate::output::mask::mask_text;
+
+/// A dictionary whose values flags and prompts accept by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dict {
+    CustomerType,
+    AddressType,
+    Country,
+    State,
+    InstrumentType,
+    PaymentMethod,
+    AchType,
+}
+
+/// One value of a dictionary: its id, the name a flag takes (no spaces) and
+/// the name people read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    pub id: u32,
+    pub name: &'static str,
+    pub display: &'static str,
+}
+
+fn entries(e: &'static [dict::Entry]) -> Vec<Choice> {
+    e.iter()
+        .map(|e| Choice {
+            id: e.id,
+            name: e.name,
+            display: e.display_name,
+        })
+        .collect()
+}
+
+/// Lower case without spaces, `_` and `-`: `Customers of Program` and
+/// `customers_of_program` are the same name.
+fn norm(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+impl Dict {
+    /// The name of the dictionary for `payctl dict list NAME`.
+    pub fn list_name(self) -> &'static str {
+        match self {
+            Dict::CustomerType => "customer-types",
+            Dict::AddressType => "address-types",
+            Dict::Country => "countries",
+            Dict::State => "states",
+            Dict::InstrumentType => "payment-instrument-types",
+            Dict::PaymentMethod => "payment-methods",
+            Dict::AchType => "payment-instrument-ach-types",
+        }
+    }
+
+    /// The values, in id order. States go by their USPS code (`CA`), the
+    /// United States by `US`.
+    pub fn choices(self) -> Vec<Choice> {
+        match self {
+            Dict::CustomerType => entries(dict::CUSTOMER_TYPES),
+            Dict::AddressType => entries(dict::ADDRESS_TYPES),
+            Dict::InstrumentType => entries(dict::PAYMENT_INSTRUMENT_TYPES),
+            Dict::PaymentMethod => entries(dict::PAYMENT_METHODS),
+            Dict::AchType => entries(dict::ACH_TYPES),
+            Dict::Country => dict::COUNTRIES
+                .iter()
+                .map(|c| Choice {
+                    id: c.id,
+                    name: c.two_letter_code,
+                    display: c.display_name,
+                })
+                .collect(),
+            Dict::State => dict::STATES
+                .iter()
+                .map(|s| Choice {
+                    id: s.id,
+                    name: s.short_name,
+                    display: s.name,
+                })
+                .collect(),
+        }
+    }
+
+    /// The id a user's text names: a whole number is taken as it is (the
+    /// rules of the body check it later, as before names were accepted);
+    /// otherwise a name, display name or (states, countries) code, in any
+    /// case, with or without spaces.
+    pub fn resolve(self, text: &str) -> Option<u32> {
+        if let Ok(n) = text.parse::<u32>() {
+            return Some(n);
+        }
+        let want = norm(text);
+        if want.is_empty() {
+            return None;
+        }
+        let extra: Vec<(u32, &str)> = match self {
+            Dict::Country => dict::COUNTRIES
+                .iter()
+                .flat_map(|c| [(c.id, c.name), (c.id, c.three_letter_code)])
+                .collect(),
+            _ => Vec::new(),
+        };
+        self.choices()
+            .iter()
+            .flat_map(|c| [(c.id, c.name), (c.id, c.display)])
+            .chain(extra)
+            .find(|(_, n)| norm(n) == want)
+            .map(|(id, _)| id)
+    }
+}
+
+/// The value parser of a dictionary-valued flag: an id or a name (see
+/// [`Dict::resolve`]); the names are its possible values, so that shell
+/// completions offer them.
+#[derive(Debug, Clone, Copy)]
+pub struct DictParser(pub Dict);
+
+impl TypedValueParser for DictParser {
+    type Value = u32;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> std::result::Result<u32, clap::Error> {
+        let text = value.to_str().unwrap_or("");
+        if let Some(id) = self.0.resolve(text) {
+            return Ok(id);
+        }
+        let flag = arg.map_or_else(|| "the value".to_string(), |a| format!("'{a}'"));
+        let some: Vec<String> = self
+            .0
+            .choices()
+            .iter()
+            .take(4)
+            .map(|c| format!("{} {}", c.id, c.name))
+            .collect();
+        let more = if self.0.choices().len() > 4 {
+            ", …"
+        } else {
+            ""
+        };
+        // The value itself is not repeated (house rule: messages never echo values).
+        let msg = format!(
+            "invalid value for {flag}: expected an id or a name from `payctl dict list {}` ({}{more})",
+            self.0.list_name(),
+            some.join(", ")
+        );
+        let mut cmd = cmd.clone();
+        Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, msg).format(&mut cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.0.choices().into_iter().map(|c| {
+            PossibleValue::new(c.name).help(format!("{} (id {})", c.display, c.id))
+        })))
+    }
+}
+
+/// How a field is asked for.
+pub enum Ask {
+    /// Free text.
+    Text,
+    /// Yes or no.
+    Bool,
+    /// A choice list of a dictionary's values, by name; the answer is the id.
+    Dict(Dict),
+    /// A choice list of (value, label), e.g. the catalog's programs.
+    OneOf(Vec<(Value, String)>),
+    /// `KEY=VALUE` pairs separated by commas, as a tags array.
+    Tags,
+}
+
+/// A required field of a create body.
+pub struct Field {
+    /// The field's JSON path (dot-separated), as error messages name it.
+    pub path: &'static str,
+    /// What the prompt says.
+    pub prompt: &'static str,
+    pub ask: Ask,
+}
+
+/// The messages of the errors of field `path` in a body.
+pub type Check = Box<dyn Fn(&Value, &str) -> Vec<String>>;
+
+/// The required fields of a create, and how an answer is checked.
+pub struct Form {
+    pub fields: Vec<Field>,
+    pub check: Check,
+}
+
+fn get<'v>(body: &'v Value, path: &str) -> Option<&'v Value> {
+    path.split('.')
+        .try_fold(body, |v, k| v.get(k))
+        .filter(|v| !v.is_null())
+}
+
+fn set(body: &mut Value, path: &str, value: Value) {
+    let mut cur = body;
+    let parts: Vec<&str> = path.split('.').collect();
+    for (i, k) in parts.iter().enumerate() {
+        let Some(map) = cur.as_object_mut() else {
+            return;
+        };
+        if i + 1 == parts.len() {
+            map.insert(k.to_string(), value);
+            return;
+        }
+        let slot = map
+            .entry(k.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !slot.is_object() {
+            *slot = Value::Object(Map::new());
+        }
+        cur = slot;
+    }
+}
+
+fn remove(body: &mut Value, path: &str) {
+    let (parent, last) = match path.rsplit_once('.') {
+        Some((p, l)) => (p.split('.').try_fold(&mut *body, |v, k| v.get_mut(k)), l),
+        None => (Some(body), path),
+    };
+    if let Some(Value::Object(m)) = parent {
+        m.remove(last);
+    }
+}
+
+/// `KEY=VALUE, KEY=VALUE` as a tags array.
+fn parse_tags(text: &str) -> std::result::Result<Value, String> {
+    let mut tags = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| "expected KEY=VALUE pairs separated by commas".to_string())?;
+        tags.push(serde_json::json!({"key": k.trim(), "value": v.trim()}));
+    }
+    Ok(Value::Array(tags))
+}
+
+fn unreadable(path: &str, e: dialoguer::Error) -> Error {
+    Error::usage(format!("{path}: no answer could be read ({e})"))
+}
+
+impl Form {
+    /// Ask for every field of the form the body lacks; remember which.
+    fn ask_missing(&self, body: &mut Value, asked: &mut HashSet<&'static str>) -> Result<()> {
+        if !body.is_object() {
+            return Ok(());
+        }
+        for f in &self.fields {
+            if get(body, f.path).is_some() {
+                continue;
+            }
+            let value = self.ask(body, f)?;
+            set(body, f.path, value);
+            asked.insert(f.path);
+        }
+        Ok(())
+    }
+
+    /// The errors of `f` if `body` had `value` there, joined for the prompt.
+    fn errors_with(
+        &self,
+        body: &Value,
+        f: &Field,
+        value: Value,
+    ) -> std::result::Result<(), String> {
+        let mut trial = body.clone();
+        set(&mut trial, f.path, value);
+        let errs = (self.check)(&trial, f.path);
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(errs.join("; "))
+        }
+    }
+
+    fn ask(&self, body: &Value, f: &Field) -> Result<Value> {
+        let choose = |labels: &[String]| -> Result<usize> {
+            dialoguer::Select::new()
+                .with_prompt(f.prompt)
+                .items(labels)
+                .default(0)
+                .max_length(12)
+                .interact()
+                .map_err(|e| unreadable(f.path, e))
+        };
+        loop {
+            let value = match &f.ask {
+                Ask::Text => {
+                    let text: String = dialoguer::Input::new()
+                        .with_prompt(f.prompt)
+                        .allow_empty(true)
+                        .validate_with(|s: &String| {
+                            self.errors_with(body, f, Value::String(s.clone()))
+                        })
+                        .interact_text()
+                        .map_err(|e| unreadable(f.path, e))?;
+                    Value::String(text)
+                }
+                Ask::Tags => {
+                    let text: String = dialoguer::Input::new()
+                        .with_prompt(f.prompt)
+                        .allow_empty(true)
+                        .validate_with(|s: &String| self.errors_with(body, f, parse_tags(s)?))
+                        .interact_text()
+                        .map_err(|e| unreadable(f.path, e))?;
+                    parse_tags(&text).unwrap_or(Value::Null)
+                }
+                Ask::Bool => Value::Bool(
+                    dialoguer::Confirm::new()
+                        .with_prompt(f.prompt)
+                        .default(false)
+                        .interact()
+                        .map_err(|e| unreadable(f.path, e))?,
+                ),
+                Ask::Dict(d) => {
+                    let choices = d.choices();
+                    let labels: Vec<String> = choices
+                        .iter()
+                        .map(|c| match d {
+                            Dict::State | Dict::Country => format!("{:<3} {}", c.name, c.display),
+                            _ => c.display.to_string(),
+                        })
+                        .collect();
+                    Value::from(choices[choose(&labels)?].id)
+                }
+                Ask::OneOf(options) => {
+                    let labels: Vec<String> = options.iter().map(|(_, l)| l.clone()).collect();
+                    options[choose(&labels)?].0.clone()
+                }
+            };
+            // Text answers were checked as they were typed; a choice is checked here.
+            match self.errors_with(body, f, value.clone()) {
+                Ok(()) => return Ok(value),
+                Err(why) => eprintln!("{}", mask_text(&why)),
+            }
+        }
+    }
+
+    /// The fields of `self` that error `message` names (`path: …`, possibly
+    /// after the code's title).
+    fn named(&self, message: &str) -> Option<&'static str> {
+        self.fields
+            .iter()
+            .map(|f| f.path)
+            .find(|p| message.starts_with(&format!("{p}:")) || message.contains(&format!(": {p}:")))
+    }
+}
+
+/// Run `create` with `body`; on a terminal, first ask for the required fields
+/// the body lacks (the [`Form`] is built only then), and when the create
+/// refuses only fields asked in this run, show why and ask them again.
+pub fn create_asking<T>(
+    g: &Global,
+    mut body: Value,
+    form: impl FnOnce() -> Result<Form>,
+    mut create: impl FnMut(&Value) -> Result<T>,
+) -> Result<T> {
+    if !g.interactive || !body.is_object() {
+        return create(&body);
+    }
+    let form = form()?;
+    let mut asked = HashSet::new();
+    form.ask_missing(&mut body, &mut asked)?;
+    loop {
+        let err = match create(&body) {
+            Err(e) if e.kind == ErrorKind::Refused => e,
+            other => return other,
+        };
+        let named: Vec<Option<&'static str>> =
+            err.errors.iter().map(|e| form.named(&e.message)).collect();
+        if named.iter().any(|n| n.is_none_or(|p| !asked.contains(p))) {
+            return Err(err);
+        }
+        for e in &err.errors {
+            eprintln!("error[{}]: {}", e.code, mask_text(&e.message));
+        }
+        for p in named.into_iter().flatten() {
+            remove(&mut body, p);
+        }
+        form.ask_missing(&mut body, &mut asked)?;
+    }
+}
+
+fn messages(errs: Errors) -> Vec<String> {
+    errs.0.into_iter().map(|e| e.message).collect()
+}
+
+/// The string at `path`, or the type error the body would give.
+fn string_at<'v>(body: &'v Value, path: &str, errs: &mut Errors) -> Option<&'v str> {
+    match get(body, path) {
+        Some(Value::String(s)) => Some(s),
+        Some(_) => {
+            errs.push(crate::error::code::MALFORMED, path, "must be a string");
+            None
+        }
+        None => {
+            errs.required(path);
+            None
+        }
+    }
+}
+
+/// A text of `min`-`max` characters with an extra rule.
+fn text_rule(
+    body: &Value,
+    path: &str,
+    max: usize,
+    extra: impl Fn(&mut Errors, &str, &str),
+) -> Vec<String> {
+    let mut errs = Errors::new();
+    if let Some(s) = string_at(body, path, &mut errs)
+        && rules::length(&mut errs, path, s, 1, max)
+    {
+        extra(&mut errs, path, s);
+    }
+    messages(errs)
+}
+
+fn no_rule(_: &mut Errors, _: &str, _: &str) {}
+
+const IND: &str = "customer_profile_individual";
+
+/// `profile create`: the required fields (spec 2.1). The limits are those
+/// of core::profile; the create checks them again.
+pub fn profile_form(g: &Global) -> Result<Form> {
+    let fac = g.read()?.catalog()?.facilitator;
+    let today = g.ctx().today;
+    let fields = vec![
+        Field {
+            path: "customer_type_id",
+            prompt: "customer type",
+            ask: Ask::Dict(Dict::CustomerType),
+        },
+        Field {
+            path: "customer_key",
+            prompt: "customer_key (5-50 of digits, letters, ! @ . - _ #)",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "customer_profile_individual.first_name",
+            prompt: "first name",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "customer_profile_individual.last_name",
+            prompt: "last name",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "customer_profile_individual.email",
+            prompt: "email",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "customer_profile_individual.date_of_birth",
+            prompt: "date of birth (YYYY-MM-DD or MM/DD/YYYY)",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "customer_profile_individual.mobile_phone",
+            prompt: "mobile phone (+ and digits, e.g. +15551234567)",
+            ask: Ask::Text,
+        },
+    ];
+    let check = move |body: &Value, path: &str| -> Vec<String> {
+        let field = path.strip_prefix(IND).map(|f| f.trim_start_matches('.'));
+        match (path, field) {
+            ("customer_key", _) => {
+                let mut errs = Errors::new();
+                if let Some(s) = string_at(body, path, &mut errs) {
+                    rules::key_text(&mut errs, path, s, 5, 50);
+                }
+                messages(errs)
+            }
+            (_, Some("first_name" | "last_name")) => text_rule(body, path, 50, no_rule),
+            (_, Some("email")) => text_rule(body, path, 256, rules::email),
+            (_, Some("mobile_phone")) => text_rule(body, path, 17, rules::phone),
+            (_, Some("date_of_birth")) => {
+                let mut errs = Errors::new();
+                if let Some(s) = string_at(body, path, &mut errs) {
+                    rules::date_of_birth(&mut errs, path, s, today, fac.min_age, fac.max_age);
+                }
+                messages(errs)
+            }
+            _ => Vec::new(),
+        }
+    };
+    Ok(Form {
+        fields,
+        check: Box::new(check),
+    })
+}
+
+/// `address create`: the required fields of core::address, checked by its
+/// own field rules.
+pub fn address_form() -> Form {
+    let ask = |path: &'static str, prompt: &'static str, ask: Ask| Field { path, prompt, ask };
+    let fields = address::REQUIRED
+        .iter()
+        .map(|name| match *name {
+            "address_type_id" => ask(name, "address type", Ask::Dict(Dict::AddressType)),
+            "is_default" => ask(name, "the profile's default address?", Ask::Bool),
+            "country_id" => ask(name, "country", Ask::Dict(Dict::Country)),
+            "state_id" => ask(name, "state", Ask::Dict(Dict::State)),
+            "first_name" => ask(name, "first name", Ask::Text),
+            "last_name" => ask(name, "last name", Ask::Text),
+            "address_line1" => ask(name, "address line 1", Ask::Text),
+            "city" => ask(name, "city", Ask::Text),
+            "zip" => ask(name, "zip (xxxxx or xxxxx-xxxx)", Ask::Text),
+            other => ask(other, other, Ask::Text),
+        })
+        .collect();
+    Form {
+        fields,
+        check: Box::new(|body, path| {
+            address::field_errors(body, path)
+                .into_iter()
+                .map(|e| e.message)
+                .collect()
+        }),
+    }
+}
+
+/// `instrument create`: the required fields (spec 2.3). The limits are those
+/// of core::instrument; the create checks them again (and whether the
+/// customer is Attached to the program chosen).
+pub fn instrument_form(g: &Global) -> Result<Form> {
+    let programs: Vec<(Value, String)> = g
+        .read()?
+        .catalog()?
+        .programs
+        .iter()
+        .map(|p| {
+            (
+                Value::String(p.program_id.clone()),
+                format!("{} ({})", p.program_display_name, p.program_id),
+            )
+        })
+        .collect();
+    let fields = vec![
+        Field {
+            path: "program_id",
+            prompt: "program (the customer must be Attached to it)",
+            ask: Ask::OneOf(programs),
+        },
+        Field {
+            path: "payment_instrument_type_id",
+            prompt: "instrument type",
+            ask: Ask::Dict(Dict::InstrumentType),
+        },
+        Field {
+            path: "payment_method_id",
+            prompt: "payment method",
+            ask: Ask::Dict(Dict::PaymentMethod),
+        },
+        Field {
+            path: "payment_instrument_ach.payment_instrument_ach_type_id",
+            prompt: "bank account type",
+            ask: Ask::Dict(Dict::AchType),
+        },
+        Field {
+            path: "payment_instrument_ach.account_number",
+            prompt: "account number (4-17 digits)",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "payment_instrument_ach.routing_number",
+            prompt: "routing number (9 digits)",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "is_default",
+            prompt: "the default instrument of its type?",
+            ask: Ask::Bool,
+        },
+        Field {
+            path: "payment_instrument_label",
+            prompt: "label",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "payment_instrument_change_reason",
+            prompt: "change reason",
+            ask: Ask::Text,
+        },
+        Field {
+            path: "payment_instrument_tags",
+            prompt: "tags (KEY=VALUE, comma-separated, at least one)",
+            ask: Ask::Tags,
+        },
+    ];
+    let check = |body: &Value, path: &str| -> Vec<String> {
+        let digits = |allowed: &[usize], what: &str| {
+            let mut errs = Errors::new();
+            if let Some(s) = string_at(body, path, &mut errs) {
+                rules::digits(&mut errs, path, s, allowed, what);
+            }
+            messages(errs)
+        };
+        match path {
+            "payment_instrument_label" | "payment_instrument_change_reason" => {
+                text_rule(body, path, 256, no_rule)
+            }
+            "payment_instrument_ach.account_number" => {
+                digits(&(4..=17).collect::<Vec<_>>(), "4-17 digits")
+            }
+            "payment_instrument_ach.routing_number" => digits(&[9], "exactly 9 digits"),
+            "payment_method_id" if get(body, path).and_then(Value::as_u64) != Some(1) => {
+                vec![format!(
+                    "{path}: only ACH (1) is supported for payment instruments"
+                )]
+            }
+            "payment_instrument_tags" => {
+                let mut errs = Errors::new();
+                if let Some(o) = as_object(body, "", &mut errs) {
+                    match rules::tags(&mut errs, &o, path, true) {
+                        Some(t) if t.is_empty() => {
+                            errs.push(
+                                crate::error::code::REQUIRED,
+                                path,
+                                "at least one tag is required",
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+                messages(errs)
+            }
+            _ => Vec::new(),
+        }
+    };
+    Ok(Form {
+        fields,
+        check: Box::new(check),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_to_ids() {
+        assert_eq!(Dict::State.resolve("CA"), Some(6));
+        assert_eq!(Dict::State.resolve("california"), Some(6));
+        assert_eq!(Dict::State.resolve("district of columbia"), Some(10));
+        assert_eq!(Dict::State.resolve("6"), Some(6));
+        assert_eq!(Dict::State.resolve("99"), Some(99));
+        assert_eq!(Dict::State.resolve("Atlantis"), None);
+        assert_eq!(Dict::State.resolve(""), None);
+        assert_eq!(Dict::AddressType.resolve("Mailing"), Some(1));
+        assert_eq!(Dict::InstrumentType.resolve("funding"), Some(1));
+        assert_eq!(Dict::AchType.resolve("Checking"), Some(2));
+        assert_eq!(Dict::CustomerType.resolve("customers of program"), Some(4));
+        assert_eq!(Dict::Country.resolve("USA"), Some(1));
+        assert_eq!(Dict::Country.resolve("United States"), Some(1));
+    }
+
+    #[test]
+    fn paths() {
+        let mut v = serde_json::json!({"a": {"b": 1}});
+        set(&mut v, "a.c", Value::from(2));
+        set(&mut v, "d.e", Value::from(3));
+        assert_eq!(get(&v, "a.c"), Some(&Value::from(2)));
+        assert_eq!(get(&v, "d.e"), Some(&Value::from(3)));
+        remove(&mut v, "a.b");
+        assert_eq!(get(&v, "a.b"), None);
+        assert_eq!(
+            parse_tags("k=v, x = y").unwrap(),
+            serde_json::json!([{"key": "k", "value": "v"}, {"key": "x", "value": "y"}])
+        );
+        assert!(parse_tags("kv").is_err());
+    }
+}
