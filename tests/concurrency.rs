@@ -9,6 +9,7 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::{Env, Out, address_body, profile_body};
 use serde_json::{Value, json};
@@ -92,7 +93,8 @@ fn readers_never_see_a_partial_store_and_every_write_lands() {
     let env = Env::new();
     env.run(&["init"]);
     let env = &env;
-    let (writes, reads) = std::thread::scope(|scope| {
+    let writers_done = &AtomicBool::new(false);
+    let (writes, reads, checks) = std::thread::scope(|scope| {
         let writers: Vec<_> = (0..4)
             .map(|w| {
                 scope.spawn(move || {
@@ -105,28 +107,39 @@ fn readers_never_see_a_partial_store_and_every_write_lands() {
                 })
             })
             .collect();
+        // Readers list at least 10 times each, and on until the writers are done.
         let readers: Vec<_> = (0..4)
             .map(|_| {
                 scope.spawn(move || {
-                    (0..10)
-                        .map(|_| {
-                            finish(spawn(
-                                env,
-                                &["profile", "list", "--page-size", "1000"],
-                                None,
-                            ))
-                        })
-                        .collect::<Vec<_>>()
+                    let mut outs = Vec::new();
+                    while outs.len() < 10 || !writers_done.load(Ordering::SeqCst) {
+                        let args = ["profile", "list", "--page-size", "1000"];
+                        outs.push(finish(spawn(env, &args, None)));
+                    }
+                    outs
                 })
             })
             .collect();
+        // And a checker: under the shared lock the store is always consistent.
+        let checker = scope.spawn(move || {
+            let mut outs = Vec::new();
+            while outs.len() < 5 || !writers_done.load(Ordering::SeqCst) {
+                outs.push(finish(spawn(env, &["store", "check"], None)));
+            }
+            outs
+        });
         let join = |hs: Vec<std::thread::ScopedJoinHandle<'_, Vec<Out>>>| {
             hs.into_iter()
                 .map(|h| h.join().expect("thread"))
                 .collect::<Vec<_>>()
         };
-        (join(writers), join(readers))
+        let writes = join(writers);
+        writers_done.store(true, Ordering::SeqCst);
+        (writes, join(readers), checker.join().expect("checker"))
     });
+    for o in &checks {
+        assert_eq!(o.code, 0, "store check while writers run: {o:?}");
+    }
     let mut ids = BTreeSet::new();
     for o in writes.iter().flatten() {
         no_panic(o);

@@ -1,0 +1,827 @@
+//! Crashes and `store check`: a payctl killed at any point of its write path
+//! (fault injection with `PAYCTL_FAULT`, or a real SIGKILL at a random moment)
+//! leaves the store either as it was or with the whole change, which the next
+//! command completes; `store check` finds what was damaged by hand and
+//! `--repair` rebuilds what is derived without touching a record.
+//!
+//! The fault-injection tests are exhaustive: for every fault point they abort
+//! at its 1st, 2nd, … hit until the command runs to the end without reaching
+//! the point again, so every file of a multi-file write is covered whatever
+//! the number of files. The kill -9 soak runs `PAYCTL_CRASH_TRIALS` trials
+//! (30 by default), each killing its command after a random 0 to
+//! `PAYCTL_CRASH_MAX_MS` ms (15 by default); `PAYCTL_CRASH_SEED` replays a run.
+//! A soak: `PAYCTL_CRASH_TRIALS=2000 cargo test --test crash kill_9 -- --nocapture`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::{Env, Out, address_body, profile_body};
+use rand::{Rng, SeedableRng};
+use serde_json::{Value, json};
+
+/// Every fault point of the write path (src/store/fault.rs).
+const POINTS: &[&str] = &[
+    "before-write",
+    "after-write",
+    "after-sync",
+    "after-rename",
+    "before-dir-sync",
+    "after-journal",
+    "before-journal-remove",
+];
+
+fn command(env: &Env, fault: Option<&str>, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_payctl"));
+    c.arg("--data-dir")
+        .arg(env.path())
+        .args(["-o", "json"])
+        .args(args)
+        .env_remove("PAYCTL_OUTPUT")
+        .env_remove("PAYCTL_DATA_DIR")
+        .env_remove("PAYCTL_FAULT")
+        .env("PAYCTL_ACTOR", "tester")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(f) = fault {
+        c.env("PAYCTL_FAULT", f);
+    }
+    c
+}
+
+fn spawn(env: &Env, fault: Option<&str>, args: &[&str], stdin: Option<&[u8]>) -> Child {
+    let mut child = command(env, fault, args).spawn().expect("spawn payctl");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(b) = stdin {
+        pipe.write_all(b).expect("stdin");
+    }
+    drop(pipe);
+    child
+}
+
+fn finish(child: Child) -> Out {
+    let o = child.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+        stdout,
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn ok(o: Out) -> Out {
+    assert_eq!(o.code, 0, "expected success: {o:?}");
+    assert!(!o.stderr.contains("panicked"), "{o:?}");
+    o
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn temp_files(env: &Env) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    walk(&env.path(), &mut all);
+    all.retain(|p| p.to_string_lossy().ends_with(".payctl-tmp"));
+    all
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap().flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if src.is_dir() {
+            copy_dir(&src, &dst);
+        } else {
+            fs::copy(&src, &dst).unwrap();
+        }
+    }
+}
+
+/// A fresh store holding a copy of `fixture`'s.
+fn clone_env(fixture: &Env) -> Env {
+    let env = Env::new();
+    copy_dir(&fixture.path(), &env.path());
+    env
+}
+
+/// `store check` is clean: no journal, no temp file, indexes agree, rules hold.
+fn assert_clean(env: &Env, what: &str) {
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{what}: store check: {o:?}");
+    assert!(!env.path().join("journal.json").exists(), "{what}");
+    assert!(temp_files(env).is_empty(), "{what}: {:?}", temp_files(env));
+}
+
+fn profiles(env: &Env) -> Vec<Value> {
+    ok(env.run(&["profile", "list", "--page-size", "1000"]))
+        .data()
+        .clone()
+}
+
+/// A write whose every crash point is tried.
+struct Scenario<'a> {
+    name: &'a str,
+    args: Vec<String>,
+    body: Option<Value>,
+    /// Check the store after the crash and a first read: `committed` says
+    /// whether the crash came after the commit point. It ends with a write.
+    verify: &'a dyn Fn(&Env, bool, &str),
+}
+
+/// Run `s` against a copy of `fixture` once per hit of every fault point;
+/// the number of trials.
+fn exhaust(fixture: &Env, s: &Scenario) -> usize {
+    let mut trials = 0;
+    for point in POINTS {
+        for n in 1.. {
+            let fault = format!("{point}:{n}");
+            let what = format!("{}, {fault}", s.name);
+            let env = clone_env(fixture);
+            let args: Vec<&str> = s.args.iter().map(String::as_str).collect();
+            let mut args = args;
+            let text = s.body.as_ref().map(Value::to_string);
+            if text.is_some() {
+                args.extend(["--body", "-"]);
+            }
+            let o = finish(spawn(
+                &env,
+                Some(&fault),
+                &args,
+                text.as_deref().map(str::as_bytes),
+            ));
+            trials += 1;
+            if o.code == 0 {
+                // The point is not reached that often: the command ran to its end.
+                (s.verify)(&env, true, &what);
+                assert_clean(&env, &what);
+                break;
+            }
+            assert_eq!(
+                o.code, -1,
+                "{what}: the process should have been aborted: {o:?}"
+            );
+            assert_eq!(
+                o.stdout, "",
+                "{what}: nothing is printed before the change is durable"
+            );
+            // The journal's own temp file, sync and rename come first: the
+            // rename of journal.json is the commit point.
+            let committed =
+                !(n == 1 && ["before-write", "after-write", "after-sync"].contains(point));
+            // Any next command, a read too, completes or forgets the change.
+            ok(env.run(&["profile", "list"]));
+            assert_clean(&env, &what);
+            (s.verify)(&env, committed, &what);
+            assert_clean(&env, &what);
+            assert!(n < 50, "{what}: runaway");
+        }
+    }
+    eprintln!("{}: {trials} fault-injection trials", s.name);
+    trials
+}
+
+#[test]
+fn profile_create_crashes_are_all_or_nothing() {
+    let fixture = Env::new();
+    let base = fixture.create_profile("base-00001");
+    let verify = |env: &Env, committed: bool, what: &str| {
+        let all = profiles(env);
+        assert_eq!(all[0]["customer_profile_id"], base.as_str(), "{what}");
+        if committed {
+            assert_eq!(all.len(), 2, "{what}: a committed create was lost: {all:?}");
+            assert_eq!(all[1]["customer_key"], "new-00001", "{what}");
+            let id = all[1]["customer_profile_id"].as_str().unwrap();
+            let got = ok(env.run(&["profile", "get", id]));
+            assert_eq!(got.data()[0], all[1], "{what}");
+            let by_key = ok(env.run(&["profile", "list", "--customer-key", "new-00001"]));
+            assert_eq!(by_key.data().len(), 1, "{what}");
+            // The profile exists, so its key is taken.
+            env.body(&["profile", "create"], &profile_body("new-00001"))
+                .refused(1, 21002);
+            ok(env.body(&["profile", "create"], &profile_body("new-00002")));
+        } else {
+            assert_eq!(
+                all.len(),
+                1,
+                "{what}: an uncommitted create appeared: {all:?}"
+            );
+            // No dangling key index entry blocks the key.
+            ok(env.body(&["profile", "create"], &profile_body("new-00001")));
+            assert_eq!(profiles(env).len(), 2, "{what}");
+        }
+    };
+    let n = exhaust(
+        &fixture,
+        &Scenario {
+            name: "profile create",
+            args: vec!["profile".into(), "create".into()],
+            body: Some(profile_body("new-00001")),
+            verify: &verify,
+        },
+    );
+    assert!(n >= 20, "{n} trials");
+}
+
+#[test]
+fn profile_update_crashes_are_all_or_nothing() {
+    let fixture = Env::new();
+    let csp = fixture.create_profile("upd-00001");
+    let verify = |env: &Env, committed: bool, what: &str| {
+        let all = profiles(env);
+        assert_eq!(all.len(), 1, "{what}");
+        let got = ok(env.run(&["profile", "get", &csp]));
+        let p = &got.data()[0];
+        assert_eq!(p, &all[0], "{what}");
+        let ind = &p["customer_profile_individual"];
+        assert_eq!(ind["first_name"] == "Crashed", committed, "{what}: {p}");
+        assert_eq!(
+            ind["email"] == "c@example.com",
+            committed,
+            "{what}: half an update: {p}"
+        );
+        // The summary log agrees with the record.
+        let by_email = ok(env.run(&["profile", "list", "--email", "c@example.com"]));
+        assert_eq!(by_email.data().len(), usize::from(committed), "{what}");
+        let by_name = ok(env.run(&["profile", "list", "--first-name", "Ada"]));
+        assert_eq!(by_name.data().len(), usize::from(!committed), "{what}");
+        ok(env.run(&["profile", "update", &csp, "--last-name", "After"]));
+    };
+    exhaust(
+        &fixture,
+        &Scenario {
+            name: "profile update",
+            args: [
+                "profile",
+                "update",
+                &csp,
+                "--first-name",
+                "Crashed",
+                "--email",
+                "c@example.com",
+            ]
+            .map(String::from)
+            .to_vec(),
+            body: None,
+            verify: &verify,
+        },
+    );
+}
+
+#[test]
+fn address_create_crashes_never_leave_two_defaults() {
+    let fixture = Env::new();
+    let csp = fixture.create_profile("adr-00001");
+    let first = fixture
+        .body(&["address", "create", &csp], &address_body(true))
+        .id();
+    let verify = |env: &Env, committed: bool, what: &str| {
+        let o = ok(env.run(&["address", "list", &csp]));
+        let list = o.data();
+        let defaults: Vec<&str> = list
+            .iter()
+            .filter(|a| a["is_default"] == true)
+            .map(|a| a["address_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(defaults.len(), 1, "{what}: exactly one default: {list:?}");
+        assert_eq!(list[0]["address_id"], first.as_str(), "{what}");
+        if committed {
+            assert_eq!(list.len(), 2, "{what}: {list:?}");
+            assert_eq!(
+                defaults[0],
+                list[1]["address_id"].as_str().unwrap(),
+                "{what}: demoted"
+            );
+        } else {
+            assert_eq!(list.len(), 1, "{what}: {list:?}");
+            assert_eq!(defaults[0], first, "{what}");
+        }
+        ok(env.body(&["address", "create", &csp], &address_body(false)));
+    };
+    exhaust(
+        &fixture,
+        &Scenario {
+            name: "address create",
+            args: ["address", "create", &csp].map(String::from).to_vec(),
+            body: Some(address_body(true)),
+            verify: &verify,
+        },
+    );
+}
+
+fn worker_summary(env: &Env) -> Value {
+    ok(env.run(&["worker"])).data()[0].clone()
+}
+
+fn attachment_status(env: &Env, prm: &str, csp: &str) -> Option<u64> {
+    let o = env.run(&["program", "profile", prm, csp]);
+    match o.code {
+        0 => o.data()[0]["customer_profile_program_status_id"].as_u64(),
+        _ => {
+            o.refused(1, 10001);
+            None
+        }
+    }
+}
+
+#[test]
+fn program_attach_crashes_are_all_or_nothing() {
+    let fixture = Env::new();
+    let prm = fixture.program_id();
+    let csp = fixture.create_profile("att-00001");
+    let verify = |env: &Env, committed: bool, what: &str| {
+        if committed {
+            assert_eq!(attachment_status(env, &prm, &csp), Some(1), "{what}");
+            env.run(&["program", "attach", &prm, &csp])
+                .refused(1, 21001);
+        } else {
+            assert_eq!(attachment_status(env, &prm, &csp), None, "{what}");
+            ok(env.run(&["program", "attach", &prm, &csp]));
+        }
+        // Queued exactly once either way.
+        assert_eq!(worker_summary(env)["attachments_processed"], 1, "{what}");
+        assert_eq!(attachment_status(env, &prm, &csp), Some(10), "{what}");
+    };
+    exhaust(
+        &fixture,
+        &Scenario {
+            name: "program attach",
+            args: ["program", "attach", &prm, &csp, "--reason", "crash"]
+                .map(String::from)
+                .to_vec(),
+            body: None,
+            verify: &verify,
+        },
+    );
+}
+
+#[test]
+fn worker_crashes_process_a_batch_wholly_or_not_at_all() {
+    let fixture = Env::new();
+    let prm = fixture.program_id();
+    let (s, t, u) = (
+        fixture.create_profile("wrk-00001"),
+        fixture.create_profile("wrk-00002"),
+        fixture.create_profile("wrk-00003"),
+    );
+    for c in [&s, &t] {
+        ok(fixture.run(&["program", "attach", &prm, c]));
+    }
+    worker_summary(&fixture);
+    ok(fixture.run(&["program", "attach", &prm, &u]));
+    let src = format!("@source_customers={s}:10.50");
+    let dst = format!("@targets={t}:10.50");
+    let trn = ok(fixture.run(&[
+        "txn",
+        "create",
+        "--program",
+        &prm,
+        "--application",
+        "payments",
+        "--template",
+        "internal_transfer",
+        "--param",
+        &src,
+        "--param",
+        &dst,
+        "--param",
+        "@facilitator=0.50",
+    ]))
+    .id();
+    let steps = |env: &Env| ok(env.run(&["txn", "steps", &trn])).data().clone();
+    let verify = |env: &Env, committed: bool, what: &str| {
+        let status = ok(env.run(&["txn", "get", &trn])).data()[0]["transaction_status_id"].clone();
+        if committed {
+            assert_eq!(attachment_status(env, &prm, &u), Some(10), "{what}");
+            assert_eq!(steps(env).len(), 2, "{what}");
+            assert_eq!(status, 60, "{what}");
+            let w = worker_summary(env);
+            assert_eq!(w["attachments_processed"], 0, "{what}: processed twice");
+            assert_eq!(w["transactions_processed"], 0, "{what}: processed twice");
+        } else {
+            assert_eq!(attachment_status(env, &prm, &u), Some(1), "{what}");
+            assert_eq!(steps(env).len(), 0, "{what}");
+            assert_eq!(status, 10, "{what}");
+            let w = worker_summary(env);
+            assert_eq!(w["attachments_processed"], 1, "{what}");
+            assert_eq!(w["transactions_processed"], 1, "{what}");
+            assert_eq!(w["steps_created"], 2, "{what}");
+        }
+        let st = steps(env);
+        let seqs: Vec<u64> = st.iter().map(|x| x["sequence"].as_u64().unwrap()).collect();
+        assert_eq!(seqs, [1, 2], "{what}: one step per template step");
+        assert!(
+            st.iter().all(|x| x["transaction_step_status_id"] == 60),
+            "{what}"
+        );
+        assert_eq!(attachment_status(env, &prm, &u), Some(10), "{what}");
+    };
+    exhaust(
+        &fixture,
+        &Scenario {
+            name: "worker",
+            args: vec!["worker".into()],
+            body: None,
+            verify: &verify,
+        },
+    );
+}
+
+/// A first use killed while it creates the store: the next payctl finishes
+/// the creation instead of refusing a half-made directory.
+#[test]
+fn a_first_use_killed_halfway_is_finished_by_the_next_command() {
+    for point in POINTS {
+        for n in 1..=3 {
+            let fault = format!("{point}:{n}");
+            let env = Env::new();
+            let o = finish(spawn(&env, Some(&fault), &["profile", "list"], None));
+            if o.code == 0 {
+                break;
+            }
+            assert_eq!(o.code, -1, "{fault}: {o:?}");
+            let o = ok(env.run(&["profile", "list"]));
+            assert_eq!(o.json["paging"]["total_count"], 0, "{fault}");
+            assert_clean(&env, &fault);
+            ok(env.body(&["profile", "create"], &profile_body("first-001")));
+            assert!(env.path().join("meta.json").is_file(), "{fault}");
+        }
+    }
+}
+
+// ------------------------------------------------------------ kill -9
+
+/// Longest random wait before the kill, in ms (`PAYCTL_CRASH_MAX_MS`, default 15).
+fn max_sleep_ms() -> u64 {
+    std::env::var("PAYCTL_CRASH_MAX_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|v| *v > 0)
+        .unwrap_or(15)
+}
+
+fn trials() -> usize {
+    std::env::var("PAYCTL_CRASH_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30)
+}
+
+/// Start a command, SIGKILL it after a random 0-15 ms, and check that what it
+/// reported before dying is on disk, the next command leaves the store clean,
+/// and the rules hold (one default address, keys unique, every attachment
+/// processed once).
+#[test]
+fn kill_9_at_random_moments_loses_nothing_that_was_reported() {
+    let seed: u64 = std::env::var("PAYCTL_CRASH_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(rand::random);
+    eprintln!(
+        "kill -9 soak: {} trials, PAYCTL_CRASH_SEED={seed}",
+        trials()
+    );
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let env = Env::new();
+    let prm = env.program_id();
+    let home = env.create_profile("kill-home");
+    let mut keys: BTreeSet<String> = BTreeSet::new();
+    let mut reported_addresses: Vec<String> = Vec::new();
+    // Killed with no change made, killed after its commit but before it
+    // printed, finished and reported.
+    let mut outcomes = [0usize; 3];
+    let max_us = 1000 * max_sleep_ms();
+    let mut addresses = 0;
+    for i in 0..trials() {
+        let what = format!("trial {i} (PAYCTL_CRASH_SEED={seed})");
+        let op = rng.random_range(0..3);
+        let key = format!("kill-{i:05}");
+        let child = match op {
+            0 => spawn(
+                &env,
+                None,
+                &["profile", "create", "--body", "-"],
+                Some(profile_body(&key).to_string().as_bytes()),
+            ),
+            1 => spawn(
+                &env,
+                None,
+                &["address", "create", &home, "--body", "-"],
+                Some(address_body(true).to_string().as_bytes()),
+            ),
+            _ => {
+                let csp = env.create_profile(&key);
+                keys.insert(key.clone());
+                ok(env.run(&["program", "attach", &prm, &csp]));
+                spawn(&env, None, &["worker"], None)
+            }
+        };
+        let mut child = child;
+        std::thread::sleep(Duration::from_micros(rng.random_range(0..max_us)));
+        let _ = child.kill();
+        let o = finish(child);
+        let reported = o.code == 0 && o.json["errors"].is_null() && o.json["data"].is_array();
+        match op {
+            0 => {
+                let listed = ok(env.run(&["profile", "list", "--customer-key", &key]));
+                let there = listed.data().len();
+                assert!(there <= 1, "{what}: {listed:?}");
+                if reported {
+                    assert_eq!(there, 1, "{what}: a reported create is missing");
+                    let id = o.id();
+                    assert_eq!(
+                        listed.data()[0]["customer_profile_id"],
+                        id.as_str(),
+                        "{what}"
+                    );
+                    ok(env.run(&["profile", "get", &id]));
+                }
+                outcomes[if reported { 2 } else { there }] += 1;
+                if there == 0 {
+                    // Not made: the key is free.
+                    ok(env.body(&["profile", "create"], &profile_body(&key)));
+                }
+                keys.insert(key);
+            }
+            1 => {
+                if reported {
+                    reported_addresses.push(o.id());
+                }
+                let list = ok(env.run(&["address", "list", &home, "--page-size", "1000"]));
+                let ids: BTreeSet<&str> = list
+                    .data()
+                    .iter()
+                    .map(|a| a["address_id"].as_str().unwrap())
+                    .collect();
+                for a in &reported_addresses {
+                    assert!(
+                        ids.contains(a.as_str()),
+                        "{what}: reported address {a} lost"
+                    );
+                }
+                let defaults = list
+                    .data()
+                    .iter()
+                    .filter(|a| a["is_default"] == true)
+                    .count();
+                assert_eq!(defaults, usize::from(!ids.is_empty()), "{what}: {list:?}");
+                let changed = ids.len() > addresses;
+                assert!(ids.len() <= addresses + 1, "{what}");
+                addresses = ids.len();
+                outcomes[if reported { 2 } else { usize::from(changed) }] += 1;
+            }
+            _ => {
+                if reported {
+                    assert_eq!(
+                        o.json["data"][0]["attachments_processed"], 1,
+                        "{what}: {o:?}"
+                    );
+                }
+                // Whatever the killed worker did, a second one finishes the rest, once.
+                let processed = worker_summary(&env)["attachments_processed"]
+                    .as_u64()
+                    .unwrap();
+                if reported {
+                    assert_eq!(processed, 0, "{what}: processed twice");
+                } else {
+                    // The killed one may have committed without printing.
+                    assert!(processed <= 1, "{what}");
+                    outcomes[usize::from(processed == 0)] += 1;
+                }
+                if reported {
+                    outcomes[2] += 1;
+                }
+                let o = ok(env.run(&["program", "profiles", &prm, "--page-size", "1000"]));
+                assert!(
+                    o.data()
+                        .iter()
+                        .all(|a| a["customer_profile_program_status_id"] == 10),
+                    "{what}: {o:?}"
+                );
+            }
+        }
+        assert_clean(&env, &what);
+    }
+    let all = profiles(&env);
+    let listed: BTreeSet<String> = all
+        .iter()
+        .map(|p| p["customer_key"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(all.len(), listed.len(), "a key is held twice");
+    assert_eq!(listed.len(), keys.len() + 1);
+    eprintln!(
+        "kill -9 soak: {} killed before any change, {} killed after the commit point but before printing (completed by the next command), {} reported",
+        outcomes[0], outcomes[1], outcomes[2]
+    );
+    assert_eq!(outcomes.iter().sum::<usize>(), trials());
+}
+
+// ------------------------------------------------------------ temp files
+
+/// A temp file left by a killed writer, before or after the commit point,
+/// is gone after the next write command.
+#[test]
+fn temp_files_of_a_killed_writer_are_removed_by_the_next_writer() {
+    for fault in [
+        "after-write:1",
+        "after-write:2",
+        "after-write:4",
+        "after-sync:3",
+    ] {
+        let env = Env::new();
+        env.create_profile("tmp-00001");
+        let o = finish(spawn(
+            &env,
+            Some(fault),
+            &["profile", "create", "--body", "-"],
+            Some(profile_body("tmp-00002").to_string().as_bytes()),
+        ));
+        assert_eq!(o.code, -1, "{fault}: {o:?}");
+        assert!(
+            !temp_files(&env).is_empty(),
+            "{fault}: the fault left no temp file"
+        );
+        ok(env.body(&["profile", "create"], &profile_body("tmp-00003")));
+        assert!(
+            temp_files(&env).is_empty(),
+            "{fault}: {:?}",
+            temp_files(&env)
+        );
+        assert_clean(&env, fault);
+    }
+}
+
+// ------------------------------------------------------------ store check
+
+fn check(env: &Env, repair: bool) -> Out {
+    let mut args = vec!["store", "check"];
+    if repair {
+        args.push("--repair");
+    }
+    env.run(&args)
+}
+
+/// The problems `store check` reported, as "path: problem" strings.
+fn findings(o: &Out) -> Vec<String> {
+    assert_eq!(o.code, 3, "{o:?}");
+    assert!(o.json["data"].is_null(), "{o:?}");
+    assert!(o.codes().iter().all(|c| *c == 30006), "{o:?}");
+    o.messages()
+}
+
+fn customer_files(env: &Env) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    walk(&env.path().join("customers"), &mut files);
+    walk(&env.path().join("transactions"), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| (p.clone(), fs::read(&p).unwrap()))
+        .collect()
+}
+
+fn key_file(env: &Env, key: &str) -> PathBuf {
+    let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+    env.path().join("index/keys").join(format!("k{hex}"))
+}
+
+#[test]
+fn store_check_is_clean_on_a_fresh_and_a_used_store() {
+    let env = Env::new();
+    let o = ok(check(&env, false));
+    assert_eq!(o.data()[0]["status"], "clean");
+    let csp = env.create_profile("chk-00001");
+    ok(env.body(&["address", "create", &csp], &address_body(true)));
+    let o = ok(check(&env, false));
+    assert_eq!(o.data()[0]["customers"], 1);
+    let o = ok(check(&env, true));
+    assert_eq!(
+        o.data()[0]["repaired"],
+        json!([]),
+        "nothing to repair: {o:?}"
+    );
+}
+
+#[test]
+fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let a = env.create_profile("chk-00001");
+    let b = env.create_profile("chk-00002");
+    ok(env.run(&["program", "attach", &prm, &b]));
+    ok(check(&env, false));
+    let records = customer_files(&env);
+    let log = fs::read(env.path().join("index/profiles.log")).unwrap();
+
+    // 1. a key index entry removed, 2. garbage appended to the summary log,
+    // 3. the queue file of a pending attachment removed, 4. a stray temp file.
+    fs::remove_file(key_file(&env, "chk-00001")).unwrap();
+    let mut f = fs::OpenOptions::new()
+        .append(true)
+        .open(env.path().join("index/profiles.log"))
+        .unwrap();
+    f.write_all(b"{not json at all\n").unwrap();
+    drop(f);
+    let queued: Vec<PathBuf> = fs::read_dir(env.path().join("queue"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(queued.len(), 1, "{queued:?}");
+    fs::remove_file(&queued[0]).unwrap();
+    fs::write(env.path().join("x.payctl-tmp"), b"left behind").unwrap();
+
+    let o = check(&env, false);
+    let found = findings(&o);
+    let has = |path: &str, text: &str| {
+        assert!(
+            found.iter().any(|m| m.contains(path) && m.contains(text)),
+            "no finding on {path} ({text}): {found:#?}"
+        )
+    };
+    let key_rel = key_file(&env, "chk-00001");
+    let key_rel = key_rel
+        .strip_prefix(env.path())
+        .unwrap()
+        .display()
+        .to_string();
+    has(&key_rel, &a);
+    has("index/profiles.log", "line 3");
+    has("queue", &b);
+    has("x.payctl-tmp", "temp");
+    assert_eq!(found.len(), 4, "{found:#?}");
+    // A check changes nothing.
+    assert!(env.path().join("x.payctl-tmp").exists());
+
+    let o = ok(check(&env, true));
+    assert!(
+        !o.data()[0]["repaired"].as_array().unwrap().is_empty(),
+        "{o:?}"
+    );
+    ok(check(&env, false));
+    assert_eq!(
+        customer_files(&env),
+        records,
+        "--repair never rewrites a record"
+    );
+    assert_eq!(
+        fs::read(env.path().join("index/profiles.log")).unwrap(),
+        log,
+        "rebuilt in order"
+    );
+    assert!(key_file(&env, "chk-00001").exists());
+    assert!(!env.path().join("x.payctl-tmp").exists());
+    // The repaired indexes work: the key is taken, the queue has the attachment.
+    env.body(&["profile", "create"], &profile_body("chk-00001"))
+        .refused(1, 21002);
+    assert_eq!(worker_summary(&env)["attachments_processed"], 1);
+    assert_eq!(attachment_status(&env, &prm, &b), Some(10));
+}
+
+#[test]
+fn two_default_addresses_are_reported_and_never_repaired() {
+    let env = Env::new();
+    let csp = env.create_profile("two-00001");
+    ok(env.body(&["address", "create", &csp], &address_body(true)));
+    ok(env.body(&["address", "create", &csp], &address_body(false)));
+    let (path, bytes) = customer_files(&env).remove(0);
+    let mut rec: Value = serde_json::from_slice(&bytes).unwrap();
+    let addrs = rec["addresses"]
+        .as_array_mut()
+        .expect("addresses in the customer file");
+    assert_eq!(addrs.len(), 2);
+    for a in addrs {
+        a["is_default"] = json!(true);
+    }
+    let mut edited = serde_json::to_vec(&rec).unwrap();
+    edited.push(b'\n');
+    fs::write(&path, &edited).unwrap();
+    for repair in [false, true] {
+        let o = check(&env, repair);
+        let found = findings(&o);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].contains(&csp) && found[0].contains("more than one default"),
+            "{found:?}"
+        );
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            edited,
+            "the record is left as it is"
+        );
+    }
+}
