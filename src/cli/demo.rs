@@ -8,7 +8,14 @@ use super::Global;
 use crate::error::{Error, Result, code};
 use crate::output::Response;
 
+/// The tour runs on a temporary store, removed at the end, unless --keep or
+/// --data-dir (then that store is used and kept). It goes to stderr; stdout
+/// gets one record naming the profile and the transaction made, the
+/// transaction's status and its steps (`-o json` for scripts).
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  payctl demo\n  payctl demo --data-dir /tmp/payctl-tour -o json | jq '.data[0].transaction_steps'"
+)]
 pub struct DemoArgs {
     /// Keep the scratch store instead of removing it at the end
     #[arg(long)]
@@ -47,6 +54,24 @@ impl Tour {
             ));
         }
         Ok(())
+    }
+
+    /// Run `args` quietly with `-o json`; the envelope's data.
+    fn data(&self, args: &[&str]) -> Result<serde_json::Value> {
+        let out = self
+            .base()
+            .args(args)
+            .args(["-o", "json"])
+            .output()
+            .map_err(|e| Error::usage(format!("demo: cannot run payctl: {e}")))?;
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        if !out.status.success() {
+            return Err(Error::one(
+                code::INVALID_VALUE,
+                format!("demo: `payctl {}` failed", args.join(" ")),
+            ));
+        }
+        Ok(v["data"].clone())
     }
 
     /// Run `args` with `-o id` and return the first id.
@@ -111,7 +136,7 @@ impl DemoArgs {
         if !keep {
             remove_scratch(&dir);
         }
-        let (csp, trn) = result?;
+        let (csp, trn, txn, steps) = result?;
         eprintln!(
             "\nThat was the whole lifecycle. {}",
             if keep {
@@ -123,6 +148,8 @@ impl DemoArgs {
         Ok(Response::Records(vec![serde_json::json!({
             "customer_profile_id": csp,
             "transaction_id": trn,
+            "transaction_status_id": txn["transaction_status_id"],
+            "transaction_steps": steps,
             "data_dir": if keep { Some(dir.display().to_string()) } else { None },
         })]))
     }
@@ -132,7 +159,10 @@ fn remove_scratch(dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-fn run(t: &Tour) -> Result<(String, String)> {
+/// What the tour made: the profile, the transaction, its record and its steps.
+type Made = (String, String, serde_json::Value, serde_json::Value);
+
+fn run(t: &Tour) -> Result<Made> {
     let key = format!("demo-{:08x}", rand::random::<u32>());
     t.show(
         "Dictionaries hold the values other requests refer to by number",
@@ -168,19 +198,19 @@ fn run(t: &Tour) -> Result<(String, String)> {
         &["profile", "get", &csp],
     )?;
     t.show(
-        "Give it a default mailing address",
+        "Give it a default mailing address (dictionary values by id or by name)",
         &[
             "address",
             "create",
             &csp,
             "--address-type-id",
-            "1",
+            "Mailing",
             "--default",
             "true",
             "--country-id",
-            "1",
+            "US",
             "--state-id",
-            "5",
+            "AR",
             "--first-name",
             "Ada",
             "--last-name",
@@ -220,9 +250,9 @@ fn run(t: &Tour) -> Result<(String, String)> {
             "--program",
             &prm,
             "--type-id",
-            "1",
+            "Funding",
             "--payment-method-id",
-            "1",
+            "ACH",
             "--default",
             "true",
             "--label",
@@ -234,7 +264,7 @@ fn run(t: &Tour) -> Result<(String, String)> {
             "--routing-number",
             "021000021",
             "--ach-type-id",
-            "2",
+            "Checking",
             "--tag",
             "source=onboarding",
         ],
@@ -271,5 +301,22 @@ fn run(t: &Tour) -> Result<(String, String)> {
     t.show("The steps, completed", &["txn", "steps", &trn])?;
     t.show("The transaction, Completed (60)", &["txn", "get", &trn])?;
     t.show("And the store is sound", &["store", "check"])?;
-    Ok((csp, trn))
+    let txn = t.data(&["txn", "get", &trn])?[0].clone();
+    let steps = t
+        .data(&["txn", "steps", &trn])?
+        .as_array()
+        .map(|steps| {
+            steps
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "transaction_step_id": s["transaction_step_id"],
+                        "sequence": s["sequence"],
+                        "transaction_step_status_id": s["transaction_step_status_id"],
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    Ok((csp, trn, txn, serde_json::Value::Array(steps)))
 }

@@ -155,6 +155,9 @@ pub enum Command {
     /// Do the background work: attachments, transaction steps
     Worker(worker::WorkerArgs),
     /// Create a store, with the built-in catalog or your own
+    #[command(
+        after_help = "Examples:\n  payctl init\n  payctl --data-dir ./store init --catalog catalog.json   # the shape of the built-in catalog"
+    )]
     Init(InitArgs),
     /// Integrity of the store
     #[command(subcommand)]
@@ -168,7 +171,6 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)
-    #[command(after_help = "Example:\n  cargo run --release -- demo")]
     Demo(demo::DemoArgs),
     /// Write completions/ and man/ into DIR (for maintainers)
     #[command(hide = true)]

@@ -1,14 +1,62 @@
 //! `payctl program …`: Programs, their Applications, and attaching customer
 //! profiles to a Program (spec 2.4, 2.5, 4.4).
 
+use std::time::{Duration, Instant};
+
 use clap::Subcommand;
 
 use super::Global;
 use super::args::{BodyArg, PageArgs, Patch};
 use super::profile::to_json;
 use crate::core::program;
-use crate::error::Result;
+use crate::error::{Error, Result, code};
+use crate::model::status::attachment::PENDING;
 use crate::output::Response;
+
+/// `--wait [--timeout SECS]` of commands whose effect the worker completes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WaitArgs {
+    /// Wait until the worker has processed the request (poll every 200 ms)
+    #[arg(long)]
+    pub wait: bool,
+    /// Seconds to wait with --wait before failing with 30005 (Timed out), exit 1
+    #[arg(long, requires = "wait", default_value_t = 60.0, value_name = "SECS", value_parser = super::args::parse_secs)]
+    pub timeout: f64,
+}
+
+impl WaitArgs {
+    /// How long to wait, if at all.
+    pub fn limit(&self) -> Option<Duration> {
+        self.wait.then(|| Duration::from_secs_f64(self.timeout))
+    }
+}
+
+/// Poll `done` every 200 ms until it is true or `limit` passes (then 30005,
+/// exit 1: the request itself was made and stays in the queue). A store that
+/// is busy for longer than --lock-timeout fails as any read does.
+pub fn wait_until(
+    limit: Duration,
+    what: &str,
+    mut done: impl FnMut() -> Result<bool>,
+) -> Result<()> {
+    let end = Instant::now() + limit;
+    loop {
+        if done()? {
+            return Ok(());
+        }
+        let now = Instant::now();
+        if now >= end {
+            return Err(Error::one(
+                code::TIMEOUT,
+                format!(
+                    "{what} was not processed within the --timeout of {} s; is `payctl worker --watch` running? The request stays queued",
+                    limit.as_secs_f64()
+                ),
+            ));
+        }
+        std::thread::sleep((end - now).min(Duration::from_millis(200)));
+    }
+}
 
 #[derive(Debug, Subcommand)]
 pub enum ProgramCommand {
@@ -35,8 +83,14 @@ pub enum ProgramCommand {
     /// is Pending or Attached is refused with 21001; a Rejected (20) one may be
     /// attached again. Without --reason (or a reason in --body) the reason is
     /// stored as an empty string; a reason has at most 256 characters.
+    ///
+    /// With --wait, payctl then polls the record (every 200 ms, as a reader)
+    /// until the worker has processed it (Attached or Rejected), and answers
+    /// as without --wait; a background `payctl worker --watch` must be running.
+    /// When --timeout passes first, the attach stays requested and the command
+    /// fails with 30005 (Timed out), exit 1.
     #[command(
-        after_help = "Examples:\n  payctl program attach prm_0123456789abcdefghij csp_0123456789abcdefghij --reason \"new member\"\n  payctl program attach prm_0123456789abcdefghij --body attach.json\n\nThe --body holds the spec's request: {\"customer_profile_id\": \"csp_…\",\n\"customer_profile_program_status_reason\": \"…\"}; a CSP argument given as well must be the same id."
+        after_help = "Examples:\n  payctl program attach prm_0123456789abcdefghij csp_0123456789abcdefghij --reason \"new member\"\n  payctl program attach $PRM $CSP --wait --timeout 30   # with `payctl worker --watch` running elsewhere\n  payctl program attach prm_0123456789abcdefghij --body attach.json\n\nThe --body holds the spec's request: {\"customer_profile_id\": \"csp_…\",\n\"customer_profile_program_status_reason\": \"…\"}; a CSP argument given as well must be the same id."
     )]
     Attach {
         /// The program_id (prm_…)
@@ -48,6 +102,8 @@ pub enum ProgramCommand {
         reason: Option<String>,
         #[command(flatten)]
         body: BodyArg,
+        #[command(flatten)]
+        wait: WaitArgs,
     },
     /// List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)
     #[command(
@@ -98,18 +154,23 @@ impl ProgramCommand {
                 csp,
                 reason,
                 body,
+                wait,
             } => {
                 let mut p = Patch::new();
                 p.str("customer_profile_program_status_reason", &reason);
                 let body = p.over(body.read()?);
-                let store = g.write()?;
-                Ok(Response::Id(program::attach(
-                    &store,
-                    &g.ctx(),
-                    &prm,
-                    csp.as_deref(),
-                    &body,
-                )?))
+                let id = program::attach(&g.write()?, &g.ctx(), &prm, csp.as_deref(), &body)?;
+                if let Some(limit) = wait.limit() {
+                    wait_until(
+                        limit,
+                        &format!("customer profile {id} in program {prm}"),
+                        || {
+                            let record = program::get_profile(&g.read()?, &prm, &id)?;
+                            Ok(record.customer_profile_program_status_id != PENDING)
+                        },
+                    )?;
+                }
+                Ok(Response::Id(id))
             }
             ProgramCommand::Profiles { prm, page } => {
                 let store = g.read()?;

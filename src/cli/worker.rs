@@ -72,15 +72,30 @@ fn sleep_unless_stopped(d: Duration, stop: &AtomicBool) -> bool {
 impl WorkerArgs {
     pub fn exec(self, g: &Global) -> Result<Response> {
         let stop = interrupt::install();
-        let open = || g.write();
+        let progress = Progress::new();
+        // Each batch opens the store: the moment to count what is left.
+        let open = || {
+            let store = g.write()?;
+            if let Some(p) = &progress {
+                p.left(store.queue()?.len());
+            }
+            Ok(store)
+        };
         if !self.watch {
-            let s = worker::run_once(&open, &system_ctx(), stop)?;
-            return Ok(Response::Records(vec![to_json(&s)]));
+            let s = worker::run_once(&open, &system_ctx(), stop);
+            if let Some(p) = &progress {
+                p.done();
+            }
+            return Ok(Response::Records(vec![to_json(&s?)]));
         }
         let interval = Duration::from_secs_f64(self.interval);
         let mut total = Summary::default();
         loop {
-            match worker::run_once(&open, &system_ctx(), stop) {
+            let pass = worker::run_once(&open, &system_ctx(), stop);
+            if let Some(p) = &progress {
+                p.done();
+            }
+            match pass {
                 Ok(s) => {
                     if !s.is_empty() {
                         eprintln!("{}", serde_json::to_string(&s).expect("summary serializes"));
@@ -95,6 +110,51 @@ impl WorkerArgs {
             }
         }
         Ok(Response::Records(vec![to_json(&total)]))
+    }
+}
+
+/// A progress bar on stderr, only when stderr is a terminal: items of the
+/// queue done out of those there were when the run began (more when items
+/// arrive meanwhile). Updated once per batch; cleared when the run ends.
+struct Progress {
+    bar: std::cell::RefCell<Option<indicatif::ProgressBar>>,
+}
+
+impl Progress {
+    fn new() -> Option<Progress> {
+        use std::io::IsTerminal;
+        std::io::stderr().is_terminal().then(|| Progress {
+            bar: std::cell::RefCell::new(None),
+        })
+    }
+
+    /// `left` items are still queued.
+    fn left(&self, left: usize) {
+        let mut slot = self.bar.borrow_mut();
+        let bar = match &*slot {
+            Some(bar) => bar,
+            None if left == 0 => return,
+            None => {
+                let bar = indicatif::ProgressBar::new(left as u64).with_style(
+                    indicatif::ProgressStyle::with_template(
+                        "worker {bar:40} {pos}/{len} queue items ({elapsed})",
+                    )
+                    .expect("a valid template"),
+                );
+                slot.insert(bar)
+            }
+        };
+        let done = bar.position();
+        let total = bar.length().unwrap_or(0).max(done + left as u64);
+        bar.set_length(total);
+        bar.set_position(total - left as u64);
+    }
+
+    /// The run ended: clear the bar (a pass of --watch starts a new one).
+    fn done(&self) {
+        if let Some(bar) = self.bar.borrow_mut().take() {
+            bar.finish_and_clear();
+        }
     }
 }
 

@@ -1,0 +1,1113 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'payctl'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'payctl' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Customer profiles (spec 2.1)')
+            [CompletionResult]::new('address', 'address', [CompletionResultType]::ParameterValue, 'Addresses of a customer profile (spec 2.2)')
+            [CompletionResult]::new('instrument', 'instrument', [CompletionResultType]::ParameterValue, 'Bank-account payment instruments of a customer profile (spec 2.3)')
+            [CompletionResult]::new('program', 'program', [CompletionResultType]::ParameterValue, 'Programs, their applications, and attaching customers (spec 2.4, 2.5)')
+            [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Transaction templates and their steps (spec 2.4, 2.6)')
+            [CompletionResult]::new('txn', 'txn', [CompletionResultType]::ParameterValue, 'Transactions, their parameters and steps (spec 2.7)')
+            [CompletionResult]::new('dict', 'dict', [CompletionResultType]::ParameterValue, 'Dictionaries: the values other requests refer to by number (spec 4.7)')
+            [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
+            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)')
+            [CompletionResult]::new('generate-docs', 'generate-docs', [CompletionResultType]::ParameterValue, 'Write completions/ and man/ into DIR (for maintainers)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;profile' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a customer profile (POST /customer-profiles)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List customer profiles, oldest first (GET /customer-profiles)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one customer profile (GET /customer-profiles/{id})')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;profile;create' {
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--customer-type-id', '--customer-type-id', [CompletionResultType]::ParameterName, 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)')
+            [CompletionResult]::new('--customer-key', '--customer-key', [CompletionResultType]::ParameterName, 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable)')
+            [CompletionResult]::new('--first-name', '--first-name', [CompletionResultType]::ParameterName, 'first-name')
+            [CompletionResult]::new('--middle-name', '--middle-name', [CompletionResultType]::ParameterName, 'middle-name')
+            [CompletionResult]::new('--last-name', '--last-name', [CompletionResultType]::ParameterName, 'last-name')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'email')
+            [CompletionResult]::new('--date-of-birth', '--date-of-birth', [CompletionResultType]::ParameterName, 'MM/DD/YYYY or YYYY-MM-DD')
+            [CompletionResult]::new('--ssn', '--ssn', [CompletionResultType]::ParameterName, '9 or 4 digits')
+            [CompletionResult]::new('--mobile-phone', '--mobile-phone', [CompletionResultType]::ParameterName, '+, a digit 1-9, then 1 to 15 digits')
+            [CompletionResult]::new('--home-phone', '--home-phone', [CompletionResultType]::ParameterName, 'home-phone')
+            [CompletionResult]::new('--office-phone', '--office-phone', [CompletionResultType]::ParameterName, 'office-phone')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;profile;list' {
+            [CompletionResult]::new('--first-name', '--first-name', [CompletionResultType]::ParameterName, 'Only profiles with this first name (any case)')
+            [CompletionResult]::new('--last-name', '--last-name', [CompletionResultType]::ParameterName, 'Only profiles with this last name (any case)')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Only profiles with this e-mail address (any case)')
+            [CompletionResult]::new('--customer-key', '--customer-key', [CompletionResultType]::ParameterName, 'Only the profile with this customer_key')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only profiles with this tag (repeatable; all must match)')
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;profile;get' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;profile;update' {
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--customer-type-id', '--customer-type-id', [CompletionResultType]::ParameterName, 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)')
+            [CompletionResult]::new('--customer-key', '--customer-key', [CompletionResultType]::ParameterName, 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable)')
+            [CompletionResult]::new('--first-name', '--first-name', [CompletionResultType]::ParameterName, 'first-name')
+            [CompletionResult]::new('--middle-name', '--middle-name', [CompletionResultType]::ParameterName, 'middle-name')
+            [CompletionResult]::new('--last-name', '--last-name', [CompletionResultType]::ParameterName, 'last-name')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'email')
+            [CompletionResult]::new('--date-of-birth', '--date-of-birth', [CompletionResultType]::ParameterName, 'MM/DD/YYYY or YYYY-MM-DD')
+            [CompletionResult]::new('--ssn', '--ssn', [CompletionResultType]::ParameterName, '9 or 4 digits')
+            [CompletionResult]::new('--mobile-phone', '--mobile-phone', [CompletionResultType]::ParameterName, '+, a digit 1-9, then 1 to 15 digits')
+            [CompletionResult]::new('--home-phone', '--home-phone', [CompletionResultType]::ParameterName, 'home-phone')
+            [CompletionResult]::new('--office-phone', '--office-phone', [CompletionResultType]::ParameterName, 'office-phone')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;profile;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a customer profile (POST /customer-profiles)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List customer profiles, oldest first (GET /customer-profiles)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one customer profile (GET /customer-profiles/{id})')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;profile;help;create' {
+            break
+        }
+        'payctl;profile;help;list' {
+            break
+        }
+        'payctl;profile;help;get' {
+            break
+        }
+        'payctl;profile;help;update' {
+            break
+        }
+        'payctl;profile;help;help' {
+            break
+        }
+        'payctl;address' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the addresses of a customer profile, oldest first (GET …/addresses)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one address (GET …/addresses/{address_id})')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change an address; only the fields given change (PUT …/addresses/{address_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an address (DELETE …/addresses/{address_id})')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;address;create' {
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--address-type-id', '--address-type-id', [CompletionResultType]::ParameterName, 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)')
+            [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: make this the profile''s one default address')
+            [CompletionResult]::new('--country-id', '--country-id', [CompletionResultType]::ParameterName, 'country_id: only 1 (US, the United States) is supported')
+            [CompletionResult]::new('--state-id', '--state-id', [CompletionResultType]::ParameterName, 'state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`')
+            [CompletionResult]::new('--first-name', '--first-name', [CompletionResultType]::ParameterName, '1-50 characters')
+            [CompletionResult]::new('--last-name', '--last-name', [CompletionResultType]::ParameterName, '1-50 characters')
+            [CompletionResult]::new('--address-line1', '--address-line1', [CompletionResultType]::ParameterName, '1-256 characters')
+            [CompletionResult]::new('--address-line2', '--address-line2', [CompletionResultType]::ParameterName, '1-256 characters (an empty string is accepted)')
+            [CompletionResult]::new('--city', '--city', [CompletionResultType]::ParameterName, '1-50 characters')
+            [CompletionResult]::new('--zip', '--zip', [CompletionResultType]::ParameterName, 'xxxxx or xxxxx-xxxx')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;address;list' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;address;get' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;address;update' {
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--address-type-id', '--address-type-id', [CompletionResultType]::ParameterName, 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)')
+            [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: make this the profile''s one default address')
+            [CompletionResult]::new('--country-id', '--country-id', [CompletionResultType]::ParameterName, 'country_id: only 1 (US, the United States) is supported')
+            [CompletionResult]::new('--state-id', '--state-id', [CompletionResultType]::ParameterName, 'state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`')
+            [CompletionResult]::new('--first-name', '--first-name', [CompletionResultType]::ParameterName, '1-50 characters')
+            [CompletionResult]::new('--last-name', '--last-name', [CompletionResultType]::ParameterName, '1-50 characters')
+            [CompletionResult]::new('--address-line1', '--address-line1', [CompletionResultType]::ParameterName, '1-256 characters')
+            [CompletionResult]::new('--address-line2', '--address-line2', [CompletionResultType]::ParameterName, '1-256 characters (an empty string is accepted)')
+            [CompletionResult]::new('--city', '--city', [CompletionResultType]::ParameterName, '1-50 characters')
+            [CompletionResult]::new('--zip', '--zip', [CompletionResultType]::ParameterName, 'xxxxx or xxxxx-xxxx')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;address;delete' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;address;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the addresses of a customer profile, oldest first (GET …/addresses)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one address (GET …/addresses/{address_id})')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change an address; only the fields given change (PUT …/addresses/{address_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an address (DELETE …/addresses/{address_id})')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;address;help;create' {
+            break
+        }
+        'payctl;address;help;list' {
+            break
+        }
+        'payctl;address;help;get' {
+            break
+        }
+        'payctl;address;help;update' {
+            break
+        }
+        'payctl;address;help;delete' {
+            break
+        }
+        'payctl;address;help;help' {
+            break
+        }
+        'payctl;instrument' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a profile''s payment instruments, oldest first')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one payment instrument')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change the label, the change reason or is_default (nothing else can change: 10003)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;instrument;create' {
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--type-id', '--type-id', [CompletionResultType]::ParameterName, 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal')
+            [CompletionResult]::new('--payment-method-id', '--payment-method-id', [CompletionResultType]::ParameterName, 'payment_method_id: an id or a name: 1 ACH (the only one supported)')
+            [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: one default per profile and instrument type')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'payment_instrument_label (1-256 characters)')
+            [CompletionResult]::new('--change-reason', '--change-reason', [CompletionResultType]::ParameterName, 'payment_instrument_change_reason (1-256 characters)')
+            [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'program_id the customer is Attached to (prm_…)')
+            [CompletionResult]::new('--account-number', '--account-number', [CompletionResultType]::ParameterName, '4-17 digits')
+            [CompletionResult]::new('--routing-number', '--routing-number', [CompletionResultType]::ParameterName, 'exactly 9 digits')
+            [CompletionResult]::new('--ach-type-id', '--ach-type-id', [CompletionResultType]::ParameterName, 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable; keys unique)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;instrument;list' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;instrument;get' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;instrument;update' {
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--type-id', '--type-id', [CompletionResultType]::ParameterName, 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal')
+            [CompletionResult]::new('--payment-method-id', '--payment-method-id', [CompletionResultType]::ParameterName, 'payment_method_id: an id or a name: 1 ACH (the only one supported)')
+            [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: one default per profile and instrument type')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'payment_instrument_label (1-256 characters)')
+            [CompletionResult]::new('--change-reason', '--change-reason', [CompletionResultType]::ParameterName, 'payment_instrument_change_reason (1-256 characters)')
+            [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'program_id the customer is Attached to (prm_…)')
+            [CompletionResult]::new('--account-number', '--account-number', [CompletionResultType]::ParameterName, '4-17 digits')
+            [CompletionResult]::new('--routing-number', '--routing-number', [CompletionResultType]::ParameterName, 'exactly 9 digits')
+            [CompletionResult]::new('--ach-type-id', '--ach-type-id', [CompletionResultType]::ParameterName, 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable; keys unique)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;instrument;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a profile''s payment instruments, oldest first')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one payment instrument')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change the label, the change reason or is_default (nothing else can change: 10003)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;instrument;help;create' {
+            break
+        }
+        'payctl;instrument;help;list' {
+            break
+        }
+        'payctl;instrument;help;get' {
+            break
+        }
+        'payctl;instrument;help;update' {
+            break
+        }
+        'payctl;instrument;help;help' {
+            break
+        }
+        'payctl;program' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the Facilitator''s Programs (GET /programs)')
+            [CompletionResult]::new('applications', 'applications', [CompletionResultType]::ParameterValue, 'List the Applications of a Program (GET /programs/{id}/applications)')
+            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)')
+            [CompletionResult]::new('profiles', 'profiles', [CompletionResultType]::ParameterValue, 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)')
+            [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;program;list' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;program;applications' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;program;attach' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait until the worker has processed the request (poll every 200 ms)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;program;profiles' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;program;profile' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;program;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the Facilitator''s Programs (GET /programs)')
+            [CompletionResult]::new('applications', 'applications', [CompletionResultType]::ParameterValue, 'List the Applications of a Program (GET /programs/{id}/applications)')
+            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)')
+            [CompletionResult]::new('profiles', 'profiles', [CompletionResultType]::ParameterValue, 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)')
+            [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;program;help;list' {
+            break
+        }
+        'payctl;program;help;applications' {
+            break
+        }
+        'payctl;program;help;attach' {
+            break
+        }
+        'payctl;program;help;profiles' {
+            break
+        }
+        'payctl;program;help;profile' {
+            break
+        }
+        'payctl;program;help;help' {
+            break
+        }
+        'payctl;template' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)')
+            [CompletionResult]::new('steps', 'steps', [CompletionResultType]::ParameterValue, 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;template;list' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;template;steps' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;template;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)')
+            [CompletionResult]::new('steps', 'steps', [CompletionResultType]::ParameterValue, 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;template;help;list' {
+            break
+        }
+        'payctl;template;help;steps' {
+            break
+        }
+        'payctl;template;help;help' {
+            break
+        }
+        'payctl;txn' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a transaction (POST /transactions)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one transaction (GET /transactions/{id})')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List transactions, oldest first (ours)')
+            [CompletionResult]::new('parameters', 'parameters', [CompletionResultType]::ParameterValue, 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)')
+            [CompletionResult]::new('steps', 'steps', [CompletionResultType]::ParameterValue, 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;txn;create' {
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'program_id: a prm_ id or a program name')
+            [CompletionResult]::new('--application', '--application', [CompletionResultType]::ParameterName, 'application_id: an app_ id or an application name of the program')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'transaction_template_id: a trt_ id or a template name of the application')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'transaction_status_reason')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A transaction_tags entry (repeatable; replaces the tags of --body)')
+            [CompletionResult]::new('--param', '--param', [CompletionResultType]::ParameterName, 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'A @target_checks value: ''AMOUNT;key=value;…'' (see below); repeatable')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;txn;get' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;txn;list' {
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only transactions with this transaction_status_id')
+            [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Only transactions of this template (id, or name in any application)')
+            [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'Only transactions of this program (id or name)')
+            [CompletionResult]::new('--customer', '--customer', [CompletionResultType]::ParameterName, 'Only transactions whose parameters name this customer profile')
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;txn;parameters' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;txn;steps' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;txn;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a transaction (POST /transactions)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one transaction (GET /transactions/{id})')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List transactions, oldest first (ours)')
+            [CompletionResult]::new('parameters', 'parameters', [CompletionResultType]::ParameterValue, 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)')
+            [CompletionResult]::new('steps', 'steps', [CompletionResultType]::ParameterValue, 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;txn;help;create' {
+            break
+        }
+        'payctl;txn;help;get' {
+            break
+        }
+        'payctl;txn;help;list' {
+            break
+        }
+        'payctl;txn;help;parameters' {
+            break
+        }
+        'payctl;txn;help;steps' {
+            break
+        }
+        'payctl;txn;help;help' {
+            break
+        }
+        'payctl;dict' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a dictionary''s values, or without NAME the dictionary names (GET /dictionaries/NAME)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;dict;list' {
+            [CompletionResult]::new('--country', '--country', [CompletionResultType]::ParameterName, 'The country of `states`')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;dict;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a dictionary''s values, or without NAME the dictionary names (GET /dictionaries/NAME)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;dict;help;list' {
+            break
+        }
+        'payctl;dict;help;help' {
+            break
+        }
+        'payctl;worker' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between polls with --watch (fractions allowed, 0.01-86400)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep polling the queue until interrupted (Ctrl-C or SIGTERM)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;init' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;store' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;store;check' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--repair', '--repair', [CompletionResultType]::ParameterName, 'Rebuild derived data and remove stray temp files')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;store;help' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;store;help;check' {
+            break
+        }
+        'payctl;store;help;help' {
+            break
+        }
+        'payctl;completions' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;demo' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep the scratch store instead of removing it at the end')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;generate-docs' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;help' {
+            [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Customer profiles (spec 2.1)')
+            [CompletionResult]::new('address', 'address', [CompletionResultType]::ParameterValue, 'Addresses of a customer profile (spec 2.2)')
+            [CompletionResult]::new('instrument', 'instrument', [CompletionResultType]::ParameterValue, 'Bank-account payment instruments of a customer profile (spec 2.3)')
+            [CompletionResult]::new('program', 'program', [CompletionResultType]::ParameterValue, 'Programs, their applications, and attaching customers (spec 2.4, 2.5)')
+            [CompletionResult]::new('template', 'template', [CompletionResultType]::ParameterValue, 'Transaction templates and their steps (spec 2.4, 2.6)')
+            [CompletionResult]::new('txn', 'txn', [CompletionResultType]::ParameterValue, 'Transactions, their parameters and steps (spec 2.7)')
+            [CompletionResult]::new('dict', 'dict', [CompletionResultType]::ParameterValue, 'Dictionaries: the values other requests refer to by number (spec 4.7)')
+            [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
+            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)')
+            [CompletionResult]::new('generate-docs', 'generate-docs', [CompletionResultType]::ParameterValue, 'Write completions/ and man/ into DIR (for maintainers)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;help;profile' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a customer profile (POST /customer-profiles)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List customer profiles, oldest first (GET /customer-profiles)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one customer profile (GET /customer-profiles/{id})')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})')
+            break
+        }
+        'payctl;help;profile;create' {
+            break
+        }
+        'payctl;help;profile;list' {
+            break
+        }
+        'payctl;help;profile;get' {
+            break
+        }
+        'payctl;help;profile;update' {
+            break
+        }
+        'payctl;help;address' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the addresses of a customer profile, oldest first (GET …/addresses)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one address (GET …/addresses/{address_id})')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change an address; only the fields given change (PUT …/addresses/{address_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an address (DELETE …/addresses/{address_id})')
+            break
+        }
+        'payctl;help;address;create' {
+            break
+        }
+        'payctl;help;address;list' {
+            break
+        }
+        'payctl;help;address;get' {
+            break
+        }
+        'payctl;help;address;update' {
+            break
+        }
+        'payctl;help;address;delete' {
+            break
+        }
+        'payctl;help;instrument' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a profile''s payment instruments, oldest first')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one payment instrument')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change the label, the change reason or is_default (nothing else can change: 10003)')
+            break
+        }
+        'payctl;help;instrument;create' {
+            break
+        }
+        'payctl;help;instrument;list' {
+            break
+        }
+        'payctl;help;instrument;get' {
+            break
+        }
+        'payctl;help;instrument;update' {
+            break
+        }
+        'payctl;help;program' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the Facilitator''s Programs (GET /programs)')
+            [CompletionResult]::new('applications', 'applications', [CompletionResultType]::ParameterValue, 'List the Applications of a Program (GET /programs/{id}/applications)')
+            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)')
+            [CompletionResult]::new('profiles', 'profiles', [CompletionResultType]::ParameterValue, 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)')
+            [CompletionResult]::new('profile', 'profile', [CompletionResultType]::ParameterValue, 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})')
+            break
+        }
+        'payctl;help;program;list' {
+            break
+        }
+        'payctl;help;program;applications' {
+            break
+        }
+        'payctl;help;program;attach' {
+            break
+        }
+        'payctl;help;program;profiles' {
+            break
+        }
+        'payctl;help;program;profile' {
+            break
+        }
+        'payctl;help;template' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)')
+            [CompletionResult]::new('steps', 'steps', [CompletionResultType]::ParameterValue, 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)')
+            break
+        }
+        'payctl;help;template;list' {
+            break
+        }
+        'payctl;help;template;steps' {
+            break
+        }
+        'payctl;help;txn' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a transaction (POST /transactions)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one transaction (GET /transactions/{id})')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List transactions, oldest first (ours)')
+            [CompletionResult]::new('parameters', 'parameters', [CompletionResultType]::ParameterValue, 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)')
+            [CompletionResult]::new('steps', 'steps', [CompletionResultType]::ParameterValue, 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)')
+            break
+        }
+        'payctl;help;txn;create' {
+            break
+        }
+        'payctl;help;txn;get' {
+            break
+        }
+        'payctl;help;txn;list' {
+            break
+        }
+        'payctl;help;txn;parameters' {
+            break
+        }
+        'payctl;help;txn;steps' {
+            break
+        }
+        'payctl;help;dict' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a dictionary''s values, or without NAME the dictionary names (GET /dictionaries/NAME)')
+            break
+        }
+        'payctl;help;dict;list' {
+            break
+        }
+        'payctl;help;worker' {
+            break
+        }
+        'payctl;help;init' {
+            break
+        }
+        'payctl;help;store' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            break
+        }
+        'payctl;help;store;check' {
+            break
+        }
+        'payctl;help;completions' {
+            break
+        }
+        'payctl;help;demo' {
+            break
+        }
+        'payctl;help;generate-docs' {
+            break
+        }
+        'payctl;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,982 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[payctl] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'payctl'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'payctl'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand profile 'Customer profiles (spec 2.1)'
+            cand address 'Addresses of a customer profile (spec 2.2)'
+            cand instrument 'Bank-account payment instruments of a customer profile (spec 2.3)'
+            cand program 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
+            cand template 'Transaction templates and their steps (spec 2.4, 2.6)'
+            cand txn 'Transactions, their parameters and steps (spec 2.7)'
+            cand dict 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+            cand worker 'Do the background work: attachments, transaction steps'
+            cand init 'Create a store, with the built-in catalog or your own'
+            cand store 'Integrity of the store'
+            cand completions 'Print a shell completion script'
+            cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
+            cand generate-docs 'Write completions/ and man/ into DIR (for maintainers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;profile'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Create a customer profile (POST /customer-profiles)'
+            cand list 'List customer profiles, oldest first (GET /customer-profiles)'
+            cand get 'Show one customer profile (GET /customer-profiles/{id})'
+            cand update 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;profile;create'= {
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --customer-type-id 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)'
+            cand --customer-key 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)'
+            cand --tag 'A customer_profile_tags entry (repeatable)'
+            cand --first-name 'first-name'
+            cand --middle-name 'middle-name'
+            cand --last-name 'last-name'
+            cand --email 'email'
+            cand --date-of-birth 'MM/DD/YYYY or YYYY-MM-DD'
+            cand --ssn '9 or 4 digits'
+            cand --mobile-phone '+, a digit 1-9, then 1 to 15 digits'
+            cand --home-phone 'home-phone'
+            cand --office-phone 'office-phone'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;profile;list'= {
+            cand --first-name 'Only profiles with this first name (any case)'
+            cand --last-name 'Only profiles with this last name (any case)'
+            cand --email 'Only profiles with this e-mail address (any case)'
+            cand --customer-key 'Only the profile with this customer_key'
+            cand --tag 'Only profiles with this tag (repeatable; all must match)'
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;profile;get'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;profile;update'= {
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --customer-type-id 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)'
+            cand --customer-key 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)'
+            cand --tag 'A customer_profile_tags entry (repeatable)'
+            cand --first-name 'first-name'
+            cand --middle-name 'middle-name'
+            cand --last-name 'last-name'
+            cand --email 'email'
+            cand --date-of-birth 'MM/DD/YYYY or YYYY-MM-DD'
+            cand --ssn '9 or 4 digits'
+            cand --mobile-phone '+, a digit 1-9, then 1 to 15 digits'
+            cand --home-phone 'home-phone'
+            cand --office-phone 'office-phone'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;profile;help'= {
+            cand create 'Create a customer profile (POST /customer-profiles)'
+            cand list 'List customer profiles, oldest first (GET /customer-profiles)'
+            cand get 'Show one customer profile (GET /customer-profiles/{id})'
+            cand update 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;profile;help;create'= {
+        }
+        &'payctl;profile;help;list'= {
+        }
+        &'payctl;profile;help;get'= {
+        }
+        &'payctl;profile;help;update'= {
+        }
+        &'payctl;profile;help;help'= {
+        }
+        &'payctl;address'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
+            cand list 'List the addresses of a customer profile, oldest first (GET …/addresses)'
+            cand get 'Show one address (GET …/addresses/{address_id})'
+            cand update 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
+            cand delete 'Delete an address (DELETE …/addresses/{address_id})'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;address;create'= {
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --address-type-id 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)'
+            cand --default 'is_default: make this the profile''s one default address'
+            cand --country-id 'country_id: only 1 (US, the United States) is supported'
+            cand --state-id 'state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`'
+            cand --first-name '1-50 characters'
+            cand --last-name '1-50 characters'
+            cand --address-line1 '1-256 characters'
+            cand --address-line2 '1-256 characters (an empty string is accepted)'
+            cand --city '1-50 characters'
+            cand --zip 'xxxxx or xxxxx-xxxx'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;address;list'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;address;get'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;address;update'= {
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --address-type-id 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)'
+            cand --default 'is_default: make this the profile''s one default address'
+            cand --country-id 'country_id: only 1 (US, the United States) is supported'
+            cand --state-id 'state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`'
+            cand --first-name '1-50 characters'
+            cand --last-name '1-50 characters'
+            cand --address-line1 '1-256 characters'
+            cand --address-line2 '1-256 characters (an empty string is accepted)'
+            cand --city '1-50 characters'
+            cand --zip 'xxxxx or xxxxx-xxxx'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;address;delete'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;address;help'= {
+            cand create 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
+            cand list 'List the addresses of a customer profile, oldest first (GET …/addresses)'
+            cand get 'Show one address (GET …/addresses/{address_id})'
+            cand update 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
+            cand delete 'Delete an address (DELETE …/addresses/{address_id})'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;address;help;create'= {
+        }
+        &'payctl;address;help;list'= {
+        }
+        &'payctl;address;help;get'= {
+        }
+        &'payctl;address;help;update'= {
+        }
+        &'payctl;address;help;delete'= {
+        }
+        &'payctl;address;help;help'= {
+        }
+        &'payctl;instrument'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
+            cand list 'List a profile''s payment instruments, oldest first'
+            cand get 'Show one payment instrument'
+            cand update 'Change the label, the change reason or is_default (nothing else can change: 10003)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;instrument;create'= {
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --type-id 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal'
+            cand --payment-method-id 'payment_method_id: an id or a name: 1 ACH (the only one supported)'
+            cand --default 'is_default: one default per profile and instrument type'
+            cand --label 'payment_instrument_label (1-256 characters)'
+            cand --change-reason 'payment_instrument_change_reason (1-256 characters)'
+            cand --program 'program_id the customer is Attached to (prm_…)'
+            cand --account-number '4-17 digits'
+            cand --routing-number 'exactly 9 digits'
+            cand --ach-type-id 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking'
+            cand --tag 'A payment_instrument_tags entry (repeatable; keys unique)'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;instrument;list'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;instrument;get'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;instrument;update'= {
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --type-id 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal'
+            cand --payment-method-id 'payment_method_id: an id or a name: 1 ACH (the only one supported)'
+            cand --default 'is_default: one default per profile and instrument type'
+            cand --label 'payment_instrument_label (1-256 characters)'
+            cand --change-reason 'payment_instrument_change_reason (1-256 characters)'
+            cand --program 'program_id the customer is Attached to (prm_…)'
+            cand --account-number '4-17 digits'
+            cand --routing-number 'exactly 9 digits'
+            cand --ach-type-id 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking'
+            cand --tag 'A payment_instrument_tags entry (repeatable; keys unique)'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;instrument;help'= {
+            cand create 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
+            cand list 'List a profile''s payment instruments, oldest first'
+            cand get 'Show one payment instrument'
+            cand update 'Change the label, the change reason or is_default (nothing else can change: 10003)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;instrument;help;create'= {
+        }
+        &'payctl;instrument;help;list'= {
+        }
+        &'payctl;instrument;help;get'= {
+        }
+        &'payctl;instrument;help;update'= {
+        }
+        &'payctl;instrument;help;help'= {
+        }
+        &'payctl;program'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'List the Facilitator''s Programs (GET /programs)'
+            cand applications 'List the Applications of a Program (GET /programs/{id}/applications)'
+            cand attach 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)'
+            cand profiles 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
+            cand profile 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;program;list'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;program;applications'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;program;attach'= {
+            cand --reason 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --timeout 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --wait 'Wait until the worker has processed the request (poll every 200 ms)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;program;profiles'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;program;profile'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;program;help'= {
+            cand list 'List the Facilitator''s Programs (GET /programs)'
+            cand applications 'List the Applications of a Program (GET /programs/{id}/applications)'
+            cand attach 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)'
+            cand profiles 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
+            cand profile 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;program;help;list'= {
+        }
+        &'payctl;program;help;applications'= {
+        }
+        &'payctl;program;help;attach'= {
+        }
+        &'payctl;program;help;profiles'= {
+        }
+        &'payctl;program;help;profile'= {
+        }
+        &'payctl;program;help;help'= {
+        }
+        &'payctl;template'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
+            cand steps 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;template;list'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;template;steps'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;template;help'= {
+            cand list 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
+            cand steps 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;template;help;list'= {
+        }
+        &'payctl;template;help;steps'= {
+        }
+        &'payctl;template;help;help'= {
+        }
+        &'payctl;txn'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Create a transaction (POST /transactions)'
+            cand get 'Show one transaction (GET /transactions/{id})'
+            cand list 'List transactions, oldest first (ours)'
+            cand parameters 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
+            cand steps 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;txn;create'= {
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --program 'program_id: a prm_ id or a program name'
+            cand --application 'application_id: an app_ id or an application name of the program'
+            cand --template 'transaction_template_id: a trt_ id or a template name of the application'
+            cand --reason 'transaction_status_reason'
+            cand --tag 'A transaction_tags entry (repeatable; replaces the tags of --body)'
+            cand --param 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable'
+            cand --check 'A @target_checks value: ''AMOUNT;key=value;…'' (see below); repeatable'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;txn;get'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;txn;list'= {
+            cand --status 'Only transactions with this transaction_status_id'
+            cand --template 'Only transactions of this template (id, or name in any application)'
+            cand --program 'Only transactions of this program (id or name)'
+            cand --customer 'Only transactions whose parameters name this customer profile'
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;txn;parameters'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;txn;steps'= {
+            cand --page-size 'Records per page (1-1000)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;txn;help'= {
+            cand create 'Create a transaction (POST /transactions)'
+            cand get 'Show one transaction (GET /transactions/{id})'
+            cand list 'List transactions, oldest first (ours)'
+            cand parameters 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
+            cand steps 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;txn;help;create'= {
+        }
+        &'payctl;txn;help;get'= {
+        }
+        &'payctl;txn;help;list'= {
+        }
+        &'payctl;txn;help;parameters'= {
+        }
+        &'payctl;txn;help;steps'= {
+        }
+        &'payctl;txn;help;help'= {
+        }
+        &'payctl;dict'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand list 'List a dictionary''s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;dict;list'= {
+            cand --country 'The country of `states`'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;dict;help'= {
+            cand list 'List a dictionary''s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;dict;help;list'= {
+        }
+        &'payctl;dict;help;help'= {
+        }
+        &'payctl;worker'= {
+            cand --interval 'Seconds between polls with --watch (fractions allowed, 0.01-86400)'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --watch 'Keep polling the queue until interrupted (Ctrl-C or SIGTERM)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;init'= {
+            cand --catalog 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;store'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;store;check'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --repair 'Rebuild derived data and remove stray temp files'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;store;help'= {
+            cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;store;help;check'= {
+        }
+        &'payctl;store;help;help'= {
+        }
+        &'payctl;completions'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;demo'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --keep 'Keep the scratch store instead of removing it at the end'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;generate-docs'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;help'= {
+            cand profile 'Customer profiles (spec 2.1)'
+            cand address 'Addresses of a customer profile (spec 2.2)'
+            cand instrument 'Bank-account payment instruments of a customer profile (spec 2.3)'
+            cand program 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
+            cand template 'Transaction templates and their steps (spec 2.4, 2.6)'
+            cand txn 'Transactions, their parameters and steps (spec 2.7)'
+            cand dict 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+            cand worker 'Do the background work: attachments, transaction steps'
+            cand init 'Create a store, with the built-in catalog or your own'
+            cand store 'Integrity of the store'
+            cand completions 'Print a shell completion script'
+            cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
+            cand generate-docs 'Write completions/ and man/ into DIR (for maintainers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;help;profile'= {
+            cand create 'Create a customer profile (POST /customer-profiles)'
+            cand list 'List customer profiles, oldest first (GET /customer-profiles)'
+            cand get 'Show one customer profile (GET /customer-profiles/{id})'
+            cand update 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+        }
+        &'payctl;help;profile;create'= {
+        }
+        &'payctl;help;profile;list'= {
+        }
+        &'payctl;help;profile;get'= {
+        }
+        &'payctl;help;profile;update'= {
+        }
+        &'payctl;help;address'= {
+            cand create 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
+            cand list 'List the addresses of a customer profile, oldest first (GET …/addresses)'
+            cand get 'Show one address (GET …/addresses/{address_id})'
+            cand update 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
+            cand delete 'Delete an address (DELETE …/addresses/{address_id})'
+        }
+        &'payctl;help;address;create'= {
+        }
+        &'payctl;help;address;list'= {
+        }
+        &'payctl;help;address;get'= {
+        }
+        &'payctl;help;address;update'= {
+        }
+        &'payctl;help;address;delete'= {
+        }
+        &'payctl;help;instrument'= {
+            cand create 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
+            cand list 'List a profile''s payment instruments, oldest first'
+            cand get 'Show one payment instrument'
+            cand update 'Change the label, the change reason or is_default (nothing else can change: 10003)'
+        }
+        &'payctl;help;instrument;create'= {
+        }
+        &'payctl;help;instrument;list'= {
+        }
+        &'payctl;help;instrument;get'= {
+        }
+        &'payctl;help;instrument;update'= {
+        }
+        &'payctl;help;program'= {
+            cand list 'List the Facilitator''s Programs (GET /programs)'
+            cand applications 'List the Applications of a Program (GET /programs/{id}/applications)'
+            cand attach 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)'
+            cand profiles 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
+            cand profile 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
+        }
+        &'payctl;help;program;list'= {
+        }
+        &'payctl;help;program;applications'= {
+        }
+        &'payctl;help;program;attach'= {
+        }
+        &'payctl;help;program;profiles'= {
+        }
+        &'payctl;help;program;profile'= {
+        }
+        &'payctl;help;template'= {
+            cand list 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
+            cand steps 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
+        }
+        &'payctl;help;template;list'= {
+        }
+        &'payctl;help;template;steps'= {
+        }
+        &'payctl;help;txn'= {
+            cand create 'Create a transaction (POST /transactions)'
+            cand get 'Show one transaction (GET /transactions/{id})'
+            cand list 'List transactions, oldest first (ours)'
+            cand parameters 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
+            cand steps 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
+        }
+        &'payctl;help;txn;create'= {
+        }
+        &'payctl;help;txn;get'= {
+        }
+        &'payctl;help;txn;list'= {
+        }
+        &'payctl;help;txn;parameters'= {
+        }
+        &'payctl;help;txn;steps'= {
+        }
+        &'payctl;help;dict'= {
+            cand list 'List a dictionary''s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
+        }
+        &'payctl;help;dict;list'= {
+        }
+        &'payctl;help;worker'= {
+        }
+        &'payctl;help;init'= {
+        }
+        &'payctl;help;store'= {
+            cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold'
+        }
+        &'payctl;help;store;check'= {
+        }
+        &'payctl;help;completions'= {
+        }
+        &'payctl;help;demo'= {
+        }
+        &'payctl;help;generate-docs'= {
+        }
+        &'payctl;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,900 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_payctl_global_optspecs
+    string join \n data-dir= o/output= actor= no-input y/yes lock-timeout= color= h/help V/version
+end
+
+function __fish_payctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_payctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_payctl_using_subcommand
+    set -l cmd (__fish_payctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c payctl -n "__fish_payctl_needs_command" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_needs_command" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_needs_command" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_needs_command" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_needs_command" -s V -l version -d 'Print version'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "profile" -d 'Customer profiles (spec 2.1)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "store" -d 'Integrity of the store'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
+Organization\t'Organization (id 2)'
+Facilitator\t'Facilitator (id 3)'
+CustomersOfProgram\t'Customers of Program (id 4)'"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-key -d 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l tag -d 'A customer_profile_tags entry (repeatable)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l first-name -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l middle-name -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l last-name -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l email -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l date-of-birth -d 'MM/DD/YYYY or YYYY-MM-DD' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l ssn -d '9 or 4 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l mobile-phone -d '+, a digit 1-9, then 1 to 15 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l home-phone -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l office-phone -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l first-name -d 'Only profiles with this first name (any case)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l last-name -d 'Only profiles with this last name (any case)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l email -d 'Only profiles with this e-mail address (any case)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l customer-key -d 'Only the profile with this customer_key' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l tag -d 'Only profiles with this tag (repeatable; all must match)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
+Organization\t'Organization (id 2)'
+Facilitator\t'Facilitator (id 3)'
+CustomersOfProgram\t'Customers of Program (id 4)'"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-key -d 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l tag -d 'A customer_profile_tags entry (repeatable)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l first-name -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l middle-name -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l last-name -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l email -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l date-of-birth -d 'MM/DD/YYYY or YYYY-MM-DD' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l ssn -d '9 or 4 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l mobile-phone -d '+, a digit 1-9, then 1 to 15 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l home-phone -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l office-phone -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "create" -d 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "list" -d 'List the addresses of a customer profile, oldest first (GET …/addresses)'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "get" -d 'Show one address (GET …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "update" -d 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "delete" -d 'Delete an address (DELETE …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
+Street\t'Street (id 2)'
+Billing\t'Billing (id 3)'"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l default -d 'is_default: make this the profile\'s one default address' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l country-id -d 'country_id: only 1 (US, the United States) is supported' -r -f -a "US\t'United States (id 1)'"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l state-id -d 'state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`' -r -f -a "AL\t'Alabama (id 1)'
+AK\t'Alaska (id 2)'
+AS\t'American Samoa (id 3)'
+AZ\t'Arizona (id 4)'
+AR\t'Arkansas (id 5)'
+CA\t'California (id 6)'
+CO\t'Colorado (id 7)'
+CT\t'Connecticut (id 8)'
+DE\t'Delaware (id 9)'
+DC\t'District of Columbia (id 10)'
+FL\t'Florida (id 11)'
+GA\t'Georgia (id 12)'
+GU\t'Guam (id 13)'
+HI\t'Hawaii (id 14)'
+ID\t'Idaho (id 15)'
+IL\t'Illinois (id 16)'
+IN\t'Indiana (id 17)'
+IA\t'Iowa (id 18)'
+KS\t'Kansas (id 19)'
+KY\t'Kentucky (id 20)'
+LA\t'Louisiana (id 21)'
+ME\t'Maine (id 22)'
+MD\t'Maryland (id 23)'
+MA\t'Massachusetts (id 24)'
+MI\t'Michigan (id 25)'
+MN\t'Minnesota (id 26)'
+MS\t'Mississippi (id 27)'
+MO\t'Missouri (id 28)'
+MT\t'Montana (id 29)'
+NE\t'Nebraska (id 30)'
+NV\t'Nevada (id 31)'
+NH\t'New Hampshire (id 32)'
+NJ\t'New Jersey (id 33)'
+NM\t'New Mexico (id 34)'
+NY\t'New York (id 35)'
+NC\t'North Carolina (id 36)'
+ND\t'North Dakota (id 37)'
+MP\t'Northern Mariana Islands (id 38)'
+OH\t'Ohio (id 39)'
+OK\t'Oklahoma (id 40)'
+OR\t'Oregon (id 41)'
+PA\t'Pennsylvania (id 42)'
+PR\t'Puerto Rico (id 43)'
+RI\t'Rhode Island (id 44)'
+SC\t'South Carolina (id 45)'
+SD\t'South Dakota (id 46)'
+TN\t'Tennessee (id 47)'
+TX\t'Texas (id 48)'
+VI\t'U.S. Virgin Islands (id 49)'
+UT\t'Utah (id 50)'
+VT\t'Vermont (id 51)'
+VA\t'Virginia (id 52)'
+WA\t'Washington (id 53)'
+WV\t'West Virginia (id 54)'
+WI\t'Wisconsin (id 55)'
+WY\t'Wyoming (id 56)'"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l first-name -d '1-50 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l last-name -d '1-50 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l address-line1 -d '1-256 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l address-line2 -d '1-256 characters (an empty string is accepted)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l city -d '1-50 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l zip -d 'xxxxx or xxxxx-xxxx' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
+Street\t'Street (id 2)'
+Billing\t'Billing (id 3)'"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l default -d 'is_default: make this the profile\'s one default address' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l country-id -d 'country_id: only 1 (US, the United States) is supported' -r -f -a "US\t'United States (id 1)'"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l state-id -d 'state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`' -r -f -a "AL\t'Alabama (id 1)'
+AK\t'Alaska (id 2)'
+AS\t'American Samoa (id 3)'
+AZ\t'Arizona (id 4)'
+AR\t'Arkansas (id 5)'
+CA\t'California (id 6)'
+CO\t'Colorado (id 7)'
+CT\t'Connecticut (id 8)'
+DE\t'Delaware (id 9)'
+DC\t'District of Columbia (id 10)'
+FL\t'Florida (id 11)'
+GA\t'Georgia (id 12)'
+GU\t'Guam (id 13)'
+HI\t'Hawaii (id 14)'
+ID\t'Idaho (id 15)'
+IL\t'Illinois (id 16)'
+IN\t'Indiana (id 17)'
+IA\t'Iowa (id 18)'
+KS\t'Kansas (id 19)'
+KY\t'Kentucky (id 20)'
+LA\t'Louisiana (id 21)'
+ME\t'Maine (id 22)'
+MD\t'Maryland (id 23)'
+MA\t'Massachusetts (id 24)'
+MI\t'Michigan (id 25)'
+MN\t'Minnesota (id 26)'
+MS\t'Mississippi (id 27)'
+MO\t'Missouri (id 28)'
+MT\t'Montana (id 29)'
+NE\t'Nebraska (id 30)'
+NV\t'Nevada (id 31)'
+NH\t'New Hampshire (id 32)'
+NJ\t'New Jersey (id 33)'
+NM\t'New Mexico (id 34)'
+NY\t'New York (id 35)'
+NC\t'North Carolina (id 36)'
+ND\t'North Dakota (id 37)'
+MP\t'Northern Mariana Islands (id 38)'
+OH\t'Ohio (id 39)'
+OK\t'Oklahoma (id 40)'
+OR\t'Oregon (id 41)'
+PA\t'Pennsylvania (id 42)'
+PR\t'Puerto Rico (id 43)'
+RI\t'Rhode Island (id 44)'
+SC\t'South Carolina (id 45)'
+SD\t'South Dakota (id 46)'
+TN\t'Tennessee (id 47)'
+TX\t'Texas (id 48)'
+VI\t'U.S. Virgin Islands (id 49)'
+UT\t'Utah (id 50)'
+VT\t'Vermont (id 51)'
+VA\t'Virginia (id 52)'
+WA\t'Washington (id 53)'
+WV\t'West Virginia (id 54)'
+WI\t'Wisconsin (id 55)'
+WY\t'Wyoming (id 56)'"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l first-name -d '1-50 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l last-name -d '1-50 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-line1 -d '1-256 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-line2 -d '1-256 characters (an empty string is accepted)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l city -d '1-50 characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l zip -d 'xxxxx or xxxxx-xxxx' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "create" -d 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the addresses of a customer profile, oldest first (GET …/addresses)'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one address (GET …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an address (DELETE …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "create" -d 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "list" -d 'List a profile\'s payment instruments, oldest first'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "get" -d 'Show one payment instrument'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "update" -d 'Change the label, the change reason or is_default (nothing else can change: 10003)'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
+Withdrawal\t'Withdrawal (id 2)'"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l payment-method-id -d 'payment_method_id: an id or a name: 1 ACH (the only one supported)' -r -f -a "ACH\t'ACH (id 1)'
+Check\t'Check (id 2)'"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l default -d 'is_default: one default per profile and instrument type' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l label -d 'payment_instrument_label (1-256 characters)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l change-reason -d 'payment_instrument_change_reason (1-256 characters)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l program -d 'program_id the customer is Attached to (prm_…)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l account-number -d '4-17 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l routing-number -d 'exactly 9 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l ach-type-id -d 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking' -r -f -a "Savings\t'Savings (id 1)'
+Checking\t'Checking (id 2)'"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l tag -d 'A payment_instrument_tags entry (repeatable; keys unique)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
+Withdrawal\t'Withdrawal (id 2)'"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l payment-method-id -d 'payment_method_id: an id or a name: 1 ACH (the only one supported)' -r -f -a "ACH\t'ACH (id 1)'
+Check\t'Check (id 2)'"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l default -d 'is_default: one default per profile and instrument type' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l label -d 'payment_instrument_label (1-256 characters)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l change-reason -d 'payment_instrument_change_reason (1-256 characters)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l program -d 'program_id the customer is Attached to (prm_…)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l account-number -d '4-17 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l routing-number -d 'exactly 9 digits' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l ach-type-id -d 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking' -r -f -a "Savings\t'Savings (id 1)'
+Checking\t'Checking (id 2)'"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l tag -d 'A payment_instrument_tags entry (repeatable; keys unique)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "create" -d 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a profile\'s payment instruments, oldest first'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one payment instrument'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change the label, the change reason or is_default (nothing else can change: 10003)'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "list" -d 'List the Facilitator\'s Programs (GET /programs)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "applications" -d 'List the Applications of a Program (GET /programs/{id}/applications)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "attach" -d 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "profiles" -d 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "profile" -d 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l reason -d 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l wait -d 'Wait until the worker has processed the request (poll every 200 ms)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the Facilitator\'s Programs (GET /programs)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "applications" -d 'List the Applications of a Program (GET /programs/{id}/applications)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "attach" -d 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "profiles" -d 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "profile" -d 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -f -a "list" -d 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -f -a "steps" -d 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "steps" -d 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "create" -d 'Create a transaction (POST /transactions)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "get" -d 'Show one transaction (GET /transactions/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "list" -d 'List transactions, oldest first (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "parameters" -d 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "steps" -d 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l program -d 'program_id: a prm_ id or a program name' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l application -d 'application_id: an app_ id or an application name of the program' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l template -d 'transaction_template_id: a trt_ id or a template name of the application' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l reason -d 'transaction_status_reason' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l tag -d 'A transaction_tags entry (repeatable; replaces the tags of --body)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l param -d 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l check -d 'A @target_checks value: \'AMOUNT;key=value;…\' (see below); repeatable' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l status -d 'Only transactions with this transaction_status_id' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l template -d 'Only transactions of this template (id, or name in any application)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l program -d 'Only transactions of this program (id or name)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l customer -d 'Only transactions whose parameters name this customer profile' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a transaction (POST /transactions)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one transaction (GET /transactions/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "list" -d 'List transactions, oldest first (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "parameters" -d 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "steps" -d 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List a dictionary\'s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l country -d 'The country of `states`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a dictionary\'s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l interval -d 'Seconds between polls with --watch (fractions allowed, 0.01-86400)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l watch -d 'Keep polling the queue until interrupted (Ctrl-C or SIGTERM)'
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand init" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand init" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand init" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec\'s invariants hold'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l repair -d 'Rebuild derived data and remove stray temp files'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec\'s invariants hold'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l keep -d 'Keep the scratch store instead of removing it at the end'
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "profile" -d 'Customer profiles (spec 2.1)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "store" -d 'Integrity of the store'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "completions" -d 'Print a shell completion script'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "create" -d 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "list" -d 'List the addresses of a customer profile, oldest first (GET …/addresses)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "get" -d 'Show one address (GET …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "update" -d 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "delete" -d 'Delete an address (DELETE …/addresses/{address_id})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from instrument" -f -a "create" -d 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from instrument" -f -a "list" -d 'List a profile\'s payment instruments, oldest first'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from instrument" -f -a "get" -d 'Show one payment instrument'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from instrument" -f -a "update" -d 'Change the label, the change reason or is_default (nothing else can change: 10003)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from program" -f -a "list" -d 'List the Facilitator\'s Programs (GET /programs)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from program" -f -a "applications" -d 'List the Applications of a Program (GET /programs/{id}/applications)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from program" -f -a "attach" -d 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from program" -f -a "profiles" -d 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from program" -f -a "profile" -d 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from template" -f -a "list" -d 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from template" -f -a "steps" -d 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from txn" -f -a "create" -d 'Create a transaction (POST /transactions)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from txn" -f -a "get" -d 'Show one transaction (GET /transactions/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from txn" -f -a "list" -d 'List transactions, oldest first (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from txn" -f -a "parameters" -d 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from txn" -f -a "steps" -d 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from dict" -f -a "list" -d 'List a dictionary\'s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from store" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec\'s invariants hold'

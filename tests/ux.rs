@@ -1,0 +1,641 @@
+//! The operator's experience without a terminal: the demo, tables, colour,
+//! a closed pipe, dictionary values by name, `--wait`, help examples.
+//! (With a terminal: tests/interactive.rs.)
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::CommandFactory;
+use common::{Env, Out, address_body, profile_body};
+use serde_json::{Value, json};
+
+fn bin() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("payctl")
+}
+
+fn ok(o: &Out) -> &Out {
+    assert_eq!(o.code, 0, "expected success: {o:?}");
+    o
+}
+
+/// Run with `-o table` (the harness's `-o json` overridden: the last wins).
+fn table(env: &Env, args: &[&str]) -> Out {
+    let mut a = args.to_vec();
+    a.extend(["-o", "table"]);
+    env.run(&a)
+}
+
+/// The header cells of a table printed by comfy-table.
+fn header(text: &str) -> Vec<String> {
+    text.lines()
+        .nth(1)
+        .expect("a header line")
+        .split(['│', '┆'])
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The cells of the first data row.
+fn first_row(text: &str) -> Vec<String> {
+    text.lines()
+        .nth(3)
+        .expect("a row")
+        .split(['│', '┆'])
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+fn attached_profile(env: &Env, key: &str) -> (String, String) {
+    let csp = env.create_profile(key);
+    let prm = env.program_id();
+    ok(&env.run(&["program", "attach", &prm, &csp]));
+    ok(&env.run(&["worker"]));
+    (csp, prm)
+}
+
+fn instrument(env: &Env, csp: &str, prm: &str, extra: &[&str]) -> Out {
+    let mut args = vec![
+        "instrument",
+        "create",
+        csp,
+        "--program",
+        prm,
+        "--payment-method-id",
+        "1",
+        "--default",
+        "true",
+        "--label",
+        "Main",
+        "--change-reason",
+        "Setup",
+        "--account-number",
+        "000123456789",
+        "--routing-number",
+        "021000021",
+        "--tag",
+        "source=onboarding",
+    ];
+    args.extend(extra);
+    env.run(&args)
+}
+
+// ---------------------------------------------------------------- the demo
+
+#[test]
+fn demo_runs_the_whole_lifecycle_on_a_scratch_store() {
+    let home = tempfile::TempDir::new().unwrap();
+    let o = Command::new(bin())
+        .args(["demo", "-o", "json"])
+        .env_remove("PAYCTL_DATA_DIR")
+        .env_remove("PAYCTL_OUTPUT")
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON envelope");
+    let d = &v["data"][0];
+    assert!(v["errors"].is_null());
+    assert!(d["transaction_id"].as_str().unwrap().starts_with("trn_"));
+    assert!(
+        d["customer_profile_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("csp_")
+    );
+    assert_eq!(d["transaction_status_id"], 60, "{v}");
+    let steps = d["transaction_steps"].as_array().unwrap();
+    assert!(!steps.is_empty());
+    assert!(
+        steps.iter().all(|s| s["transaction_step_status_id"] == 60),
+        "{v}"
+    );
+    // The scratch store is gone; nothing was created in the default store.
+    assert!(d["data_dir"].is_null());
+    assert!(!home.path().join("payctl").exists());
+    // The tour itself went to stderr: commands and their tables.
+    let tour = String::from_utf8_lossy(&o.stderr);
+    assert!(tour.contains("$ payctl profile create"), "{tour}");
+    assert!(tour.contains("60 Completed"), "{tour}");
+}
+
+#[test]
+fn demo_with_a_data_dir_keeps_a_sound_store() {
+    let env = Env::new();
+    let o = ok(&env.run(&["demo"])).json.clone();
+    let d = &o["data"][0];
+    assert_eq!(d["data_dir"], env.path().display().to_string());
+    let trn = d["transaction_id"].as_str().unwrap();
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    let txn = ok(&env.run(&["txn", "get", trn])).json.clone();
+    assert_eq!(txn["data"][0]["transaction_status_id"], 60);
+    let steps = ok(&env.run(&["txn", "steps", trn])).json.clone();
+    let steps = steps["data"].as_array().unwrap();
+    assert!(!steps.is_empty());
+    assert!(steps.iter().all(|s| s["transaction_step_status_id"] == 60));
+    // The demo's profile has its address by name: Mailing in Arkansas.
+    let csp = d["customer_profile_id"].as_str().unwrap();
+    let addrs = ok(&env.run(&["address", "list", csp])).json.clone();
+    assert_eq!(addrs["data"][0]["address_type_id"], 1);
+    assert_eq!(addrs["data"][0]["state_id"], 5);
+}
+
+// ---------------------------------------------------------------- tables
+
+#[test]
+fn profile_list_table_shows_the_columns_an_operator_scans() {
+    let env = Env::new();
+    env.create_profile("cust-table-1");
+    let o = ok(&table(&env, &["profile", "list"])).stdout.clone();
+    assert_eq!(
+        header(&o),
+        [
+            "customer_profile_id",
+            "customer_key",
+            "first name",
+            "last name",
+            "email",
+            "created"
+        ]
+    );
+    let row = first_row(&o);
+    assert_eq!(row[1], "cust-table-1");
+    assert_eq!(row[2..5], ["Ada", "Lovelace", "ada@example.com"]);
+    assert!(!o.contains("123456789") && !o.contains("6789"), "{o}");
+    assert!(o.contains("page 1 (50 per page), 1 in all"), "{o}");
+}
+
+#[test]
+fn address_and_instrument_tables_name_their_dictionary_values() {
+    let env = Env::new();
+    let (csp, prm) = attached_profile(&env, "cust-table-2");
+    let mut body = address_body(true);
+    body["state_id"] = json!(6);
+    ok(&env.body(&["address", "create", &csp], &body));
+    let o = ok(&table(&env, &["address", "list", &csp])).stdout.clone();
+    assert_eq!(
+        header(&o),
+        [
+            "address_id",
+            "type",
+            "default",
+            "line1",
+            "city",
+            "state",
+            "zip"
+        ]
+    );
+    assert_eq!(
+        first_row(&o)[1..],
+        [
+            "1 Mailing",
+            "yes",
+            "1 Main St",
+            "Springfield",
+            "CA",
+            "12345"
+        ]
+    );
+
+    ok(&instrument(
+        &env,
+        &csp,
+        &prm,
+        &["--type-id", "1", "--ach-type-id", "2"],
+    ));
+    let o = ok(&table(&env, &["instrument", "list", &csp]))
+        .stdout
+        .clone();
+    assert_eq!(
+        header(&o),
+        [
+            "payment_instrument_id",
+            "type",
+            "default",
+            "status",
+            "account",
+            "routing",
+            "label"
+        ]
+    );
+    assert_eq!(
+        first_row(&o)[1..],
+        ["1 Funding", "yes", "40 Active", "…6789", "…0021", "Main"]
+    );
+    assert!(!o.contains("000123456789") && !o.contains("021000021"));
+
+    let o = ok(&table(&env, &["program", "profiles", &prm]))
+        .stdout
+        .clone();
+    assert_eq!(
+        header(&o),
+        ["customer_profile_id", "program_id", "status", "reason"]
+    );
+    assert_eq!(first_row(&o)[2], "10 Attached");
+}
+
+#[test]
+fn transaction_and_step_tables_show_status_names() {
+    let env = Env::new();
+    let o = ok(&env.run(&["demo"])).json.clone();
+    let trn = o["data"][0]["transaction_id"].as_str().unwrap().to_string();
+    let t = ok(&table(&env, &["txn", "list"])).stdout.clone();
+    assert_eq!(
+        header(&t),
+        ["transaction_id", "template", "status", "created"]
+    );
+    assert_eq!(first_row(&t)[2], "60 Completed");
+    let t = ok(&table(&env, &["txn", "steps", &trn])).stdout.clone();
+    assert_eq!(
+        header(&t),
+        [
+            "seq",
+            "transaction_step_id",
+            "transfer type",
+            "status",
+            "reason"
+        ]
+    );
+    assert_eq!(
+        first_row(&t)[2..],
+        ["1 ACH Funding", "60 Completed", "Successfully completed."]
+    );
+    // A single record: field/value, ids with names.
+    let t = ok(&table(&env, &["txn", "get", &trn])).stdout.clone();
+    assert_eq!(header(&t), ["field", "value"]);
+    assert!(
+        t.lines()
+            .any(|l| l.contains("transaction_status_id") && l.contains("60 Completed")),
+        "{t}"
+    );
+}
+
+#[test]
+fn dictionary_tables_show_id_name_and_display_name() {
+    let env = Env::new();
+    let t = ok(&table(&env, &["dict", "list", "customer-types"]))
+        .stdout
+        .clone();
+    assert_eq!(header(&t), ["customer_type_id", "name", "display name"]);
+    assert_eq!(first_row(&t), ["1", "Individual", "Individual"]);
+    let t = ok(&table(&env, &["dict", "list", "states"])).stdout.clone();
+    assert_eq!(header(&t), ["state_id", "code", "name"]);
+    assert_eq!(first_row(&t), ["1", "AL", "Alabama"]);
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let env = Env::new();
+    env.create_profile("cust-colour");
+    let esc = |o: &Out| o.stdout.contains('\x1b') || o.stderr.contains('\x1b');
+    // Not a terminal: no colour by default, nor with never or NO_COLOR.
+    assert!(!esc(ok(&table(&env, &["profile", "list"]))));
+    assert!(!esc(ok(&table(
+        &env,
+        &["profile", "list", "--color", "never"]
+    ))));
+    let o = env
+        .cmd()
+        .args(["profile", "list", "-o", "table"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&o.stdout).contains('\x1b'));
+    // --color always colours even a pipe.
+    assert!(esc(ok(&table(
+        &env,
+        &["profile", "list", "--color", "always"]
+    ))));
+    // Error lines too.
+    let o = env.run(&[
+        "profile", "get", "csp_nope", "-o", "table", "--color", "never",
+    ]);
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.starts_with("error[20001]"), "{o:?}");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_exit_0() {
+    let env = Env::new();
+    // Long rows, so that the table is far larger than a pipe's buffer.
+    let long = "a".repeat(50);
+    for i in 0..300 {
+        let mut b = profile_body(&format!("cust-pipe-{i:04}"));
+        b["customer_profile_individual"]["first_name"] = json!(long);
+        b["customer_profile_individual"]["last_name"] = json!(long);
+        b["customer_profile_individual"]["email"] =
+            json!(format!("{}@{}.example.com", "m".repeat(60), "d".repeat(60)));
+        ok(&env.body(&["profile", "create"], &b));
+    }
+    // As a person types it.
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "'{}' --data-dir '{}' profile list -o table --page-size 1000 | head -1; echo \"exit=${{PIPESTATUS[0]}}\"",
+            bin().display(),
+            env.path().display()
+        ))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with('┌'), "{out}");
+    assert!(out.contains("exit=0"), "{out}");
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // And with the reader gone after one line, in every format.
+    for format in ["table", "json", "id"] {
+        let mut child = Command::new(bin())
+            .arg("--data-dir")
+            .arg(env.path())
+            .args(["profile", "list", "--page-size", "1000", "-o", format])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}: {out:?}");
+        assert!(out.stderr.is_empty(), "{format}: {out:?}");
+    }
+}
+
+// ---------------------------------------------------------------- dictionary names on flags
+
+#[test]
+fn dictionary_flags_take_ids_or_names() {
+    let env = Env::new();
+    let csp = env.create_profile("cust-names-1");
+    let base = [
+        "--default",
+        "false",
+        "--first-name",
+        "Ada",
+        "--last-name",
+        "Lovelace",
+        "--address-line1",
+        "1 Main St",
+        "--city",
+        "Springfield",
+        "--zip",
+        "12345",
+    ];
+    for (names, want_type, want_state) in [
+        (["1", "1", "6"], 1, 6),
+        (["Mailing", "US", "CA"], 1, 6),
+        (["billing", "United States", "california"], 3, 6),
+        (["Street", "USA", "District of Columbia"], 2, 10),
+        (["3", "1", "ny"], 3, 35),
+    ] {
+        let mut args = vec!["address", "create", &csp];
+        args.extend(["--address-type-id", names[0]]);
+        args.extend(["--country-id", names[1]]);
+        args.extend(["--state-id", names[2]]);
+        args.extend(base);
+        let id = env.run(&args).id();
+        let got = ok(&env.run(&["address", "get", &csp, &id])).json.clone();
+        assert_eq!(got["data"][0]["address_type_id"], want_type, "{names:?}");
+        assert_eq!(got["data"][0]["state_id"], want_state, "{names:?}");
+    }
+    // A number outside the dictionary is still the body's rule (10001, exit 1), as before.
+    let before = env.snapshot();
+    let mut args = vec!["address", "create", &csp, "--address-type-id", "9"];
+    args.extend(["--country-id", "1", "--state-id", "6"]);
+    args.extend(base);
+    env.run(&args).refused(1, 10001).mentions("address_type_id");
+    // An unknown name is a usage error (exit 2), naming the dictionary.
+    let mut args = vec!["address", "create", &csp, "--state-id", "Atlantis"];
+    args.extend(base);
+    let o = env.run(&args);
+    o.refused(2, 10000).mentions("payctl dict list states");
+    assert!(!o.stdout.contains("Atlantis") && !o.stderr.contains("Atlantis"));
+    assert_eq!(env.snapshot(), before);
+
+    // Profiles and instruments.
+    let mut b = profile_body("cust-names-2");
+    b.as_object_mut().unwrap().remove("customer_type_id");
+    let o = env.body(
+        &["profile", "create", "--customer-type-id", "Individual"],
+        &b,
+    );
+    let csp2 = o.id();
+    let got = ok(&env.run(&["profile", "get", &csp2])).json.clone();
+    assert_eq!(got["data"][0]["customer_type_id"], 1);
+
+    let (csp3, prm) = attached_profile(&env, "cust-names-3");
+    let pin = instrument(
+        &env,
+        &csp3,
+        &prm,
+        &["--type-id", "Withdrawal", "--ach-type-id", "savings"],
+    )
+    .id();
+    let got = ok(&env.run(&["instrument", "get", &csp3, &pin]))
+        .json
+        .clone();
+    assert_eq!(got["data"][0]["payment_instrument_type_id"], 2);
+    assert_eq!(
+        got["data"][0]["payment_instrument_ach"]["payment_instrument_ach_type_id"],
+        1
+    );
+    let pin = instrument(
+        &env,
+        &csp3,
+        &prm,
+        &["--type-id", "Funding", "--ach-type-id", "Checking"],
+    )
+    .id();
+    let got = ok(&env.run(&["instrument", "get", &csp3, &pin]))
+        .json
+        .clone();
+    assert_eq!(got["data"][0]["payment_instrument_type_id"], 1);
+    assert_eq!(
+        got["data"][0]["payment_instrument_ach"]["payment_instrument_ach_type_id"],
+        2
+    );
+    instrument(
+        &env,
+        &csp3,
+        &prm,
+        &["--type-id", "Savings", "--ach-type-id", "Checking"],
+    )
+    .refused(2, 10000)
+    .mentions("payment-instrument-types");
+}
+
+#[test]
+fn completions_offer_dictionary_names() {
+    let o = Command::new(bin())
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let script = String::from_utf8_lossy(&o.stdout);
+    for words in [
+        "Mailing Street Billing",
+        "Funding Withdrawal",
+        "Savings Checking",
+        "Individual Organization",
+        "AL AK AS AZ",
+    ] {
+        assert!(script.contains(words), "{words}");
+    }
+    // The long list of states is not spelled out in --help.
+    let help = Command::new(bin())
+        .args(["address", "create", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--state-id <ID|NAME>"));
+    assert!(!help.contains("Wyoming"), "{help}");
+}
+
+// ---------------------------------------------------------------- waiting
+
+fn spawn_watch(env: &Env) -> Child {
+    Command::new(bin())
+        .arg("--data-dir")
+        .arg(env.path())
+        .args(["-o", "json", "worker", "--watch", "--interval", "0.1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn interrupt(child: Child) -> std::process::Output {
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn attach_wait_times_out_with_30005_and_leaves_the_request_queued() {
+    let env = Env::new();
+    let csp = env.create_profile("cust-wait-1");
+    let prm = env.program_id();
+    let start = Instant::now();
+    let o = env.run(&[
+        "program",
+        "attach",
+        &prm,
+        &csp,
+        "--wait",
+        "--timeout",
+        "0.4",
+    ]);
+    let took = start.elapsed();
+    o.refused(1, 30005).mentions("0.4 s");
+    assert!(took >= Duration::from_millis(400), "{took:?}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // The attach itself was made: Pending, and the worker takes it later.
+    let rec = ok(&env.run(&["program", "profile", &prm, &csp]))
+        .json
+        .clone();
+    assert_eq!(rec["data"][0]["customer_profile_program_status_id"], 1);
+    assert_eq!(
+        ok(&env.run(&["worker"])).json["data"][0]["attachments_processed"],
+        1
+    );
+    // --timeout needs --wait; a bad timeout is a usage error.
+    let csp2 = env.create_profile("cust-wait-2");
+    env.run(&["program", "attach", &prm, &csp2, "--timeout", "1"])
+        .refused(2, 10000);
+    env.run(&[
+        "program",
+        "attach",
+        &prm,
+        &csp2,
+        "--wait",
+        "--timeout",
+        "-1",
+    ])
+    .refused(2, 10000);
+}
+
+#[test]
+fn attach_wait_returns_once_a_background_worker_attached_it() {
+    let env = Env::new();
+    let csp = env.create_profile("cust-wait-3");
+    let prm = env.program_id();
+    let watcher = spawn_watch(&env);
+    let o = env.run(&["program", "attach", &prm, &csp, "--wait", "--timeout", "30"]);
+    let out = interrupt(watcher);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(o.id(), csp);
+    let rec = ok(&env.run(&["program", "profile", &prm, &csp]))
+        .json
+        .clone();
+    assert_eq!(rec["data"][0]["customer_profile_program_status_id"], 10);
+}
+
+#[test]
+fn worker_without_a_terminal_prints_no_progress() {
+    let env = Env::new();
+    let prm = env.program_id();
+    for i in 0..3 {
+        let csp = env.create_profile(&format!("cust-quiet-{i}"));
+        ok(&env.run(&["program", "attach", &prm, &csp]));
+    }
+    let o = ok(&env.run(&["worker"])).stderr.clone();
+    assert!(o.is_empty(), "{o}");
+}
+
+// ---------------------------------------------------------------- help
+
+/// Every command's --help ends with one or two examples.
+#[test]
+fn every_command_has_examples_in_its_help() {
+    fn walk(c: &clap::Command, name: String, out: &mut Vec<String>) {
+        for s in c.get_subcommands() {
+            if s.get_name() == "help" || s.is_hide_set() {
+                continue;
+            }
+            let n = format!("{name} {}", s.get_name());
+            if s.has_subcommands() {
+                walk(s, n, out);
+            } else {
+                let help = s
+                    .get_after_help()
+                    .or(s.get_after_long_help())
+                    .map(|h| h.to_string())
+                    .unwrap_or_default();
+                if !help.contains("Example") || !help.contains("payctl") {
+                    out.push(n);
+                }
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&payctl::cli::Cli::command(), "payctl".into(), &mut missing);
+    assert!(missing.is_empty(), "no examples in --help of {missing:?}");
+    // As the user sees it.
+    let o = Command::new(bin())
+        .args(["program", "attach", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        help.contains("Examples:") && help.contains("--wait"),
+        "{help}"
+    );
+}
