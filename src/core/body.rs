@@ -96,8 +96,13 @@ pub fn suggest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
     if let Some(k) = known.iter().find(|k| **k == format!("{name}_id")) {
         return Some(k);
     }
+    // A distance of at most 2 needs lengths within 2 of each other; checking
+    // that first keeps a hostile multi-megabyte field name from costing
+    // seconds of edit-distance work.
+    let len = name.chars().take(1024).count();
     known
         .iter()
+        .filter(|k| len.abs_diff(k.chars().count()) <= 2)
         .map(|k| (distance(name, k), *k))
         .filter(|(d, _)| *d <= 2)
         .min()

@@ -1,0 +1,559 @@
+//! Corrupt stores and hostile input: a damaged file is named and left as it
+//! is (exit 3); a hostile body or identifier is refused with the JSON
+//! envelope (exit 1), the store unchanged, nothing written outside it, and
+//! never a panic. A property test throws random JSON and random bytes at the
+//! creates.
+
+mod common;
+
+use std::fs;
+use std::path::PathBuf;
+
+use common::{Env, Out, address_body, profile_body};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::{Value, json};
+
+/// No panic, and stdout is exactly one envelope.
+fn sane(o: &Out, what: &str) {
+    assert!(!o.stderr.contains("panicked"), "{what}: {o:?}");
+    assert!(
+        o.json.is_object(),
+        "{what}: stdout is not one JSON object: {o:?}"
+    );
+    for k in ["paging", "data", "errors"] {
+        assert!(o.json.get(k).is_some(), "{what}: no {k}: {o:?}");
+    }
+}
+
+/// Refused with exit 1: errors non-empty, data null, nothing changed.
+fn refused(env: &Env, args: &[&str], stdin: &[u8], what: &str) -> Out {
+    let before = env.snapshot();
+    let o = env.run_with(args, Some(stdin));
+    sane(&o, what);
+    assert_eq!(o.code, 1, "{what}: {o:?}");
+    assert!(o.json["data"].is_null(), "{what}: {o:?}");
+    assert!(!o.codes().is_empty(), "{what}: {o:?}");
+    assert!(
+        before == env.snapshot(),
+        "{what}: a refusal changed the store"
+    );
+    o
+}
+
+fn customer_file(env: &Env, csp: &str) -> PathBuf {
+    let shard = &csp[4..6];
+    env.path()
+        .join("customers")
+        .join(shard)
+        .join(format!("{csp}.json"))
+}
+
+// ------------------------------------------------------------ corrupt stores
+
+#[test]
+fn a_truncated_customer_file_is_named_and_left_as_it_is() {
+    let env = Env::new();
+    let csp = env.create_profile("trunc-0001");
+    let other = env.create_profile("trunc-0002");
+    let path = customer_file(&env, &csp);
+    let bytes = fs::read(&path).unwrap();
+    let cut = bytes[..bytes.len() / 2].to_vec();
+    fs::write(&path, &cut).unwrap();
+    let name = format!("{csp}.json");
+    for args in [
+        vec!["profile", "get", &csp],
+        vec!["profile", "list"],
+        vec!["address", "list", &csp],
+        vec!["profile", "update", &csp, "--first-name", "Changed"],
+    ] {
+        let o = env.run(&args);
+        sane(&o, &args.join(" "));
+        o.refused(3, 30002).mentions(&name);
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            cut,
+            "{args:?}: the file was touched"
+        );
+    }
+    let o = env.body(&["address", "create", &csp], &address_body(true));
+    o.refused(3, 30002).mentions(&name);
+    // The rest of the store still works, and check names the file.
+    assert_eq!(env.run(&["profile", "get", &other]).code, 0);
+    let o = env.run(&["store", "check", "--repair"]);
+    o.refused(3, 30006).mentions(&name);
+    assert_eq!(fs::read(&path).unwrap(), cut);
+}
+
+#[test]
+fn a_store_from_a_newer_payctl_is_refused_clearly() {
+    let env = Env::new();
+    env.create_profile("newer-001");
+    let meta = env.path().join("meta.json");
+    fs::write(&meta, br#"{"format_version": 999}"#).unwrap();
+    let before = env.snapshot();
+    for args in [
+        vec!["profile", "list"],
+        vec!["profile", "update", "csp_x", "--first-name", "Z"],
+        vec!["store", "check", "--repair"],
+        vec!["worker"],
+    ] {
+        let o = env.run(&args);
+        sane(&o, &args.join(" "));
+        o.refused(3, 30004)
+            .mentions("999")
+            .mentions("upgrade payctl");
+    }
+    let o = env.body(&["profile", "create"], &profile_body("newer-002"));
+    o.refused(3, 30004);
+    assert!(before == env.snapshot(), "a newer store was written to");
+}
+
+#[test]
+fn a_corrupt_catalog_or_meta_is_named() {
+    let env = Env::new();
+    env.create_profile("catlg-001");
+    let catalog = env.path().join("catalog.json");
+    fs::write(&catalog, b"{\"programs\": [ oops").unwrap();
+    for args in [vec!["program", "list"], vec!["store", "check"]] {
+        let o = env.run(&args);
+        sane(&o, &args.join(" "));
+        assert_eq!(o.code, 3, "{o:?}");
+        o.mentions("catalog.json");
+    }
+    let o = env.body(&["profile", "create"], &profile_body("catlg-002"));
+    o.refused(3, 30002).mentions("catalog.json");
+    assert_eq!(fs::read(&catalog).unwrap(), b"{\"programs\": [ oops");
+
+    let env = Env::new();
+    env.run(&["init"]);
+    fs::write(env.path().join("meta.json"), b"\x00\x01garbage").unwrap();
+    env.run(&["profile", "list"])
+        .refused(3, 30002)
+        .mentions("meta.json");
+}
+
+// ------------------------------------------------------------ hostile bodies
+
+fn deep(n: usize) -> Vec<u8> {
+    let mut v = vec![b'['; n];
+    v.extend(std::iter::repeat_n(b']', n));
+    v
+}
+
+/// Bodies that are not a usable request at all.
+fn hostile_bodies() -> Vec<(&'static str, Vec<u8>)> {
+    let mut with_nul = profile_body("nul-00001").to_string().into_bytes();
+    let at = with_nul.windows(3).position(|w| w == b"Ada").unwrap();
+    with_nul.insert(at + 1, 0);
+    let mut bad_utf8 = profile_body("utf-00001").to_string().into_bytes();
+    let at = bad_utf8.windows(3).position(|w| w == b"Ada").unwrap();
+    bad_utf8.splice(at..at + 1, [0xC3, 0x28, 0xFF]);
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend(profile_body("bom-00001").to_string().bytes());
+    let big = "x".repeat(2 << 20);
+    let mut big_name = profile_body("big-00001");
+    big_name["customer_profile_individual"]["first_name"] = json!(big);
+    let mut escaped_nul = profile_body("nul-00002");
+    escaped_nul["customer_profile_individual"]["first_name"] = json!("A\u{0}da");
+    let mut escape_seq = profile_body("esc-00001");
+    escape_seq["customer_profile_individual"]["last_name"] = json!("\u{1b}]0;owned\u{7}");
+    let mut lone = profile_body("sur-00001").to_string();
+    lone = lone.replace("\"Ada\"", "\"\\ud800\"");
+    let mut deep_obj = String::new();
+    for _ in 0..100_000 {
+        deep_obj.push_str("{\"a\":");
+    }
+    deep_obj.push('1');
+    deep_obj.push_str(&"}".repeat(100_000));
+    vec![
+        ("empty", Vec::new()),
+        ("whitespace", b" \n\t\r\n ".to_vec()),
+        ("not JSON", b"customer_key=abc".to_vec()),
+        ("truncated JSON", br#"{"customer_key": "abcde""#.to_vec()),
+        (
+            "trailing garbage",
+            format!("{} x", profile_body("trl-00001")).into_bytes(),
+        ),
+        (
+            "two documents",
+            format!("{0}{0}", profile_body("two-00001")).into_bytes(),
+        ),
+        ("an array", b"[]".to_vec()),
+        ("a string", b"\"str\"".to_vec()),
+        ("null", b"null".to_vec()),
+        ("a number", b"12345".to_vec()),
+        ("true", b"true".to_vec()),
+        ("an empty object", b"{}".to_vec()),
+        ("a byte-order mark", bom),
+        ("a raw NUL inside a string", with_nul),
+        ("a raw NUL outside strings", b"{\x00}".to_vec()),
+        (
+            "an escaped NUL inside a string",
+            escaped_nul.to_string().into_bytes(),
+        ),
+        (
+            "a terminal escape sequence",
+            escape_seq.to_string().into_bytes(),
+        ),
+        ("invalid UTF-8", bad_utf8),
+        ("a lone surrogate", lone.into_bytes()),
+        ("100k-deep arrays", deep(100_000)),
+        ("100k-deep objects", deep_obj.into_bytes()),
+        ("a 2 MB string", big_name.to_string().into_bytes()),
+        (
+            "a 2 MB key",
+            json!({"customer_key": big}).to_string().into_bytes(),
+        ),
+        (
+            "a 2 MB field name",
+            format!("{{\"{big}\": 1}}").into_bytes(),
+        ),
+        ("a huge number", br#"{"customer_type_id": 1e400}"#.to_vec()),
+        (
+            "a 400-digit number",
+            format!("{{\"customer_type_id\": {}}}", "9".repeat(400)).into_bytes(),
+        ),
+    ]
+}
+
+#[test]
+fn hostile_bodies_are_refused_with_an_envelope() {
+    let env = Env::new();
+    let csp = env.create_profile("host-0001");
+    env.body(&["address", "create", &csp], &address_body(true))
+        .id();
+    let targets: [(&str, Vec<&str>); 3] = [
+        ("profile create", vec!["profile", "create", "--body", "-"]),
+        (
+            "address create",
+            vec!["address", "create", &csp, "--body", "-"],
+        ),
+        (
+            "profile update",
+            vec!["profile", "update", &csp, "--body", "-"],
+        ),
+    ];
+    for (name, body) in hostile_bodies() {
+        for (cmd, args) in &targets {
+            // An empty object is a valid (empty) partial update.
+            if *cmd == "profile update" && name == "an empty object" {
+                continue;
+            }
+            let what = format!("{cmd} with {name}");
+            let o = refused(&env, args, &body, &what);
+            // Messages never echo what was sent.
+            let text = o.messages().join("\n");
+            assert!(
+                text.len() < 20_000,
+                "{what}: {} bytes of messages",
+                text.len()
+            );
+            assert!(!text.contains("owned"), "{what}: {text}");
+        }
+    }
+}
+
+#[test]
+fn wrong_types_in_every_field_are_each_reported() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let body = json!({
+        "customer_type_id": "1",
+        "customer_key": 12345,
+        "customer_profile_tags": {"key": "abc", "value": "def"},
+        "customer_profile_individual": {
+            "first_name": 1,
+            "middle_name": [],
+            "last_name": true,
+            "email": {},
+            "date_of_birth": 19901210,
+            "ssn": 123456789,
+            "mobile_phone": 15551234567u64,
+            "home_phone": false,
+            "office_phone": ["+15551234567"]
+        }
+    });
+    let o = refused(
+        &env,
+        &["profile", "create", "--body", "-"],
+        body.to_string().as_bytes(),
+        "types",
+    );
+    let msgs = o.messages();
+    for path in [
+        "customer_type_id",
+        "customer_key",
+        "customer_profile_tags",
+        "customer_profile_individual.first_name",
+        "customer_profile_individual.middle_name",
+        "customer_profile_individual.last_name",
+        "customer_profile_individual.email",
+        "customer_profile_individual.date_of_birth",
+        "customer_profile_individual.ssn",
+        "customer_profile_individual.mobile_phone",
+        "customer_profile_individual.home_phone",
+        "customer_profile_individual.office_phone",
+    ] {
+        assert!(
+            msgs.iter().any(|m| m.starts_with(&format!("{path}:"))),
+            "no error for {path}: {msgs:#?}"
+        );
+    }
+    assert!(
+        o.codes().iter().all(|c| [10005, 10001].contains(c)),
+        "{o:?}"
+    );
+    assert!(!o.stdout.contains("123456789"), "the SSN sent is echoed");
+
+    // One wrong type at a time, in an otherwise valid body.
+    let wrong = [
+        json!(null),
+        json!("x"),
+        json!(1.5),
+        json!(-1),
+        json!([]),
+        json!({}),
+        json!(true),
+    ];
+    let mut n = 0;
+    let base = profile_body("types-001");
+    for (field, nested) in [
+        ("customer_type_id", false),
+        ("customer_key", false),
+        ("customer_profile_tags", false),
+        ("customer_profile_individual", false),
+        ("first_name", true),
+        ("email", true),
+        ("date_of_birth", true),
+        ("ssn", true),
+        ("mobile_phone", true),
+    ] {
+        let v = &wrong[n % wrong.len()];
+        n += 1;
+        let mut b = base.clone();
+        if nested {
+            b["customer_profile_individual"][field] = v.clone();
+        } else {
+            b[field] = v.clone();
+        }
+        let what = format!("{field} = {v}");
+        if v.is_null() && matches!(field, "customer_profile_tags" | "ssn") {
+            continue; // optional: null is absent
+        }
+        let o = refused(
+            &env,
+            &["profile", "create", "--body", "-"],
+            b.to_string().as_bytes(),
+            &what,
+        );
+        assert!(
+            o.messages().iter().any(|m| m.contains(field)),
+            "{what}: {o:?}"
+        );
+    }
+}
+
+#[test]
+fn unreadable_body_files_are_refused() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let dir = env.dir.path().to_str().unwrap();
+    for (what, path) in [
+        ("a missing file", "/nonexistent/body.json"),
+        ("a directory", dir),
+    ] {
+        let o = refused(&env, &["profile", "create", "--body", path], b"", what);
+        assert!(o.codes().contains(&10005), "{what}: {o:?}");
+    }
+}
+
+#[test]
+fn control_characters_in_flags_are_refused() {
+    let env = Env::new();
+    let csp = env.create_profile("flags-001");
+    for v in ["A\u{1b}[2J", "line\nbreak", "tab\there", "\u{7f}", "\u{85}"] {
+        let o = refused(
+            &env,
+            &["profile", "update", &csp, "--first-name", v],
+            b"",
+            &format!("{v:?}"),
+        );
+        o.refused(1, 10001)
+            .mentions("customer_profile_individual.first_name");
+    }
+    // Unicode that is not a control character is a name like any other.
+    let o = env.run(&["profile", "update", &csp, "--first-name", "Zoë 李 😀"]);
+    assert_eq!(o.code, 0, "{o:?}");
+}
+
+// ------------------------------------------------------------ hostile identifiers
+
+#[test]
+fn hostile_identifiers_are_refused_without_touching_the_disk() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let csp = env.create_profile("ids-00001");
+    let long = format!("csp_{}", "a".repeat(10 * 1024));
+    let bad: Vec<String> = vec![
+        "prm_abcdefghij".into(),
+        "../".into(),
+        "..".into(),
+        "csp_../../etc/passwd".into(),
+        "csp_..".into(),
+        "csp_a/b".into(),
+        "/etc/passwd".into(),
+        "csp_".into(),
+        "".into(),
+        "csp_ünï€😀".into(),
+        "csp_abc def".into(),
+        "csp_abc\u{1b}[2J".into(),
+        long,
+    ];
+    let outside = |env: &Env| {
+        let mut v: Vec<_> = fs::read_dir(env.dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    let parent = outside(&env);
+    assert_eq!(parent, ["store"]);
+    for id in &bad {
+        let cpa = id.replacen("csp_", "cpa_", 1);
+        let commands: Vec<Vec<&str>> = vec![
+            vec!["profile", "get", id],
+            vec!["profile", "update", id, "--first-name", "X"],
+            vec!["address", "list", id],
+            vec!["address", "get", &csp, &cpa],
+            vec!["address", "delete", &csp, id, "--yes"],
+            vec!["instrument", "list", id],
+            vec!["program", "attach", &prm, id],
+            vec!["program", "attach", id, &csp],
+            vec!["program", "profile", &prm, id],
+            vec!["program", "applications", id],
+            vec!["template", "list", id],
+            vec!["template", "steps", id],
+            vec!["txn", "get", id],
+            vec!["txn", "steps", id],
+            vec!["txn", "parameters", id],
+        ];
+        for args in commands {
+            let what = format!("{args:?}");
+            let o = refused(&env, &args, b"", &what);
+            assert!(
+                o.codes().iter().any(|c| [20001, 10001].contains(c)),
+                "{what}: {o:?}"
+            );
+        }
+        let o = refused(
+            &env,
+            &["address", "create", id, "--body", "-"],
+            address_body(true).to_string().as_bytes(),
+            id,
+        );
+        assert!(o.codes().contains(&20001), "{o:?}");
+    }
+    assert_eq!(outside(&env), parent, "a file was made outside the store");
+    assert!(!std::path::Path::new("/etc/passwd.json").exists());
+    assert_eq!(env.run(&["store", "check"]).code, 0);
+}
+
+// ------------------------------------------------------------ property test
+
+/// Random JSON: scalars (strings of any characters, control ones too),
+/// arrays and objects, some of whose keys are real field names.
+fn json_value() -> impl Strategy<Value = Value> {
+    let names = prop::sample::select(vec![
+        "customer_type_id",
+        "customer_key",
+        "customer_profile_tags",
+        "customer_profile_individual",
+        "first_name",
+        "last_name",
+        "email",
+        "date_of_birth",
+        "ssn",
+        "mobile_phone",
+        "key",
+        "value",
+        "address_type_id",
+        "is_default",
+        "country_id",
+        "state_id",
+        "address_line1",
+        "city",
+        "zip",
+    ]);
+    let key = prop_oneof![names.prop_map(String::from), any::<String>()];
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        any::<String>().prop_map(Value::from),
+        "[0-9]{0,12}".prop_map(Value::from),
+        "[a-z@.]{0,20}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 8, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((key.clone(), inner), 0..8)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+fn body_bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        3 => json_value().prop_map(|v| v.to_string().into_bytes()),
+        1 => prop::collection::vec(any::<u8>(), 0..512),
+    ]
+}
+
+/// 64 random bodies for `profile create` and `address create`: never a
+/// panic, always one parseable envelope, exit 0 or 1, and a refusal
+/// changes nothing.
+#[test]
+fn random_bodies_never_panic() {
+    let env = Env::new();
+    let csp = env.create_profile("prop-0001");
+    let mut runner = TestRunner::new(Config {
+        cases: 64,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&(body_bytes(), any::<bool>()), |(bytes, address)| {
+        let args: Vec<&str> = if address {
+            vec!["address", "create", &csp, "--body", "-"]
+        } else {
+            vec!["profile", "create", "--body", "-"]
+        };
+        let before = env.snapshot();
+        let o = env.run_with(&args, Some(&bytes));
+        let fail = |m: String| Err(TestCaseError::fail(m));
+        if o.stderr.contains("panicked") {
+            return fail(format!("panic: {o:?}"));
+        }
+        if !o.json.is_object() || o.json.get("errors").is_none() {
+            return fail(format!("no envelope: {o:?}"));
+        }
+        match o.code {
+            0 => prop_assert!(o.json["errors"].is_null()),
+            1 => {
+                prop_assert!(o.json["data"].is_null(), "{o:?}");
+                prop_assert!(!o.codes().is_empty(), "{o:?}");
+                prop_assert!(before == env.snapshot(), "a refusal changed the store");
+            }
+            _ => return fail(format!("exit {}: {o:?}", o.code)),
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
