@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use comfy_table::{Attribute, Cell, Color, ContentArrangement, Table, presets};
+use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Table, presets};
 use serde_json::Value;
 
 use super::{Response, Style};
@@ -87,6 +87,8 @@ enum Get {
     Masked(&'static str),
     /// The values of a transaction parameter, one short line each.
     ParamValues(&'static str),
+    /// A timestamp to the second, for people (`2025-01-31 12:00:00`).
+    Time(&'static str),
 }
 
 struct Col {
@@ -152,6 +154,10 @@ impl Col {
                 Value::String(s) if !s.is_empty() => format!("…{s}"),
                 other => text(other),
             },
+            Get::Time(p) => match lookup(rec, p) {
+                Value::String(t) => t.split('.').next().unwrap_or(t).replacen('T', " ", 1),
+                other => text(other),
+            },
             Get::ParamValues(p) => match lookup(rec, p) {
                 Value::Array(a) => a.iter().map(param_value).collect::<Vec<_>>().join("\n"),
                 other => text(other),
@@ -184,7 +190,7 @@ fn layout(first: &Value) -> Option<Vec<Col>> {
             col("transaction_id", Path("transaction_id")),
             col("template", Path("transaction_template_id")),
             col("status", Named("transaction_status_id")),
-            col("created", Path("created_datetime")),
+            col("created", Time("created_datetime")),
         ]
     } else if has("payment_instrument_id") {
         vec![
@@ -220,7 +226,7 @@ fn layout(first: &Value) -> Option<Vec<Col>> {
             col("first name", Path("customer_profile_individual.first_name")),
             col("last name", Path("customer_profile_individual.last_name")),
             col("email", Path("customer_profile_individual.email")),
-            col("created", Path("created_datetime")),
+            col("created", Time("created_datetime")),
         ]
     } else if has("transaction_template_step_id") {
         vec![
@@ -389,6 +395,15 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
                                     .map(|c| body_cell(style, c.cell(rec)))
                                     .collect::<Vec<_>>(),
                             );
+                        }
+                        // Identifiers are never wrapped (people copy them);
+                        // the other columns give way on a narrow terminal.
+                        for (i, c) in cols.iter().enumerate() {
+                            let id = c.header.ends_with("_id")
+                                || ["customer_key", "template"].contains(&c.header.as_ref());
+                            if id && let Some(column) = t.column_mut(i) {
+                                column.set_constraint(ColumnConstraint::ContentWidth);
+                            }
                         }
                     }
                     None => {

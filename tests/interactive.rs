@@ -1,0 +1,363 @@
+//! payctl on a real terminal, driven as a person would: tmux runs it in a
+//! detached pane, keys are sent, the screen is read back. Prompts for
+//! missing fields (text and choice lists), the confirmation of a delete,
+//! Ctrl-C of a watching worker, colour and width of tables.
+//!
+//! Without tmux these tests print a note and pass (CI installs it: .ci/run).
+
+mod common;
+
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{Env, address_body};
+use serde_json::Value;
+
+static SESSIONS: AtomicUsize = AtomicUsize::new(0);
+
+fn have_tmux() -> bool {
+    let ok = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("note: tmux is not installed; the terminal tests are skipped");
+    }
+    ok
+}
+
+/// One tmux server of our own (its own socket) with one pane running a command.
+struct Pane {
+    socket: String,
+}
+
+impl Pane {
+    /// Run `payctl ARGS` on a terminal `width` columns wide; when it ends the
+    /// pane shows `EXIT=<code>` and stays open.
+    fn payctl(env: &Env, width: u16, vars: &str, args: &str) -> Pane {
+        let socket = format!(
+            "payctl-test-{}-{}",
+            std::process::id(),
+            SESSIONS.fetch_add(1, Ordering::SeqCst)
+        );
+        let bin = assert_cmd::cargo::cargo_bin("payctl");
+        let script = format!(
+            "env -u PAYCTL_OUTPUT -u PAYCTL_DATA_DIR -u NO_COLOR PAYCTL_ACTOR=tester {vars} '{}' --data-dir '{}' {args}; echo \"EXIT=$?\"; sleep 600",
+            bin.display(),
+            env.path().display()
+        );
+        let st = Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d"])
+            .args(["-x", &width.to_string(), "-y", "50", &script])
+            .env_remove("TMUX")
+            .status()
+            .expect("tmux");
+        assert!(st.success(), "tmux new-session failed");
+        Pane { socket }
+    }
+
+    fn tmux(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .env_remove("TMUX")
+            .output()
+            .expect("tmux")
+    }
+
+    /// Type `keys` (tmux key names such as Enter, Down, C-c, or text).
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "0"];
+        args.extend(keys);
+        assert!(self.tmux(&args).status.success());
+    }
+
+    /// Type literal text followed by Enter.
+    fn line(&self, text: &str) {
+        assert!(
+            self.tmux(&["send-keys", "-t", "0", "-l", text])
+                .status
+                .success()
+        );
+        self.send(&["Enter"]);
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", "0"]).stdout).into_owned()
+    }
+
+    /// The screen with its colour escapes.
+    fn screen_escaped(&self) -> String {
+        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-e", "-t", "0"]).stdout)
+            .into_owned()
+    }
+
+    /// Wait until the screen shows `text` (at most 20 s); the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let end = Instant::now() + Duration::from_secs(20);
+        loop {
+            let s = self.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(
+                Instant::now() < end,
+                "the screen never showed {text:?}:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Wait for the command to end; its exit code.
+    fn exit_code(&self) -> i32 {
+        let s = self.wait_for("EXIT=");
+        let code = s
+            .split("EXIT=")
+            .nth(1)
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|c| c.parse().ok());
+        code.unwrap_or_else(|| panic!("no exit code on screen:\n{s}"))
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = self.tmux(&["kill-server"]);
+    }
+}
+
+fn profile_by_key(env: &Env, key: &str) -> Value {
+    let o = env.run(&["profile", "list", "--customer-key", key]);
+    assert_eq!(o.code, 0, "{o:?}");
+    o.json["data"][0].clone()
+}
+
+#[test]
+fn profile_create_asks_for_missing_fields_with_a_choice_list() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    env.run(&["init"]);
+    let p = Pane::payctl(&env, 200, "", "profile create -o json");
+    p.wait_for("customer type");
+    // A choice list by name: the second entry is Organization (2).
+    p.send(&["Down", "Enter"]);
+    p.wait_for("customer_key");
+    // An answer that breaks the rule is refused on the spot and asked again.
+    p.line("ab");
+    p.wait_for("customer_key: must be 5-50 characters long");
+    p.line("cust-tty-1");
+    p.wait_for("first name");
+    p.line("Grace");
+    p.wait_for("last name");
+    p.line("Hopper");
+    p.wait_for("email");
+    p.line("not-an-email");
+    p.wait_for("is not a valid e-mail address");
+    p.line("grace@example.com");
+    p.wait_for("date of birth");
+    p.line("2020-01-01");
+    p.wait_for("age must be");
+    p.line("1990-12-09");
+    p.wait_for("mobile phone");
+    p.line("+15550001111");
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let got = profile_by_key(&env, "cust-tty-1");
+    assert_eq!(got["customer_type_id"], 2);
+    let ind = &got["customer_profile_individual"];
+    assert_eq!(ind["first_name"], "Grace");
+    assert_eq!(ind["last_name"], "Hopper");
+    assert_eq!(ind["email"], "grace@example.com");
+    assert_eq!(ind["date_of_birth"], "1990-12-09");
+    assert_eq!(ind["mobile_phone"], "+15550001111");
+    // The prompts went to stderr; stdout kept the envelope only.
+    assert!(p.screen().contains("\"id\": \"csp_"), "{}", p.screen());
+}
+
+#[test]
+fn a_customer_key_in_use_is_asked_again() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    env.create_profile("cust-taken");
+    let p = Pane::payctl(
+        &env,
+        200,
+        "",
+        "profile create --customer-type-id Individual --first-name Ada --last-name Byron \
+         --email ada@example.com --date-of-birth 1990-12-10 --mobile-phone +15551234567",
+    );
+    p.wait_for("customer_key");
+    p.line("cust-taken");
+    p.wait_for("another customer profile already has this key");
+    p.line("cust-free");
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    assert_eq!(
+        profile_by_key(&env, "cust-free")["customer_profile_individual"]["last_name"],
+        "Byron"
+    );
+}
+
+#[test]
+fn a_field_given_by_a_flag_is_not_asked_again() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    env.run(&["init"]);
+    let before = env.snapshot();
+    let p = Pane::payctl(
+        &env,
+        200,
+        "",
+        "profile create -o json --customer-type-id 1 --customer-key cust-flag --first-name Ada \
+         --last-name Byron --email bad --date-of-birth 1990-12-10 --mobile-phone +15551234567",
+    );
+    assert_eq!(p.exit_code(), 1, "{}", p.screen());
+    assert!(p.screen().contains("10001"), "{}", p.screen());
+    assert_eq!(env.snapshot(), before);
+    // --no-input on a terminal: nothing is asked.
+    let p = Pane::payctl(&env, 200, "", "profile create --no-input -o json");
+    assert_eq!(p.exit_code(), 1, "{}", p.screen());
+    assert!(p.screen().contains("10002"), "{}", p.screen());
+    assert_eq!(env.snapshot(), before);
+}
+
+#[test]
+fn address_create_asks_the_state_from_a_choice_list() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    let csp = env.create_profile("cust-tty-addr");
+    let p = Pane::payctl(
+        &env,
+        200,
+        "",
+        &format!(
+            "address create {csp} --address-type-id Mailing --default true --first-name Ada \
+             --last-name Byron --address-line1 '1 Main St' --city Springfield --zip 12345"
+        ),
+    );
+    // Only the missing fields are asked: country, then state.
+    p.wait_for("country");
+    p.send(&["Enter"]);
+    let s = p.wait_for("state");
+    assert!(s.contains("AL  Alabama"), "{s}");
+    // Alabama, Alaska, American Samoa, Arizona, Arkansas, California.
+    p.send(&["Down", "Down", "Down", "Down", "Down", "Enter"]);
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let o = env.run(&["address", "list", &csp]);
+    assert_eq!(o.json["data"][0]["state_id"], 6, "{o:?}");
+    assert_eq!(o.json["data"][0]["country_id"], 1);
+}
+
+#[test]
+fn address_delete_asks_for_confirmation() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    let csp = env.create_profile("cust-tty-del");
+    env.body(&["address", "create", &csp], &address_body(true))
+        .id();
+    let keep = env
+        .body(&["address", "create", &csp], &address_body(false))
+        .id();
+    let gone = env
+        .body(&["address", "create", &csp], &address_body(false))
+        .id();
+    let count = || {
+        env.run(&["address", "list", &csp]).json["data"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+
+    // n: nothing changes, exit 2.
+    let before = env.snapshot();
+    let p = Pane::payctl(&env, 200, "", &format!("address delete {csp} {keep}"));
+    p.wait_for(&format!("delete address {keep}?"));
+    p.send(&["n"]);
+    assert_eq!(p.exit_code(), 2, "{}", p.screen());
+    assert!(p.screen().contains("not confirmed"), "{}", p.screen());
+    assert_eq!(env.snapshot(), before);
+    assert_eq!(count(), 3);
+
+    // y: deleted.
+    let p = Pane::payctl(&env, 200, "", &format!("address delete {csp} {gone}"));
+    p.wait_for(&format!("delete address {gone}?"));
+    p.send(&["y"]);
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    assert_eq!(count(), 2);
+    let o = env.run(&["address", "get", &csp, &gone]);
+    o.refused(1, 20001);
+    assert_eq!(env.run(&["address", "get", &csp, &keep]).code, 0);
+}
+
+#[test]
+fn ctrl_c_stops_a_watching_worker_cleanly() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    let prm = env.program_id();
+    let p = Pane::payctl(&env, 200, "", "worker --watch --interval 0.1 -o json");
+    let csp = env.create_profile("cust-tty-watch");
+    assert_eq!(env.run(&["program", "attach", &prm, &csp]).code, 0);
+    let end = Instant::now() + Duration::from_secs(20);
+    while env.run(&["program", "profile", &prm, &csp]).json["data"][0]["customer_profile_program_status_id"]
+        != 10
+    {
+        assert!(Instant::now() < end, "the watcher never attached");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    p.send(&["C-c"]);
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    assert!(
+        p.screen().contains("\"attachments_processed\": 1"),
+        "{}",
+        p.screen()
+    );
+    assert_eq!(env.run(&["store", "check"]).code, 0);
+}
+
+#[test]
+fn tables_fit_the_terminal_and_colour_it_unless_no_color() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    for i in 0..3 {
+        env.create_profile(&format!("cust-tty-table-{i}"));
+    }
+    let p = Pane::payctl(&env, 80, "", "profile list");
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let s = p.screen();
+    assert!(s.contains("customer_key"), "{s}");
+    assert!(s.contains("3 in all"), "{s}");
+    for line in s.lines() {
+        assert!(
+            line.chars().count() <= 80,
+            "wider than the terminal: {line}"
+        );
+    }
+    assert!(
+        p.screen_escaped().contains("\x1b["),
+        "no colour on a terminal"
+    );
+
+    let p = Pane::payctl(&env, 80, "NO_COLOR=1", "profile list");
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    assert!(
+        !p.screen_escaped().contains("\x1b["),
+        "{}",
+        p.screen_escaped()
+    );
+    let p = Pane::payctl(&env, 80, "", "profile list --color never");
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    assert!(!p.screen_escaped().contains("\x1b["));
+}
