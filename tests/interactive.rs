@@ -256,6 +256,52 @@ fn address_create_asks_the_state_from_a_choice_list() {
 }
 
 #[test]
+fn instrument_create_asks_program_numbers_and_tags() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    let csp = env.create_profile("cust-tty-pin");
+    let prm = env.program_id();
+    assert_eq!(env.run(&["program", "attach", &prm, &csp]).code, 0);
+    assert_eq!(env.run(&["worker"]).code, 0);
+    let p = Pane::payctl(
+        &env,
+        200,
+        "",
+        &format!(
+            "instrument create {csp} --type-id Funding --payment-method-id ACH \
+             --ach-type-id Checking --label Main"
+        ),
+    );
+    let s = p.wait_for("program");
+    assert!(s.contains(&prm), "{s}");
+    p.send(&["Enter"]);
+    p.wait_for("account number");
+    p.line("12");
+    p.wait_for("4-17 digits");
+    p.line("000123456789");
+    p.wait_for("routing number");
+    p.line("021000021");
+    p.wait_for("default instrument");
+    p.send(&["y"]);
+    p.wait_for("change reason");
+    p.line("Initial setup");
+    p.wait_for("tags");
+    p.line("novalue");
+    p.wait_for("KEY=VALUE");
+    p.line("source=terminal");
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let o = env.run(&["instrument", "list", &csp]);
+    let pin = &o.json["data"][0];
+    assert_eq!(pin["program_id"], prm.as_str());
+    assert_eq!(pin["is_default"], true);
+    assert_eq!(pin["payment_instrument_change_reason"], "Initial setup");
+    assert_eq!(pin["payment_instrument_tags"][0]["value"], "terminal");
+    assert_eq!(pin["payment_instrument_ach"]["account_number"], "6789");
+}
+
+#[test]
 fn address_delete_asks_for_confirmation() {
     if !have_tmux() {
         return;
