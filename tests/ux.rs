@@ -588,6 +588,73 @@ fn attach_wait_returns_once_a_background_worker_attached_it() {
     assert_eq!(rec["data"][0]["customer_profile_program_status_id"], 10);
 }
 
+/// An ach_funding transaction of `csp` (Attached, with or without a Funding instrument).
+fn funding_args<'a>(prm: &'a str, param: &'a str) -> Vec<&'a str> {
+    vec![
+        "txn",
+        "create",
+        "--program",
+        prm,
+        "--application",
+        "payments",
+        "--template",
+        "ach_funding",
+        "--param",
+        param,
+    ]
+}
+
+#[test]
+fn txn_create_wait_returns_when_the_worker_completed_or_failed_it() {
+    let env = Env::new();
+    let (csp, prm) = attached_profile(&env, "cust-txn-wait");
+    let param = format!("@source_customers={csp}:10.00");
+    let watcher = spawn_watch(&env);
+    // No Funding instrument yet: the step fails, and --wait returns too (exit 0).
+    let mut args = funding_args(&prm, &param);
+    args.extend(["--wait", "--timeout", "30"]);
+    let failed = env.run(&args).id();
+    let t = ok(&env.run(&["txn", "get", &failed])).json.clone();
+    assert_eq!(t["data"][0]["transaction_status_id"], 70);
+    ok(&instrument(
+        &env,
+        &csp,
+        &prm,
+        &["--type-id", "Funding", "--ach-type-id", "Checking"],
+    ));
+    let done = env.run(&args).id();
+    let out = interrupt(watcher);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let t = ok(&env.run(&["txn", "get", &done])).json.clone();
+    assert_eq!(t["data"][0]["transaction_status_id"], 60);
+}
+
+#[test]
+fn txn_create_wait_without_a_worker_times_out_and_keeps_the_transaction() {
+    let env = Env::new();
+    let (csp, prm) = attached_profile(&env, "cust-txn-wait-2");
+    let param = format!("@source_customers={csp}:10.00");
+    let mut args = funding_args(&prm, &param);
+    args.extend(["--wait", "--timeout", "0.3"]);
+    env.run(&args).refused(1, 30005).mentions("0.3 s");
+    // The transaction was created (Created, 10) and the worker takes it later.
+    let list = ok(&env.run(&["txn", "list"])).json.clone();
+    assert_eq!(list["data"].as_array().unwrap().len(), 1);
+    assert_eq!(list["data"][0]["transaction_status_id"], 10);
+    let w = ok(&env.run(&["worker"])).json.clone();
+    assert_eq!(w["data"][0]["transactions_processed"], 1);
+    // A refused create does not wait at all.
+    let before = env.snapshot();
+    let start = Instant::now();
+    let mut bad = funding_args(&prm, "@source_customers=csp_nope:10.00");
+    bad.extend(["--wait", "--timeout", "30"]);
+    let o = env.run(&bad);
+    assert_eq!(o.code, 1, "{o:?}");
+    assert!(!o.codes().contains(&30005));
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(env.snapshot(), before);
+}
+
 #[test]
 fn worker_without_a_terminal_prints_no_progress() {
     let env = Env::new();

@@ -12,6 +12,7 @@ use crate::catalog::dictionaries as dict;
 use crate::core::txn::{self, Filter};
 use crate::error::Result;
 use crate::model::Tag;
+use crate::model::status::txn::{COMPLETED, FAILED};
 use crate::output::Response;
 
 const CREATE_HELP: &str = "\
@@ -34,8 +35,13 @@ application. Tags: key and value 1-50 characters, keys unique. Reason: up to 256
 characters. The transaction starts Created (10) without steps; `payctl worker`
 generates and runs them (see `payctl txn steps`).
 
+With --wait, payctl polls until the worker (`payctl worker --watch`, running elsewhere) has
+finished the transaction, Completed (60) or Failed (70), and answers as without --wait (exit 0;
+`payctl txn get` tells which); after --timeout (default 60 s) it fails with 30005, exit 1.
+
 Examples:
   payctl txn create --body txn.json
+  payctl txn create --body txn.json --wait --timeout 30
   TRN=$(payctl txn create --program default_program --application payments \\
       --template ach_funding --param @source_customers=csp_0123456789abcdefghij:100.25 \\
       --reason 'March top-up' -o id)
@@ -52,6 +58,8 @@ pub enum TxnCommand {
         body: BodyArg,
         #[command(flatten)]
         fields: TxnFields,
+        #[command(flatten)]
+        wait: super::program::WaitArgs,
     },
     /// Show one transaction (GET /transactions/{id})
     #[command(after_help = "Example:\n  payctl txn get trn_0123456789abcdefghij")]
@@ -275,10 +283,18 @@ impl TxnFields {
 impl TxnCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            TxnCommand::Create { body, fields } => {
+            TxnCommand::Create { body, fields, wait } => {
                 let body = fields.over(body.read()?);
-                let store = g.write()?;
-                Ok(Response::Id(txn::create(&store, &g.ctx(), &body)?))
+                let id = txn::create(&g.write()?, &g.ctx(), &body)?;
+                // --wait: until the worker finished it, Completed or Failed
+                // (exit 0 either way: read the status with `txn get`).
+                if let Some(limit) = wait.limit() {
+                    super::program::wait_until(limit, &format!("transaction {id}"), || {
+                        let status = txn::get(&g.read()?, &id)?.transaction_status_id;
+                        Ok(status == COMPLETED || status == FAILED)
+                    })?;
+                }
+                Ok(Response::Id(id))
             }
             TxnCommand::Get { trn } => {
                 let store = g.read()?;
