@@ -441,6 +441,56 @@ fn worker_crashes_process_a_batch_wholly_or_not_at_all() {
     );
 }
 
+/// A worker batch large enough to be one big journal (12 attachments: 24
+/// operations, applied as a batch with one sync at the end): every crash
+/// point leaves all 12 processed or none.
+#[test]
+fn a_large_worker_batch_is_all_or_nothing() {
+    let fixture = Env::new();
+    let prm = fixture.program_id();
+    let kids: Vec<Child> = (0..12)
+        .map(|i| {
+            let body = profile_body(&format!("big-{i:05}")).to_string();
+            spawn(
+                &fixture,
+                None,
+                &["profile", "create", "--body", "-"],
+                Some(body.as_bytes()),
+            )
+        })
+        .collect();
+    let ids: Vec<String> = kids.into_iter().map(|c| ok(finish(c)).id()).collect();
+    for c in &ids {
+        ok(fixture.run(&["program", "attach", &prm, c]));
+    }
+    let verify = |env: &Env, committed: bool, what: &str| {
+        let o = ok(env.run(&["program", "profiles", &prm, "--page-size", "100"]));
+        let statuses: BTreeSet<u64> = o
+            .data()
+            .iter()
+            .map(|a| a["customer_profile_program_status_id"].as_u64().unwrap())
+            .collect();
+        let want = if committed { 10 } else { 1 };
+        assert_eq!(statuses, BTreeSet::from([want]), "{what}: {o:?}");
+        assert_eq!(o.data().len(), 12, "{what}");
+        let w = worker_summary(env);
+        assert_eq!(
+            w["attachments_processed"],
+            if committed { 0 } else { 12 },
+            "{what}"
+        );
+    };
+    exhaust(
+        &fixture,
+        &Scenario {
+            name: "worker batch",
+            args: vec!["worker".into()],
+            body: None,
+            verify: &verify,
+        },
+    );
+}
+
 /// A first use killed while it creates the store: the next payctl finishes
 /// the creation instead of refusing a half-made directory.
 #[test]
@@ -636,33 +686,42 @@ fn kill_9_at_random_moments_loses_nothing_that_was_reported() {
 /// is gone after the next write command.
 #[test]
 fn temp_files_of_a_killed_writer_are_removed_by_the_next_writer() {
-    for fault in [
-        "after-write:1",
-        "after-write:2",
-        "after-write:4",
-        "after-sync:3",
-    ] {
-        let env = Env::new();
-        env.create_profile("tmp-00001");
-        let o = finish(spawn(
-            &env,
-            Some(fault),
-            &["profile", "create", "--body", "-"],
-            Some(profile_body("tmp-00002").to_string().as_bytes()),
-        ));
-        assert_eq!(o.code, -1, "{fault}: {o:?}");
-        assert!(
-            !temp_files(&env).is_empty(),
-            "{fault}: the fault left no temp file"
-        );
-        ok(env.body(&["profile", "create"], &profile_body("tmp-00003")));
-        assert!(
-            temp_files(&env).is_empty(),
-            "{fault}: {:?}",
-            temp_files(&env)
-        );
-        assert_clean(&env, fault);
+    // Every hit of the points between a temp file's creation and its rename,
+    // for the journal (before the commit point) and each record file.
+    let mut left = Vec::new();
+    for point in ["after-write", "after-sync"] {
+        for n in 1.. {
+            let fault = format!("{point}:{n}");
+            let env = Env::new();
+            env.create_profile("tmp-00001");
+            let o = finish(spawn(
+                &env,
+                Some(&fault),
+                &["profile", "create", "--body", "-"],
+                Some(profile_body("tmp-00002").to_string().as_bytes()),
+            ));
+            if o.code == 0 {
+                break;
+            }
+            assert_eq!(o.code, -1, "{fault}: {o:?}");
+            let temps = temp_files(&env);
+            if temps.is_empty() {
+                continue; // an append, or a point past the rename
+            }
+            left.push((fault.clone(), temps.len()));
+            // The next write command (not a read) removes them.
+            ok(env.body(&["profile", "create"], &profile_body("tmp-00003")));
+            assert!(
+                temp_files(&env).is_empty(),
+                "{fault}: {:?}",
+                temp_files(&env)
+            );
+            assert_clean(&env, &fault);
+        }
     }
+    // The journal's temp, and at least the key and customer files' temps.
+    assert!(left.len() >= 3, "too few faults left a temp file: {left:?}");
+    assert!(left.iter().any(|(f, _)| f == "after-write:1"), "{left:?}");
 }
 
 // ------------------------------------------------------------ store check
