@@ -223,7 +223,7 @@ fn hostile_bodies_are_refused_with_an_envelope() {
     let csp = env.create_profile("host-0001");
     env.body(&["address", "create", &csp], &address_body(true))
         .id();
-    let targets: [(&str, Vec<&str>); 3] = [
+    let targets: [(&str, Vec<&str>); 4] = [
         ("profile create", vec!["profile", "create", "--body", "-"]),
         (
             "address create",
@@ -233,6 +233,7 @@ fn hostile_bodies_are_refused_with_an_envelope() {
             "profile update",
             vec!["profile", "update", &csp, "--body", "-"],
         ),
+        ("txn create", vec!["txn", "create", "--body", "-"]),
     ];
     for (name, body) in hostile_bodies() {
         for (cmd, args) in &targets {
