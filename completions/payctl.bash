@@ -3236,7 +3236,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__create)
-            opts="-o -y -h --body --program --application --template --reason --tag --param --check --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --program --application --template --reason --tag --param --check --wait --timeout --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3271,6 +3271,10 @@ _payctl() {
                     return 0
                     ;;
                 --check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
