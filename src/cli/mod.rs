@@ -105,6 +105,7 @@ pub struct GlobalArgs {
         short = 'o',
         long,
         env = "PAYCTL_OUTPUT",
+        ignore_case = true,
         global = true,
         value_enum,
         value_name = "FORMAT"
@@ -209,7 +210,7 @@ impl Global {
     fn default_catalog(&self) -> impl FnOnce() -> crate::model::catalog::Catalog + '_ {
         move || {
             let ctx = self.ctx();
-            crate::catalog::builtin(&ctx.actor, &ctx.now)
+            crate::catalog::builtin(crate::model::status::SYSTEM, &ctx.now)
         }
     }
 
@@ -328,8 +329,18 @@ fn color_enabled(when: ColorWhen, terminal: bool) -> bool {
     }
 }
 
+/// Environment variables of ours that, set but empty, mean "not set"
+/// (as an operator clearing them with `VAR=` expects).
+const OUR_ENV: &[&str] = &["PAYCTL_DATA_DIR", "PAYCTL_OUTPUT", "PAYCTL_ACTOR", "PAYCTL_NO_INPUT"];
+
 /// Run payctl; the exit code.
 pub fn main() -> i32 {
+    for var in OUR_ENV {
+        if std::env::var_os(var).is_some_and(|v| v.is_empty()) {
+            // SAFETY: nothing else runs yet; no other thread reads the environment.
+            unsafe { std::env::remove_var(var) };
+        }
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -463,9 +474,9 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
                     format!("--catalog: cannot read {}: {e}", path.display()),
                 )
             })?;
-            crate::catalog::load(&text, &ctx.actor, &ctx.now)?
+            crate::catalog::load(&text, crate::model::status::SYSTEM, &ctx.now)?
         }
-        None => crate::catalog::builtin(&ctx.actor, &ctx.now),
+        None => crate::catalog::builtin(crate::model::status::SYSTEM, &ctx.now),
     };
     let store = Store::init(&g.data_dir, g.lock_timeout, &catalog)?;
     eprintln!("note: created a new store at {}", store.root().display());
