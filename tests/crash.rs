@@ -441,6 +441,60 @@ fn worker_crashes_process_a_batch_wholly_or_not_at_all() {
     );
 }
 
+/// A transaction create writes its record, the transaction log and a queue
+/// item: a crash never leaves a transaction that no worker will process.
+#[test]
+fn txn_create_crashes_never_strand_a_transaction() {
+    let fixture = Env::new();
+    let prm = fixture.program_id();
+    let csp = fixture.create_profile("txc-00001");
+    ok(fixture.run(&["program", "attach", &prm, &csp]));
+    worker_summary(&fixture);
+    let src = format!("@source_customers={csp}:5.00");
+    let dst = format!("@targets={csp}:5.00");
+    let verify = |env: &Env, committed: bool, what: &str| {
+        let list = ok(env.run(&["txn", "list"]));
+        assert_eq!(
+            list.data().len(),
+            usize::from(committed),
+            "{what}: {list:?}"
+        );
+        let w = worker_summary(env);
+        assert_eq!(w["transactions_processed"], u64::from(committed), "{what}");
+        if let Some(t) = list.data().first() {
+            let trn = t["transaction_id"].as_str().unwrap();
+            let steps = ok(env.run(&["txn", "steps", trn]));
+            assert_eq!(steps.data().len(), 1, "{what}: {steps:?}");
+            let got = ok(env.run(&["txn", "get", trn]));
+            assert_eq!(got.data()[0]["transaction_status_id"], 60, "{what}");
+        }
+    };
+    exhaust(
+        &fixture,
+        &Scenario {
+            name: "txn create",
+            args: [
+                "txn",
+                "create",
+                "--program",
+                &prm,
+                "--application",
+                "payments",
+                "--template",
+                "internal_transfer",
+                "--param",
+                &src,
+                "--param",
+                &dst,
+            ]
+            .map(String::from)
+            .to_vec(),
+            body: None,
+            verify: &verify,
+        },
+    );
+}
+
 /// A worker batch large enough to be one big journal (12 attachments: 24
 /// operations, applied as a batch with one sync at the end): every crash
 /// point leaves all 12 processed or none.
