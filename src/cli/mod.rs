@@ -331,7 +331,12 @@ fn color_enabled(when: ColorWhen, terminal: bool) -> bool {
 
 /// Environment variables of ours that, set but empty, mean "not set"
 /// (as an operator clearing them with `VAR=` expects).
-const OUR_ENV: &[&str] = &["PAYCTL_DATA_DIR", "PAYCTL_OUTPUT", "PAYCTL_ACTOR", "PAYCTL_NO_INPUT"];
+const OUR_ENV: &[&str] = &[
+    "PAYCTL_DATA_DIR",
+    "PAYCTL_OUTPUT",
+    "PAYCTL_ACTOR",
+    "PAYCTL_NO_INPUT",
+];
 
 /// Run payctl; the exit code.
 pub fn main() -> i32 {
