@@ -52,7 +52,8 @@ ERROR CODES (errors[].code)
   21001 Customer Profile already attached to the program            21002 Customer key already in use
   21003 Default address cannot be deleted                           21004 Customer Profile not attached to the program
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
-  30004 Store format not supported 30006 Store check found problems
+  30004 Store format not supported 30005 Timed out (--wait; exit 1)
+  30006 Store check found problems
 
 ENVIRONMENT
   PAYCTL_DATA_DIR   the store (like --data-dir)
