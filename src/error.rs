@@ -128,7 +128,10 @@ impl Error {
     pub fn corrupt(path: &std::path::Path, detail: impl fmt::Display) -> Self {
         Self::store(
             code::STORE_UNREADABLE,
-            format!("{} is corrupt or unreadable ({detail}); run `payctl store check`", path.display()),
+            format!(
+                "{} is corrupt or unreadable ({detail}); run `payctl store check`",
+                path.display()
+            ),
         )
     }
     pub fn exit_code(&self) -> i32 {

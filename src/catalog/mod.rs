@@ -79,7 +79,12 @@ struct StepIn {
 }
 
 /// Parameter names a step may map (CLI.md "Transaction parameters").
-pub const PARAMETER_NAMES: &[&str] = &["@source_customers", "@targets", "@facilitator", "@target_checks"];
+pub const PARAMETER_NAMES: &[&str] = &[
+    "@source_customers",
+    "@targets",
+    "@facilitator",
+    "@target_checks",
+];
 
 /// Parse and validate a catalog file; every problem is reported at once.
 pub fn load(text: &str, actor: &str, now: &str) -> Result<Catalog> {
@@ -96,15 +101,19 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
     use dictionaries as d;
     let mut errs = Errors::new();
     let mut ids = std::collections::HashSet::new();
-    let mut check_id = |errs: &mut Errors, path: &str, prefix: &str, given: Option<String>| -> String {
-        let v = given.unwrap_or_else(|| id::new_id(prefix));
-        if !id::is_valid(prefix, &v) {
-            errs.invalid(path, format!("must be `{prefix}_` followed by letters and digits"));
-        } else if !ids.insert(v.clone()) {
-            errs.invalid(path, "is used twice in the catalog");
-        }
-        v
-    };
+    let mut check_id =
+        |errs: &mut Errors, path: &str, prefix: &str, given: Option<String>| -> String {
+            let v = given.unwrap_or_else(|| id::new_id(prefix));
+            if !id::is_valid(prefix, &v) {
+                errs.invalid(
+                    path,
+                    format!("must be `{prefix}_` followed by letters and digits"),
+                );
+            } else if !ids.insert(v.clone()) {
+                errs.invalid(path, "is used twice in the catalog");
+            }
+            v
+        };
     let f = &input.facilitator;
     if f.min_age > f.max_age {
         errs.invalid("facilitator.min_age", "must not exceed facilitator.max_age");
@@ -115,15 +124,27 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
     let mut programs = Vec::new();
     for (pi, p) in input.programs.into_iter().enumerate() {
         let pp = format!("programs[{pi}]");
-        let program_id = check_id(&mut errs, &format!("{pp}.program_id"), id::PROGRAM, p.program_id);
+        let program_id = check_id(
+            &mut errs,
+            &format!("{pp}.program_id"),
+            id::PROGRAM,
+            p.program_id,
+        );
         if p.applications.is_empty() {
-            errs.invalid(&format!("{pp}.applications"), "a Program has at least one Application");
+            errs.invalid(
+                &format!("{pp}.applications"),
+                "a Program has at least one Application",
+            );
         }
         let mut applications = Vec::new();
         for (ai, a) in p.applications.into_iter().enumerate() {
             let ap = format!("{pp}.applications[{ai}]");
-            let application_id =
-                check_id(&mut errs, &format!("{ap}.application_id"), id::APPLICATION, a.application_id);
+            let application_id = check_id(
+                &mut errs,
+                &format!("{ap}.application_id"),
+                id::APPLICATION,
+                a.application_id,
+            );
             let mut templates = Vec::new();
             for (ti, t) in a.transaction_templates.into_iter().enumerate() {
                 let tp = format!("{ap}.transaction_templates[{ti}]");
@@ -147,26 +168,47 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
                         s.transaction_template_step_id,
                     );
                     if !seqs.insert(s.sequence) {
-                        errs.invalid(&format!("{sp}.sequence"), "sequences must be unique within a template");
+                        errs.invalid(
+                            &format!("{sp}.sequence"),
+                            "sequences must be unique within a template",
+                        );
                     }
-                    if !d::TRANSFER_TYPES.iter().any(|tt| tt.entry.id == s.transfer_type_id) {
-                        errs.invalid(&format!("{sp}.transfer_type_id"), "not in the transfer-types dictionary");
+                    if !d::TRANSFER_TYPES
+                        .iter()
+                        .any(|tt| tt.entry.id == s.transfer_type_id)
+                    {
+                        errs.invalid(
+                            &format!("{sp}.transfer_type_id"),
+                            "not in the transfer-types dictionary",
+                        );
                     }
                     if !d::contains(d::DESTINATIONS, s.destination_id) {
-                        errs.invalid(&format!("{sp}.destination_id"), "not in the destinations dictionary");
+                        errs.invalid(
+                            &format!("{sp}.destination_id"),
+                            "not in the destinations dictionary",
+                        );
                     }
                     if !d::contains(d::ACCOUNT_CODES, s.account_code_id) {
-                        errs.invalid(&format!("{sp}.account_code_id"), "not in the account-codes dictionary");
+                        errs.invalid(
+                            &format!("{sp}.account_code_id"),
+                            "not in the account-codes dictionary",
+                        );
                     }
                     for (name, list) in [
                         ("source_customer_type_ids", &s.source_customer_type_ids),
                         ("target_customer_type_ids", &s.target_customer_type_ids),
                     ] {
                         if list.iter().any(|t| !d::contains(d::CUSTOMER_TYPES, *t)) {
-                            errs.invalid(&format!("{sp}.{name}"), "not in the customer-types dictionary");
+                            errs.invalid(
+                                &format!("{sp}.{name}"),
+                                "not in the customer-types dictionary",
+                            );
                         }
                     }
-                    for (side, v) in [("source", &s.parameter_mapping.source), ("target", &s.parameter_mapping.target)] {
+                    for (side, v) in [
+                        ("source", &s.parameter_mapping.source),
+                        ("target", &s.parameter_mapping.target),
+                    ] {
                         if let Some(v) = v
                             && !PARAMETER_NAMES.contains(&v.as_str())
                         {
@@ -245,8 +287,12 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
 
 /// The built-in catalog of CLI.md.
 pub fn builtin(actor: &str, now: &str) -> Catalog {
-    build(serde_json::from_str(BUILTIN).expect("built-in catalog parses"), actor, now)
-        .expect("built-in catalog is valid")
+    build(
+        serde_json::from_str(BUILTIN).expect("built-in catalog parses"),
+        actor,
+        now,
+    )
+    .expect("built-in catalog is valid")
 }
 
 /// The built-in catalog in the `--catalog FILE` shape (also a template for users).
@@ -326,14 +372,31 @@ mod tests {
     fn builtin_has_the_five_templates() {
         let c = builtin("test", "2026-01-01T00:00:00.000000");
         let app = &c.programs[0].applications[0];
-        let names: Vec<_> = app.transaction_templates.iter().map(|t| t.transaction_template_name.as_str()).collect();
-        assert_eq!(names, ["ach_funding", "ach_withdrawal", "internal_transfer", "funding_and_payout", "check_payout"]);
+        let names: Vec<_> = app
+            .transaction_templates
+            .iter()
+            .map(|t| t.transaction_template_name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "ach_funding",
+                "ach_withdrawal",
+                "internal_transfer",
+                "funding_and_payout",
+                "check_payout"
+            ]
+        );
     }
 
     #[test]
     fn duplicate_sequences_are_refused() {
         let text = BUILTIN.replace("\"sequence\": 2", "\"sequence\": 1");
         let err = load(&text, "t", "now").unwrap_err();
-        assert!(err.errors.iter().any(|e| e.message.contains("sequences must be unique")));
+        assert!(
+            err.errors
+                .iter()
+                .any(|e| e.message.contains("sequences must be unique"))
+        );
     }
 }

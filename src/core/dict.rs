@@ -18,7 +18,11 @@ pub fn list(name: &str, country: u32) -> Result<Vec<Value>> {
     let canonical = d::canonical_name(name).ok_or_else(|| {
         Error::one(
             code::NOT_FOUND,
-            format!("no dictionary named `{}`; the names are: {}", name.escape_debug(), d::NAMES.join(", ")),
+            format!(
+                "no dictionary named `{}`; the names are: {}",
+                name.escape_debug(),
+                d::NAMES.join(", ")
+            ),
         )
     })?;
     Ok(d::records(canonical, country).unwrap_or_default())

@@ -38,7 +38,10 @@ pub fn char_len(s: &str) -> usize {
 pub fn length(errs: &mut Errors, path: &str, s: &str, min: usize, max: usize) -> bool {
     let n = char_len(s);
     if n < min || n > max {
-        errs.invalid(path, format!("must be {min}-{max} characters long (is {n})"));
+        errs.invalid(
+            path,
+            format!("must be {min}-{max} characters long (is {n})"),
+        );
         return false;
     }
     true
@@ -56,13 +59,19 @@ pub fn key_text(errs: &mut Errors, path: &str, s: &str, min: usize, max: usize) 
 
 pub fn email(errs: &mut Errors, path: &str, s: &str) {
     if length(errs, path, s, 1, 256) && !EMAIL.is_match(s) {
-        errs.invalid(path, "is not a valid e-mail address (WHATWG HTML rule: local@domain)");
+        errs.invalid(
+            path,
+            "is not a valid e-mail address (WHATWG HTML rule: local@domain)",
+        );
     }
 }
 
 pub fn phone(errs: &mut Errors, path: &str, s: &str) {
     if !PHONE.is_match(s) {
-        errs.invalid(path, "must be a plus sign, a digit 1-9, then 1 to 15 digits (e.g. +15551234567)");
+        errs.invalid(
+            path,
+            "must be a plus sign, a digit 1-9, then 1 to 15 digits (e.g. +15551234567)",
+        );
     }
 }
 
@@ -84,7 +93,9 @@ pub fn parse_date(s: &str) -> Option<NaiveDate> {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<u32> {
         let part = s.get(r)?;
-        part.bytes().all(|c| c.is_ascii_digit()).then(|| part.parse().ok())?
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())?
     };
     let (y, m, d) = match b.len() {
         10 if b[2] == b'/' && b[5] == b'/' => (num(6..10)?, num(0..2)?, num(3..5)?),
@@ -103,7 +114,14 @@ pub fn age(born: NaiveDate, today: NaiveDate) -> i32 {
     years
 }
 
-pub fn date_of_birth(errs: &mut Errors, path: &str, s: &str, today: NaiveDate, min_age: u32, max_age: u32) {
+pub fn date_of_birth(
+    errs: &mut Errors,
+    path: &str,
+    s: &str,
+    today: NaiveDate,
+    min_age: u32,
+    max_age: u32,
+) {
     let Some(born) = parse_date(s) else {
         errs.invalid(path, "must be a real date written MM/DD/YYYY or YYYY-MM-DD");
         return;
@@ -112,7 +130,9 @@ pub fn date_of_birth(errs: &mut Errors, path: &str, s: &str, today: NaiveDate, m
     if a < min_age as i32 || a > max_age as i32 {
         errs.invalid(
             path,
-            format!("the customer's age must be {min_age} to {max_age} years (the Facilitator's limits)"),
+            format!(
+                "the customer's age must be {min_age} to {max_age} years (the Facilitator's limits)"
+            ),
         );
     }
 }
@@ -217,27 +237,51 @@ mod tests {
 
     #[test]
     fn dates() {
-        assert_eq!(parse_date("02/29/2000"), NaiveDate::from_ymd_opt(2000, 2, 29));
-        assert_eq!(parse_date("2000-02-29"), NaiveDate::from_ymd_opt(2000, 2, 29));
+        assert_eq!(
+            parse_date("02/29/2000"),
+            NaiveDate::from_ymd_opt(2000, 2, 29)
+        );
+        assert_eq!(
+            parse_date("2000-02-29"),
+            NaiveDate::from_ymd_opt(2000, 2, 29)
+        );
         assert_eq!(parse_date("02/29/2001"), None);
         assert_eq!(parse_date("2001-13-01"), None);
         assert_eq!(parse_date("1/2/2000"), None);
         let today = NaiveDate::from_ymd_opt(2026, 11, 21).unwrap();
-        assert_eq!(age(NaiveDate::from_ymd_opt(2008, 11, 21).unwrap(), today), 18);
-        assert_eq!(age(NaiveDate::from_ymd_opt(2008, 11, 22).unwrap(), today), 17);
+        assert_eq!(
+            age(NaiveDate::from_ymd_opt(2008, 11, 21).unwrap(), today),
+            18
+        );
+        assert_eq!(
+            age(NaiveDate::from_ymd_opt(2008, 11, 22).unwrap(), today),
+            17
+        );
     }
 
     #[test]
     fn lengths_count_characters() {
-        assert!(ok(|e| { length(e, "x", &"é".repeat(50), 1, 50); }));
-        assert!(!ok(|e| { length(e, "x", &"é".repeat(51), 1, 50); }));
+        assert!(ok(|e| {
+            length(e, "x", &"é".repeat(50), 1, 50);
+        }));
+        assert!(!ok(|e| {
+            length(e, "x", &"é".repeat(51), 1, 50);
+        }));
     }
 
     #[test]
     fn amounts() {
-        assert!(ok(|e| { amount(e, "a", "0.01".parse().unwrap()); }));
-        assert!(ok(|e| { amount(e, "a", "10.50".parse().unwrap()); }));
-        assert!(!ok(|e| { amount(e, "a", "0".parse().unwrap()); }));
-        assert!(!ok(|e| { amount(e, "a", "1.001".parse().unwrap()); }));
+        assert!(ok(|e| {
+            amount(e, "a", "0.01".parse().unwrap());
+        }));
+        assert!(ok(|e| {
+            amount(e, "a", "10.50".parse().unwrap());
+        }));
+        assert!(!ok(|e| {
+            amount(e, "a", "0".parse().unwrap());
+        }));
+        assert!(!ok(|e| {
+            amount(e, "a", "1.001".parse().unwrap());
+        }));
     }
 }

@@ -35,13 +35,19 @@ pub fn is_valid(prefix: &str, id: &str) -> bool {
     let Some(rest) = id.strip_prefix(prefix).and_then(|r| r.strip_prefix('_')) else {
         return false;
     };
-    !rest.is_empty() && rest.len() <= MAX_RANDOM_LEN && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+    !rest.is_empty()
+        && rest.len() <= MAX_RANDOM_LEN
+        && rest.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// Shard directory of an id: the first two characters of its random part.
 pub fn shard(id: &str) -> &str {
     let rest = id.split_once('_').map(|(_, r)| r).unwrap_or(id);
-    let end = rest.char_indices().nth(2).map(|(i, _)| i).unwrap_or(rest.len());
+    let end = rest
+        .char_indices()
+        .nth(2)
+        .map(|(i, _)| i)
+        .unwrap_or(rest.len());
     &rest[..end]
 }
 
@@ -60,7 +66,15 @@ mod tests {
 
     #[test]
     fn hostile_ids_are_invalid() {
-        for id in ["csp_", "csp_../x", "csp_a/b", "csp_a\0b", "../csp_a", "cspabc", "csp_ab.json"] {
+        for id in [
+            "csp_",
+            "csp_../x",
+            "csp_a/b",
+            "csp_a\0b",
+            "../csp_a",
+            "cspabc",
+            "csp_ab.json",
+        ] {
             assert!(!is_valid(CUSTOMER, id), "{id:?}");
         }
         assert!(!is_valid(CUSTOMER, &format!("csp_{}", "a".repeat(65))));
