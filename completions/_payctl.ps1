@@ -66,6 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List customer profiles, oldest first (GET /customer-profiles)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one customer profile (GET /customer-profiles/{id})')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -159,11 +160,27 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'payctl;profile;import' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--skip-existing', '--skip-existing', [CompletionResultType]::ParameterName, 'Skip lines whose customer_key a stored profile already has (instead of refusing)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'payctl;profile;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a customer profile (POST /customer-profiles)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List customer profiles, oldest first (GET /customer-profiles)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one customer profile (GET /customer-profiles/{id})')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -177,6 +194,9 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;profile;help;update' {
+            break
+        }
+        'payctl;profile;help;import' {
             break
         }
         'payctl;profile;help;help' {
@@ -963,6 +983,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List customer profiles, oldest first (GET /customer-profiles)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one customer profile (GET /customer-profiles/{id})')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)')
             break
         }
         'payctl;help;profile;create' {
@@ -975,6 +996,9 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;help;profile;update' {
+            break
+        }
+        'payctl;help;profile;import' {
             break
         }
         'payctl;help;address' {

@@ -184,6 +184,9 @@ _payctl() {
             payctl__subcmd__help__subcmd__profile,get)
                 cmd="payctl__subcmd__help__subcmd__profile__subcmd__get"
                 ;;
+            payctl__subcmd__help__subcmd__profile,import)
+                cmd="payctl__subcmd__help__subcmd__profile__subcmd__import"
+                ;;
             payctl__subcmd__help__subcmd__profile,list)
                 cmd="payctl__subcmd__help__subcmd__profile__subcmd__list"
                 ;;
@@ -268,6 +271,9 @@ _payctl() {
             payctl__subcmd__profile,help)
                 cmd="payctl__subcmd__profile__subcmd__help"
                 ;;
+            payctl__subcmd__profile,import)
+                cmd="payctl__subcmd__profile__subcmd__import"
+                ;;
             payctl__subcmd__profile,list)
                 cmd="payctl__subcmd__profile__subcmd__list"
                 ;;
@@ -282,6 +288,9 @@ _payctl() {
                 ;;
             payctl__subcmd__profile__subcmd__help,help)
                 cmd="payctl__subcmd__profile__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__profile__subcmd__help,import)
+                cmd="payctl__subcmd__profile__subcmd__help__subcmd__import"
                 ;;
             payctl__subcmd__profile__subcmd__help,list)
                 cmd="payctl__subcmd__profile__subcmd__help__subcmd__list"
@@ -1364,7 +1373,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help__subcmd__profile)
-            opts="create list get update"
+            opts="create list get update import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1392,6 +1401,20 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help__subcmd__profile__subcmd__get)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__profile__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2102,7 +2125,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help create list get update help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help create list get update import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2268,7 +2291,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__help)
-            opts="create list get update help"
+            opts="create list get update import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2323,6 +2346,20 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__profile__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__profile__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2344,6 +2381,44 @@ _payctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__profile__subcmd__import)
+            opts="-o -y -h --skip-existing --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

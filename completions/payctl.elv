@@ -62,6 +62,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand list 'List customer profiles, oldest first (GET /customer-profiles)'
             cand get 'Show one customer profile (GET /customer-profiles/{id})'
             cand update 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+            cand import 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;profile;create'= {
@@ -150,11 +151,26 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'payctl;profile;import'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --skip-existing 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'payctl;profile;help'= {
             cand create 'Create a customer profile (POST /customer-profiles)'
             cand list 'List customer profiles, oldest first (GET /customer-profiles)'
             cand get 'Show one customer profile (GET /customer-profiles/{id})'
             cand update 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+            cand import 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;profile;help;create'= {
@@ -164,6 +180,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;profile;help;get'= {
         }
         &'payctl;profile;help;update'= {
+        }
+        &'payctl;profile;help;import'= {
         }
         &'payctl;profile;help;help'= {
         }
@@ -875,6 +893,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand list 'List customer profiles, oldest first (GET /customer-profiles)'
             cand get 'Show one customer profile (GET /customer-profiles/{id})'
             cand update 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+            cand import 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
         }
         &'payctl;help;profile;create'= {
         }
@@ -883,6 +902,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;help;profile;get'= {
         }
         &'payctl;help;profile;update'= {
+        }
+        &'payctl;help;profile;import'= {
         }
         &'payctl;help;address'= {
             cand create 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'

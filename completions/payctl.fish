@@ -51,23 +51,24 @@ complete -c payctl -n "__fish_payctl_needs_command" -f -a "completions" -d 'Prin
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "import" -d 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
@@ -156,10 +157,24 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l skip-existing -d 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "import" -d 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
@@ -877,6 +892,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subc
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "import" -d 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "create" -d 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "list" -d 'List the addresses of a customer profile, oldest first (GET …/addresses)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from address" -f -a "get" -d 'Show one address (GET …/addresses/{address_id})'

@@ -4,6 +4,7 @@
 pub mod address;
 pub mod body;
 pub mod dict;
+pub mod import;
 pub mod instrument;
 pub mod paging;
 pub mod profile;

@@ -101,6 +101,53 @@ pub fn paginate<T>(all: Vec<T>, key: impl Fn(&T) -> &str, req: &PageRequest) -> 
     })
 }
 
+/// Cut one page out of a list of `total` ids kept in an index rather than in
+/// memory: `position` finds the key of `--after`, `ids(start, end)` reads
+/// that range. The same rules, messages and paging as [`paginate`], without
+/// holding the whole list.
+pub fn paginate_ids(
+    total: usize,
+    req: &PageRequest,
+    position: impl FnOnce(&str) -> Result<Option<usize>>,
+    ids: impl FnOnce(usize, usize) -> Result<Vec<String>>,
+) -> Result<Page<String>> {
+    if req.size == 0 || req.size > MAX_PAGE_SIZE {
+        return Err(Error::one(
+            code::INVALID_VALUE,
+            format!("page_size: must be 1-{MAX_PAGE_SIZE}"),
+        ));
+    }
+    let size = req.size as usize;
+    let start = match (&req.after, req.number) {
+        (Some(after), _) => match position(after)? {
+            Some(i) => i + 1,
+            None => {
+                return Err(Error::one(
+                    code::INVALID_VALUE,
+                    "after: is not a key of this list (use the last_evaluated_key of the previous page)",
+                ));
+            }
+        },
+        (None, Some(0)) => {
+            return Err(Error::one(code::INVALID_VALUE, "page_number: pages are numbered from 1"));
+        }
+        (None, Some(n)) => (n as usize - 1).saturating_mul(size),
+        (None, None) => 0,
+    };
+    let end = start.saturating_add(size).min(total);
+    let items = if start < end { ids(start, end)? } else { Vec::new() };
+    let last_evaluated_key = if end < total { items.last().cloned() } else { None };
+    Ok(Page {
+        paging: Paging {
+            page_size: req.size,
+            page_number: u32::try_from(start / size + 1).unwrap_or(u32::MAX),
+            total_count: total,
+            last_evaluated_key,
+        },
+        items,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

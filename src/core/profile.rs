@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::Ctx;
 use super::body::{Obj, as_object};
-use super::paging::{Page, PageRequest, paginate};
+use super::paging::{Page, PageRequest, paginate, paginate_ids};
 use super::rules;
 use crate::catalog::dictionaries as dict;
 use crate::error::{Error, Errors, Result, code};
@@ -201,9 +201,39 @@ fn individual(
     })
 }
 
-/// POST /customer-profiles: the new `csp_` id.
-pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
-    let catalog = store.catalog()?;
+/// A profile create body that passed every field rule: what `create` and
+/// `import` write (the key's uniqueness is checked by the caller, against the
+/// store and, for an import, the rest of the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewProfile {
+    pub customer_type_id: u32,
+    pub customer_key: String,
+    pub tags: Vec<Tag>,
+    pub individual: Individual,
+}
+
+impl NewProfile {
+    /// The new customer aggregate, with a fresh `csp_` id.
+    pub fn into_customer(self, ctx: &Ctx) -> Customer {
+        Customer {
+            profile: Profile {
+                customer_profile_id: id::new_id(id::CUSTOMER),
+                customer_type_id: self.customer_type_id,
+                customer_key: self.customer_key,
+                customer_profile_tags: self.tags,
+                customer_profile_individual: self.individual,
+                audit: Audit::new(&ctx.actor, &ctx.now),
+            },
+            addresses: Vec::new(),
+            instruments: Vec::new(),
+            attachments: Vec::new(),
+        }
+    }
+}
+
+/// Check a create body (POST /customer-profiles) against every field rule,
+/// collecting every error; `fac` gives the age limits of `date_of_birth`.
+pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<NewProfile> {
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
         return Err(Error::refused(errs.0));
@@ -227,7 +257,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         Some(Vec::new())
     };
     let individual = match o.object(IND, IND, &mut errs) {
-        Some(io) => individual(&mut errs, &io, None, ctx, &catalog.facilitator),
+        Some(io) => individual(&mut errs, &io, None, ctx, fac),
         None => {
             if !o.has(IND) {
                 errs.required(IND);
@@ -250,30 +280,32 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     else {
         unreachable!("validation passed");
     };
-    if store.key_owner(key)?.is_some() {
-        return Err(Error::one(
-            code::KEY_IN_USE,
-            "customer_key: another customer profile already has this key",
-        ));
-    }
-    let profile = Profile {
-        customer_profile_id: id::new_id(id::CUSTOMER),
+    Ok(NewProfile {
         customer_type_id,
         customer_key: key.to_string(),
-        customer_profile_tags: tags,
-        customer_profile_individual: individual,
-        audit: Audit::new(&ctx.actor, &ctx.now),
-    };
-    let customer = Customer {
-        profile,
-        addresses: Vec::new(),
-        instruments: Vec::new(),
-        attachments: Vec::new(),
-    };
+        tags,
+        individual,
+    })
+}
+
+/// The refusal of a create whose `customer_key` another profile holds.
+pub fn key_in_use() -> Error {
+    Error::one(
+        code::KEY_IN_USE,
+        "customer_key: another customer profile already has this key",
+    )
+}
+
+/// POST /customer-profiles: the new `csp_` id.
+pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
+    let catalog = store.catalog()?;
+    let new = validate_create(body, ctx, &catalog.facilitator)?;
+    if store.key_owner(&new.customer_key)?.is_some() {
+        return Err(key_in_use());
+    }
+    let customer = new.into_customer(ctx);
     let mut tx = store.begin();
-    tx.set_key(key, customer.id());
-    tx.append_profile(&summary(&customer.profile))?;
-    tx.put_customer(&customer);
+    tx.new_customer(&customer)?;
     tx.commit()?;
     Ok(customer.profile.customer_profile_id)
 }
@@ -294,6 +326,33 @@ pub struct Filter {
 }
 
 impl Filter {
+    fn is_empty(&self) -> bool {
+        self.first_name.is_none()
+            && self.last_name.is_none()
+            && self.email.is_none()
+            && self.customer_key.is_none()
+            && self.tags.is_empty()
+    }
+
+    /// Texts every matching summary holds (for the store's line scan).
+    fn needles(&self) -> Vec<String> {
+        let mut out: Vec<String> = [
+            &self.first_name,
+            &self.last_name,
+            &self.email,
+            &self.customer_key,
+        ]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+        for t in &self.tags {
+            out.push(t.key.clone());
+            out.push(t.value.clone());
+        }
+        out
+    }
+
     fn matches(&self, s: &ProfileSummary) -> bool {
         let eq = |want: &Option<String>, have: &str| {
             want.as_ref()
@@ -310,9 +369,22 @@ impl Filter {
     }
 }
 
+/// GET /customer-profiles. Without a filter a page costs the same at any
+/// size of the store (the ids come from the creation-order index); with
+/// filters the summary log is scanned once.
 pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Profile>> {
+    if filter.is_empty() {
+        let total = store.profile_count()?;
+        return paginate_ids(
+            total,
+            req,
+            |key| store.profile_position(key),
+            |start, end| store.profile_ids(start, end),
+        )?
+        .try_map(|id| get(store, &id));
+    }
     let matching: Vec<ProfileSummary> = store
-        .profiles()?
+        .profiles_containing(&filter.needles())?
         .into_iter()
         .filter(|s| filter.matches(s))
         .collect();

@@ -35,8 +35,16 @@ pub fn mask(v: &mut Value) {
 /// Messages are built without field values; as a last guard, a free-standing
 /// run of 5 or more digits (not part of an identifier, a word or a file path)
 /// is reduced to its last 4. Paths are left whole so that a message naming a
-/// file (`/backups/20261121/store/meta.json`) names the right one.
+/// file (`/backups/20261121/store/meta.json`) names the right one; so is the
+/// `line N: ` that starts the errors of `profile import`.
 pub fn mask_text(msg: &str) -> String {
+    let line_no = msg
+        .strip_prefix("line ")
+        .and_then(|r| r.split_once(": "))
+        .filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if let Some((n, rest)) = line_no {
+        return format!("line {n}: {}", mask_text(rest));
+    }
     let chars: Vec<char> = msg.chars().collect();
     let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == '/');
     let mut out = String::with_capacity(msg.len());
@@ -75,6 +83,15 @@ mod tests {
         assert_eq!(v["a"]["ssn"], "6789");
         assert_eq!(v["payment_instrument_ach"]["account_number"], "5678");
         assert_eq!(v["payment_instrument_ach"]["routing_number"], "0021");
+    }
+
+    #[test]
+    fn import_line_numbers_are_not_masked() {
+        assert_eq!(
+            mask_text("line 100001: customer_key: x 123456789"),
+            "line 100001: customer_key: x …6789"
+        );
+        assert_eq!(mask_text("line 123456789"), "line …6789");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `payctl store check [--repair]`: every file parses and has the current
 //! format, the derived indexes agree with the aggregates, and the spec's
 //! invariants hold. `--repair` rebuilds what is derived (key index, summary
-//! logs, worker queue) and removes stray temp files; it never deletes or
+//! logs, the creation-order ids file, worker queue) and removes stray temp files; it never deletes or
 //! rewrites a customer's or a transaction's own record.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -12,7 +12,10 @@ use serde::Serialize;
 
 use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{JOURNAL, Journal, Op};
-use super::{CUSTOMERS_DIR, KEYS_DIR, PROFILES_LOG, QUEUE_DIR, Store, TXNS_DIR, TXNS_LOG, atomic};
+use super::{
+    CUSTOMERS_DIR, KEYS_DIR, PROFILE_IDS, PROFILES_LOG, QUEUE_DIR, Store, TXNS_DIR, TXNS_LOG,
+    atomic, index,
+};
 use crate::error::{Error, Result};
 use crate::model::catalog::Catalog;
 use crate::model::status::{attachment, txn as txn_status};
@@ -169,17 +172,22 @@ impl Store {
         report.customers = scan.customers.len();
         report.transactions = scan.txns.len();
         invariants(&scan, catalog.as_ref(), f);
-        let derived = self.derived_findings(&scan, f)?;
+        let (derived, key_files) = self.derived_findings(&scan, f)?;
         if repair {
-            report.repaired = self.repair(&scan, derived)?;
+            report.repaired = self.repair(&scan, derived, &key_files)?;
             // What remains after the repair.
             report.findings.retain(|x| !x.repairable);
         }
         Ok(report)
     }
 
-    /// Compare the derived data with what the aggregates say; true when a rebuild is needed.
-    fn derived_findings(&self, scan: &Scan, f: &mut Vec<Finding>) -> Result<bool> {
+    /// Compare the derived data with what the aggregates say; true when a
+    /// rebuild is needed, and the key index as found (path → owner).
+    fn derived_findings(
+        &self,
+        scan: &Scan,
+        f: &mut Vec<Finding>,
+    ) -> Result<(bool, HashMap<String, String>)> {
         let before = f.len();
         let root = &self.root;
         let mut push = |path: &str, problem: String| {
@@ -197,6 +205,7 @@ impl Store {
             let owner = fs::read_to_string(p).unwrap_or_default().trim().to_string();
             keys.insert(rel(root, p), owner);
         }
+        let key_files = keys.clone();
         for c in &scan.customers {
             let k = Store::key_rel(&c.profile.customer_key);
             match keys.remove(&k) {
@@ -238,6 +247,52 @@ impl Store {
             }
             Err(e) => push(PROFILES_LOG, e.errors[0].message.clone()),
         }
+        // Creation order: the ids file lists every customer once, in the
+        // order of the summary log.
+        let ids_path = root.join(PROFILE_IDS);
+        let len = fs::metadata(&ids_path).map(|m| m.len()).unwrap_or(0);
+        let ids = if ids_path.exists() {
+            index::ids_all(&ids_path).map_err(|e| e.errors[0].message.clone())
+        } else {
+            Ok(Vec::new())
+        };
+        match ids {
+            Err(e) => push(PROFILE_IDS, e),
+            Ok(_) if !len.is_multiple_of(index::ID_RECORD as u64) => {
+                push(PROFILE_IDS, "ends with a partial record".into())
+            }
+            Ok(ids) => {
+                let known: BTreeSet<&str> = scan.customers.iter().map(|c| c.id()).collect();
+                // (An unreadable log is a finding of its own.)
+                let log_order: Option<Vec<String>> = self
+                    .profiles()
+                    .ok()
+                    .map(|l| l.into_iter().map(|s| s.id).collect());
+                let distinct: BTreeSet<&String> = ids.iter().collect();
+                if ids.len() != known.len()
+                    || distinct.len() != ids.len()
+                    || ids.iter().any(|id| !known.contains(id.as_str()))
+                {
+                    push(
+                        PROFILE_IDS,
+                        format!(
+                            "does not list each of the {} customer records once",
+                            known.len()
+                        ),
+                    );
+                } else if log_order.is_some_and(|log| {
+                    log.iter()
+                        .filter(|id| known.contains(id.as_str()))
+                        .ne(ids.iter())
+                }) {
+                    push(
+                        PROFILE_IDS,
+                        "does not list the profiles in the creation order of the summary log"
+                            .into(),
+                    );
+                }
+            }
+        }
         match self.txns() {
             Ok(log) => {
                 let want: BTreeMap<&str, TxnSummary> = scan
@@ -271,10 +326,15 @@ impl Store {
                 format!("queue item {k} refers to no pending work"),
             );
         }
-        Ok(f.len() != before)
+        Ok((f.len() != before, key_files))
     }
 
-    fn repair(&self, scan: &Scan, derived: bool) -> Result<Vec<String>> {
+    fn repair(
+        &self,
+        scan: &Scan,
+        derived: bool,
+        found_keys: &HashMap<String, String>,
+    ) -> Result<Vec<String>> {
         let mut done = Vec::new();
         for t in &scan.temps {
             atomic::remove_file(t)?;
@@ -284,7 +344,7 @@ impl Store {
             return Ok(done);
         }
         let mut journal = Journal::default();
-        // Key index: rewrite every entry, remove the dangling ones.
+        // Key index: rewrite every wrong or missing entry, remove the dangling ones.
         let mut key_files = Vec::new();
         walk(&self.root.join(KEYS_DIR), &mut key_files)?;
         let wanted: BTreeSet<String> = scan
@@ -299,10 +359,13 @@ impl Store {
             }
         }
         for c in &scan.customers {
-            journal.ops.push(Op::Put {
-                path: Store::key_rel(&c.profile.customer_key),
-                data: format!("{}\n", c.id()),
-            });
+            let path = Store::key_rel(&c.profile.customer_key);
+            if found_keys.get(&path).map(String::as_str) != Some(c.id()) {
+                journal.ops.push(Op::Put {
+                    path,
+                    data: format!("{}\n", c.id()),
+                });
+            }
         }
         // Summary logs: keep the known creation order, then the rest by creation time.
         let order = |log: Vec<String>, mut rest: Vec<(String, String)>| -> Vec<String> {
@@ -327,16 +390,22 @@ impl Store {
                 .collect(),
         );
         let mut text = String::new();
+        let mut id_records = String::new();
         for id in &ids {
             text.push_str(
                 &serde_json::to_string(&ProfileSummary::of(&by_id[id.as_str()].profile))
                     .expect("json"),
             );
             text.push('\n');
+            id_records.push_str(&index::id_record(id));
         }
         journal.ops.push(Op::Put {
             path: PROFILES_LOG.into(),
             data: text,
+        });
+        journal.ops.push(Op::Put {
+            path: PROFILE_IDS.into(),
+            data: id_records,
         });
         let old: Vec<String> = self
             .txns()
@@ -407,7 +476,9 @@ impl Store {
             }
         }
         super::journal::commit(&self.root, &journal)?;
-        done.push("rebuilt the key index, the summary logs and the worker queue".into());
+        done.push(
+            "rebuilt the key index, the summary logs, the profile ids and the worker queue".into(),
+        );
         Ok(done)
     }
 }

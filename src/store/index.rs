@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
@@ -111,6 +112,165 @@ where
         }
     }
     Ok(out)
+}
+
+/// The id at the start of a summary log line (`{"id":"…",…}`, as the logs
+/// are written), found without parsing the line; `None` for any other shape.
+fn leading_id(line: &[u8]) -> Option<&[u8]> {
+    let rest = line.strip_prefix(br#"{"id":""#)?;
+    let end = rest.iter().position(|&b| b == b'"')?;
+    let id = &rest[..end];
+    id.iter()
+        .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .then_some(id)
+}
+
+/// Like [`read_log`], but only the records whose latest line passes `keep`
+/// are parsed: a list filter scans the lines and parses the few that may
+/// match. Creation order and "latest version wins" are as in [`read_log`].
+pub fn read_log_where<T, F>(path: &Path, id_of: F, keep: impl Fn(&[u8]) -> bool) -> Result<Vec<T>>
+where
+    T: DeserializeOwned + Serialize,
+    F: Fn(&T) -> &String,
+{
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    // (line number, latest line) of each id, in creation order.
+    let mut latest: Vec<(usize, &[u8])> = Vec::new();
+    let mut slot: HashMap<&[u8], usize> = HashMap::new();
+    for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        let Some(id) = leading_id(line) else {
+            // Not the shape payctl writes: read it the slow, general way.
+            let all: Vec<T> = read_log(path, &id_of)?;
+            return Ok(all
+                .into_iter()
+                .filter(|r| keep(&serde_json::to_vec(r).unwrap_or_default()))
+                .collect());
+        };
+        match slot.get(id) {
+            Some(&i) => latest[i] = (n, line),
+            None => {
+                slot.insert(id, latest.len());
+                latest.push((n, line));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (n, line) in latest {
+        if keep(line) {
+            let rec: T = serde_json::from_slice(line)
+                .map_err(|e| Error::corrupt(path, format!("line {}: {e}", n + 1)))?;
+            out.push(rec);
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a log line may hold every one of `needles` (lower-case): each
+/// occurs in it ignoring ASCII case. A line with any non-ASCII byte is always
+/// kept, and so is every line when a needle is not plain ASCII text (the
+/// caller applies its exact, Unicode-aware comparison to what is kept, so
+/// this only has to never drop a match).
+pub fn may_contain_all(line: &[u8], needles: &[Vec<u8>]) -> bool {
+    if !line.is_ascii() {
+        return true;
+    }
+    needles.iter().all(|n| contains_ignore_ascii_case(line, n))
+}
+
+/// Whether `needle` (lower-case ASCII) occurs in `hay` ignoring ASCII case.
+fn contains_ignore_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let upper = first.to_ascii_uppercase();
+    let last = match hay.len().checked_sub(needle.len()) {
+        Some(l) => l,
+        None => return false,
+    };
+    let mut i = 0;
+    while i <= last {
+        let b = hay[i];
+        if (b == first || b == upper) && hay[i + 1..i + needle.len()].eq_ignore_ascii_case(rest) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A record of `index/profiles.ids`: every valid id fits (prefix, `_`, at
+/// most 64 characters: 68), padded with spaces, then a newline. Fixed width,
+/// so the count is the file's length divided by it and a page is one read at
+/// a computed offset.
+pub const ID_RECORD: usize = 69;
+
+/// The record of `id` in an ids file.
+pub fn id_record(id: &str) -> String {
+    debug_assert!(id.len() < ID_RECORD);
+    format!("{id:<width$}\n", width = ID_RECORD - 1)
+}
+
+/// Number of complete records of an ids file (0 when missing).
+pub fn ids_count(path: &Path) -> Result<usize> {
+    match fs::metadata(path) {
+        Ok(m) => Ok(m.len() as usize / ID_RECORD),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+fn record_id(path: &Path, rec: &[u8]) -> Result<String> {
+    let id = rec
+        .strip_suffix(b"\n")
+        .map(|r| r.trim_ascii_end())
+        .filter(|id| !id.is_empty() && id.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_'));
+    match id {
+        Some(id) => Ok(String::from_utf8_lossy(id).into_owned()),
+        None => Err(Error::corrupt(path, "a record is not an id")),
+    }
+}
+
+/// The ids at positions `start..end` of an ids file (fewer past its end).
+pub fn ids_range(path: &Path, start: usize, end: usize) -> Result<Vec<String>> {
+    let end = end.min(ids_count(path)?);
+    if start >= end {
+        return Ok(Vec::new());
+    }
+    let f = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut buf = vec![0u8; (end - start) * ID_RECORD];
+    f.read_exact_at(&mut buf, (start * ID_RECORD) as u64)
+        .map_err(|e| Error::io(path, e))?;
+    buf.chunks(ID_RECORD).map(|r| record_id(path, r)).collect()
+}
+
+/// Every id of an ids file, in order.
+pub fn ids_all(path: &Path) -> Result<Vec<String>> {
+    ids_range(path, 0, usize::MAX)
+}
+
+/// The position of `id` in an ids file.
+pub fn ids_position(path: &Path, id: &str) -> Result<Option<usize>> {
+    let bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    // A key longer than any id (a hostile --after) is no record's.
+    if id.len() >= ID_RECORD {
+        return Ok(None);
+    }
+    let want = id_record(id);
+    Ok(bytes
+        .chunks_exact(ID_RECORD)
+        .position(|r| r == want.as_bytes()))
 }
 
 /// Length of `path` up to and including its last newline (0 when missing).

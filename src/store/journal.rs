@@ -5,11 +5,20 @@
 //! next payctl to open the store replays it; every operation is idempotent
 //! (a put is a whole file, an append truncates to the length the file had
 //! when the transaction began), so a replay after a partial apply is exact.
+//!
+//! A small journal (a point operation) is applied file by file, each with
+//! temp file, `sync_all`, rename and a sync of its directory. A large one
+//! (more than [`BATCH_OPS`] operations: an import chunk, a worker batch, a
+//! repair) is applied without a sync per file: puts write their file in
+//! place, and one [`atomic::BatchSync`] makes everything durable before the
+//! journal is removed. The crash guarantee is the same: until every applied
+//! file is durable the journal stays, and its replay rewrites every file
+//! whole (a file torn by the crash included) before any command reads.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +26,11 @@ use super::atomic;
 use crate::error::{Error, Result};
 
 pub const JOURNAL: &str = "journal.json";
+
+/// Journals with more operations than this are applied as a batch (see the
+/// module doc). A profile create has 4, an address create 1, a worker batch
+/// of 200 attachments 400.
+pub const BATCH_OPS: usize = 16;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -80,6 +94,9 @@ pub fn recover(root: &Path) -> Result<bool> {
 }
 
 fn apply(root: &Path, journal: &Journal) -> Result<()> {
+    if journal.ops.len() > BATCH_OPS {
+        return apply_batch(root, journal);
+    }
     let mut dirs = BTreeSet::new();
     for op in &journal.ops {
         let target = root.join(op.path());
@@ -101,15 +118,101 @@ fn apply(root: &Path, journal: &Journal) -> Result<()> {
     Ok(())
 }
 
-fn append(target: &Path, base_len: u64, data: &[u8]) -> Result<()> {
-    let f = atomic::open_private(
+/// Apply a large journal: every operation without a sync, then one sync of
+/// everything (see the module doc). Puts, the bulk of such a journal, are
+/// written by a few threads when no path occurs twice (then the order of
+/// the operations cannot matter).
+fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
+    let sync = atomic::BatchSync::begin(root)?;
+    let mut dirs: HashSet<&str> = HashSet::new();
+    let mut paths: HashSet<&str> = HashSet::with_capacity(journal.ops.len());
+    let mut distinct = true;
+    for op in &journal.ops {
+        distinct &= paths.insert(op.path());
+        let dir = op.path().rsplit_once('/').map_or("", |(d, _)| d);
+        if dirs.insert(dir) {
+            atomic::ensure_dir(&root.join(dir))?;
+        }
+    }
+    let mut files: Vec<PathBuf> = Vec::with_capacity(journal.ops.len());
+    let mut puts: Vec<(PathBuf, &[u8])> = Vec::new();
+    for op in &journal.ops {
+        let target = root.join(op.path());
+        match op {
+            Op::Put { data, .. } if distinct => puts.push((target, data.as_bytes())),
+            Op::Put { data, .. } => {
+                atomic::write_unsynced(&target, data.as_bytes())?;
+                super::fault::point("after-write");
+                files.push(target);
+            }
+            Op::Delete { .. } => {
+                atomic::remove_file(&atomic::temp_path(&target))?;
+                atomic::remove_file(&target)?;
+            }
+            Op::Append { base_len, data, .. } => {
+                append_unsynced(&target, *base_len, data.as_bytes())?;
+                super::fault::point("after-write");
+                files.push(target);
+            }
+        }
+    }
+    write_all_unsynced(&puts)?;
+    files.extend(puts.into_iter().map(|(p, _)| p));
+    let dirs: Vec<PathBuf> = dirs.into_iter().map(|d| root.join(d)).collect();
+    sync.finish(&files, &dirs)
+}
+
+/// Write `puts` with [`atomic::write_unsynced`], split among a few threads:
+/// creating thousands of small files is mostly the kernel's work, which
+/// spreads over the cores.
+fn write_all_unsynced(puts: &[(PathBuf, &[u8])]) -> Result<()> {
+    const MIN_PER_THREAD: usize = 256;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4)
+        .min(puts.len().div_ceil(MIN_PER_THREAD))
+        .max(1);
+    let write = |part: &[(PathBuf, &[u8])]| -> Result<()> {
+        for (target, data) in part {
+            atomic::write_unsynced(target, data)?;
+            super::fault::point("after-write");
+        }
+        Ok(())
+    };
+    if threads == 1 {
+        return write(puts);
+    }
+    let per = puts.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = puts
+            .chunks(per)
+            .map(|part| s.spawn(move || write(part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("writer thread"))
+            .collect::<Result<Vec<()>>>()
+            .map(|_| ())
+    })
+}
+
+/// Cut `target` back to `base_len` (what it had when the transaction began)
+/// and append `data`, without a sync: the open file is returned.
+fn append_unsynced(target: &Path, base_len: u64, data: &[u8]) -> Result<std::fs::File> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = atomic::open_private(
         target,
         OpenOptions::new().write(true).create(true).truncate(false),
     )?;
     f.set_len(base_len).map_err(|e| Error::io(target, e))?;
-    f.sync_all().map_err(|e| Error::io(target, e))?;
-    let mut f = atomic::open_private(target, OpenOptions::new().append(true))?;
+    f.seek(SeekFrom::Start(base_len))
+        .map_err(|e| Error::io(target, e))?;
     f.write_all(data).map_err(|e| Error::io(target, e))?;
+    Ok(f)
+}
+
+fn append(target: &Path, base_len: u64, data: &[u8]) -> Result<()> {
+    let f = append_unsynced(target, base_len, data)?;
     super::fault::point("after-write");
     f.sync_all().map_err(|e| Error::io(target, e))
 }

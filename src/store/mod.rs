@@ -10,6 +10,7 @@
 //! customers/<xx>/csp_….json        one customer aggregate per file
 //! transactions/<xx>/trn_….json     one transaction aggregate per file
 //! index/profiles.log               derived: profile summaries, creation order, append-only
+//! index/profiles.ids               derived: profile ids in creation order, fixed-width records
 //! index/transactions.log           derived: transaction summaries, creation order, append-only
 //! index/keys/k<hex of the key>    derived: the customer owning a customer_key
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
@@ -27,7 +28,7 @@ pub mod index;
 pub mod journal;
 pub mod lock;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -47,6 +48,7 @@ const META: &str = "meta.json";
 const CATALOG: &str = "catalog.json";
 const LOCK: &str = "payctl.lock";
 pub(crate) const PROFILES_LOG: &str = "index/profiles.log";
+pub(crate) const PROFILE_IDS: &str = "index/profiles.ids";
 pub(crate) const TXNS_LOG: &str = "index/transactions.log";
 pub(crate) const KEYS_DIR: &str = "index/keys";
 pub(crate) const QUEUE_DIR: &str = "queue";
@@ -103,6 +105,9 @@ impl Store {
         }
         store.check_version()?;
         store.recover()?;
+        if mode == Mode::Exclusive {
+            store.build_profile_ids()?;
+        }
         if store.mode != mode {
             store.lock.relock(&store.lock_path, mode, timeout)?;
             store.mode = mode;
@@ -199,6 +204,35 @@ impl Store {
         &self.root
     }
 
+    /// Whether `index/profiles.ids` is there (a store written by an earlier
+    /// payctl has only the summary log; then it is missing while the log is not
+    /// empty).
+    fn profile_ids_built(&self) -> Result<bool> {
+        if self.root.join(PROFILE_IDS).exists() {
+            return Ok(true);
+        }
+        Ok(index::complete_len(&self.root.join(PROFILES_LOG))? == 0)
+    }
+
+    /// Build `index/profiles.ids` from the summary log when it is missing:
+    /// once, by the first writer of a store from an earlier payctl.
+    fn build_profile_ids(&self) -> Result<()> {
+        if self.profile_ids_built()? {
+            return Ok(());
+        }
+        let mut data = String::new();
+        for s in self.profiles()? {
+            data.push_str(&index::id_record(&s.id));
+        }
+        let journal = Journal {
+            ops: vec![Op::Put {
+                path: PROFILE_IDS.into(),
+                data,
+            }],
+        };
+        journal::commit(&self.root, &journal)
+    }
+
     fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<Option<T>> {
         let Some(bytes) = atomic::read_opt(path)? else {
             return Ok(None);
@@ -223,8 +257,15 @@ impl Store {
     }
 
     pub(crate) fn key_rel(key: &str) -> String {
-        let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
-        format!("{KEYS_DIR}/k{hex}")
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut rel = String::with_capacity(KEYS_DIR.len() + 2 + 2 * key.len());
+        rel.push_str(KEYS_DIR);
+        rel.push_str("/k");
+        for b in key.bytes() {
+            rel.push(HEX[usize::from(b >> 4)] as char);
+            rel.push(HEX[usize::from(b & 15)] as char);
+        }
+        rel
     }
 
     /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.
@@ -273,6 +314,60 @@ impl Store {
         index::read_log(&self.root.join(PROFILES_LOG), |s: &ProfileSummary| &s.id)
     }
 
+    /// The summaries whose latest version may hold every one of `needles`
+    /// (compared ignoring ASCII case), in creation order: a superset of the
+    /// profiles whose fields equal the needles, found by a line scan that
+    /// parses only the candidates. The caller applies its exact filter.
+    pub fn profiles_containing(&self, needles: &[String]) -> Result<Vec<ProfileSummary>> {
+        let plain = |n: &String| {
+            n.bytes().all(|b| b.is_ascii_graphic() || b == b' ') && !n.contains(['"', '\\'])
+        };
+        let path = self.root.join(PROFILES_LOG);
+        if !needles.iter().all(plain) {
+            return self.profiles();
+        }
+        let needles: Vec<Vec<u8>> = needles
+            .iter()
+            .map(|n| n.to_ascii_lowercase().into_bytes())
+            .collect();
+        index::read_log_where(
+            &path,
+            |s: &ProfileSummary| &s.id,
+            |line| index::may_contain_all(line, &needles),
+        )
+    }
+
+    /// Number of customer profiles (from `index/profiles.ids`).
+    pub fn profile_count(&self) -> Result<usize> {
+        if !self.profile_ids_built()? {
+            return Ok(self.profiles()?.len());
+        }
+        index::ids_count(&self.root.join(PROFILE_IDS))
+    }
+
+    /// The profile ids at positions `start..end` of creation order.
+    pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
+        if !self.profile_ids_built()? {
+            let all = self.profiles()?;
+            let end = end.min(all.len());
+            return Ok(all
+                .get(start.min(end)..end)
+                .unwrap_or_default()
+                .iter()
+                .map(|s| s.id.clone())
+                .collect());
+        }
+        index::ids_range(&self.root.join(PROFILE_IDS), start, end)
+    }
+
+    /// The position of profile `cid` in creation order.
+    pub fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
+        if !self.profile_ids_built()? {
+            return Ok(self.profiles()?.iter().position(|s| s.id == cid));
+        }
+        index::ids_position(&self.root.join(PROFILE_IDS), cid)
+    }
+
     /// Transaction summaries in creation order, each in its latest version.
     pub fn txns(&self) -> Result<Vec<TxnSummary>> {
         index::read_log(&self.root.join(TXNS_LOG), |s: &TxnSummary| &s.id)
@@ -288,7 +383,9 @@ impl Store {
         assert_eq!(self.mode, Mode::Exclusive, "write on a read-locked store");
         Tx {
             store: self,
-            journal: Journal::default(),
+            ops: Vec::new(),
+            puts: HashMap::new(),
+            appends: HashMap::new(),
             customers: BTreeMap::new(),
             txns: BTreeMap::new(),
         }
@@ -341,7 +438,13 @@ fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
 /// (the worker processes a batch of items in one commit).
 pub struct Tx<'s> {
     store: &'s Store,
-    journal: Journal,
+    /// The journal's operations in order; `None` where a later put of the
+    /// same path replaced one.
+    ops: Vec<Option<Op>>,
+    /// Path of each live put: its place in `ops`.
+    puts: HashMap<String, usize>,
+    /// Path of each append: its place in `ops`.
+    appends: HashMap<String, usize>,
     customers: BTreeMap<String, Customer>,
     txns: BTreeMap<String, TxnFile>,
 }
@@ -349,29 +452,28 @@ pub struct Tx<'s> {
 impl Tx<'_> {
     fn put(&mut self, rel: String, bytes: Vec<u8>) {
         let data = String::from_utf8(bytes).expect("json is utf-8");
-        self.journal
-            .ops
-            .retain(|op| !matches!(op, Op::Put { path, .. } if *path == rel));
-        self.journal.ops.push(Op::Put { path: rel, data });
+        if let Some(i) = self.puts.insert(rel.clone(), self.ops.len()) {
+            self.ops[i] = None;
+        }
+        self.ops.push(Some(Op::Put { path: rel, data }));
     }
 
-    fn append(&mut self, rel: &str, line: String) -> Result<()> {
-        for op in &mut self.journal.ops {
-            if let Op::Append { path, data, .. } = op
-                && path == rel
-            {
-                data.push_str(&line);
-                data.push('\n');
-                return Ok(());
-            }
+    /// Append `line` to `rel`. The length the file had before the
+    /// transaction (what a replay truncates to) is taken when the transaction
+    /// is prepared for its commit.
+    fn append(&mut self, rel: &str, line: &str) -> Result<()> {
+        if let Some(&i) = self.appends.get(rel)
+            && let Some(Op::Append { data, .. }) = &mut self.ops[i]
+        {
+            data.push_str(line);
+            return Ok(());
         }
-        let full = self.store.root.join(rel);
-        let base_len = index::complete_len(&full)?;
-        self.journal.ops.push(Op::Append {
+        self.appends.insert(rel.to_string(), self.ops.len());
+        self.ops.push(Some(Op::Append {
             path: rel.to_string(),
-            base_len,
-            data: format!("{line}\n"),
-        });
+            base_len: 0,
+            data: line.to_string(),
+        }));
         Ok(())
     }
 
@@ -409,11 +511,26 @@ impl Tx<'_> {
     }
 
     pub fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
-        self.append(PROFILES_LOG, serde_json::to_string(s).expect("serializes"))
+        let mut line = serde_json::to_string(s).expect("serializes");
+        line.push('\n');
+        self.append(PROFILES_LOG, &line)
     }
 
     pub fn append_txn(&mut self, s: &TxnSummary) -> Result<()> {
-        self.append(TXNS_LOG, serde_json::to_string(s).expect("serializes"))
+        let mut line = serde_json::to_string(s).expect("serializes");
+        line.push('\n');
+        self.append(TXNS_LOG, &line)
+    }
+
+    /// A new customer: its record, its key in the key index, its summary and
+    /// its place in creation order (`index/profiles.ids`). The caller has
+    /// checked that the key is free.
+    pub fn new_customer(&mut self, c: &Customer) -> Result<()> {
+        self.set_key(&c.profile.customer_key, c.id());
+        self.append_profile(&ProfileSummary::of(&c.profile))?;
+        self.append(PROFILE_IDS, &index::id_record(c.id()))?;
+        self.put_customer(c);
+        Ok(())
     }
 
     pub fn enqueue(&mut self, item: &QueueItem) {
@@ -421,23 +538,65 @@ impl Tx<'_> {
     }
 
     pub fn dequeue(&mut self, item: &QueueItem) {
-        self.journal.ops.push(Op::Delete {
+        self.ops.push(Some(Op::Delete {
             path: format!("{QUEUE_DIR}/{}", item.file_name()),
-        });
+        }));
     }
 
     pub fn is_empty(&self) -> bool {
-        self.journal.ops.is_empty() && self.customers.is_empty() && self.txns.is_empty()
+        self.ops.iter().all(Option::is_none) && self.customers.is_empty() && self.txns.is_empty()
     }
 
     /// Apply everything durably; on return the change is on disk.
-    pub fn commit(mut self) -> Result<()> {
-        for (id, c) in std::mem::take(&mut self.customers) {
-            self.put(Store::customer_rel(&id), to_bytes(&c));
+    pub fn commit(self) -> Result<()> {
+        self.prepare()?.commit()
+    }
+
+    /// Fix what the commit depends on in the store as it is now (the
+    /// length of each appended file), leaving the serializing and writing to
+    /// [`Prepared::commit`], which may run on another thread while the next
+    /// transaction is built. The next transaction must be prepared only
+    /// after this one's commit returned.
+    pub fn prepare(mut self) -> Result<Prepared> {
+        for op in self.ops.iter_mut().flatten() {
+            if let Op::Append { path, base_len, .. } = op {
+                *base_len = index::complete_len(&self.store.root.join(path.as_str()))?;
+            }
         }
-        for (id, t) in std::mem::take(&mut self.txns) {
-            self.put(Store::txn_rel(&id), to_bytes(&t));
+        Ok(Prepared {
+            root: self.store.root.clone(),
+            ops: std::mem::take(&mut self.ops),
+            customers: std::mem::take(&mut self.customers),
+            txns: std::mem::take(&mut self.txns),
+        })
+    }
+}
+
+/// A write transaction ready to commit (see [`Tx::prepare`]).
+pub struct Prepared {
+    root: PathBuf,
+    ops: Vec<Option<Op>>,
+    customers: BTreeMap<String, Customer>,
+    txns: BTreeMap<String, TxnFile>,
+}
+
+impl Prepared {
+    /// Apply everything durably; on return the change is on disk.
+    pub fn commit(self) -> Result<()> {
+        let mut ops: Vec<Op> = self.ops.into_iter().flatten().collect();
+        // The aggregates last (no other put names their paths).
+        for (id, c) in &self.customers {
+            ops.push(Op::Put {
+                path: Store::customer_rel(id),
+                data: String::from_utf8(to_bytes(c)).expect("json is utf-8"),
+            });
         }
-        journal::commit(&self.store.root, &self.journal)
+        for (id, t) in &self.txns {
+            ops.push(Op::Put {
+                path: Store::txn_rel(id),
+                data: String::from_utf8(to_bytes(t)).expect("json is utf-8"),
+            });
+        }
+        journal::commit(&self.root, &Journal { ops })
     }
 }

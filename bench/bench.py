@@ -1,0 +1,448 @@
+#!/usr/bin/env python3
+"""payctl at scale against the sqlite3 shell: see bench/run.sh.
+
+Stores are built with the real commands where they are fast enough
+(`profile import` for the profiles) and otherwise by writing the store's files
+in its documented layout (src/store/mod.rs), made consistent by
+`payctl store check --repair`, which rebuilds every derived index from the
+records, and then verified by `payctl store check`:
+
+- 100,000 transactions: one real `txn create` + `payctl worker` gives a
+  Completed transaction with its steps; the script writes copies of its file
+  under new ids (transactions/<xx>/trn_<id>.json) and `store check --repair`
+  builds transactions.log.
+- 10,000 pending attachments for the worker: one real `program attach` gives
+  the record and the queue file's name; the script adds such a record to each
+  customer file and writes the queue entry (queue/<seq>.att.<csp>.<prm>).
+
+Every command, payctl's and sqlite3's, is timed as a whole process (spawn to
+exit) with its peak RSS from wait4(2); runs of the operations being compared
+are interleaved, and the medians are compared.
+"""
+
+import json
+import os
+import random
+import shutil
+import statistics
+import string
+import subprocess
+import sys
+import tempfile
+import time
+
+PAYCTL = sys.argv[1]
+SQLITE = shutil.which("sqlite3") or "/usr/bin/sqlite3"
+N = int(os.environ.get("BENCH_PROFILES", "100000"))
+NTXN = int(os.environ.get("BENCH_TXNS", str(N)))
+SMALL = 1000
+RUNS = int(os.environ.get("BENCH_RUNS", "15"))
+WORKER_ITEMS = int(os.environ.get("BENCH_WORKER_ITEMS", "10000"))
+WORKER_RUNS = int(os.environ.get("BENCH_WORKER_RUNS", "3"))
+ENV = dict(os.environ, PAYCTL_ACTOR="bench", PAYCTL_NO_INPUT="1")
+for v in ("PAYCTL_DATA_DIR", "PAYCTL_OUTPUT", "PAYCTL_FAULT"):
+    ENV.pop(v, None)
+ALNUM = string.ascii_lowercase + string.digits
+rng = random.Random(20261121)
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def new_id(prefix):
+    return prefix + "_" + "".join(rng.choice(ALNUM) for _ in range(20))
+
+
+def timed(args, stdin=None):
+    """(seconds, peak RSS in KiB, stdout) of one whole process."""
+    t = time.perf_counter()
+    p = subprocess.Popen(
+        args,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    out, err = p.communicate(stdin)
+    elapsed = time.perf_counter() - t
+    # communicate() reaped the child; its rusage is in RUSAGE_CHILDREN only in
+    # aggregate, so runs that need the RSS use measure() instead.
+    if p.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(args[:6])}… failed ({p.returncode}): {err.decode()[:500]}")
+    return elapsed, out
+
+
+def measure(args):
+    """Seconds of one whole process, output discarded."""
+    t = time.perf_counter()
+    p = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, env=ENV)
+    elapsed = time.perf_counter() - t
+    if p.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(args[:8])}… failed ({p.returncode}): {p.stderr.decode()[:500]}")
+    return elapsed
+
+
+# Peak RSS of a command, measured from a small process: a child of this
+# (large) Python would count the parent's pages it shared before its exec.
+RSS_HELPER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_RDWR)
+    os.dup2(fd, 0); os.dup2(fd, 1)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, ru = os.wait4(pid, 0)
+print(ru.ru_maxrss if os.waitstatus_to_exitcode(status) == 0 else -1)
+"""
+
+
+def peak_rss(args):
+    """Peak resident memory of `args` in KiB: GNU time's %M when installed,
+    else a fresh small Python's wait4(2) (an upper bound: at least ~9 MB)."""
+    if os.path.exists("/usr/bin/time"):
+        p = subprocess.run(["/usr/bin/time", "-f", "%M", *args], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+        return int(p.stderr.decode().strip().splitlines()[-1])
+    p = subprocess.run([sys.executable, "-c", RSS_HELPER, *args], capture_output=True, env=ENV)
+    return int(p.stdout.decode().strip())
+
+
+def payctl(store, *args, stdin=None):
+    _, out = timed([PAYCTL, "--data-dir", store, "-o", "json", *args], stdin)
+    return json.loads(out)
+
+
+def sql(db, text):
+    subprocess.run([SQLITE, db], input=text.encode(), check=True, env=ENV,
+                   stdout=subprocess.DEVNULL)
+
+
+def profile_line(i, key):
+    return {
+        "customer_type_id": 1,
+        "customer_key": key,
+        "customer_profile_tags": [{"key": "segment", "value": "retail" if i % 2 else "smb"}],
+        "customer_profile_individual": {
+            "first_name": f"First{i}",
+            "middle_name": "Q",
+            "last_name": f"Last{i % 1000}",
+            "email": f"user{i}@example.com",
+            "date_of_birth": "1990-12-10",
+            "ssn": "123456789",
+            "mobile_phone": "+15551234567",
+            "home_phone": "+15557654321",
+        },
+    }
+
+
+def jsonl(n, prefix):
+    return "".join(json.dumps(profile_line(i, f"{prefix}-{i:07d}")) + "\n" for i in range(n))
+
+
+def shard(i):
+    return i.split("_", 1)[1][:2]
+
+
+def customer_path(store, cid):
+    return os.path.join(store, "customers", shard(cid), cid + ".json")
+
+
+def write_json(path, value):
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(json.dumps(value, separators=(",", ":")) + "\n")
+
+
+def q(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+def catalog_ids(store):
+    prm = next(p for p in payctl(store, "program", "list")["data"] if p["program_name"] == "default_program")["program_id"]
+    app = payctl(store, "program", "applications", prm)["data"][0]["application_id"]
+    trt = {t["transaction_template_name"]: t["transaction_template_id"]
+           for t in payctl(store, "template", "list", app)["data"]}
+    return prm, app, trt["internal_transfer"]
+
+
+def txn_body(prm, app, trt, a, b):
+    return json.dumps({
+        "program_id": prm, "application_id": app, "transaction_template_id": trt,
+        "transaction_status_reason": "bench",
+        "transaction_tags": [{"key": "order", "value": "B-1"}],
+        "transaction_parameters": [
+            {"transaction_parameter_name": "@source_customers",
+             "transaction_parameter_values": [{"customer_profile_id": a, "amount": 10.5}]},
+            {"transaction_parameter_name": "@targets",
+             "transaction_parameter_values": [{"customer_profile_id": b, "amount": 10.5}]},
+        ],
+    })
+
+
+def main():
+    # Not under /tmp by default: a file system directory where test suites
+    # create and remove thousands of files makes ext4's inode allocation slow
+    # for a while (it skips recently freed inodes), which would be measured.
+    target = os.path.dirname(os.path.dirname(os.path.abspath(PAYCTL)))
+    root = os.environ.get("BENCH_DIR") or tempfile.mkdtemp(prefix="bench-", dir=target)
+    os.makedirs(root, exist_ok=True)
+    keep = bool(os.environ.get("BENCH_DIR"))
+    try:
+        run(root)
+    finally:
+        if not keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def run(root):
+    big, small, db = (os.path.join(root, x) for x in ("big", "small", "sqlite.db"))
+    t0 = time.perf_counter()
+    rows = {}
+
+    # ---- profiles: import (timed) ----
+    log(f"bench: {N} profiles into {big} with `profile import`")
+    lines = jsonl(N, "cust")
+    payctl(big, "init")
+    payctl(small, "init")
+    os.sync()
+    t, out = timed([PAYCTL, "--data-dir", big, "-o", "json", "profile", "import", "-"], lines.encode())
+    created = json.loads(out)["data"]
+    assert len(created) == N, len(created)
+    rows["import"] = (t, N / t)
+    ids = [r["id"] for r in created]
+    payctl(small, "profile", "import", "-", stdin=jsonl(SMALL, "small").encode())
+    small_ids = payctl(small, "profile", "list", "--page-size", "1000")["data"]
+    small_ids = [p["customer_profile_id"] for p in small_ids]
+
+    # ---- transactions: one real, the rest written in the documented layout ----
+    prm, app, trt = catalog_ids(big)
+    a, b = ids[1], ids[2]
+    for c in (a, b):
+        payctl(big, "program", "attach", prm, c)
+    payctl(big, "worker")
+    seed = payctl(big, "txn", "create", "--body", "-", stdin=txn_body(prm, app, trt, a, b).encode())["data"][0]["id"]
+    payctl(big, "worker")
+    with open(os.path.join(big, "transactions", shard(seed), seed + ".json")) as f:
+        template = json.load(f)
+    assert template["steps"], "the seed transaction has its steps"
+    log(f"bench: writing {NTXN - 1} transaction files, then `store check --repair`")
+    txn_ids = [seed]
+    for _ in range(NTXN - 1):
+        tid = new_id("trn")
+        t = json.loads(json.dumps(template))
+        t["transaction"]["transaction_id"] = tid
+        for s in t["steps"]:
+            s["transaction_id"] = tid
+            s["transaction_step_id"] = new_id("trs")
+        write_json(os.path.join(big, "transactions", shard(tid), tid + ".json"), t)
+        txn_ids.append(tid)
+    t_repair, _ = timed([PAYCTL, "--data-dir", big, "-o", "json", "store", "check", "--repair"])
+    t_check, _ = timed([PAYCTL, "--data-dir", big, "-o", "json", "store", "check"])
+
+    # ---- the same rows in sqlite ----
+    log("bench: the equivalent sqlite database")
+    with open(os.path.join(root, "load.sql"), "w") as f:
+        f.write("PRAGMA journal_mode=DELETE;\nBEGIN;\n")
+        f.write("CREATE TABLE profiles(id TEXT PRIMARY KEY, customer_key TEXT UNIQUE NOT NULL, json TEXT NOT NULL);\n")
+        f.write("CREATE TABLE addresses(id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, json TEXT NOT NULL);\n")
+        f.write("CREATE TABLE attachments(profile_id TEXT NOT NULL, program_id TEXT NOT NULL, status INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY(profile_id, program_id));\n")
+        f.write("CREATE TABLE txns(id TEXT PRIMARY KEY, json TEXT NOT NULL);\n")
+        for i, line in enumerate(lines.splitlines()):
+            f.write(f"INSERT INTO profiles VALUES({q(ids[i])},{q(f'cust-{i:07d}')},{q(line)});\n")
+        tjson = json.dumps(template, separators=(",", ":"))
+        for tid in txn_ids:
+            f.write(f"INSERT INTO txns VALUES({q(tid)},{q(tjson.replace(seed, tid))});\n")
+        f.write("COMMIT;\n")
+    subprocess.run([SQLITE, db], stdin=open(os.path.join(root, "load.sql")), check=True,
+                   stdout=subprocess.DEVNULL)
+    os.remove(os.path.join(root, "load.sql"))
+
+    # ---- worker stores: pending attachments written in the documented layout ----
+    worker_stores = []
+    for w in range(WORKER_RUNS):
+        ws = os.path.join(root, f"worker{w}")
+        payctl(ws, "init")
+        made = payctl(ws, "profile", "import", "-", stdin=jsonl(WORKER_ITEMS, f"w{w}").encode())["data"]
+        wprm = next(p for p in payctl(ws, "program", "list")["data"] if p["program_name"] == "default_program")["program_id"]
+        first = made[0]["id"]
+        payctl(ws, "program", "attach", wprm, first)
+        with open(customer_path(ws, first)) as f:
+            att = json.load(f)["attachments"][0]
+        base = time.time_ns()
+        for n, rec in enumerate(made[1:]):
+            cid = rec["id"]
+            path = customer_path(ws, cid)
+            with open(path) as f:
+                c = json.load(f)
+            c["attachments"].append(dict(att, customer_profile_id=cid))
+            write_json(path, c)
+            open(os.path.join(ws, "queue", f"{base + n:020d}.att.{cid}.{wprm}"), "w").close()
+        payctl(ws, "store", "check")
+        worker_stores.append(ws)
+    os.sync()
+    log(f"bench: stores built in {time.perf_counter() - t0:.0f}s; measuring ({RUNS} interleaved runs each)")
+
+    # ---- point operations and lists, interleaved ----
+    P = [PAYCTL, "--data-dir", big, "-o", "json"]
+    mid = ids[N // 2]
+    email = f"user{(N * 3) // 4}@example.com"
+    body_path = os.path.join(root, "txn.json")
+    with open(body_path, "w") as f:
+        f.write(txn_body(prm, app, trt, a, b))
+    addr = json.dumps({"address_type_id": 1, "is_default": True, "country_id": 1, "state_id": 5,
+                       "first_name": "Ada", "last_name": "Lovelace", "address_line1": "1 Main St",
+                       "address_line2": "", "city": "Springfield", "zip": "12345"})
+    addr_path = os.path.join(root, "address.json")
+    with open(addr_path, "w") as f:
+        f.write(addr)
+    counter = {"n": 0}
+
+    def fresh():
+        counter["n"] += 1
+        return counter["n"]
+
+    def create_payctl():
+        path = os.path.join(root, "new.json")
+        with open(path, "w") as f:
+            json.dump(profile_line(N + fresh(), f"new-{counter['n']:07d}"), f)
+        return P + ["profile", "create", "--body", path]
+
+    def create_sql():
+        k = fresh()
+        return [SQLITE, db, f"INSERT INTO profiles VALUES({q(new_id('csp'))},{q(f'sqlnew-{k:07d}')},{q(json.dumps(profile_line(N + k, 'x')))});"]
+
+    # Each address create and attach goes to another customer (spread over the store).
+    targets = iter(ids[10:])
+
+    def address_payctl():
+        return P + ["address", "create", next(targets), "--body", addr_path]
+
+    def address_sql():
+        return [SQLITE, db, f"INSERT INTO addresses VALUES({q(new_id('cpa'))},{q(rng.choice(ids))},{q(addr)});"]
+
+    def attach_payctl():
+        return P + ["program", "attach", prm, next(targets)]
+
+    att_json = json.dumps({"program_id": prm, "customer_profile_program_status_id": 1,
+                           "customer_profile_program_status_reason": "", "is_locked": False})
+    sql_targets = iter(ids[10:])
+
+    def attach_sql():
+        return [SQLITE, db, f"INSERT INTO attachments VALUES({q(next(sql_targets))},{q(prm)},1,{q(att_json)});"]
+
+    mid_txn = txn_ids[NTXN // 2]
+    page = lambda n: f"SELECT count(*) FROM profiles; SELECT id, customer_key, json FROM profiles ORDER BY rowid LIMIT 50 OFFSET {(n - 1) * 50};"
+    last_page = max(1, min(1000, N // 50))
+    ops = [
+        # name, bound, payctl command, sqlite command (callables give a fresh one per run)
+        ("profile get", 2, P + ["profile", "get", mid],
+         [SQLITE, db, f"SELECT id, customer_key, json FROM profiles WHERE id={q(mid)};"]),
+        ("profile create", 2, create_payctl, create_sql),
+        ("address create", 2, address_payctl, address_sql),
+        ("program attach", 2, attach_payctl, attach_sql),
+        ("txn create", 2, P + ["txn", "create", "--body", body_path],
+         lambda: [SQLITE, db, f"INSERT INTO txns VALUES({q(new_id('trn'))},{q(json.dumps(template))});"]),
+        ("txn steps", 2, P + ["txn", "steps", mid_txn],
+         [SQLITE, db, f"SELECT json FROM txns WHERE id={q(mid_txn)};"]),
+        ("profile list (page 1)", 3, P + ["profile", "list", "--page-size", "50"],
+         [SQLITE, db, page(1)]),
+        (f"profile list --page-number {last_page}", 3,
+         P + ["profile", "list", "--page-size", "50", "--page-number", str(last_page)],
+         [SQLITE, db, page(last_page)]),
+        ("profile list --email", 4, P + ["profile", "list", "--email", email],
+         [SQLITE, db, f"SELECT id, customer_key, json FROM profiles WHERE lower(json_extract(json, '$.customer_profile_individual.email')) = lower({q(email)});"]),
+    ]
+    times = {name: ([], []) for name, *_ in ops}
+    point_rss = 0
+    list_rss = 0
+    scale = ([], [])
+    for r in range(RUNS):
+        for name, bound, pc, sc in ops:
+            pair = [("p", pc), ("s", sc)]
+            if r % 2:
+                pair.reverse()
+            for who, cmd in pair:
+                cmd = cmd() if callable(cmd) else cmd
+                times[name][0 if who == "p" else 1].append(measure(cmd))
+        pair = [(0, big, mid), (1, small, small_ids[len(small_ids) // 2])]
+        if r % 2:
+            pair.reverse()
+        for k, store, cid in pair:
+            scale[k].append(measure([PAYCTL, "--data-dir", store, "-o", "json", "profile", "get", cid]))
+    # Peak memory, in runs of their own.
+    for name, bound, pc, sc in ops:
+        for _ in range(3):
+            rss = peak_rss(pc() if callable(pc) else pc)
+            if name.startswith("profile list"):
+                list_rss = max(list_rss, rss)
+            else:
+                point_rss = max(point_rss, rss)
+
+    # ---- the worker ----
+    rates = []
+    for ws in worker_stores:
+        t, out = timed([PAYCTL, "--data-dir", ws, "-o", "json", "worker"])
+        done = json.loads(out)["data"][0]["attachments_processed"]
+        assert done == WORKER_ITEMS, done
+        rates.append(done / t)
+
+    # ---- the table ----
+    ms = lambda s: f"{s * 1000:8.1f} ms"
+    failed = []
+    out = []
+    out.append(f"payctl scale benchmark: {N:,} profiles, {NTXN:,} transactions; medians of {RUNS} interleaved runs")
+    out.append(f"machine: {os.cpu_count()} cores, {machine()}")
+    out.append("")
+    out.append(f"| {'operation':36} | {'payctl':>11} | {'sqlite3':>11} | {'ratio':>6} | {'target':>8} | result | note |")
+    out.append(f"|{'-' * 38}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 10}|--------|------|")
+    for name, bound, *_ in ops:
+        p, s = (statistics.median(x) for x in times[name])
+        ratio = p / s
+        ok = ratio <= bound
+        failed += [] if ok else [name]
+        out.append(f"| {name:36} | {ms(p):>11} | {ms(s):>11} | {ratio:5.2f}x | {'<= ' + str(bound) + 'x':>8} | {'PASS' if ok else 'FAIL':6} |      |")
+    g_big, g_small = statistics.median(scale[0]), statistics.median(scale[1])
+    ok = g_big / g_small <= 1.5
+    failed += [] if ok else ["get at scale"]
+    out.append(f"| {'profile get: 100k vs 1k profiles':36} | {ms(g_big):>11} | {ms(g_small):>11} | {g_big / g_small:5.2f}x | {'<= 1.5x':>8} | {'PASS' if ok else 'FAIL':6} |      |")
+    ok = point_rss <= 32 * 1024
+    failed += [] if ok else ["point memory"]
+    out.append(f"| {'peak RSS of a point operation':36} | {point_rss / 1024:8.1f} MB | {'':11} | {'':6} | {'<= 32MB':>8} | {'PASS' if ok else 'FAIL':6} |      |")
+    out.append(f"| {'peak RSS of a list (info)':36} | {list_rss / 1024:8.1f} MB | {'':11} | {'':6} | {'':8} |        |      |")
+    t_imp, rate = rows["import"]
+    ok = rate >= 10000
+    failed += [] if ok else ["import"]
+    out.append(f"| {'profile import ' + format(N, ',') + ' lines':36} | {t_imp:8.2f} s  | {'':11} | {'':6} | {'>= 10k/s':>8} | {'PASS' if ok else 'FAIL':6} | {rate:,.0f}/s |")
+    wr = statistics.median(rates)
+    ok = wr >= 1000
+    failed += [] if ok else ["worker"]
+    out.append(f"| {'worker: ' + format(WORKER_ITEMS, ',') + ' pending attachments':36} | {WORKER_ITEMS / wr:8.2f} s  | {'':11} | {'':6} | {'>= 1k/s':>8} | {'PASS' if ok else 'FAIL':6} | {wr:,.0f}/s, median of {len(rates)} |")
+    out.append("")
+    out.append(f"store check --repair at {N:,} profiles + {NTXN:,} transactions: {t_repair:.1f} s; store check: {t_check:.1f} s")
+    out.append(f"total bench time: {time.perf_counter() - START:.0f} s")
+    print("\n".join(out))
+    if failed:
+        print("FAILED: " + ", ".join(failed))
+        sys.exit(1)
+
+
+def machine():
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        model = "unknown CPU"
+    try:
+        with open("/proc/meminfo") as f:
+            mem = int(next(l.split()[1] for l in f if l.startswith("MemTotal"))) / 1024 / 1024
+        return f"{model}, {mem:.0f} GiB"
+    except (OSError, StopIteration):
+        return model
+
+
+START = time.perf_counter()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The scale benchmark: payctl at 100,000 customer profiles and 100,000
+# transactions against the sqlite3 shell running the equivalent statements on
+# tables with the same rows, side by side, interleaved, medians of whole-process
+# wall times; plus import and worker throughput, peak memory, and get at 1,000
+# vs 100,000 profiles. Prints a table with the ratios and PASS/FAIL; exit 1 when
+# a target is missed.
+#
+#   bench/run.sh                    # about 5 minutes after the release build
+#   BENCH_RUNS=31 bench/run.sh      # more interleaved runs per operation (default 15)
+#   BENCH_PROFILES=20000 bench/run.sh   # a smaller store, for a quick look
+#   BENCH_DIR=/var/tmp/b bench/run.sh   # where the stores go, kept (default: a new
+#                                       # directory under target/, removed at the end;
+#                                       # ~2.5 GB at full size)
+#
+# Needs: cargo, python3 (standard library only), sqlite3 (apt-get install sqlite3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "bench: python3 is needed" >&2; exit 2; }
+cargo build --release --quiet
+exec python3 bench/bench.py "$PWD/target/release/payctl" "$@"

@@ -1,0 +1,512 @@
+//! `profile import`: JSON Lines of profile create bodies, every line checked
+//! before anything is written, chunked atomic commits, `--skip-existing` for
+//! re-runs; and the indexes that keep `profile list` cheap at scale
+//! (`index/profiles.ids`, the filtered line scan of the summary log).
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::{Env, Out, profile_body};
+use serde_json::{Value, json};
+
+fn lines(bodies: &[Value]) -> String {
+    bodies.iter().map(|b| format!("{b}\n")).collect()
+}
+
+fn bodies(prefix: &str, n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| profile_body(&format!("{prefix}-{i:06}")))
+        .collect()
+}
+
+fn import(env: &Env, text: &str, extra: &[&str]) -> Out {
+    let mut args = vec!["profile", "import", "-"];
+    args.extend(extra);
+    env.run_with(&args, Some(text.as_bytes()))
+}
+
+fn list(env: &Env, extra: &[&str]) -> Out {
+    let mut args = vec!["profile", "list"];
+    args.extend(extra);
+    let o = env.run(&args);
+    assert_eq!(o.code, 0, "{o:?}");
+    o
+}
+
+fn keys_of(o: &Out) -> Vec<String> {
+    o.data()
+        .iter()
+        .map(|p| p["customer_key"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn total(o: &Out) -> u64 {
+    o.json["paging"]["total_count"].as_u64().unwrap()
+}
+
+fn check_clean(env: &Env) {
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "store check: {o:?}");
+}
+
+/// A store that exists (so that snapshots compare like with like).
+fn store() -> Env {
+    let env = Env::new();
+    assert_eq!(env.run(&["init"]).code, 0);
+    env
+}
+
+#[test]
+fn imports_every_line_in_file_order_and_answers_the_new_ids() {
+    let env = store();
+    let text = lines(&bodies("imp", 12));
+    let o = import(&env, &text, &[]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.json["errors"].is_null());
+    let data = o.data();
+    assert_eq!(data.len(), 12);
+    for (i, rec) in data.iter().enumerate() {
+        assert!(rec["id"].as_str().unwrap().starts_with("csp_"));
+        assert_eq!(rec["customer_key"], format!("imp-{i:06}"));
+        assert_eq!(rec["line"], i + 1);
+        let got = env.run(&["profile", "get", rec["id"].as_str().unwrap()]);
+        assert_eq!(got.data()[0]["customer_key"], rec["customer_key"]);
+        assert_eq!(got.data()[0]["customer_profile_individual"]["ssn"], "6789");
+    }
+    let l = list(&env, &["--page-size", "1000"]);
+    assert_eq!(total(&l), 12);
+    assert_eq!(
+        keys_of(&l),
+        (0..12).map(|i| format!("imp-{i:06}")).collect::<Vec<_>>()
+    );
+    // Progress is drawn only on a terminal.
+    assert_eq!(o.stderr, "", "{o:?}");
+    check_clean(&env);
+}
+
+#[test]
+fn output_id_prints_only_the_new_ids() {
+    let env = store();
+    let text = lines(&bodies("oid", 3));
+    let o = env.run_with(
+        &["profile", "import", "-", "-o", "id"],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    let ids: Vec<&str> = o.stdout.lines().collect();
+    assert_eq!(ids.len(), 3);
+    let listed = env.run(&["profile", "list", "-o", "id"]);
+    assert_eq!(listed.stdout.lines().collect::<Vec<_>>(), ids);
+}
+
+#[test]
+fn reads_a_file_too_and_skips_blank_lines_and_crlf() {
+    let env = store();
+    let path = env.dir.path().join("in.jsonl");
+    let b = bodies("file", 2);
+    fs::write(&path, format!("\u{feff}{}\r\n\r\n   \n{}\r\n", b[0], b[1])).unwrap();
+    let o = env.run(&["profile", "import", path.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let lines: Vec<u64> = o
+        .data()
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [1, 4], "physical line numbers");
+    // A file that cannot be read is a malformed request, nothing else.
+    let o = env.run(&["profile", "import", "/nonexistent/x.jsonl"]);
+    o.refused(1, 10005);
+}
+
+#[test]
+fn an_empty_input_creates_nothing() {
+    let env = store();
+    let o = import(&env, "\n\n", &[]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.data().is_empty());
+    assert_eq!(total(&list(&env, &[])), 0);
+}
+
+#[test]
+fn any_bad_line_refuses_the_whole_import_and_every_bad_line_is_reported() {
+    let env = store();
+    let before = env.snapshot();
+    let mut b = bodies("bad", 6);
+    // line 2: two field errors; line 4: not JSON; line 5: not an object;
+    // line 6: a key one character short (line 1 has one of exactly 5).
+    b[0]["customer_key"] = json!("abcde");
+    b[1]["customer_profile_individual"]["email"] = json!("not-an-email");
+    b[1]["customer_profile_individual"]["mobile_phone"] = json!("555");
+    b[5]["customer_key"] = json!("abcd");
+    let mut text: Vec<String> = b.iter().map(Value::to_string).collect();
+    text[3] = "{not json".into();
+    text[4] = "[1, 2]".into();
+    let text = text.join("\n") + "\n";
+    let o = import(&env, &text, &[]);
+    o.refused(1, 10001).refused(1, 10005);
+    let msgs = o.messages();
+    let at = |n: usize| -> Vec<&String> {
+        msgs.iter()
+            .filter(|m| m.starts_with(&format!("line {n}: ")))
+            .collect()
+    };
+    assert!(at(1).is_empty(), "{msgs:?}");
+    assert!(at(3).is_empty(), "{msgs:?}");
+    assert_eq!(at(2).len(), 2, "{msgs:?}");
+    assert!(
+        at(2)
+            .iter()
+            .any(|m| m.starts_with("line 2: customer_profile_individual.email: "))
+    );
+    assert!(
+        at(2)
+            .iter()
+            .any(|m| m.starts_with("line 2: customer_profile_individual.mobile_phone: "))
+    );
+    assert!(
+        at(4)[0].starts_with("line 4: body: is not valid JSON"),
+        "{msgs:?}"
+    );
+    assert!(
+        at(5)[0].starts_with("line 5: body: must be a JSON object"),
+        "{msgs:?}"
+    );
+    assert!(
+        at(6)[0].starts_with("line 6: customer_key: must be 5-50"),
+        "{msgs:?}"
+    );
+    assert_eq!(msgs.len(), 5, "{msgs:?}");
+    // No value is echoed.
+    assert!(!o.stdout.contains("not-an-email"), "{o:?}");
+    assert_eq!(env.snapshot(), before, "nothing written");
+}
+
+#[test]
+fn required_fields_missing_on_a_line_are_reported_with_their_paths() {
+    let env = store();
+    let o = import(&env, "{}\n", &[]);
+    o.refused(1, 10002);
+    for f in [
+        "customer_type_id",
+        "customer_key",
+        "customer_profile_individual",
+    ] {
+        assert!(
+            o.messages()
+                .iter()
+                .any(|m| m == &format!("line 1: {f}: is required")),
+            "{f}: {o:?}"
+        );
+    }
+}
+
+#[test]
+fn line_numbers_past_ten_thousand_are_shown_whole() {
+    let env = store();
+    let mut text = lines(&bodies("big", 10_000));
+    text.push_str("{}\n");
+    let o = import(&env, &text, &[]);
+    o.refused(1, 10002);
+    assert!(
+        o.messages().iter().all(|m| m.starts_with("line 10001: ")),
+        "{:?}",
+        o.messages()
+    );
+    assert_eq!(total(&list(&env, &[])), 0);
+}
+
+#[test]
+fn a_key_repeated_in_the_file_is_refused() {
+    let env = store();
+    let before = env.snapshot();
+    let mut b = bodies("dup", 4);
+    b[2]["customer_key"] = b[0]["customer_key"].clone();
+    // A repeat is reported even when the first line is bad otherwise.
+    b[1]["customer_profile_individual"]["email"] = json!("x");
+    b[3]["customer_key"] = b[1]["customer_key"].clone();
+    let o = import(&env, &lines(&b), &["--skip-existing"]);
+    o.refused(1, 21002);
+    let msgs = o.messages();
+    assert!(
+        msgs.contains(&"line 3: customer_key: repeats the customer_key of line 1".to_string()),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.contains(&"line 4: customer_key: repeats the customer_key of line 2".to_string()),
+        "{msgs:?}"
+    );
+    assert_eq!(env.snapshot(), before);
+}
+
+#[test]
+fn keys_already_stored_are_refused_unless_skip_existing() {
+    let env = store();
+    let first = import(&env, &lines(&bodies("ex", 3)), &[]);
+    assert_eq!(first.code, 0, "{first:?}");
+    let before = env.snapshot();
+    let all = bodies("ex", 5);
+    let o = import(&env, &lines(&all), &[]);
+    o.refused(1, 21002);
+    let msgs = o.messages();
+    assert_eq!(msgs.len(), 3, "{msgs:?}");
+    for n in 1..=3 {
+        assert!(
+            msgs[n - 1].starts_with(&format!("line {n}: customer_key: ")),
+            "{msgs:?}"
+        );
+    }
+    assert_eq!(env.snapshot(), before);
+
+    let o = import(&env, &lines(&all), &["--skip-existing"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let keys: Vec<&str> = o
+        .data()
+        .iter()
+        .map(|r| r["customer_key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["ex-000003", "ex-000004"]);
+    let lines_: Vec<u64> = o
+        .data()
+        .iter()
+        .map(|r| r["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines_, [4, 5]);
+    assert!(o.stderr.contains("skipped 3 line"), "{o:?}");
+    let l = list(&env, &[]);
+    assert_eq!(total(&l), 5);
+    assert_eq!(
+        keys_of(&l),
+        (0..5).map(|i| format!("ex-{i:06}")).collect::<Vec<_>>()
+    );
+    // Everything there: a re-run creates nothing.
+    let o = import(&env, &lines(&all), &["--skip-existing"]);
+    assert_eq!(o.code, 0);
+    assert!(o.data().is_empty());
+    check_clean(&env);
+}
+
+#[test]
+fn a_profile_created_one_by_one_and_by_import_share_the_key_rule() {
+    let env = store();
+    env.create_profile("solo-00001");
+    let o = import(&env, &lines(&[profile_body("solo-00001")]), &[]);
+    o.refused(1, 21002);
+    let o = env.body(&["profile", "create"], &profile_body("ex-000000"));
+    assert_eq!(o.code, 0);
+    let o = import(&env, &lines(&[profile_body("ex-000000")]), &[]);
+    o.refused(1, 21002);
+}
+
+fn import_with_fault(env: &Env, text: &str, fault: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_payctl"))
+        .arg("--data-dir")
+        .arg(env.path())
+        .args(["-o", "json", "profile", "import", "-"])
+        .env_remove("PAYCTL_OUTPUT")
+        .env_remove("PAYCTL_DATA_DIR")
+        .env("PAYCTL_FAULT", fault)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// An import of more than one chunk (5,000) killed in its second chunk keeps
+/// the first chunk whole, and a re-run with --skip-existing creates exactly
+/// the missing profiles.
+#[test]
+fn an_interrupted_import_keeps_whole_chunks_and_a_rerun_completes_it() {
+    let all = bodies("crash", 6_000);
+    let text = lines(&all);
+    // The second chunk's journal is never written: the first chunk only.
+    // The second chunk's journal is written: the next command completes it.
+    for (fault, kept) in [("before-write:2", 5_000), ("after-journal:2", 6_000)] {
+        let env = store();
+        let out = import_with_fault(&env, &text, fault);
+        assert!(!out.status.success(), "{fault}: the import should die");
+        assert!(out.stdout.is_empty(), "{fault}: nothing printed");
+        let l = list(&env, &["--page-size", "1000", "--page-number", "5"]);
+        assert_eq!(total(&l), kept, "{fault}");
+        check_clean(&env);
+        let o = import(&env, &text, &["--skip-existing"]);
+        assert_eq!(o.code, 0, "{fault}: {o:?}");
+        assert_eq!(o.data().len(), 6_000 - kept as usize, "{fault}");
+        let l = list(&env, &["--page-size", "1000", "--page-number", "6"]);
+        assert_eq!(total(&l), 6_000);
+        let keys = keys_of(&l);
+        assert_eq!(keys.first().unwrap(), "crash-005000");
+        assert_eq!(keys.last().unwrap(), "crash-005999");
+        check_clean(&env);
+    }
+}
+
+/// Killed while a chunk's files are being written (after its journal), the
+/// store is completed by the next command: never half a chunk.
+#[test]
+fn a_chunk_is_never_half_written() {
+    let text = lines(&bodies("half", 40));
+    for fault in ["after-write:10", "after-write:50", "before-dir-sync:2"] {
+        let env = store();
+        let out = import_with_fault(&env, &text, fault);
+        assert!(!out.status.success(), "{fault}");
+        assert_eq!(total(&list(&env, &[])), 40, "{fault}");
+        check_clean(&env);
+    }
+}
+
+#[test]
+fn paging_over_the_ids_index_matches_the_rules_of_every_list() {
+    let env = store();
+    import(&env, &lines(&bodies("page", 7)), &[]);
+    let p1 = list(&env, &["--page-size", "3"]);
+    assert_eq!(keys_of(&p1), ["page-000000", "page-000001", "page-000002"]);
+    assert_eq!(total(&p1), 7);
+    assert_eq!(p1.json["paging"]["page_number"], 1);
+    let after = p1.json["paging"]["last_evaluated_key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(after, p1.data()[2]["customer_profile_id"]);
+    let p2 = list(&env, &["--page-size", "3", "--after", &after]);
+    assert_eq!(keys_of(&p2), ["page-000003", "page-000004", "page-000005"]);
+    assert_eq!(p2.json["paging"]["page_number"], 2);
+    let p3 = list(&env, &["--page-size", "3", "--page-number", "3"]);
+    assert_eq!(keys_of(&p3), ["page-000006"]);
+    assert!(p3.json["paging"]["last_evaluated_key"].is_null());
+    // Exactly full last page: no next key.
+    let full = list(&env, &["--page-size", "7"]);
+    assert!(full.json["paging"]["last_evaluated_key"].is_null());
+    let p4 = list(&env, &["--page-size", "3", "--page-number", "4"]);
+    assert!(p4.data().is_empty());
+    assert_eq!(total(&p4), 7);
+    let o = env.run(&["profile", "list", "--after", "csp_doesnotexist0000000"]);
+    o.refused(1, 10001).mentions("after:");
+}
+
+#[test]
+fn filters_scan_the_log_and_see_the_latest_version_only() {
+    let env = store();
+    let mut b = bodies("flt", 4);
+    b[1]["customer_profile_individual"]["email"] = json!("Grace.Hopper@Example.com");
+    b[2]["customer_profile_individual"]["first_name"] = json!("Zoë");
+    b[3]["customer_profile_tags"] = json!([{"key": "tier", "value": "gold"}]);
+    let o = import(&env, &lines(&b), &[]);
+    let ids: Vec<String> = o
+        .data()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    let by_email = list(&env, &["--email", "grace.hopper@example.COM"]);
+    assert_eq!(keys_of(&by_email), ["flt-000001"]);
+    assert_eq!(total(&by_email), 1);
+    let by_name = list(&env, &["--first-name", "ZOË"]);
+    assert_eq!(keys_of(&by_name), ["flt-000002"]);
+    let by_tag = list(&env, &["--tag", "tier=gold"]);
+    assert_eq!(keys_of(&by_tag), ["flt-000003"]);
+    let by_key = list(&env, &["--customer-key", "flt-000003"]);
+    assert_eq!(keys_of(&by_key), ["flt-000003"]);
+    assert_eq!(
+        total(&list(&env, &["--customer-key", "FLT-000003"])),
+        0,
+        "keys compare exactly"
+    );
+    // Quotes and backslashes in a filter are compared exactly, not scanned for.
+    assert_eq!(total(&list(&env, &["--last-name", "a\"b\\c"])), 0);
+    // An update: the old e-mail no longer matches, the new one does, and
+    // the profile keeps its place in creation order.
+    let o = env.body(
+        &["profile", "update", &ids[1]],
+        &json!({"customer_profile_individual": {"email": "new@example.com"}}),
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(
+        total(&list(&env, &["--email", "grace.hopper@example.com"])),
+        0
+    );
+    assert_eq!(
+        keys_of(&list(&env, &["--email", "NEW@example.com"])),
+        ["flt-000001"]
+    );
+    assert_eq!(
+        keys_of(&list(&env, &["--email", "ada@example.com"])),
+        ["flt-000000", "flt-000002", "flt-000003"]
+    );
+    assert_eq!(keys_of(&list(&env, &[]))[1], "flt-000001");
+    check_clean(&env);
+}
+
+#[test]
+fn a_store_without_the_ids_index_is_listed_and_given_one_by_the_next_writer() {
+    let env = store();
+    import(&env, &lines(&bodies("old", 3)), &[]);
+    let ids = env.path().join("index/profiles.ids");
+    fs::remove_file(&ids).unwrap();
+    // As a store of an earlier payctl: still listed in order.
+    let l = list(&env, &["--page-size", "2", "--page-number", "2"]);
+    assert_eq!(keys_of(&l), ["old-000002"]);
+    assert_eq!(total(&l), 3);
+    // store check names it, --repair rebuilds it.
+    let o = env.run(&["store", "check"]);
+    assert_ne!(o.code, 0, "{o:?}");
+    assert!(o.stdout.contains("index/profiles.ids"), "{o:?}");
+    assert_eq!(env.run(&["store", "check", "--repair"]).code, 0);
+    check_clean(&env);
+    // Or the next writer builds it before adding to it.
+    fs::remove_file(&ids).unwrap();
+    env.create_profile("old-000003");
+    assert_eq!(fs::metadata(&ids).unwrap().len(), 4 * 69);
+    let l = list(&env, &[]);
+    assert_eq!(
+        keys_of(&l),
+        ["old-000000", "old-000001", "old-000002", "old-000003"]
+    );
+    check_clean(&env);
+}
+
+#[test]
+fn store_check_finds_a_damaged_ids_index_and_repair_rebuilds_it() {
+    let env = store();
+    import(&env, &lines(&bodies("dmg", 3)), &[]);
+    let ids = env.path().join("index/profiles.ids");
+    let good = fs::read(&ids).unwrap();
+    // Order swapped, a record missing, a partial record.
+    let mut swapped = good[69..138].to_vec();
+    swapped.extend(&good[..69]);
+    swapped.extend(&good[138..]);
+    for bad in [swapped, good[..138].to_vec(), good[..150].to_vec()] {
+        fs::write(&ids, &bad).unwrap();
+        let o = env.run(&["store", "check"]);
+        assert_ne!(o.code, 0, "{o:?}");
+        assert!(o.stdout.contains("index/profiles.ids"), "{o:?}");
+        let o = env.run(&["store", "check", "--repair"]);
+        assert_eq!(o.code, 0, "{o:?}");
+        assert_eq!(fs::read(&ids).unwrap(), good);
+    }
+}
+
+#[test]
+fn a_corrupt_ids_index_is_named_and_left_alone() {
+    let env = store();
+    import(&env, &lines(&bodies("cor", 3)), &[]);
+    let ids = env.path().join("index/profiles.ids");
+    let mut bytes = fs::read(&ids).unwrap();
+    bytes[70] = b'/';
+    fs::write(&ids, &bytes).unwrap();
+    let o = env.run(&["profile", "list"]);
+    o.refused(3, 30002).mentions("profiles.ids");
+    assert_eq!(fs::read(&ids).unwrap(), bytes);
+    // The first page does not reach the damaged record.
+    let o = env.run(&["profile", "list", "--page-size", "1"]);
+    assert_eq!(o.code, 0, "{o:?}");
+}
