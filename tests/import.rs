@@ -472,6 +472,26 @@ fn a_store_without_the_ids_index_is_listed_and_given_one_by_the_next_writer() {
         ["old-000000", "old-000001", "old-000002", "old-000003"]
     );
     check_clean(&env);
+    // With the summary log damaged too, writes that create no profile and
+    // the repair still work.
+    fs::remove_file(&ids).unwrap();
+    let log = env.path().join("index/profiles.log");
+    let mut bytes = fs::read(&log).unwrap();
+    bytes[3] = b'#';
+    fs::write(&log, &bytes).unwrap();
+    let csp = l.data()[0]["customer_profile_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let o = env.body(&["address", "create", &csp], &common::address_body(true));
+    assert_eq!(o.code, 0, "{o:?}");
+    env.body(&["profile", "create"], &profile_body("old-000004"))
+        .refused(3, 30002)
+        .mentions("profiles.log");
+    assert_eq!(env.run(&["store", "check", "--repair"]).code, 0);
+    check_clean(&env);
+    env.create_profile("old-000004");
+    assert_eq!(total(&list(&env, &[])), 5);
 }
 
 #[test]

@@ -242,6 +242,9 @@ pub fn import(
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<Imported> {
     let (valid, skipped) = check(store, ctx, input, opts, progress)?;
+    if !valid.is_empty() {
+        store.ensure_profile_ids()?;
+    }
     let total = valid.len();
     let mut created = Vec::with_capacity(total);
     let mut rest = valid.into_iter().peekable();

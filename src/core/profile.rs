@@ -304,6 +304,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         return Err(key_in_use());
     }
     let customer = new.into_customer(ctx);
+    store.ensure_profile_ids()?;
     let mut tx = store.begin();
     tx.new_customer(&customer)?;
     tx.commit()?;

@@ -105,9 +105,6 @@ impl Store {
         }
         store.check_version()?;
         store.recover()?;
-        if mode == Mode::Exclusive {
-            store.build_profile_ids()?;
-        }
         if store.mode != mode {
             store.lock.relock(&store.lock_path, mode, timeout)?;
             store.mode = mode;
@@ -214,9 +211,11 @@ impl Store {
         Ok(index::complete_len(&self.root.join(PROFILES_LOG))? == 0)
     }
 
-    /// Build `index/profiles.ids` from the summary log when it is missing:
-    /// once, by the first writer of a store from an earlier payctl.
-    fn build_profile_ids(&self) -> Result<()> {
+    /// Build `index/profiles.ids` from the summary log when it is missing
+    /// (a store written by an earlier payctl): call before building a
+    /// transaction that creates customers ([`Tx::new_customer`] appends to
+    /// it). A commit of its own; the store must be open for writing.
+    pub fn ensure_profile_ids(&self) -> Result<()> {
         if self.profile_ids_built()? {
             return Ok(());
         }
@@ -524,7 +523,7 @@ impl Tx<'_> {
 
     /// A new customer: its record, its key in the key index, its summary and
     /// its place in creation order (`index/profiles.ids`). The caller has
-    /// checked that the key is free.
+    /// checked that the key is free and called [`Store::ensure_profile_ids`].
     pub fn new_customer(&mut self, c: &Customer) -> Result<()> {
         self.set_key(&c.profile.customer_key, c.id());
         self.append_profile(&ProfileSummary::of(&c.profile))?;
