@@ -121,7 +121,12 @@ impl<'a> Obj<'a> {
                 continue;
             }
             // Never echo a hostile name whole: it is a key from the body.
-            let shown: String = name.chars().take(64).collect::<String>().escape_debug().to_string();
+            let shown: String = name
+                .chars()
+                .take(64)
+                .collect::<String>()
+                .escape_debug()
+                .to_string();
             let hint = match suggest(name, known) {
                 Some(k) => format!("; did you mean `{}`?", join(self.path, k)),
                 None => format!("; the fields here are: {}", known.join(", ")),
@@ -231,7 +236,10 @@ impl<'a> Obj<'a> {
                     text.parse::<Decimal>().ok()
                 };
                 if parsed.is_none() {
-                    errs.invalid(&self.at(name), "is out of the range of amounts this service keeps exactly");
+                    errs.invalid(
+                        &self.at(name),
+                        "is out of the range of amounts this service keeps exactly",
+                    );
                 }
                 parsed
             }
@@ -250,14 +258,19 @@ mod tests {
     #[test]
     fn suggests_spec_spellings() {
         assert_eq!(suggest("state", &["state_id", "zip"]), Some("state_id"));
-        assert_eq!(suggest("payment_instrument_id", &["payment_instrument_type_id"]), Some("payment_instrument_type_id"));
+        assert_eq!(
+            suggest("payment_instrument_id", &["payment_instrument_type_id"]),
+            Some("payment_instrument_type_id")
+        );
         assert_eq!(suggest("emial", &["email", "city"]), Some("email"));
         assert_eq!(suggest("zzzzzzzz", &["email"]), None);
     }
 
     #[test]
     fn control_characters_are_refused_in_strings() {
-        let v: Value = serde_json::from_str(r#"{"a": "x\u0000y", "b": "\u001b[31m", "c": "ok é 😀"}"#).unwrap();
+        let v: Value =
+            serde_json::from_str(r#"{"a": "x\u0000y", "b": "\u001b[31m", "c": "ok é 😀"}"#)
+                .unwrap();
         let mut errs = Errors::new();
         let o = as_object(&v, "", &mut errs).unwrap();
         assert_eq!(o.string("a", &mut errs), None);
@@ -272,6 +285,9 @@ mod tests {
         let v: Value = serde_json::from_str(r#"{"a": 12345678901234567890.12}"#).unwrap();
         let mut errs = Errors::new();
         let o = as_object(&v, "", &mut errs).unwrap();
-        assert_eq!(o.decimal("a", &mut errs).unwrap().to_string(), "12345678901234567890.12");
+        assert_eq!(
+            o.decimal("a", &mut errs).unwrap().to_string(),
+            "12345678901234567890.12"
+        );
     }
 }

@@ -78,13 +78,20 @@ pub fn paginate<T>(all: Vec<T>, key: impl Fn(&T) -> &str, req: &PageRequest) -> 
             }
         },
         (None, Some(0)) => {
-            return Err(Error::one(code::INVALID_VALUE, "page_number: pages are numbered from 1"));
+            return Err(Error::one(
+                code::INVALID_VALUE,
+                "page_number: pages are numbered from 1",
+            ));
         }
         (None, Some(n)) => (n as usize - 1).saturating_mul(size),
         (None, None) => 0,
     };
     let end = start.saturating_add(size).min(total);
-    let items: Vec<T> = all.into_iter().skip(start).take(end.saturating_sub(start)).collect();
+    let items: Vec<T> = all
+        .into_iter()
+        .skip(start)
+        .take(end.saturating_sub(start))
+        .collect();
     let last_evaluated_key = if end < total {
         items.last().map(|x| key(x).to_string())
     } else {
@@ -129,14 +136,25 @@ pub fn paginate_ids(
             }
         },
         (None, Some(0)) => {
-            return Err(Error::one(code::INVALID_VALUE, "page_number: pages are numbered from 1"));
+            return Err(Error::one(
+                code::INVALID_VALUE,
+                "page_number: pages are numbered from 1",
+            ));
         }
         (None, Some(n)) => (n as usize - 1).saturating_mul(size),
         (None, None) => 0,
     };
     let end = start.saturating_add(size).min(total);
-    let items = if start < end { ids(start, end)? } else { Vec::new() };
-    let last_evaluated_key = if end < total { items.last().cloned() } else { None };
+    let items = if start < end {
+        ids(start, end)?
+    } else {
+        Vec::new()
+    };
+    let last_evaluated_key = if end < total {
+        items.last().cloned()
+    } else {
+        None
+    };
     Ok(Page {
         paging: Paging {
             page_size: req.size,
@@ -158,16 +176,28 @@ mod tests {
 
     #[test]
     fn pages_and_keys() {
-        let req = PageRequest { size: 2, number: None, after: None };
+        let req = PageRequest {
+            size: 2,
+            number: None,
+            after: None,
+        };
         let p = paginate(ids(5), |s| s, &req).unwrap();
         assert_eq!(p.items, ["k0", "k1"]);
         assert_eq!(p.paging.last_evaluated_key.as_deref(), Some("k1"));
-        let req = PageRequest { size: 2, number: None, after: Some("k3".into()) };
+        let req = PageRequest {
+            size: 2,
+            number: None,
+            after: Some("k3".into()),
+        };
         let p = paginate(ids(5), |s| s, &req).unwrap();
         assert_eq!(p.items, ["k4"]);
         assert_eq!(p.paging.last_evaluated_key, None);
         assert_eq!(p.paging.page_number, 3);
-        let req = PageRequest { size: 2, number: Some(3), after: None };
+        let req = PageRequest {
+            size: 2,
+            number: Some(3),
+            after: None,
+        };
         let p = paginate(ids(6), |s| s, &req).unwrap();
         assert_eq!(p.items, ["k4", "k5"]);
         assert_eq!(p.paging.last_evaluated_key, None);
