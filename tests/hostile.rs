@@ -471,6 +471,42 @@ fn hostile_identifiers_are_refused_without_touching_the_disk() {
     assert_eq!(env.run(&["store", "check"]).code, 0);
 }
 
+/// Continuation keys are user input too: a key of no record, of any length
+/// or form, is refused with 10001 (never a panic, never a path).
+#[test]
+fn hostile_continuation_keys_are_refused() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let csp = env.create_profile("after-001");
+    env.body(&["address", "create", &csp], &address_body(true))
+        .id();
+    let long = "a".repeat(10 * 1024);
+    let long_id = format!("csp_{long}");
+    let keys = [
+        "",
+        "../../etc/passwd",
+        long.as_str(),
+        long_id.as_str(),
+        "csp_",
+        "csp_ünï€",
+        "csp_a b",
+    ];
+    for key in keys {
+        for args in [
+            vec!["profile", "list", "--after", key],
+            vec!["profile", "list", "--first-name", "Ada", "--after", key],
+            vec!["address", "list", &csp, "--after", key],
+            vec!["program", "profiles", &prm, "--after", key],
+            vec!["program", "list", "--after", key],
+            vec!["txn", "list", "--after", key],
+        ] {
+            let shown: String = format!("{args:?}").chars().take(120).collect();
+            let o = refused(&env, &args, b"", &shown);
+            assert!(o.codes().contains(&10001), "{shown}: {o:?}");
+        }
+    }
+}
+
 // ------------------------------------------------------------ property test
 
 /// Random JSON: scalars (strings of any characters, control ones too),
