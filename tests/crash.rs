@@ -495,6 +495,53 @@ fn txn_create_crashes_never_strand_a_transaction() {
     );
 }
 
+/// An import is one commit per chunk (a batch journal here: 8 profiles, 18
+/// operations): a crash keeps all of a chunk or none of it, and re-running
+/// the import with --skip-existing creates exactly the missing profiles.
+#[test]
+fn profile_import_crashes_keep_whole_chunks_and_a_rerun_completes() {
+    let fixture = Env::new();
+    fixture.create_profile("imp-base-1");
+    let lines: String = (0..8)
+        .map(|i| format!("{}\n", profile_body(&format!("imp-{i:05}"))))
+        .collect();
+    let file = fixture.dir.path().join("import.jsonl");
+    fs::write(&file, &lines).unwrap();
+    let verify = |env: &Env, committed: bool, what: &str| {
+        let all = profiles(env);
+        assert_eq!(all.len(), if committed { 9 } else { 1 }, "{what}: {all:?}");
+        let o = ok(env.run_with(
+            &["profile", "import", "-", "--skip-existing"],
+            Some(lines.as_bytes()),
+        ));
+        assert_eq!(
+            o.data().len(),
+            if committed { 0 } else { 8 },
+            "{what}: {o:?}"
+        );
+        let all = profiles(env);
+        let keys: BTreeSet<&str> = all
+            .iter()
+            .map(|p| p["customer_key"].as_str().unwrap())
+            .collect();
+        // The list reads every customer file: each profile is whole.
+        assert_eq!((all.len(), keys.len()), (9, 9), "{what}");
+    };
+    exhaust(
+        &fixture,
+        &Scenario {
+            name: "profile import",
+            args: vec![
+                "profile".into(),
+                "import".into(),
+                file.display().to_string(),
+            ],
+            body: None,
+            verify: &verify,
+        },
+    );
+}
+
 /// A worker batch large enough to be one big journal (12 attachments: 24
 /// operations, applied as a batch with one sync at the end): every crash
 /// point leaves all 12 processed or none.
