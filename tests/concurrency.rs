@@ -280,6 +280,61 @@ fn eight_default_addresses_at_once_leave_exactly_one_default() {
     assert_clean(&env);
 }
 
+/// Imports are one commit per chunk: readers running beside two imports see
+/// none, one or both of them, never part of one; two imports of the same
+/// keys at once create them once.
+#[test]
+fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let jsonl = |prefix: &str| -> Vec<u8> {
+        (0..50)
+            .map(|i| format!("{}\n", profile_body(&format!("{prefix}-{i:04}"))))
+            .collect::<String>()
+            .into_bytes()
+    };
+    let (a, b) = (jsonl("imp-a"), jsonl("imp-b"));
+    let mut kids = vec![
+        spawn(&env, &["profile", "import", "-"], Some(&a)),
+        spawn(&env, &["profile", "import", "-"], Some(&b)),
+    ];
+    for _ in 0..6 {
+        kids.push(spawn(
+            &env,
+            &["profile", "list", "--page-size", "1000"],
+            None,
+        ));
+    }
+    let outs = finish_all(kids);
+    for o in &outs[..2] {
+        assert_eq!(o.code, 0, "{o:?}");
+        assert_eq!(o.data().len(), 50, "{o:?}");
+    }
+    for o in &outs[2..] {
+        no_panic(o);
+        assert_eq!(o.code, 0, "{o:?}");
+        let n = o.data().len();
+        assert!(
+            [0, 50, 100].contains(&n),
+            "a reader saw part of an import: {n}"
+        );
+    }
+    assert_eq!(all_profiles(&env).len(), 100);
+
+    // The same keys twice at once: one import creates them, the other is refused whole.
+    let c = jsonl("imp-c");
+    let outs = finish_all(vec![
+        spawn(&env, &["profile", "import", "-"], Some(&c)),
+        spawn(&env, &["profile", "import", "-"], Some(&c)),
+    ]);
+    assert_eq!(outs.iter().filter(|o| o.code == 0).count(), 1, "{outs:#?}");
+    for o in outs.iter().filter(|o| o.code != 0) {
+        o.refused(1, 21002);
+    }
+    assert_eq!(all_profiles(&env).len(), 150);
+    assert_clean(&env);
+}
+
 fn worker_sum(outs: &[Out], field: &str) -> u64 {
     outs.iter()
         .map(|o| {
