@@ -105,8 +105,13 @@ impl Error {
     pub fn one(code: u32, detail: impl fmt::Display) -> Self {
         Self::refused(vec![ApiError::new(code, detail)])
     }
+    /// An identifier that names no record. A hostile id (10 KB, control
+    /// characters) is shown shortened and escaped.
     pub fn not_found(what: &str, id: &str) -> Self {
-        Self::one(code::NOT_FOUND, format!("{what} {id} does not exist"))
+        Self::one(
+            code::NOT_FOUND,
+            format!("{what} {} does not exist", shown_id(id)),
+        )
     }
     pub fn usage(detail: impl fmt::Display) -> Self {
         Error {
@@ -144,6 +149,20 @@ impl Error {
     pub fn has_code(&self, c: u32) -> bool {
         self.errors.iter().any(|e| e.code == c)
     }
+}
+
+/// An identifier as a message shows it: escaped, at most 64 characters.
+pub fn shown_id(id: &str) -> String {
+    let mut s: String = id
+        .chars()
+        .take(64)
+        .collect::<String>()
+        .escape_debug()
+        .to_string();
+    if id.chars().count() > 64 {
+        s.push('…');
+    }
+    s
 }
 
 impl fmt::Display for Error {
