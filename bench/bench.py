@@ -39,6 +39,7 @@ SMALL = 1000
 RUNS = int(os.environ.get("BENCH_RUNS", "15"))
 WORKER_ITEMS = int(os.environ.get("BENCH_WORKER_ITEMS", "10000"))
 WORKER_RUNS = int(os.environ.get("BENCH_WORKER_RUNS", "3"))
+IMPORT_RUNS = int(os.environ.get("BENCH_IMPORT_RUNS", "3"))
 ENV = dict(os.environ, PAYCTL_ACTOR="bench", PAYCTL_NO_INPUT="1")
 for v in ("PAYCTL_DATA_DIR", "PAYCTL_OUTPUT", "PAYCTL_FAULT"):
     ENV.pop(v, None)
@@ -203,14 +204,21 @@ def run(root):
     rows = {}
 
     # ---- profiles: import (timed) ----
-    log(f"bench: {N} profiles into {big} with `profile import`")
+    log(f"bench: {N} profiles into {IMPORT_RUNS} stores with `profile import` (the first is the big store)")
     lines = jsonl(N, "cust")
-    payctl(big, "init")
     payctl(small, "init")
-    os.sync()
-    t, out = timed([PAYCTL, "--data-dir", big, "-o", "json", "profile", "import", "-"], lines.encode())
-    created = json.loads(out)["data"]
-    assert len(created) == N, len(created)
+    import_times = []
+    for k in range(IMPORT_RUNS):
+        store = big if k == 0 else os.path.join(root, f"import{k}")
+        payctl(store, "init")
+        os.sync()
+        t, out = timed([PAYCTL, "--data-dir", store, "-o", "json", "profile", "import", "-"], lines.encode())
+        if k == 0:
+            created = json.loads(out)["data"]
+            assert len(created) == N, len(created)
+        import_times.append(t)
+    t = statistics.median(import_times)
+    IMPORT_TIMES.extend(import_times)
     rows["import"] = (t, N / t)
     ids = [r["id"] for r in created]
     payctl(small, "profile", "import", "-", stdin=jsonl(SMALL, "small").encode())
@@ -413,9 +421,10 @@ def run(root):
     out.append(f"| {'peak RSS of a point operation':36} | {point_rss / 1024:8.1f} MB | {'':11} | {'':6} | {'<= 32MB':>8} | {'PASS' if ok else 'FAIL':6} |      |")
     out.append(f"| {'peak RSS of a list (info)':36} | {list_rss / 1024:8.1f} MB | {'':11} | {'':6} | {'':8} |        |      |")
     t_imp, rate = rows["import"]
+    import_times = IMPORT_TIMES
     ok = rate >= 10000
     failed += [] if ok else ["import"]
-    out.append(f"| {'profile import ' + format(N, ',') + ' lines':36} | {t_imp:8.2f} s  | {'':11} | {'':6} | {'>= 10k/s':>8} | {'PASS' if ok else 'FAIL':6} | {rate:,.0f}/s |")
+    out.append(f"| {'profile import ' + format(N, ',') + ' lines':36} | {t_imp:8.2f} s  | {'':11} | {'':6} | {'>= 10k/s':>8} | {'PASS' if ok else 'FAIL':6} | {rate:,.0f}/s, median of {len(import_times)} ({', '.join(f'{x:.1f}' for x in import_times)} s) |")
     wr = statistics.median(rates)
     ok = wr >= 1000
     failed += [] if ok else ["worker"]
@@ -444,5 +453,6 @@ def machine():
 
 
 START = time.perf_counter()
+IMPORT_TIMES = []
 if __name__ == "__main__":
     main()

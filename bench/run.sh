@@ -6,14 +6,20 @@
 # vs 100,000 profiles. Prints a table with the ratios and PASS/FAIL; exit 1 when
 # a target is missed.
 #
-#   bench/run.sh                    # about 5 minutes after the release build
+#   bench/run.sh                    # 3 to 5 minutes after the release build
 #   BENCH_RUNS=31 bench/run.sh      # more interleaved runs per operation (default 15)
 #   BENCH_PROFILES=20000 bench/run.sh   # a smaller store, for a quick look
+#   BENCH_IMPORT_RUNS=1 bench/run.sh    # one 100,000-line import instead of three
 #   BENCH_DIR=/var/tmp/b bench/run.sh   # where the stores go, kept (default: a new
 #                                       # directory under target/, removed at the end;
 #                                       # ~2.5 GB at full size)
 #
 # Needs: cargo, python3 (standard library only), sqlite3 (apt-get install sqlite3).
+#
+# On ext4 without a journal (as on these machines) creating files is slow for a
+# minute or more after many files were removed (the allocator skips recently
+# freed inodes): the numbers of a run started right after a large rm -rf, or
+# beside a test suite that creates and removes temp dirs, are pessimistic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 2; }

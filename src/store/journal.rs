@@ -156,6 +156,8 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
             }
         }
     }
+    // In path order: files of one directory are created together.
+    puts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     write_all_unsynced(&puts)?;
     files.extend(puts.into_iter().map(|(p, _)| p));
     let dirs: Vec<PathBuf> = dirs.into_iter().map(|d| root.join(d)).collect();
