@@ -243,16 +243,22 @@ mod import {
             ProgressBar::hidden()
         };
         bar.set_style(
-            ProgressStyle::with_template("{msg:9} [{bar:40}] {pos}/{len} ({per_sec}, {eta})")
+            ProgressStyle::with_template("{msg:9} [{bar:40}] {human_pos}/{human_len} ({eta} left)")
                 .expect("template")
                 .progress_chars("=> "),
         );
+        let mut shown: Option<Stage> = None;
         let mut progress = |stage: Stage, done: usize, total: usize| {
-            bar.set_message(match stage {
-                Stage::Checking => "checking",
-                Stage::Writing => "writing",
-            });
-            bar.set_length(total as u64);
+            if shown != Some(stage) {
+                // A new stage starts its own count, rate and estimate.
+                bar.reset();
+                bar.set_message(match stage {
+                    Stage::Checking => "checking",
+                    Stage::Writing => "writing",
+                });
+                bar.set_length(total as u64);
+                shown = Some(stage);
+            }
             bar.set_position(done as u64);
         };
         let result = import::import(
