@@ -252,7 +252,6 @@ pub fn import(
     // Chunk k is written on another thread while chunk k+1 is built here.
     std::thread::scope(|s| -> Result<()> {
         let mut writing: Option<(std::thread::ScopedJoinHandle<'_, Result<()>>, usize)> = None;
-        let mut staged = created.len();
         while rest.peek().is_some() || writing.is_some() {
             let mut tx = store.begin();
             for (line, new) in rest.by_ref().take(CHUNK) {
@@ -270,11 +269,9 @@ pub fn import(
             }
             if !tx.is_empty() {
                 let prepared = tx.prepare()?;
-                staged = created.len();
-                writing = Some((s.spawn(move || prepared.commit()), staged));
+                writing = Some((s.spawn(move || prepared.commit()), created.len()));
             }
         }
-        let _ = staged;
         Ok(())
     })?;
     Ok(Imported { created, skipped })
