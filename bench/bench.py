@@ -184,11 +184,12 @@ def txn_body(prm, app, trt, a, b):
 
 
 def main():
-    # Not under /tmp by default: a file system directory where test suites
-    # create and remove thousands of files makes ext4's inode allocation slow
-    # for a while (it skips recently freed inodes), which would be measured.
-    target = os.path.dirname(os.path.dirname(os.path.abspath(PAYCTL)))
-    root = os.environ.get("BENCH_DIR") or tempfile.mkdtemp(prefix="bench-", dir=target)
+    # /var/tmp by default, not /tmp or target/: where test suites and builds
+    # create and remove thousands of files, ext4 without a journal allocates
+    # inodes slowly for minutes (it skips recently freed ones), which would
+    # be measured.
+    base = "/var/tmp" if os.path.isdir("/var/tmp") else None
+    root = os.environ.get("BENCH_DIR") or tempfile.mkdtemp(prefix="payctl-bench-", dir=base)
     os.makedirs(root, exist_ok=True)
     keep = bool(os.environ.get("BENCH_DIR"))
     try:

@@ -10,16 +10,17 @@
 #   BENCH_RUNS=31 bench/run.sh      # more interleaved runs per operation (default 15)
 #   BENCH_PROFILES=20000 bench/run.sh   # a smaller store, for a quick look
 #   BENCH_IMPORT_RUNS=1 bench/run.sh    # one 100,000-line import instead of three
-#   BENCH_DIR=/var/tmp/b bench/run.sh   # where the stores go, kept (default: a new
-#                                       # directory under target/, removed at the end;
-#                                       # ~2.5 GB at full size)
+#   BENCH_DIR=/srv/b bench/run.sh   # where the stores go, kept (default: a new
+#                                   # directory under /var/tmp, removed at the end;
+#                                   # ~3.5 GB at full size)
 #
 # Needs: cargo, python3 (standard library only), sqlite3 (apt-get install sqlite3).
 #
 # On ext4 without a journal (as on these machines) creating files is slow for a
 # minute or more after many files were removed (the allocator skips recently
-# freed inodes): the numbers of a run started right after a large rm -rf, or
-# beside a test suite that creates and removes temp dirs, are pessimistic.
+# freed inodes): the numbers of a run started within minutes of a large rm -rf
+# (a previous run's clean-up included), or beside builds and test suites that
+# create and remove files, are pessimistic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 2; }
