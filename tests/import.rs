@@ -530,3 +530,61 @@ fn a_corrupt_ids_index_is_named_and_left_alone() {
     let o = env.run(&["profile", "list", "--page-size", "1"]);
     assert_eq!(o.code, 0, "{o:?}");
 }
+
+/// A worker batch large enough to be applied as a batch (more than 16
+/// operations: one sync of the file system instead of one per file), killed
+/// while its files are being written, is completed by the next command.
+#[test]
+fn a_large_worker_batch_killed_mid_apply_is_completed() {
+    let env = store();
+    let o = import(&env, &lines(&bodies("wrk", 12)), &[]);
+    let ids: Vec<String> = o
+        .data()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    let prm = env.program_id();
+    for csp in &ids {
+        assert_eq!(env.run(&["program", "attach", &prm, csp]).code, 0);
+    }
+    for fault in ["after-write:2", "after-write:9", "before-dir-sync:2"] {
+        let env2 = Env::new();
+        copy_dir(&env.path(), &env2.path());
+        let out = env2
+            .cmd()
+            .arg("worker")
+            .env("PAYCTL_FAULT", fault)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{fault}: the worker should die");
+        assert!(out.stdout.is_empty(), "{fault}");
+        // The next command (a read) completes the batch.
+        for csp in &ids {
+            let o = env2.run(&["program", "profile", &prm, csp]);
+            assert_eq!(
+                o.data()[0]["customer_profile_program_status_id"],
+                10,
+                "{fault}: {o:?}"
+            );
+        }
+        check_clean(&env2);
+        let w = env2.run(&["worker"]);
+        assert_eq!(
+            w.data()[0]["attachments_processed"],
+            0,
+            "{fault}: processed once"
+        );
+    }
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap().flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if src.is_dir() {
+            copy_dir(&src, &dst);
+        } else {
+            fs::copy(&src, &dst).unwrap();
+        }
+    }
+}

@@ -133,8 +133,8 @@ pub fn write_unsynced(target: &Path, bytes: &[u8]) -> Result<()> {
 /// bulk write would otherwise need one `fsync` per file and directory (an
 /// import of 5,000 profiles writes 10,000 files). std has no binding for it;
 /// the C library that std links provides it, declared in [`sync_fs`], the
-/// crate's one `unsafe` call on the store. Elsewhere each file and directory
-/// is synced in turn.
+/// store's one `unsafe` call. Elsewhere each file and directory is synced in
+/// turn.
 pub struct BatchSync {
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     root: File,
