@@ -134,7 +134,10 @@ pub fn write_unsynced(target: &Path, bytes: &[u8]) -> Result<()> {
 /// import of 5,000 profiles writes 10,000 files). std has no binding for it;
 /// the C library that std links provides it, declared in [`sync_fs`], the
 /// store's one `unsafe` call. Elsewhere each file and directory is synced in
-/// turn.
+/// turn. The price of `syncfs`: it flushes what other programs left unwritten
+/// on the same file system too, so a bulk write beside a heavy writer waits
+/// for that writer's data as well; point operations, which write a few files,
+/// keep their per-file `fsync`.
 pub struct BatchSync {
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     root: File,
