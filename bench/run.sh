@@ -13,6 +13,7 @@
 #   BENCH_DIR=/srv/b bench/run.sh   # where the stores go, kept (default: a new
 #                                   # directory under /var/tmp, removed at the end;
 #                                   # ~3.5 GB at full size)
+#   BENCH_KEEP=1 bench/run.sh       # keep the stores (the path is printed)
 #
 # Needs: cargo, python3 (standard library only), sqlite3 (apt-get install sqlite3).
 #
@@ -20,7 +21,8 @@
 # minute or more after many files were removed (the allocator skips recently
 # freed inodes): the numbers of a run started within minutes of a large rm -rf
 # (a previous run's clean-up included), or beside builds and test suites that
-# create and remove files, are pessimistic.
+# create and remove files, are pessimistic. The table says when a probe found
+# file creation slow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 2; }
