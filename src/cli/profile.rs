@@ -75,9 +75,11 @@ pub enum ProfileCommand {
     ///
     /// The profiles are written in file order, 5,000 per atomic commit; an
     /// interruption keeps the commits already made. The store stays locked
-    /// until the import ends. Blank lines are ignored. The answer lists the
-    /// new profiles: data: [{"id", "customer_key", "line"}, …] (`-o id`: the
-    /// new ids, one per line). A progress bar is drawn on stderr when it is a
+    /// until the import ends. Blank lines, CRLF line ends and a leading
+    /// byte-order mark are accepted. Every profile of one import has the same
+    /// created_datetime (the import's start). The answer lists the new
+    /// profiles: data: [{"id", "customer_key", "line"}, …] (`-o id`: the new
+    /// ids, one per line). A progress bar is drawn on stderr when it is a
     /// terminal.
     #[command(
         after_help = "Examples:\n  payctl profile import customers.jsonl -o id > new-ids.txt\n  jq -c '.[]' customers.json | payctl profile import - --skip-existing"
