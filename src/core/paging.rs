@@ -59,53 +59,13 @@ impl<T> Page<T> {
 
 /// Cut one page out of `all` (already filtered, in creation order).
 pub fn paginate<T>(all: Vec<T>, key: impl Fn(&T) -> &str, req: &PageRequest) -> Result<Page<T>> {
-    if req.size == 0 || req.size > MAX_PAGE_SIZE {
-        return Err(Error::one(
-            code::INVALID_VALUE,
-            format!("page_size: must be 1-{MAX_PAGE_SIZE}"),
-        ));
-    }
-    let size = req.size as usize;
     let total = all.len();
-    let start = match (&req.after, req.number) {
-        (Some(after), _) => match all.iter().position(|x| key(x) == after) {
-            Some(i) => i + 1,
-            None => {
-                return Err(Error::one(
-                    code::INVALID_VALUE,
-                    "after: is not a key of this list (use the last_evaluated_key of the previous page)",
-                ));
-            }
-        },
-        (None, Some(0)) => {
-            return Err(Error::one(
-                code::INVALID_VALUE,
-                "page_number: pages are numbered from 1",
-            ));
-        }
-        (None, Some(n)) => (n as usize - 1).saturating_mul(size),
-        (None, None) => 0,
-    };
-    let end = start.saturating_add(size).min(total);
-    let items: Vec<T> = all
-        .into_iter()
-        .skip(start)
-        .take(end.saturating_sub(start))
-        .collect();
-    let last_evaluated_key = if end < total {
-        items.last().map(|x| key(x).to_string())
-    } else {
-        None
-    };
-    Ok(Page {
-        paging: Paging {
-            page_size: req.size,
-            page_number: u32::try_from(start / size + 1).unwrap_or(u32::MAX),
-            total_count: total,
-            last_evaluated_key,
-        },
-        items,
-    })
+    let (start, end) = bounds(total, req, |after| {
+        Ok(all.iter().position(|x| key(x) == after))
+    })?;
+    let items: Vec<T> = all.into_iter().skip(start).take(end - start).collect();
+    let last = items.last().map(|x| key(x).to_string());
+    Ok(page(items, req, start, end, total, last))
 }
 
 /// Cut one page out of a list of `total` ids kept in an index rather than in
@@ -118,6 +78,23 @@ pub fn paginate_ids(
     position: impl FnOnce(&str) -> Result<Option<usize>>,
     ids: impl FnOnce(usize, usize) -> Result<Vec<String>>,
 ) -> Result<Page<String>> {
+    let (start, end) = bounds(total, req, position)?;
+    let items = if start < end {
+        ids(start, end)?
+    } else {
+        Vec::new()
+    };
+    let last = items.last().cloned();
+    Ok(page(items, req, start, end, total, last))
+}
+
+/// The range `start..end` of the page `req` asks for, out of `total` records;
+/// `position` finds the key of `--after`.
+fn bounds(
+    total: usize,
+    req: &PageRequest,
+    position: impl FnOnce(&str) -> Result<Option<usize>>,
+) -> Result<(usize, usize)> {
     if req.size == 0 || req.size > MAX_PAGE_SIZE {
         return Err(Error::one(
             code::INVALID_VALUE,
@@ -144,26 +121,29 @@ pub fn paginate_ids(
         (None, Some(n)) => (n as usize - 1).saturating_mul(size),
         (None, None) => 0,
     };
-    let end = start.saturating_add(size).min(total);
-    let items = if start < end {
-        ids(start, end)?
-    } else {
-        Vec::new()
-    };
-    let last_evaluated_key = if end < total {
-        items.last().cloned()
-    } else {
-        None
-    };
-    Ok(Page {
+    // Past the last page: an empty page (end == start).
+    let end = start.saturating_add(size).min(total).max(start);
+    Ok((start, end))
+}
+
+/// The page of `items` at `start..end` of `total`; `last` is the key of its last record.
+fn page<T>(
+    items: Vec<T>,
+    req: &PageRequest,
+    start: usize,
+    end: usize,
+    total: usize,
+    last: Option<String>,
+) -> Page<T> {
+    Page {
         paging: Paging {
             page_size: req.size,
-            page_number: u32::try_from(start / size + 1).unwrap_or(u32::MAX),
+            page_number: u32::try_from(start / req.size as usize + 1).unwrap_or(u32::MAX),
             total_count: total,
-            last_evaluated_key,
+            last_evaluated_key: if end < total { last } else { None },
         },
         items,
-    })
+    }
 }
 
 #[cfg(test)]
