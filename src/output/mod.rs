@@ -27,8 +27,6 @@ pub enum Response {
     Records(Vec<Value>),
     /// `data: [{"id": …}]` of a create or an update.
     Id(String),
-    /// Plain records shown in full without paging, as a list (dictionaries, catalog lists).
-    Unpaged(Vec<Value>),
     /// Text printed as it is in every format (completion scripts).
     Raw(String),
 }
@@ -47,7 +45,7 @@ pub struct Style {
 fn envelope(resp: &Response) -> Value {
     match resp {
         Response::List { paging, data } => json!({"paging": paging, "data": data, "errors": null}),
-        Response::Records(data) | Response::Unpaged(data) => {
+        Response::Records(data) => {
             json!({"paging": null, "data": data, "errors": null})
         }
         Response::Id(id) => json!({"paging": null, "data": [{"id": id}], "errors": null}),
@@ -77,7 +75,7 @@ fn record_id(v: &Value) -> Option<String> {
 pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<()> {
     let mut resp = resp.clone();
     match &mut resp {
-        Response::List { data, .. } | Response::Records(data) | Response::Unpaged(data) => {
+        Response::List { data, .. } | Response::Records(data) => {
             data.iter_mut().for_each(mask::mask)
         }
         Response::Id(_) => {}
@@ -88,7 +86,7 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
         Format::Id => match &resp {
             Response::Id(id) => writeln!(out, "{id}"),
             Response::Raw(_) => Ok(()),
-            Response::List { data, .. } | Response::Records(data) | Response::Unpaged(data) => {
+            Response::List { data, .. } | Response::Records(data) => {
                 for v in data {
                     if let Some(id) = record_id(v) {
                         writeln!(out, "{id}")?;

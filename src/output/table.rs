@@ -381,7 +381,7 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
             }
             writeln!(out, "{t}")
         }
-        Response::List { data, .. } | Response::Records(data) | Response::Unpaged(data) => {
+        Response::List { data, .. } | Response::Records(data) => {
             if data.is_empty() {
                 writeln!(out, "(no records)")?;
             } else {
