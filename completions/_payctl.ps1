@@ -820,7 +820,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;dict;list' {
-            [CompletionResult]::new('--country', '--country', [CompletionResultType]::ParameterName, 'The country of `states`')
+            [CompletionResult]::new('--country', '--country', [CompletionResultType]::ParameterName, 'The country of `states` (GET /dictionaries/countries/{country_id}/states); a country that is not in `countries` answers 20001')
             [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000) [default: the whole dictionary on one page]')
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key (an id) of the previous page')

@@ -745,7 +745,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;dict;list'= {
-            cand --country 'The country of `states`'
+            cand --country 'The country of `states` (GET /dictionaries/countries/{country_id}/states); a country that is not in `countries` answers 20001'
             cand --page-size 'Records per page (1-1000) [default: the whole dictionary on one page]'
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key (an id) of the previous page'

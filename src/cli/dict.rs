@@ -22,7 +22,8 @@ pub enum DictCommand {
         /// cardinality, parameter-types, customer-profile-program-statuses, payment-instrument-statuses,
         /// transaction-statuses, transaction-step-statuses
         name: Option<String>,
-        /// The country of `states`
+        /// The country of `states` (GET /dictionaries/countries/{country_id}/states); a country that
+        /// is not in `countries` answers 20001
         #[arg(long, default_value_t = 1, value_name = "ID")]
         country: u32,
         /// Records per page (1-1000) [default: the whole dictionary on one page]

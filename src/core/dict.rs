@@ -25,5 +25,11 @@ pub fn list(name: &str, country: u32) -> Result<Vec<Value>> {
             ),
         )
     })?;
+    // `states` is GET /dictionaries/countries/{country_id}/states: a country
+    // that is not in the dictionary is an identifier in the path that does
+    // not exist (20001), as for every other path.
+    if canonical == "states" && !d::COUNTRIES.iter().any(|c| c.id == country) {
+        return Err(Error::not_found("country", &country.to_string()));
+    }
     Ok(d::records(canonical, country).unwrap_or_default())
 }
