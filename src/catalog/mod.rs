@@ -1,11 +1,17 @@
 //! The built-in catalog of CLI.md and the loading of a user's `--catalog FILE`.
 //!
 //! A catalog file has the shape of the stored `catalog.json`; identifiers and
-//! audit fields may be left out and are then generated.
+//! audit fields may be left out and are then generated. A stored
+//! `catalog.json` (or the records of `program list`, `program applications`,
+//! `template list` and `template steps` nested the same way) loads as it is:
+//! its audit fields are read and replaced (the catalog is the platform's, so
+//! they name SYSTEM from the moment of `init`), and the ids of the enclosing
+//! records, where given, must be those of the record they sit in.
 
 pub mod dictionaries;
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 
 use crate::error::{ApiError, Error, Errors, Result, code};
 use crate::model::catalog::*;
@@ -30,6 +36,14 @@ struct ProgramIn {
     #[serde(default)]
     program_description: Option<String>,
     applications: Vec<ApplicationIn>,
+    #[serde(default, rename = "created_by")]
+    _created_by: Option<IgnoredAny>,
+    #[serde(default, rename = "created_date_time")]
+    _created: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_by")]
+    _modified_by: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_date_time")]
+    _modified: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -43,6 +57,14 @@ struct ApplicationIn {
     #[serde(default)]
     application_description: Option<String>,
     transaction_templates: Vec<TemplateIn>,
+    #[serde(default, rename = "created_by")]
+    _created_by: Option<IgnoredAny>,
+    #[serde(default, rename = "created_datetime")]
+    _created: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_by")]
+    _modified_by: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_datetime")]
+    _modified: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -56,6 +78,17 @@ struct TemplateIn {
     #[serde(default)]
     transaction_template_description: Option<String>,
     steps: Vec<StepIn>,
+    /// The enclosing application's id, where given (a stored catalog has it).
+    #[serde(default)]
+    application_id: Option<String>,
+    #[serde(default, rename = "created_by")]
+    _created_by: Option<IgnoredAny>,
+    #[serde(default, rename = "created_datetime")]
+    _created: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_by")]
+    _modified_by: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_datetime")]
+    _modified: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -76,6 +109,17 @@ struct StepIn {
     destination_id: u32,
     account_code_id: u32,
     parameter_mapping: ParameterMapping,
+    /// The enclosing template's id, where given (a stored catalog has it).
+    #[serde(default)]
+    transaction_template_id: Option<String>,
+    #[serde(default, rename = "created_by")]
+    _created_by: Option<IgnoredAny>,
+    #[serde(default, rename = "created_datetime")]
+    _created: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_by")]
+    _modified_by: Option<IgnoredAny>,
+    #[serde(default, rename = "modified_datetime")]
+    _modified: Option<IgnoredAny>,
 }
 
 /// Parameter names a step may map (CLI.md "Transaction parameters").
@@ -154,6 +198,17 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
                     id::TEMPLATE,
                     t.transaction_template_id,
                 );
+                if t.application_id
+                    .as_ref()
+                    .is_some_and(|a| *a != application_id)
+                {
+                    errs.invalid(
+                        &format!("{tp}.application_id"),
+                        format!(
+                            "must be the id of the enclosing application ({ap}.application_id)"
+                        ),
+                    );
+                }
                 if t.steps.is_empty() {
                     errs.invalid(&format!("{tp}.steps"), "a Template has at least one Step");
                 }
@@ -167,6 +222,17 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
                         id::TEMPLATE_STEP,
                         s.transaction_template_step_id,
                     );
+                    if s.transaction_template_id
+                        .as_ref()
+                        .is_some_and(|t| *t != template_id)
+                    {
+                        errs.invalid(
+                            &format!("{sp}.transaction_template_id"),
+                            format!(
+                                "must be the id of the enclosing template ({tp}.transaction_template_id)"
+                            ),
+                        );
+                    }
                     if !seqs.insert(s.sequence) {
                         errs.invalid(
                             &format!("{sp}.sequence"),
