@@ -364,13 +364,25 @@ pub fn main() -> i32 {
             }
             let _ = e.print();
             if format_from_raw_args() == Format::Json {
-                let first = e.to_string();
-                let first = first
-                    .lines()
+                // clap's first paragraph, on one line: the error and what it
+                // names on the lines below it (the missing arguments, the
+                // possible values), without the usage line and the tips.
+                let text = e.to_string();
+                let first = text
+                    .split("\n\n")
                     .next()
-                    .unwrap_or("invalid usage")
-                    .trim_start_matches("error: ");
-                let err = Error::usage(first);
+                    .unwrap_or_default()
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let first = first.trim_start_matches("error: ");
+                let err = Error::usage(if first.is_empty() {
+                    "invalid usage"
+                } else {
+                    first
+                });
                 let style = Style {
                     format: Format::Json,
                     pretty: false,
