@@ -446,13 +446,11 @@ fn text_rule(
 
 fn no_rule(_: &mut Errors, _: &str, _: &str) {}
 
-const IND: &str = "customer_profile_individual";
-
-/// `profile create`: the required fields (spec 2.1). The limits are those
-/// of core::profile; the create checks them again.
+/// `profile create`: the required fields (spec 2.1), each answer checked by
+/// core::profile's own validation.
 pub fn profile_form(g: &Global) -> Result<Form> {
     let fac = g.read()?.catalog()?.facilitator;
-    let today = g.ctx().today;
+    let ctx = g.ctx();
     let fields = vec![
         Field {
             path: "customer_type_id",
@@ -490,27 +488,16 @@ pub fn profile_form(g: &Global) -> Result<Form> {
             ask: Ask::Text,
         },
     ];
+    // The create's own validation decides; only this field's errors count.
     let check = move |body: &Value, path: &str| -> Vec<String> {
-        let field = path.strip_prefix(IND).map(|f| f.trim_start_matches('.'));
-        match (path, field) {
-            ("customer_key", _) => {
-                let mut errs = Errors::new();
-                if let Some(s) = string_at(body, path, &mut errs) {
-                    rules::key_text(&mut errs, path, s, 5, 50);
-                }
-                messages(errs)
-            }
-            (_, Some("first_name" | "last_name")) => text_rule(body, path, 50, no_rule),
-            (_, Some("email")) => text_rule(body, path, 256, rules::email),
-            (_, Some("mobile_phone")) => text_rule(body, path, 17, rules::phone),
-            (_, Some("date_of_birth")) => {
-                let mut errs = Errors::new();
-                if let Some(s) = string_at(body, path, &mut errs) {
-                    rules::date_of_birth(&mut errs, path, s, today, fac.min_age, fac.max_age);
-                }
-                messages(errs)
-            }
-            _ => Vec::new(),
+        match crate::core::profile::validate_create(body, &ctx, &fac) {
+            Ok(_) => Vec::new(),
+            Err(e) => e
+                .errors
+                .into_iter()
+                .filter(|e| e.message.starts_with(&format!("{path}:")))
+                .map(|e| e.message)
+                .collect(),
         }
     };
     Ok(Form {
