@@ -18,9 +18,8 @@ use serde_json::{Map, Value};
 
 use super::Global;
 use crate::catalog::dictionaries as dict;
-use crate::core::body::as_object;
-use crate::core::{address, rules};
-use crate::error::{Error, ErrorKind, Errors, Result};
+use crate::core::address;
+use crate::error::{Error, ErrorKind, Result};
 use crate::output::mask::mask_text;
 
 /// A dictionary whose values flags and prompts accept by name.
@@ -409,42 +408,19 @@ pub fn create_asking<T>(
     }
 }
 
-fn messages(errs: Errors) -> Vec<String> {
-    errs.0.into_iter().map(|e| e.message).collect()
+/// The messages of a validation that concern the field at `path` (itself or
+/// anything inside it, such as `payment_instrument_tags[0].key`).
+fn only_field(e: Error, path: &str) -> Vec<String> {
+    e.errors
+        .into_iter()
+        .filter(|e| {
+            e.message
+                .strip_prefix(path)
+                .is_some_and(|rest| rest.starts_with([':', '[', '.']))
+        })
+        .map(|e| e.message)
+        .collect()
 }
-
-/// The string at `path`, or the type error the body would give.
-fn string_at<'v>(body: &'v Value, path: &str, errs: &mut Errors) -> Option<&'v str> {
-    match get(body, path) {
-        Some(Value::String(s)) => Some(s),
-        Some(_) => {
-            errs.push(crate::error::code::MALFORMED, path, "must be a string");
-            None
-        }
-        None => {
-            errs.required(path);
-            None
-        }
-    }
-}
-
-/// A text of `min`-`max` characters with an extra rule.
-fn text_rule(
-    body: &Value,
-    path: &str,
-    max: usize,
-    extra: impl Fn(&mut Errors, &str, &str),
-) -> Vec<String> {
-    let mut errs = Errors::new();
-    if let Some(s) = string_at(body, path, &mut errs)
-        && rules::length(&mut errs, path, s, 1, max)
-    {
-        extra(&mut errs, path, s);
-    }
-    messages(errs)
-}
-
-fn no_rule(_: &mut Errors, _: &str, _: &str) {}
 
 /// `profile create`: the required fields (spec 2.1), each answer checked by
 /// core::profile's own validation.
@@ -492,12 +468,7 @@ pub fn profile_form(g: &Global) -> Result<Form> {
     let check = move |body: &Value, path: &str| -> Vec<String> {
         match crate::core::profile::validate_create(body, &ctx, &fac) {
             Ok(_) => Vec::new(),
-            Err(e) => e
-                .errors
-                .into_iter()
-                .filter(|e| e.message.starts_with(&format!("{path}:")))
-                .map(|e| e.message)
-                .collect(),
+            Err(e) => only_field(e, path),
         }
     };
     Ok(Form {
@@ -536,13 +507,12 @@ pub fn address_form() -> Form {
     }
 }
 
-/// `instrument create`: the required fields (spec 2.3). The limits are those
-/// of core::instrument; the create checks them again (and whether the
+/// `instrument create`: the required fields (spec 2.3), each answer checked
+/// by core::instrument's own validation (the create then checks whether the
 /// customer is Attached to the program chosen).
 pub fn instrument_form(g: &Global) -> Result<Form> {
-    let programs: Vec<(Value, String)> = g
-        .read()?
-        .catalog()?
+    let catalog = g.read()?.catalog()?;
+    let programs: Vec<(Value, String)> = catalog
         .programs
         .iter()
         .map(|p| {
@@ -604,44 +574,10 @@ pub fn instrument_form(g: &Global) -> Result<Form> {
             ask: Ask::Tags,
         },
     ];
-    let check = |body: &Value, path: &str| -> Vec<String> {
-        let digits = |allowed: &[usize], what: &str| {
-            let mut errs = Errors::new();
-            if let Some(s) = string_at(body, path, &mut errs) {
-                rules::digits(&mut errs, path, s, allowed, what);
-            }
-            messages(errs)
-        };
-        match path {
-            "payment_instrument_label" | "payment_instrument_change_reason" => {
-                text_rule(body, path, 256, no_rule)
-            }
-            "payment_instrument_ach.account_number" => {
-                digits(&(4..=17).collect::<Vec<_>>(), "4-17 digits")
-            }
-            "payment_instrument_ach.routing_number" => digits(&[9], "exactly 9 digits"),
-            "payment_method_id" if get(body, path).and_then(Value::as_u64) != Some(1) => {
-                vec![format!(
-                    "{path}: only ACH (1) is supported for payment instruments"
-                )]
-            }
-            "payment_instrument_tags" => {
-                let mut errs = Errors::new();
-                if let Some(o) = as_object(body, "", &mut errs) {
-                    match rules::tags(&mut errs, &o, path, true) {
-                        Some(t) if t.is_empty() => {
-                            errs.push(
-                                crate::error::code::REQUIRED,
-                                path,
-                                "at least one tag is required",
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-                messages(errs)
-            }
-            _ => Vec::new(),
+    let check = move |body: &Value, path: &str| -> Vec<String> {
+        match crate::core::instrument::validate_create(body, &catalog, "", |_| true) {
+            Ok(_) => Vec::new(),
+            Err(e) => only_field(e, path),
         }
     };
     Ok(Form {

@@ -13,6 +13,7 @@ use super::profile::load;
 use super::rules;
 use crate::catalog::dictionaries as dict;
 use crate::error::{Error, Errors, Result, code};
+use crate::model::catalog::Catalog;
 use crate::model::status::instrument::ACTIVE;
 use crate::model::{Ach, Audit, Customer, Instrument, id};
 use crate::store::Store;
@@ -99,10 +100,27 @@ fn ach(errs: &mut Errors, o: &Obj) -> Option<Ach> {
     })
 }
 
-/// POST …/payment_instruments: the new `pin_` id.
-pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<String> {
-    let mut customer = load(store, cid)?;
-    let catalog = store.catalog()?;
+/// A create body that passed every rule.
+pub struct NewInstrument {
+    tags: Vec<crate::model::Tag>,
+    type_id: u32,
+    method: u32,
+    is_default: bool,
+    label: String,
+    reason: String,
+    program: String,
+    ach: Ach,
+}
+
+/// Check a create body against every rule of spec 2.3, all errors at once.
+/// `attached(program_id)` tells whether the customer is Attached to it (21004
+/// otherwise); the prompts, which ask before any customer is known, pass `|_| true`.
+pub fn validate_create(
+    body: &Value,
+    catalog: &Catalog,
+    cid: &str,
+    attached: impl Fn(&str) -> bool,
+) -> Result<NewInstrument> {
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
         return Err(Error::refused(errs.0));
@@ -148,7 +166,7 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
                 "program_id",
                 "is not a program of this Facilitator (see `payctl program list`)",
             );
-        } else if !customer.is_attached(p) {
+        } else if !attached(p) {
             not_attached = true;
         }
     }
@@ -183,23 +201,40 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     else {
         unreachable!("validation passed");
     };
+    Ok(NewInstrument {
+        tags,
+        type_id,
+        method,
+        is_default,
+        label,
+        reason,
+        program: program.to_string(),
+        ach,
+    })
+}
+
+/// POST …/payment_instruments: the new `pin_` id.
+pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<String> {
+    let mut customer = load(store, cid)?;
+    let catalog = store.catalog()?;
+    let n = validate_create(body, &catalog, cid, |p| customer.is_attached(p))?;
     let instrument = Instrument {
         payment_instrument_id: id::new_id(id::INSTRUMENT),
         customer_profile_id: cid.to_string(),
-        program_id: program.to_string(),
-        payment_instrument_tags: tags,
+        program_id: n.program,
+        payment_instrument_tags: n.tags,
         payment_instrument_status_id: ACTIVE,
-        payment_instrument_type_id: type_id,
-        payment_method_id: method,
-        is_default,
+        payment_instrument_type_id: n.type_id,
+        payment_method_id: n.method,
+        is_default: n.is_default,
         is_locked: false,
-        payment_instrument_label: label,
-        payment_instrument_change_reason: reason,
-        payment_instrument_ach: ach,
+        payment_instrument_label: n.label,
+        payment_instrument_change_reason: n.reason,
+        payment_instrument_ach: n.ach,
         audit: Audit::new(&ctx.actor, &ctx.now),
     };
-    if is_default {
-        demote(&mut customer, type_id, ctx);
+    if n.is_default {
+        demote(&mut customer, n.type_id, ctx);
     }
     let new_id = instrument.payment_instrument_id.clone();
     customer.instruments.push(instrument);
