@@ -88,15 +88,10 @@ where
     T: DeserializeOwned,
     F: Fn(&T) -> &String,
 {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(path, e)),
-    };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let bytes = complete_lines(path)?;
     let mut out: Vec<T> = Vec::new();
     let mut pos: HashMap<String, usize> = HashMap::new();
-    for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.is_empty() {
             continue;
         }
@@ -112,6 +107,20 @@ where
         }
     }
     Ok(out)
+}
+
+/// The complete lines of a log (empty when it does not exist). A torn last
+/// line (a writer killed mid-append, before its journal was removed) is not
+/// part of the log.
+fn complete_lines(path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = match fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(complete);
+    Ok(bytes)
 }
 
 /// The id at the start of a summary log line (`{"id":"…",…}`, as the logs
@@ -133,16 +142,11 @@ where
     T: DeserializeOwned + Serialize,
     F: Fn(&T) -> &String,
 {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(path, e)),
-    };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let bytes = complete_lines(path)?;
     // (line number, latest line) of each id, in creation order.
     let mut latest: Vec<(usize, &[u8])> = Vec::new();
     let mut slot: HashMap<&[u8], usize> = HashMap::new();
-    for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.is_empty() {
             continue;
         }
