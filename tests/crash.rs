@@ -854,9 +854,33 @@ fn customer_files(env: &Env) -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
-fn key_file(env: &Env, key: &str) -> PathBuf {
-    let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
-    env.path().join("index/keys").join(format!("k{hex}"))
+/// The bucket of the key index that has an entry for `key`, if any.
+fn key_bucket(env: &Env, key: &str) -> Option<PathBuf> {
+    let prefix = format!("{key} ");
+    fs::read_dir(env.path().join("index/keys"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .any(|l| l.starts_with(&prefix))
+        })
+}
+
+/// Remove the key index entry of `key`; its bucket's path.
+fn remove_key_entry(env: &Env, key: &str) -> PathBuf {
+    let bucket = key_bucket(env, key).expect("the key has an entry");
+    let prefix = format!("{key} ");
+    let text = fs::read_to_string(&bucket).unwrap();
+    let kept: String = text
+        .lines()
+        .filter(|l| !l.starts_with(&prefix))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&bucket, kept).unwrap();
+    bucket
 }
 
 #[test]
@@ -889,7 +913,7 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
 
     // 1. a key index entry removed, 2. garbage appended to the summary log,
     // 3. the queue file of a pending attachment removed, 4. a stray temp file.
-    fs::remove_file(key_file(&env, "chk-00001")).unwrap();
+    let bucket = remove_key_entry(&env, "chk-00001");
     let mut f = fs::OpenOptions::new()
         .append(true)
         .open(env.path().join("index/profiles.log"))
@@ -913,8 +937,7 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
             "no finding on {path} ({text}): {found:#?}"
         )
     };
-    let key_rel = key_file(&env, "chk-00001");
-    let key_rel = key_rel
+    let key_rel = bucket
         .strip_prefix(env.path())
         .unwrap()
         .display()
@@ -943,7 +966,7 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
         log,
         "rebuilt in order"
     );
-    assert!(key_file(&env, "chk-00001").exists());
+    assert_eq!(key_bucket(&env, "chk-00001"), Some(bucket));
     assert!(!env.path().join("x.payctl-tmp").exists());
     // The repaired indexes work: the key is taken, the queue has the attachment.
     env.body(&["profile", "create"], &profile_body("chk-00001"))

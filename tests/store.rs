@@ -170,7 +170,7 @@ fn newer_format_is_refused_with_exit_3() {
     let id = env.create_profile("ver-00001");
     let meta = env.path().join("meta.json");
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 1}));
+    assert_eq!(v, json!({"format_version": 2}));
     fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
     let before = env.snapshot();
     for args in [
@@ -201,6 +201,85 @@ fn newer_format_is_refused_with_exit_3() {
         let o = env.run(&["profile", "list"]);
         o.refused(3, 30002).mentions("meta.json");
     }
+}
+
+/// Turn the store into the layout of format version 1, whose key index was
+/// one file per key: `index/keys/k<hex of the key>` holding the owner's id.
+fn as_format_1(env: &Env) {
+    let keys = env.path().join("index/keys");
+    let buckets: Vec<PathBuf> = fs::read_dir(&keys)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(!buckets.is_empty());
+    for b in buckets {
+        for line in fs::read_to_string(&b).unwrap().lines() {
+            let (key, owner) = line.split_once(' ').unwrap();
+            let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+            fs::write(keys.join(format!("k{hex}")), format!("{owner}\n")).unwrap();
+        }
+        fs::remove_file(b).unwrap();
+    }
+    fs::write(env.path().join("meta.json"), "{\"format_version\":1}\n").unwrap();
+}
+
+#[test]
+fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
+    let env = Env::new();
+    let a = env.create_profile("old-00001");
+    env.create_profile("old-00002");
+    as_format_1(&env);
+    let before = env.snapshot();
+
+    // Killed before the upgrade's journal is written: nothing changed.
+    let o = run_env(
+        &env,
+        ("PAYCTL_FAULT", "before-write"),
+        &["profile", "get", &a],
+        None,
+    );
+    assert_ne!(o.code, 0, "{o:?}");
+    same(
+        &before,
+        &env.snapshot(),
+        "an upgrade killed before its commit",
+    );
+
+    // Killed after its commit point: the next command (a read) finishes it.
+    let o = run_env(
+        &env,
+        ("PAYCTL_FAULT", "after-journal"),
+        &["profile", "list"],
+        None,
+    );
+    assert_ne!(o.code, 0, "{o:?}");
+    let o = env.run(&["profile", "get", &a]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data()[0]["customer_key"], "old-00001");
+    let meta: Value =
+        serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta, json!({"format_version": 2}));
+    assert!(!env.path().join("journal.json").exists());
+    let names: Vec<String> = fs::read_dir(env.path().join("index/keys"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.is_empty() && names.iter().all(|n| n.ends_with(".log") && n.len() == 6),
+        "only buckets are left: {names:?}"
+    );
+
+    // The upgraded index knows both keys, and the store checks clean.
+    for key in ["old-00001", "old-00002"] {
+        env.body(&["profile", "create"], &profile_body(key))
+            .refused(1, 21002);
+    }
+    env.create_profile("old-00003");
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
 
 // ---------------------------------------------------------------- corrupt files
@@ -500,12 +579,12 @@ fn every_crash_point_of_a_create_is_all_or_nothing() {
         "after-write:2",
         "after-write:3",
         "after-write:4",
+        "after-write:5",
         "after-sync:2",
-        "after-sync:3",
         "after-rename:2",
-        "after-rename:3",
         "before-dir-sync:2",
         "before-dir-sync:3",
+        "before-dir-sync:4",
         "before-journal-remove",
     ];
     for fault in faults {

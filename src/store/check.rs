@@ -14,7 +14,7 @@ use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{JOURNAL, Journal, Op};
 use super::{
     CUSTOMERS_DIR, KEYS_DIR, PROFILE_IDS, PROFILES_LOG, QUEUE_DIR, Store, TXNS_DIR, TXNS_LOG,
-    atomic, index,
+    atomic, index, keys,
 };
 use crate::error::{Error, Result};
 use crate::model::catalog::Catalog;
@@ -172,9 +172,9 @@ impl Store {
         report.customers = scan.customers.len();
         report.transactions = scan.txns.len();
         invariants(&scan, catalog.as_ref(), f);
-        let (derived, key_files) = self.derived_findings(&scan, f)?;
+        let derived = self.derived_findings(&scan, f)?;
         if repair {
-            report.repaired = self.repair(&scan, derived, &key_files)?;
+            report.repaired = self.repair(&scan, derived)?;
             // What remains after the repair.
             report.findings.retain(|x| !x.repairable);
         }
@@ -182,12 +182,8 @@ impl Store {
     }
 
     /// Compare the derived data with what the aggregates say; true when a
-    /// rebuild is needed, and the key index as found (path → owner).
-    fn derived_findings(
-        &self,
-        scan: &Scan,
-        f: &mut Vec<Finding>,
-    ) -> Result<(bool, HashMap<String, String>)> {
+    /// rebuild is needed.
+    fn derived_findings(&self, scan: &Scan, f: &mut Vec<Finding>) -> Result<bool> {
         let before = f.len();
         let root = &self.root;
         let mut push = |path: &str, problem: String| {
@@ -197,32 +193,55 @@ impl Store {
                 repairable: true,
             })
         };
-        // Key index.
-        let mut keys: HashMap<String, String> = HashMap::new();
+        // Key index: every bucket parses, every customer's key names it,
+        // every entry names a customer that holds the key.
+        let mut entries: HashMap<String, Vec<(String, String)>> = HashMap::new();
         let mut key_files = Vec::new();
         walk(&root.join(KEYS_DIR), &mut key_files)?;
         for p in key_files.iter().filter(|p| !atomic::is_temp(p)) {
-            let owner = fs::read_to_string(p).unwrap_or_default().trim().to_string();
-            keys.insert(rel(root, p), owner);
-        }
-        let key_files = keys.clone();
-        for c in &scan.customers {
-            let k = Store::key_rel(&c.profile.customer_key);
-            match keys.remove(&k) {
-                Some(owner) if owner == c.id() => {}
-                Some(_) => push(
-                    &k,
-                    format!("customer_key of {} points to another customer", c.id()),
-                ),
-                None => push(
-                    &k,
-                    format!("customer_key of {} is missing from the key index", c.id()),
-                ),
+            let r = rel(root, p);
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let Some(b) =
+                keys::bucket_of_name(name).filter(|_| p.parent() == Some(&root.join(KEYS_DIR)))
+            else {
+                push(&r, "is not a bucket of the key index (`<bb>.log`)".into());
+                continue;
+            };
+            let parsed = keys::parse_bucket(b, &fs::read(p).map_err(|e| Error::io(p, e))?);
+            for problem in parsed.problems {
+                push(&r, problem);
+            }
+            for (key, owner) in parsed.entries {
+                entries.entry(key).or_default().push((r.clone(), owner));
             }
         }
-        for (k, owner) in keys {
+        let holders: HashMap<&str, &str> = scan
+            .customers
+            .iter()
+            .map(|c| (c.profile.customer_key.as_str(), c.id()))
+            .collect();
+        for c in &scan.customers {
+            let key = c.profile.customer_key.as_str();
+            if !entries
+                .get(key)
+                .is_some_and(|e| e.iter().any(|(_, owner)| owner == c.id()))
+            {
+                push(
+                    &keys::bucket_rel(key),
+                    format!("customer_key of {} is missing from the key index", c.id()),
+                );
+            }
+        }
+        let mut dangling: Vec<(&String, &String)> = entries
+            .iter()
+            .flat_map(|(key, e)| e.iter().map(move |(path, owner)| (key, path, owner)))
+            .filter(|(key, _, owner)| holders.get(key.as_str()) != Some(&owner.as_str()))
+            .map(|(_, path, owner)| (path, owner))
+            .collect();
+        dangling.sort();
+        for (path, owner) in dangling {
             push(
-                &k,
+                path,
                 format!(
                     "dangling key index entry (points to {owner}, which does not hold the key)"
                 ),
@@ -326,15 +345,10 @@ impl Store {
                 format!("queue item {k} refers to no pending work"),
             );
         }
-        Ok((f.len() != before, key_files))
+        Ok(f.len() != before)
     }
 
-    fn repair(
-        &self,
-        scan: &Scan,
-        derived: bool,
-        found_keys: &HashMap<String, String>,
-    ) -> Result<Vec<String>> {
+    fn repair(&self, scan: &Scan, derived: bool) -> Result<Vec<String>> {
         let mut done = Vec::new();
         for t in &scan.temps {
             atomic::remove_file(t)?;
@@ -343,30 +357,14 @@ impl Store {
         if !derived {
             return Ok(done);
         }
-        let mut journal = Journal::default();
-        // Key index: rewrite every wrong or missing entry, remove the dangling ones.
-        let mut key_files = Vec::new();
-        walk(&self.root.join(KEYS_DIR), &mut key_files)?;
-        let wanted: BTreeSet<String> = scan
-            .customers
-            .iter()
-            .map(|c| Store::key_rel(&c.profile.customer_key))
-            .collect();
-        for p in key_files {
-            let r = rel(&self.root, &p);
-            if !wanted.contains(&r) {
-                journal.ops.push(Op::Delete { path: r });
-            }
-        }
-        for c in &scan.customers {
-            let path = Store::key_rel(&c.profile.customer_key);
-            if found_keys.get(&path).map(String::as_str) != Some(c.id()) {
-                journal.ops.push(Op::Put {
-                    path,
-                    data: format!("{}\n", c.id()),
-                });
-            }
-        }
+        // Key index: rebuilt whole (one put per bucket), anything else removed.
+        let mut journal = Journal {
+            ops: self.key_index_ops(
+                scan.customers
+                    .iter()
+                    .map(|c| (c.profile.customer_key.as_str(), c.id())),
+            )?,
+        };
         // Summary logs: keep the known creation order, then the rest by creation time.
         let order = |log: Vec<String>, mut rest: Vec<(String, String)>| -> Vec<String> {
             let known: BTreeSet<&String> = rest.iter().map(|(_, id)| id).collect();

@@ -12,7 +12,8 @@
 //! index/profiles.log               derived: profile summaries, creation order, append-only
 //! index/profiles.ids               derived: profile ids in creation order, fixed-width records
 //! index/transactions.log           derived: transaction summaries, creation order, append-only
-//! index/keys/k<hex of the key>    derived: the customer owning a customer_key
+//! index/keys/<bb>.log             derived: which customer holds a customer_key,
+//!                                  in 256 append-only buckets (see keys.rs)
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
 //! ```
 //!
@@ -26,6 +27,7 @@ pub mod check;
 pub mod fault;
 pub mod index;
 pub mod journal;
+pub mod keys;
 pub mod lock;
 
 use std::collections::{BTreeMap, HashMap};
@@ -43,7 +45,10 @@ pub use index::{ProfileSummary, QueueItem, TxnSummary};
 use journal::{Journal, Op};
 pub use lock::Mode;
 
-pub const FORMAT_VERSION: u32 = 1;
+/// 1: a key index of one file per key (`index/keys/k<hex of the key>`);
+/// 2: the bucketed key index of [`keys`]. A store of version 1 is upgraded by
+/// the first command that opens it ([`Store::upgrade`]).
+pub const FORMAT_VERSION: u32 = 2;
 const META: &str = "meta.json";
 const CATALOG: &str = "catalog.json";
 const LOCK: &str = "payctl.lock";
@@ -103,8 +108,9 @@ impl Store {
             store.create(&default_catalog())?;
             opened = Opened::Created;
         }
-        store.check_version()?;
+        store.format_version()?;
         store.recover()?;
+        store.upgrade()?;
         if store.mode != mode {
             store.lock.relock(&store.lock_path, mode, timeout)?;
             store.mode = mode;
@@ -157,7 +163,8 @@ impl Store {
         atomic::sync_dir(&self.root)
     }
 
-    fn check_version(&self) -> Result<()> {
+    /// The store's format version; refused when this payctl cannot read it.
+    fn format_version(&self) -> Result<u32> {
         let path = self.root.join(META);
         let meta: Meta = self
             .read_json(&path)?
@@ -175,7 +182,95 @@ impl Store {
         if meta.format_version < 1 {
             return Err(Error::corrupt(&path, "unknown format version"));
         }
+        Ok(meta.format_version)
+    }
+
+    fn lock_exclusive(&mut self) -> Result<()> {
+        if self.mode != Mode::Exclusive {
+            self.lock
+                .relock(&self.lock_path, Mode::Exclusive, self.timeout)?;
+            self.mode = Mode::Exclusive;
+        }
         Ok(())
+    }
+
+    /// Bring a store of an earlier format version to [`FORMAT_VERSION`] in
+    /// one journaled commit (all or nothing), whatever command opened it.
+    /// 1 → 2: the key index is rebuilt in buckets from the customer records
+    /// and the files of the old one-file-per-key index are removed.
+    fn upgrade(&mut self) -> Result<()> {
+        if self.format_version()? == FORMAT_VERSION {
+            return Ok(());
+        }
+        self.lock_exclusive()?;
+        // Another payctl may have upgraded it while this one waited for the lock.
+        if self.format_version()? == FORMAT_VERSION {
+            return Ok(());
+        }
+        let pairs = self.customer_keys()?;
+        let mut ops = self.key_index_ops(pairs.iter().map(|(k, id)| (k.as_str(), id.as_str())))?;
+        let meta = Meta {
+            format_version: FORMAT_VERSION,
+        };
+        ops.push(Op::Put {
+            path: META.into(),
+            data: String::from_utf8(to_bytes(&meta)).expect("json is utf-8"),
+        });
+        journal::commit(&self.root, &Journal { ops })
+    }
+
+    /// `(customer_key, id)` of every customer record that parses (reading
+    /// only those two fields; `store check` reports the records that do not).
+    fn customer_keys(&self) -> Result<Vec<(String, String)>> {
+        #[derive(serde::Deserialize)]
+        struct Record {
+            profile: KeyFields,
+        }
+        #[derive(serde::Deserialize)]
+        struct KeyFields {
+            customer_profile_id: String,
+            customer_key: String,
+        }
+        let mut out = Vec::new();
+        for shard in list_dir(&self.root.join(CUSTOMERS_DIR))? {
+            for file in list_dir(&shard)? {
+                if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
+                    continue;
+                }
+                let Some(bytes) = atomic::read_opt(&file)? else {
+                    continue;
+                };
+                if let Ok(r) = serde_json::from_slice::<Record>(&bytes) {
+                    out.push((r.profile.customer_key, r.profile.customer_profile_id));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The operations that make the key index exactly `pairs` of
+    /// `(customer_key, id)`: a put of each bucket that holds a key, a delete
+    /// of every other file under `index/keys`.
+    pub(crate) fn key_index_ops<'a>(
+        &self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Vec<Op>> {
+        let mut ops = keys::rebuild(pairs);
+        let kept: std::collections::HashSet<String> = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Put { path, .. } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        for file in list_dir(&self.root.join(KEYS_DIR))? {
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let rel = format!("{KEYS_DIR}/{name}");
+            if !kept.contains(&rel) {
+                ops.push(Op::Delete { path: rel });
+            }
+        }
+        Ok(ops)
     }
 
     /// Finish a write that a killed process left half-applied, and remove the
@@ -188,11 +283,7 @@ impl Store {
         if !journal.exists() && !atomic::temp_path(&journal).exists() {
             return Ok(());
         }
-        if self.mode != Mode::Exclusive {
-            self.lock
-                .relock(&self.lock_path, Mode::Exclusive, self.timeout)?;
-            self.mode = Mode::Exclusive;
-        }
+        self.lock_exclusive()?;
         journal::recover(&self.root)?;
         Ok(())
     }
@@ -255,18 +346,6 @@ impl Store {
         format!("{TXNS_DIR}/{}/{id}.json", id::shard(id))
     }
 
-    pub(crate) fn key_rel(key: &str) -> String {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut rel = String::with_capacity(KEYS_DIR.len() + 2 + 2 * key.len());
-        rel.push_str(KEYS_DIR);
-        rel.push_str("/k");
-        for b in key.bytes() {
-            rel.push(HEX[usize::from(b >> 4)] as char);
-            rel.push(HEX[usize::from(b & 15)] as char);
-        }
-        rel
-    }
-
     /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.
     pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
         if !id::is_valid(id::CUSTOMER, cid) {
@@ -294,18 +373,20 @@ impl Store {
         }
     }
 
-    /// The customer that owns `key`, if any. An index entry whose customer
-    /// does not hold the key (left by a crash before the journal existed) is ignored.
+    /// The customer that holds `key`, if any: the latest entry of the key's
+    /// bucket whose customer does hold it (the aggregates are the truth).
     pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        let path = self.root.join(Self::key_rel(key));
-        let Some(bytes) = atomic::read_opt(&path)? else {
+        let Some(bucket) = atomic::read_opt(&self.root.join(keys::bucket_rel(key)))? else {
             return Ok(None);
         };
-        let owner = String::from_utf8_lossy(&bytes).trim().to_string();
-        match self.customer(&owner)? {
-            Some(c) if c.profile.customer_key == key => Ok(Some(owner)),
-            _ => Ok(None),
+        for owner in keys::owners(&bucket, key) {
+            if let Some(c) = self.customer(owner)?
+                && c.profile.customer_key == key
+            {
+                return Ok(Some(owner.to_string()));
+            }
         }
+        Ok(None)
     }
 
     /// Profile summaries in creation order, each in its latest version.
@@ -425,6 +506,18 @@ fn half_created(root: &Path) -> Result<bool> {
     Ok(true)
 }
 
+/// The entries of `dir` (none when it does not exist).
+fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    entries
+        .map(|e| e.map(|e| e.path()).map_err(|e| Error::io(dir, e)))
+        .collect()
+}
+
 fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
     let mut b = serde_json::to_vec(v).expect("records serialize");
     b.push(b'\n');
@@ -505,8 +598,8 @@ impl Tx<'_> {
         self.store
     }
 
-    pub fn set_key(&mut self, key: &str, owner: &str) {
-        self.put(Store::key_rel(key), format!("{owner}\n").into_bytes());
+    pub fn set_key(&mut self, key: &str, owner: &str) -> Result<()> {
+        self.append(&keys::bucket_rel(key), &keys::line(key, owner))
     }
 
     pub fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
@@ -525,7 +618,7 @@ impl Tx<'_> {
     /// its place in creation order (`index/profiles.ids`). The caller has
     /// checked that the key is free and called [`Store::ensure_profile_ids`].
     pub fn new_customer(&mut self, c: &Customer) -> Result<()> {
-        self.set_key(&c.profile.customer_key, c.id());
+        self.set_key(&c.profile.customer_key, c.id())?;
         self.append_profile(&ProfileSummary::of(&c.profile))?;
         self.append(PROFILE_IDS, &index::id_record(c.id()))?;
         self.put_customer(c);
