@@ -17,7 +17,7 @@ use super::Ctx;
 use super::profile::{self, NewProfile};
 use crate::error::{ApiError, Error, Result, code};
 use crate::model::catalog::Facilitator;
-use crate::store::Store;
+use crate::store::{KeyIndex, Store};
 
 /// Profiles created per store transaction: large enough that the per-commit
 /// cost (the journal, one sync of the file system) is spread thin, small
@@ -99,7 +99,7 @@ struct Checked {
 }
 
 fn check_line(
-    store: &Store,
+    keys: &KeyIndex,
     ctx: &Ctx,
     fac: &Facilitator,
     n: usize,
@@ -123,7 +123,7 @@ fn check_line(
     let result = profile::validate_create(&body, ctx, fac)
         .map_err(|e| e.errors.into_iter().map(|e| at_line(n, e)).collect());
     let exists = match &result {
-        Ok(new) => store.key_owner(&new.customer_key)?.is_some(),
+        Ok(new) => keys.owner(&new.customer_key)?.is_some(),
         Err(_) => false,
     };
     Ok(Checked {
@@ -145,6 +145,7 @@ fn check(
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<(Vec<(usize, NewProfile)>, usize)> {
     let fac = store.catalog()?.facilitator;
+    let keys = store.key_index()?;
     let all: Vec<(usize, &[u8])> = lines(input).collect();
     let total = all.len();
     progress(Stage::Checking, 0, total);
@@ -159,7 +160,7 @@ fn check(
         let work = |part: &[(usize, &[u8])]| -> Result<Vec<Checked>> {
             let mut out = Vec::with_capacity(part.len());
             for (i, &(n, line)) in part.iter().enumerate() {
-                out.push(check_line(store, ctx, &fac, n, line)?);
+                out.push(check_line(&keys, ctx, &fac, n, line)?);
                 if i % 1000 == 999 {
                     done.fetch_add(1000, Ordering::Relaxed);
                 }

@@ -379,7 +379,16 @@ impl Store {
         let Some(bucket) = atomic::read_opt(&self.root.join(keys::bucket_rel(key)))? else {
             return Ok(None);
         };
-        for owner in keys::owners(&bucket, key) {
+        self.holder(key, keys::owners(&bucket, key))
+    }
+
+    /// The first of `candidates` whose record holds `key`.
+    fn holder<'a>(
+        &self,
+        key: &str,
+        candidates: impl Iterator<Item = &'a str>,
+    ) -> Result<Option<String>> {
+        for owner in candidates {
             if let Some(c) = self.customer(owner)?
                 && c.profile.customer_key == key
             {
@@ -387,6 +396,24 @@ impl Store {
             }
         }
         Ok(None)
+    }
+
+    /// The whole key index read once, for many lookups (an import checks
+    /// every line's key: one read of each bucket instead of one per line).
+    pub fn key_index(&self) -> Result<KeyIndex<'_>> {
+        let mut owners: HashMap<String, Vec<String>> = HashMap::new();
+        for b in 0..=u8::MAX {
+            let Some(bytes) = atomic::read_opt(&self.root.join(keys::bucket_path(b)))? else {
+                continue;
+            };
+            for (key, owner) in keys::parse_bucket(b, &bytes).entries {
+                owners.entry(key).or_default().push(owner);
+            }
+        }
+        Ok(KeyIndex {
+            store: self,
+            owners,
+        })
     }
 
     /// Profile summaries in creation order, each in its latest version.
@@ -469,6 +496,24 @@ impl Store {
             customers: BTreeMap::new(),
             txns: BTreeMap::new(),
         }
+    }
+}
+
+/// The key index in memory (see [`Store::key_index`]).
+pub struct KeyIndex<'s> {
+    store: &'s Store,
+    /// Each key's owners in the order of their lines.
+    owners: HashMap<String, Vec<String>>,
+}
+
+impl KeyIndex<'_> {
+    /// What [`Store::key_owner`] answers, without reading the index again.
+    pub fn owner(&self, key: &str) -> Result<Option<String>> {
+        let Some(owners) = self.owners.get(key) else {
+            return Ok(None);
+        };
+        self.store
+            .holder(key, owners.iter().rev().map(String::as_str))
     }
 }
 
