@@ -975,6 +975,63 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
     assert_eq!(attachment_status(&env, &prm, &b), Some(10));
 }
 
+/// Damage of each kind to the key index: a line that does not parse, a
+/// line in the wrong bucket, an entry naming a customer without the key, a
+/// partial last line, a stray file. Each is named; repair rebuilds the
+/// buckets and the index answers again.
+#[test]
+fn store_check_reads_the_key_buckets_line_by_line() {
+    let env = Env::new();
+    let a = env.create_profile("kix-00001");
+    let b = env.create_profile("kix-00002");
+    let bucket = key_bucket(&env, "kix-00001").unwrap();
+    assert_ne!(Some(&bucket), key_bucket(&env, "kix-00002").as_ref());
+    let mut f = fs::OpenOptions::new().append(true).open(&bucket).unwrap();
+    // Line 2 has no space; kix-00002 does not belong in this bucket; `b`
+    // does not hold kix-00001; the last line has no end.
+    f.write_all(format!("no-space-here\nkix-00002 {b}\nkix-00001 {b}\nkix-0").as_bytes())
+        .unwrap();
+    drop(f);
+    fs::write(
+        env.path().join("index/keys/k6b69782d3030303031"),
+        format!("{a}\n"),
+    )
+    .unwrap();
+
+    let o = check(&env, false);
+    assert_eq!(o.code, 3, "{o:?}");
+    let found = findings(&o);
+    let rel = bucket
+        .strip_prefix(env.path())
+        .unwrap()
+        .display()
+        .to_string();
+    let has = |path: &str, text: &str| {
+        assert!(
+            found.iter().any(|m| m.contains(path) && m.contains(text)),
+            "no finding on {path} ({text}): {found:#?}"
+        )
+    };
+    has(&rel, "line 2 is not `<customer_key> <customer id>`");
+    has(&rel, "line 3 is in the wrong bucket");
+    has(&rel, &format!("points to {b}, which does not hold the key"));
+    has(&rel, "line 5 is incomplete");
+    has("index/keys/k6b69782d3030303031", "not a bucket");
+    assert_eq!(found.len(), 5, "{found:#?}");
+
+    ok(check(&env, true));
+    let o = ok(check(&env, false));
+    assert_eq!(o.data()[0]["status"], "clean");
+    assert!(!env.path().join("index/keys/k6b69782d3030303031").exists());
+    let text = fs::read_to_string(&bucket).unwrap();
+    assert!(text.contains(&format!("kix-00001 {a}\n")), "{text}");
+    assert!(!text.contains(&b), "{text}");
+    for key in ["kix-00001", "kix-00002"] {
+        env.body(&["profile", "create"], &profile_body(key))
+            .refused(1, 21002);
+    }
+}
+
 #[test]
 fn two_default_addresses_are_reported_and_never_repaired() {
     let env = Env::new();
