@@ -108,7 +108,12 @@ fn apply(root: &Path, journal: &Journal) -> Result<()> {
                 atomic::remove_file(&atomic::temp_path(&target))?;
                 atomic::remove_file(&target)?;
             }
-            Op::Append { base_len, data, .. } => append(&target, *base_len, data.as_bytes())?,
+            Op::Append { base_len, data, .. } => {
+                // Appending to a file that exists changes no directory entry.
+                if !append(&target, *base_len, data.as_bytes())? {
+                    continue;
+                }
+            }
         }
         dirs.insert(dir);
     }
@@ -199,9 +204,12 @@ fn write_all_unsynced(puts: &[(PathBuf, &[u8])]) -> Result<()> {
 }
 
 /// Cut `target` back to `base_len` (what it had when the transaction began)
-/// and append `data`, without a sync: the open file is returned.
-fn append_unsynced(target: &Path, base_len: u64, data: &[u8]) -> Result<std::fs::File> {
+/// and append `data`, without a sync: the open file is returned, and whether
+/// it was created.
+fn append_unsynced(target: &Path, base_len: u64, data: &[u8]) -> Result<(std::fs::File, bool)> {
     use std::io::{Seek, SeekFrom};
+    // (Under the exclusive lock nobody else creates it in between.)
+    let created = !target.exists();
     let mut f = atomic::open_private(
         target,
         OpenOptions::new().write(true).create(true).truncate(false),
@@ -210,11 +218,14 @@ fn append_unsynced(target: &Path, base_len: u64, data: &[u8]) -> Result<std::fs:
     f.seek(SeekFrom::Start(base_len))
         .map_err(|e| Error::io(target, e))?;
     f.write_all(data).map_err(|e| Error::io(target, e))?;
-    Ok(f)
+    Ok((f, created))
 }
 
-fn append(target: &Path, base_len: u64, data: &[u8]) -> Result<()> {
-    let f = append_unsynced(target, base_len, data)?;
+/// Append durably (see [`append_unsynced`]); whether the file was created
+/// (then its directory needs a sync).
+fn append(target: &Path, base_len: u64, data: &[u8]) -> Result<bool> {
+    let (f, created) = append_unsynced(target, base_len, data)?;
     super::fault::point("after-write");
-    f.sync_all().map_err(|e| Error::io(target, e))
+    f.sync_all().map_err(|e| Error::io(target, e))?;
+    Ok(created)
 }
