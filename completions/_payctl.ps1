@@ -860,8 +860,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'payctl;init' {

@@ -781,8 +781,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'payctl;init'= {
             cand --catalog 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)'

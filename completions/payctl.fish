@@ -797,7 +797,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l watch -d 'Keep polling the queue until interrupted (Ctrl-C or SIGTERM)'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''

@@ -349,3 +349,92 @@ fn watch_keeps_working_until_interrupted_then_prints_the_total() {
         assert_eq!(passes, 3, "{stderr}");
     }
 }
+
+/// The file of customer `csp`.
+fn customer_file(env: &Env, csp: &str) -> std::path::PathBuf {
+    let shard = &csp["csp_".len().."csp_".len() + 2];
+    env.path()
+        .join("customers")
+        .join(shard)
+        .join(format!("{csp}.json"))
+}
+
+#[test]
+fn a_corrupt_record_holds_its_item_and_the_others_are_processed() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let ids: Vec<String> = ["bad-rec-1", "bad-rec-2", "bad-rec-3"]
+        .iter()
+        .map(|k| env.create_profile(k))
+        .collect();
+    for csp in &ids {
+        attach(&env, &prm, csp);
+    }
+    // The middle one's file is cut in half: its item cannot be processed.
+    let file = customer_file(&env, &ids[1]);
+    let whole = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &whole[..whole.len() / 2]).unwrap();
+
+    let o = env.run(&["worker"]);
+    assert_eq!(o.code, 3, "{o:?}");
+    assert!(o.json["data"].is_null(), "{o:?}");
+    let errors = o.json["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{o:?}");
+    assert_eq!(errors[0]["code"], 30002);
+    let msg = errors[0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("left queued") && msg.contains(&ids[1]) && msg.contains(".json"),
+        "{msg}"
+    );
+    assert!(o.stderr.contains("\"attachments_processed\":2"), "{o:?}");
+    // The others are Attached; the held item is still queued, its file untouched.
+    for csp in [&ids[0], &ids[2]] {
+        assert_eq!(
+            record(&env, &prm, csp)["customer_profile_program_status_id"],
+            10
+        );
+    }
+    assert_eq!(queue_len(&env), 1);
+    assert_eq!(std::fs::read(&file).unwrap(), &whole[..whole.len() / 2]);
+
+    // Once the file is mended, the next run processes the item.
+    std::fs::write(&file, &whole).unwrap();
+    let o = env.run(&["worker"]);
+    ok(&o);
+    assert_eq!(o.json["data"], json!([summary(1)]));
+    assert_eq!(
+        record(&env, &prm, &ids[1])["customer_profile_program_status_id"],
+        10
+    );
+    assert_eq!(queue_len(&env), 0);
+}
+
+#[test]
+fn an_unreadable_catalog_stops_the_worker_before_any_item() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let csp = env.create_profile("bad-cat-1");
+    attach(&env, &prm, &csp);
+    let catalog = env.path().join("catalog.json");
+    let whole = std::fs::read(&catalog).unwrap();
+    std::fs::write(&catalog, b"{").unwrap();
+    let before = env.snapshot();
+    let o = env.run(&["worker"]);
+    assert_eq!(o.code, 3, "{o:?}");
+    let errors = o.json["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{o:?}");
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("catalog.json"),
+        "{o:?}"
+    );
+    assert_eq!(env.snapshot(), before, "nothing written");
+    std::fs::write(&catalog, &whole).unwrap();
+    ok(&env.run(&["worker"]));
+    assert_eq!(
+        record(&env, &prm, &csp)["customer_profile_program_status_id"],
+        10
+    );
+}

@@ -155,6 +155,24 @@ pub enum Command {
     #[command(subcommand)]
     Dict(dict::DictCommand),
     /// Do the background work: attachments, transaction steps
+    ///
+    /// Bring every queued item as far as it can go: Pending attachments become
+    /// Attached; Created transactions get their steps, which then run.
+    ///
+    /// Prints `data: [{"attachments_processed", "transactions_processed",
+    /// "steps_created", "steps_completed", "steps_failed"}]` when done. Records are
+    /// written with the actor SYSTEM (--actor is ignored).
+    ///
+    /// The queue is worked in batches of up to 200 items; each batch is one atomic
+    /// commit under the store's exclusive lock, which is released between batches
+    /// so that other commands can run. Several workers may run at once: no item is
+    /// processed twice. An item whose record cannot be read (a corrupt file) is
+    /// left queued and the others go on; the run then exits 3 with one error per
+    /// such item (`payctl store check` names the file), the summary of what was
+    /// done on stderr. Ctrl-C or SIGTERM lets the batch in hand finish and be
+    /// committed, then the worker stops and prints what it did (exit 0); a second
+    /// Ctrl-C, or a kill, stops it at once, and the store still holds either the
+    /// whole batch or none of it (the next payctl completes a committed batch).
     Worker(worker::WorkerArgs),
     /// Create a store, with the built-in catalog or your own
     #[command(

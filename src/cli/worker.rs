@@ -7,24 +7,11 @@ use super::Global;
 use super::profile::to_json;
 use crate::core::Ctx;
 use crate::core::worker::{self, Summary};
-use crate::error::{Result, code};
+use crate::error::{Error, ErrorKind, Result, code};
 use crate::model::status::SYSTEM;
 use crate::output::Response;
 
-/// Bring every queued item as far as it can go: Pending attachments become
-/// Attached; Created transactions get their steps, which then run.
-///
-/// Prints `data: [{"attachments_processed", "transactions_processed",
-/// "steps_created", "steps_completed", "steps_failed"}]` when done. Records are
-/// written with the actor SYSTEM (--actor is ignored).
-///
-/// The queue is worked in batches of up to 200 items; each batch is one atomic
-/// commit under the store's exclusive lock, which is released between batches
-/// so that other commands can run. Several workers may run at once: no item is
-/// processed twice. Ctrl-C or SIGTERM lets the batch in hand finish and be
-/// committed, then the worker stops and prints what it did (exit 0); a second
-/// Ctrl-C, or a kill, stops it at once, and the store still holds either the
-/// whole batch or none of it (the next payctl completes a committed batch).
+/// The arguments of `payctl worker` (its help is on `Command::Worker`).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  payctl worker\n  payctl worker --watch --interval 0.5\n\nWith --watch, each pass that did something prints its summary as one JSON line\non stderr; the total is printed on stdout when the worker is interrupted.\nA pass that finds the store busy (--lock-timeout) is noted on stderr and retried."
@@ -82,11 +69,23 @@ impl WorkerArgs {
             Ok(store)
         };
         if !self.watch {
-            let s = worker::run_once(&open, &system_ctx(), stop);
+            let run = worker::run_once(&open, &system_ctx(), stop);
             if let Some(p) = &progress {
                 p.done();
             }
-            return Ok(Response::Records(vec![to_json(&s?)]));
+            let run = run?;
+            if run.held.is_empty() {
+                return Ok(Response::Records(vec![to_json(&run.summary)]));
+            }
+            // Exit 3 naming each item left queued; what was done is committed.
+            eprintln!(
+                "note: done before the items below: {}",
+                serde_json::to_string(&run.summary).expect("summary serializes")
+            );
+            return Err(Error {
+                kind: ErrorKind::Store,
+                errors: run.held,
+            });
         }
         let interval = Duration::from_secs_f64(self.interval);
         let mut total = Summary::default();
@@ -96,9 +95,13 @@ impl WorkerArgs {
                 p.done();
             }
             match pass {
-                Ok(s) => {
+                Ok(run) => {
+                    let s = run.summary;
                     if !s.is_empty() {
                         eprintln!("{}", serde_json::to_string(&s).expect("summary serializes"));
+                    }
+                    for e in &run.held {
+                        eprintln!("note: {}", crate::output::mask::mask_text(&e.message));
                     }
                     total.add(&s);
                 }

@@ -16,14 +16,19 @@
 //!   journal commit, so the store holds either the whole batch or none of it
 //!   (the next payctl replays a committed journal), and an item not committed
 //!   stays queued for the next run.
+//! - One bad record does not stop the others: an item whose record cannot be
+//!   read (a corrupt customer or transaction file, 30002) is left queued and
+//!   reported, the batch it was in is redone without it, and the run goes on.
+//!   Any other error (the catalog, the disk, the lock) ends the run.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
 use super::Ctx;
-use crate::error::Result;
-use crate::store::{QueueItem, Store};
+use crate::error::{ApiError, Result, code};
+use crate::store::{QueueItem, Store, Tx};
 
 /// Queue items processed under one lock and committed together.
 pub const BATCH: usize = 200;
@@ -53,44 +58,75 @@ impl Summary {
     }
 }
 
+/// What a run did, and the items it left queued because their record
+/// could not be read (one error each, naming the item and the file).
+#[derive(Debug, Default)]
+pub struct Run {
+    pub summary: Summary,
+    pub held: Vec<ApiError>,
+}
+
 /// Process the queue until it is empty or `stop` is set (checked between
 /// batches: the batch in hand is always finished and committed).
 ///
 /// `open` opens the store with the exclusive lock; it is called once per
 /// batch and the store is dropped (the lock released) after each commit.
-/// An error aborts the batch in hand (nothing of it is written) and the run.
-pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) -> Result<Summary> {
-    let mut total = Summary::default();
+/// An item whose record is unreadable is held (see the module doc); any
+/// other error aborts the batch in hand (nothing of it is written) and the run.
+pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) -> Result<Run> {
+    let mut run = Run::default();
+    let mut held: HashSet<String> = HashSet::new();
     while !stop.load(Ordering::SeqCst) {
         let store = open()?;
-        let queue = store.queue()?;
+        // Read once up front: a catalog that cannot be read is no item's fault.
+        store.catalog()?;
+        let queue: Vec<QueueItem> = store
+            .queue()?
+            .into_iter()
+            .filter(|q| !held.contains(&q.file_name()))
+            .take(BATCH)
+            .collect();
         if queue.is_empty() {
             break;
         }
         let mut batch = Summary::default();
         let mut tx = store.begin();
-        for item in queue.iter().take(BATCH) {
-            match item {
-                QueueItem::Attach {
-                    customer_id,
-                    program_id,
-                    ..
-                } => super::program::process_attachment(
-                    &mut tx,
-                    ctx,
-                    customer_id,
-                    program_id,
-                    &mut batch,
-                )?,
-                QueueItem::Txn { transaction_id, .. } => {
-                    super::txn::process(&mut tx, ctx, transaction_id, &mut batch)?
+        let mut failed = None;
+        for item in &queue {
+            match process(&mut tx, ctx, item, &mut batch) {
+                Ok(()) => tx.dequeue(item),
+                Err(e) if e.has_code(code::STORE_UNREADABLE) => {
+                    failed = Some((item, e));
+                    break;
                 }
+                Err(e) => return Err(e),
             }
-            tx.dequeue(item);
+        }
+        if let Some((item, e)) = failed {
+            // Nothing of this batch is written; it is redone without the item.
+            held.insert(item.file_name());
+            run.held.extend(e.errors.into_iter().map(|e| ApiError {
+                code: e.code,
+                message: format!("queue item {} left queued: {}", item.file_name(), e.message),
+            }));
+            continue;
         }
         tx.commit()?;
         drop(store);
-        total.add(&batch);
+        run.summary.add(&batch);
     }
-    Ok(total)
+    Ok(run)
+}
+
+fn process(tx: &mut Tx, ctx: &Ctx, item: &QueueItem, batch: &mut Summary) -> Result<()> {
+    match item {
+        QueueItem::Attach {
+            customer_id,
+            program_id,
+            ..
+        } => super::program::process_attachment(tx, ctx, customer_id, program_id, batch),
+        QueueItem::Txn { transaction_id, .. } => {
+            super::txn::process(tx, ctx, transaction_id, batch)
+        }
+    }
 }
