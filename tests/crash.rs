@@ -1033,6 +1033,47 @@ fn store_check_reads_the_key_buckets_line_by_line() {
 }
 
 #[test]
+fn store_check_finds_a_damaged_attachment_index_and_repair_rebuilds_it() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let a = env.create_profile("att-00001");
+    let b = env.create_profile("att-00002");
+    for csp in [&a, &b] {
+        ok(env.run(&["program", "attach", &prm, csp]));
+    }
+    let log = env.path().join("index/attachments.log");
+    let whole = fs::read_to_string(&log).unwrap();
+    assert_eq!(whole, format!("{prm} {a}\n{prm} {b}\n"));
+    // b's line lost, a line for a customer that has no record, a torn end.
+    fs::write(
+        &log,
+        format!("{prm} {a}\n{prm} csp_00000000000000000000\n{prm} cs"),
+    )
+    .unwrap();
+    let o = check(&env, false);
+    assert_eq!(o.code, 3, "{o:?}");
+    let found = findings(&o);
+    for text in [
+        format!("the record of {b} in {prm} is missing"),
+        format!("lists csp_00000000000000000000 in {prm}, which has no such record"),
+        "ends with a partial line".to_string(),
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|m| m.contains("index/attachments.log") && m.contains(&text)),
+            "no finding {text}: {found:#?}"
+        );
+    }
+    assert_eq!(found.len(), 3, "{found:#?}");
+    ok(check(&env, true));
+    ok(check(&env, false));
+    assert_eq!(fs::read_to_string(&log).unwrap(), whole, "rebuilt in order");
+    let o = ok(env.run(&["program", "profiles", &prm]));
+    assert_eq!(o.data().len(), 2);
+}
+
+#[test]
 fn two_default_addresses_are_reported_and_never_repaired() {
     let env = Env::new();
     let csp = env.create_profile("two-00001");

@@ -170,7 +170,7 @@ fn newer_format_is_refused_with_exit_3() {
     let id = env.create_profile("ver-00001");
     let meta = env.path().join("meta.json");
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 2}));
+    assert_eq!(v, json!({"format_version": 3}));
     fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
     let before = env.snapshot();
     for args in [
@@ -203,9 +203,17 @@ fn newer_format_is_refused_with_exit_3() {
     }
 }
 
+/// Turn the store into the layout of format version 2, which had no
+/// attachment index.
+fn as_format_2(env: &Env) {
+    fs::remove_file(env.path().join("index/attachments.log")).unwrap();
+    fs::write(env.path().join("meta.json"), "{\"format_version\":2}\n").unwrap();
+}
+
 /// Turn the store into the layout of format version 1, whose key index was
 /// one file per key: `index/keys/k<hex of the key>` holding the owner's id.
 fn as_format_1(env: &Env) {
+    as_format_2(env);
     let keys = env.path().join("index/keys");
     let buckets: Vec<PathBuf> = fs::read_dir(&keys)
         .unwrap()
@@ -228,7 +236,11 @@ fn as_format_1(env: &Env) {
 fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     let env = Env::new();
     let a = env.create_profile("old-00001");
-    env.create_profile("old-00002");
+    let b = env.create_profile("old-00002");
+    let prm = env.program_id();
+    for csp in [&b, &a] {
+        assert_eq!(env.run(&["program", "attach", &prm, csp]).code, 0);
+    }
     as_format_1(&env);
     let before = env.snapshot();
 
@@ -259,8 +271,17 @@ fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     assert_eq!(o.data()[0]["customer_key"], "old-00001");
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 2}));
+    assert_eq!(meta, json!({"format_version": 3}));
     assert!(!env.path().join("journal.json").exists());
+    // The attachment index was built, in the order the records were created.
+    let o = env.run(&["program", "profiles", &prm]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let listed: Vec<&str> = o
+        .data()
+        .iter()
+        .map(|r| r["customer_profile_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [b.as_str(), a.as_str()]);
     let names: Vec<String> = fs::read_dir(env.path().join("index/keys"))
         .unwrap()
         .flatten()
@@ -279,6 +300,39 @@ fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     env.create_profile("old-00003");
     let o = env.run(&["store", "check"]);
     assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
+}
+
+#[test]
+fn a_format_2_store_gets_its_attachment_index() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let ids: Vec<String> = (1..=3)
+        .map(|i| env.create_profile(&format!("two-0000{i}")))
+        .collect();
+    for csp in ids.iter().rev() {
+        assert_eq!(env.run(&["program", "attach", &prm, csp]).code, 0);
+    }
+    assert_eq!(env.run(&["worker"]).code, 0);
+    as_format_2(&env);
+    let o = env.run(&["program", "profiles", &prm, "--page-size", "2"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(
+        o.stderr.contains("note: upgrading the store at")
+            && o.stderr.contains("from format 2 to 3"),
+        "{o:?}"
+    );
+    assert_eq!(o.json["paging"]["total_count"], 3);
+    let listed: Vec<&str> = o
+        .data()
+        .iter()
+        .map(|r| r["customer_profile_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()]);
+    let meta: Value =
+        serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta, json!({"format_version": 3}));
+    let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
 

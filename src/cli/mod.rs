@@ -239,6 +239,14 @@ impl Global {
             mode,
             self.lock_timeout,
             self.default_catalog(),
+            |from| {
+                eprintln!(
+                    "note: upgrading the store at {} from format {from} to {}: its indexes \
+                     are rebuilt from every record, once (one atomic commit)",
+                    self.data_dir.display(),
+                    crate::store::FORMAT_VERSION
+                )
+            },
         )?;
         if opened == Opened::Created {
             eprintln!(

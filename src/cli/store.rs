@@ -12,7 +12,7 @@ pub enum StoreCommand {
     /// indexes agree with the records, and that the spec's invariants hold
     #[command(
         after_help = "Exit 0 when clean; otherwise every finding is listed (errors[], code 30006) and the exit code is 3.\n\
---repair rebuilds what is derived (key index, profile ids, summary logs, worker queue) and removes stray temp files;\n\
+--repair rebuilds what is derived (key index, attachment index, profile ids, summary logs, worker queue) and removes stray temp files;\n\
 it never deletes or rewrites a customer's or a transaction's own record.\n\nExamples:\n  payctl store check\n  payctl store check --repair"
     )]
     Check {

@@ -161,6 +161,7 @@ pub fn attach(
     let catalog = store.catalog()?;
     program_of(&catalog, prm)?;
     let mut customer = super::profile::load(store, csp)?;
+    let mut new = false;
     match customer
         .attachments
         .iter_mut()
@@ -173,16 +174,22 @@ pub fn attach(
             a.audit.touch(&ctx.actor, &ctx.now);
         }
         Some(_) => return Err(Error::refused(vec![ApiError::bare(code::ALREADY_ATTACHED)])),
-        None => customer.attachments.push(Attachment {
-            customer_profile_id: csp.to_string(),
-            program_id: prm.to_string(),
-            customer_profile_program_status_id: PENDING,
-            customer_profile_program_status_reason: reason,
-            is_locked: false,
-            audit: Audit::new(&ctx.actor, &ctx.now),
-        }),
+        None => {
+            new = true;
+            customer.attachments.push(Attachment {
+                customer_profile_id: csp.to_string(),
+                program_id: prm.to_string(),
+                customer_profile_program_status_id: PENDING,
+                customer_profile_program_status_reason: reason,
+                is_locked: false,
+                audit: Audit::new(&ctx.actor, &ctx.now),
+            });
+        }
     }
     let mut tx = store.begin();
+    if new {
+        tx.new_attachment(prm, csp)?;
+    }
     tx.put_customer(&customer);
     tx.enqueue(&QueueItem::attach(csp, prm));
     tx.commit()?;
@@ -194,17 +201,23 @@ pub fn attach(
 pub fn list_profiles(store: &Store, prm: &str, req: &PageRequest) -> Result<Page<Attachment>> {
     let catalog = store.catalog()?;
     program_of(&catalog, prm)?;
-    let mut records = Vec::new();
-    for s in store.profiles()? {
-        if let Some(c) = store.customer(&s.id)?
-            && let Some(a) = c.attachment(prm)
-        {
-            records.push(a.clone());
-        }
-    }
-    // Stable: profiles attached within the same microsecond keep profile order.
-    records.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
-    paginate(records, |a| &a.customer_profile_id, req)
+    // The attachment index lists the program's customers in the order their
+    // records were created; only the customers of the page are read.
+    let ids = store.program_customers(prm)?;
+    paginate(ids, |id| id, req)?.try_map(|csp| {
+        store
+            .customer(&csp)?
+            .and_then(|c| c.attachment(prm).cloned())
+            .ok_or_else(|| {
+                Error::store(
+                    code::STORE_UNREADABLE,
+                    format!(
+                        "index/attachments.log lists {csp} in {prm}, which has no such record: \
+                         run `payctl store check --repair`"
+                    ),
+                )
+            })
+    })
 }
 
 /// GET /programs/{id}/customer-profiles/{csp}: the profile-program record in

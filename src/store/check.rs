@@ -1,8 +1,9 @@
 //! `payctl store check [--repair]`: every file parses and has the current
 //! format, the derived indexes agree with the aggregates, and the spec's
-//! invariants hold. `--repair` rebuilds what is derived (key index, summary
-//! logs, the creation-order ids file, worker queue) and removes stray temp files; it never deletes or
-//! rewrites a customer's or a transaction's own record.
+//! invariants hold. `--repair` rebuilds what is derived (key index,
+//! attachment index, summary logs, the creation-order ids file, worker queue)
+//! and removes stray temp files; it never deletes or rewrites a customer's or
+//! a transaction's own record.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
@@ -13,8 +14,8 @@ use serde::Serialize;
 use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{JOURNAL, Journal, Op};
 use super::{
-    CUSTOMERS_DIR, KEYS_DIR, PROFILE_IDS, PROFILES_LOG, QUEUE_DIR, Store, TXNS_DIR, TXNS_LOG,
-    atomic, index, keys,
+    ATTACHMENTS_LOG, CUSTOMERS_DIR, KEYS_DIR, PROFILE_IDS, PROFILES_LOG, QUEUE_DIR, Store,
+    TXNS_DIR, TXNS_LOG, atomic, attachments, index, keys,
 };
 use crate::error::{Error, Result};
 use crate::model::catalog::Catalog;
@@ -247,6 +248,45 @@ impl Store {
                 ),
             );
         }
+        // Attachment index: each profile-program record listed, nothing else.
+        let att_path = root.join(ATTACHMENTS_LOG);
+        let att_len = fs::metadata(&att_path).map(|m| m.len()).unwrap_or(0);
+        match index::complete_lines(&att_path).map(|l| (l.len() as u64, attachments::all(&l))) {
+            Err(e) => push(ATTACHMENTS_LOG, e.errors[0].message.clone()),
+            Ok((_, Err(n))) => push(
+                ATTACHMENTS_LOG,
+                format!("line {n} is not `<program id> <customer id>`"),
+            ),
+            Ok((complete, Ok(pairs))) => {
+                if complete != att_len {
+                    push(ATTACHMENTS_LOG, "ends with a partial line".into());
+                }
+                let have: BTreeSet<(String, String)> = pairs.into_iter().collect();
+                let want: BTreeSet<(String, String)> = scan
+                    .customers
+                    .iter()
+                    .flat_map(|c| {
+                        c.attachments
+                            .iter()
+                            .map(|a| (a.program_id.clone(), c.id().to_string()))
+                    })
+                    .collect();
+                for (prm, csp) in want.difference(&have) {
+                    push(
+                        ATTACHMENTS_LOG,
+                        format!(
+                            "the record of {csp} in {prm} is missing from the attachment index"
+                        ),
+                    );
+                }
+                for (prm, csp) in have.difference(&want) {
+                    push(
+                        ATTACHMENTS_LOG,
+                        format!("lists {csp} in {prm}, which has no such record"),
+                    );
+                }
+            }
+        }
         // Profile summaries.
         match self.profiles() {
             Ok(log) => {
@@ -365,6 +405,15 @@ impl Store {
                     .map(|c| (c.profile.customer_key.as_str(), c.id())),
             )?,
         };
+        // Attachment index: the order it had, then the rest by creation time.
+        let kept = index::complete_lines(&self.root.join(ATTACHMENTS_LOG))
+            .ok()
+            .and_then(|l| attachments::all(&l).ok())
+            .unwrap_or_default();
+        journal.ops.push(Op::Put {
+            path: ATTACHMENTS_LOG.into(),
+            data: attachments::rebuild(&kept, &scan.customers),
+        });
         // Summary logs: keep the known creation order, then the rest by creation time.
         let order = |log: Vec<String>, mut rest: Vec<(String, String)>| -> Vec<String> {
             let known: BTreeSet<&String> = rest.iter().map(|(_, id)| id).collect();
@@ -475,7 +524,7 @@ impl Store {
         }
         super::journal::commit(&self.root, &journal)?;
         done.push(
-            "rebuilt the key index, the summary logs, the profile ids and the worker queue".into(),
+            "rebuilt the key index, the attachment index, the summary logs, the profile ids and the worker queue".into(),
         );
         Ok(done)
     }

@@ -112,7 +112,7 @@ where
 /// The complete lines of a log (empty when it does not exist). A torn last
 /// line (a writer killed mid-append, before its journal was removed) is not
 /// part of the log.
-fn complete_lines(path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn complete_lines(path: &Path) -> Result<Vec<u8>> {
     let mut bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

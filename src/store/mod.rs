@@ -14,6 +14,8 @@
 //! index/transactions.log           derived: transaction summaries, creation order, append-only
 //! index/keys/<bb>.log             derived: which customer holds a customer_key,
 //!                                  in 256 append-only buckets (see keys.rs)
+//! index/attachments.log           derived: profile-program records in creation
+//!                                  order, `<program id> <customer id>` (attachments.rs)
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
 //! ```
 //!
@@ -23,6 +25,7 @@
 //! customers as at 1,000.
 
 pub mod atomic;
+pub mod attachments;
 pub mod check;
 pub mod fault;
 pub mod index;
@@ -46,14 +49,17 @@ use journal::{Journal, Op};
 pub use lock::Mode;
 
 /// 1: a key index of one file per key (`index/keys/k<hex of the key>`);
-/// 2: the bucketed key index of [`keys`]. A store of version 1 is upgraded by
-/// the first command that opens it ([`Store::upgrade`]).
-pub const FORMAT_VERSION: u32 = 2;
+/// 2: the bucketed key index of [`keys`];
+/// 3: the attachment index of [`attachments`].
+/// An older store is upgraded by the first command that opens it
+/// ([`Store::upgrade`]).
+pub const FORMAT_VERSION: u32 = 3;
 const META: &str = "meta.json";
 const CATALOG: &str = "catalog.json";
 const LOCK: &str = "payctl.lock";
 pub(crate) const PROFILES_LOG: &str = "index/profiles.log";
 pub(crate) const PROFILE_IDS: &str = "index/profiles.ids";
+pub(crate) const ATTACHMENTS_LOG: &str = "index/attachments.log";
 pub(crate) const TXNS_LOG: &str = "index/transactions.log";
 pub(crate) const KEYS_DIR: &str = "index/keys";
 pub(crate) const QUEUE_DIR: &str = "queue";
@@ -84,12 +90,14 @@ pub enum Opened {
 
 impl Store {
     /// Open the store at `root` with a shared (read) or exclusive (write) lock.
-    /// A store that does not exist yet is created with `default_catalog()`.
+    /// A store that does not exist yet is created with `default_catalog()`;
+    /// one of an earlier format is upgraded, after `upgrading(from)` is told.
     pub fn open(
         root: &Path,
         mode: Mode,
         timeout: Duration,
         default_catalog: impl FnOnce() -> Catalog,
+        upgrading: impl FnOnce(u32),
     ) -> Result<(Store, Opened)> {
         atomic::ensure_dir(root)?;
         let lock_path = root.join(LOCK);
@@ -110,7 +118,7 @@ impl Store {
         }
         store.format_version()?;
         store.recover()?;
-        store.upgrade()?;
+        store.upgrade(upgrading)?;
         if store.mode != mode {
             store.lock.relock(&store.lock_path, mode, timeout)?;
             store.mode = mode;
@@ -196,19 +204,35 @@ impl Store {
 
     /// Bring a store of an earlier format version to [`FORMAT_VERSION`] in
     /// one journaled commit (all or nothing), whatever command opened it.
-    /// 1 → 2: the key index is rebuilt in buckets from the customer records
-    /// and the files of the old one-file-per-key index are removed.
-    fn upgrade(&mut self) -> Result<()> {
+    /// From 1: the key index is rebuilt in buckets and the files of the old
+    /// one-file-per-key index are removed. From 1 or 2: the attachment index
+    /// is built. Both from the customer records.
+    fn upgrade(&mut self, upgrading: impl FnOnce(u32)) -> Result<()> {
         if self.format_version()? == FORMAT_VERSION {
             return Ok(());
         }
         self.lock_exclusive()?;
         // Another payctl may have upgraded it while this one waited for the lock.
-        if self.format_version()? == FORMAT_VERSION {
+        let version = self.format_version()?;
+        if version == FORMAT_VERSION {
             return Ok(());
         }
-        let pairs = self.customer_keys()?;
-        let mut ops = self.key_index_ops(pairs.iter().map(|(k, id)| (k.as_str(), id.as_str())))?;
+        upgrading(version);
+        let customers = self.readable_customers()?;
+        let mut ops = Vec::new();
+        if version < 2 {
+            ops = self.key_index_ops(
+                customers
+                    .iter()
+                    .map(|c| (c.profile.customer_key.as_str(), c.id())),
+            )?;
+        }
+        if version < 3 {
+            ops.push(Op::Put {
+                path: ATTACHMENTS_LOG.into(),
+                data: attachments::rebuild(&[], &customers),
+            });
+        }
         let meta = Meta {
             format_version: FORMAT_VERSION,
         };
@@ -219,18 +243,8 @@ impl Store {
         journal::commit(&self.root, &Journal { ops })
     }
 
-    /// `(customer_key, id)` of every customer record that parses (reading
-    /// only those two fields; `store check` reports the records that do not).
-    fn customer_keys(&self) -> Result<Vec<(String, String)>> {
-        #[derive(serde::Deserialize)]
-        struct Record {
-            profile: KeyFields,
-        }
-        #[derive(serde::Deserialize)]
-        struct KeyFields {
-            customer_profile_id: String,
-            customer_key: String,
-        }
+    /// Every customer record that parses (`store check` reports the others).
+    fn readable_customers(&self) -> Result<Vec<Customer>> {
         let mut out = Vec::new();
         for shard in list_dir(&self.root.join(CUSTOMERS_DIR))? {
             for file in list_dir(&shard)? {
@@ -240,8 +254,8 @@ impl Store {
                 let Some(bytes) = atomic::read_opt(&file)? else {
                     continue;
                 };
-                if let Ok(r) = serde_json::from_slice::<Record>(&bytes) {
-                    out.push((r.profile.customer_key, r.profile.customer_profile_id));
+                if let Ok(c) = serde_json::from_slice::<Customer>(&bytes) {
+                    out.push(c);
                 }
             }
         }
@@ -475,6 +489,19 @@ impl Store {
         index::ids_position(&self.root.join(PROFILE_IDS), cid)
     }
 
+    /// The customers with a record in `program_id`, in the order the records
+    /// were created (from the attachment index).
+    pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
+        let path = self.root.join(ATTACHMENTS_LOG);
+        let log = index::complete_lines(&path)?;
+        attachments::customers_of(&log, program_id).map_err(|n| {
+            Error::corrupt(
+                &path,
+                format!("line {n} is not `<program id> <customer id>`"),
+            )
+        })
+    }
+
     /// Transaction summaries in creation order, each in its latest version.
     pub fn txns(&self) -> Result<Vec<TxnSummary>> {
         index::read_log(&self.root.join(TXNS_LOG), |s: &TxnSummary| &s.id)
@@ -651,6 +678,12 @@ impl Tx<'_> {
         let mut line = serde_json::to_string(s).expect("serializes");
         line.push('\n');
         self.append(PROFILES_LOG, &line)
+    }
+
+    /// A new profile-program record of `customer_id` in `program_id`: its
+    /// line in the attachment index (the record itself is in the customer).
+    pub fn new_attachment(&mut self, program_id: &str, customer_id: &str) -> Result<()> {
+        self.append(ATTACHMENTS_LOG, &attachments::line(program_id, customer_id))
     }
 
     pub fn append_txn(&mut self, s: &TxnSummary) -> Result<()> {
