@@ -13,7 +13,8 @@ records, and then verified by `payctl store check`:
   builds transactions.log.
 - 10,000 pending attachments for the worker: one real `program attach` gives
   the record and the queue file's name; the script adds such a record to each
-  customer file and writes the queue entry (queue/<seq>.att.<csp>.<prm>).
+  customer file, writes the queue entry (queue/<seq>.att.<csp>.<prm>) and
+  appends its line to the attachment index (index/attachments.log).
 
 Every command, payctl's and sqlite3's, is timed as a whole process (spawn to
 exit) with its peak RSS from wait4(2); runs of the operations being compared
@@ -301,6 +302,7 @@ def run(root):
         with open(customer_path(ws, first)) as f:
             att = json.load(f)["attachments"][0]
         base = time.time_ns()
+        index_lines = []
         for n, rec in enumerate(made[1:]):
             cid = rec["id"]
             path = customer_path(ws, cid)
@@ -309,6 +311,10 @@ def run(root):
             c["attachments"].append(dict(att, customer_profile_id=cid))
             write_json(path, c)
             open(os.path.join(ws, "queue", f"{base + n:020d}.att.{cid}.{wprm}"), "w").close()
+            index_lines.append(f"{wprm} {cid}\n")
+        # The attachment index (index/attachments.log): one line per record.
+        with open(os.path.join(ws, "index", "attachments.log"), "a") as f:
+            f.write("".join(index_lines))
         payctl(ws, "store", "check")
         worker_stores.append(ws)
     os.sync()
