@@ -638,7 +638,6 @@ fn every_crash_point_of_a_create_is_all_or_nothing() {
         "after-rename:2",
         "before-dir-sync:2",
         "before-dir-sync:3",
-        "before-dir-sync:4",
         "before-journal-remove",
     ];
     for fault in faults {

@@ -1,6 +1,9 @@
 //! Multi-file atomicity. A write transaction collects its operations, writes
 //! them all to `journal.json` (temp, sync, rename, sync dir: the commit point),
-//! applies them, syncs the touched directories and removes the journal. A
+//! applies them, syncs the directories whose entries changed and removes the
+//! journal (the removal is made durable by the next commit's sync of the
+//! directory: until then a crash may bring the journal back, which is
+//! harmless since a replay is exact). A
 //! process killed after the commit point leaves the journal behind and the
 //! next payctl to open the store replays it; every operation is idempotent
 //! (a put is a whole file, an append truncates to the length the file had
@@ -74,8 +77,11 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
     super::fault::point("after-journal");
     apply(root, journal)?;
     super::fault::point("before-journal-remove");
-    atomic::remove_file(&path)?;
-    atomic::sync_dir(root)
+    // Not synced: until the next commit syncs the directory, a crash may
+    // bring this journal back, and its replay rewrites what is already there
+    // (every operation is idempotent, and no later write can have been
+    // applied: the next commit syncs the directory before it applies).
+    atomic::remove_file(&path)
 }
 
 /// Replay a journal left by a killed writer. The caller holds the exclusive lock.
