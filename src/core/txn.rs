@@ -55,6 +55,8 @@ pub const FIELDS: &[&str] = &[
 ];
 pub const PARAMETER_FIELDS: &[&str] =
     &["transaction_parameter_name", "transaction_parameter_values"];
+/// The fields of a parameter value: the first three (who and how much) are
+/// shared by every kind of value; the rest ([`CHECK_ONLY`]) belong to checks.
 pub const VALUE_FIELDS: &[&str] = &[
     "customer_profile_id",
     "amount",
@@ -70,6 +72,9 @@ pub const VALUE_FIELDS: &[&str] = &[
     "city",
     "zip",
 ];
+
+/// The fields only a check value carries.
+const CHECK_ONLY: &[&str] = VALUE_FIELDS.split_at(3).1;
 
 pub const SOURCE_CUSTOMERS: &str = "@source_customers";
 pub const TARGETS: &str = "@targets";
@@ -367,18 +372,6 @@ fn value(
         &["account_id"],
         "is not accepted in a request (it is always null)",
     );
-    const CHECK_ONLY: &[&str] = &[
-        "check_note",
-        "first_name",
-        "last_name",
-        "organization_name",
-        "country_id",
-        "state_id",
-        "address_line1",
-        "address_line2",
-        "city",
-        "zip",
-    ];
     let mut out = amount.map(empty_value);
     match kind {
         None => {}
