@@ -423,6 +423,14 @@ def run(root):
         done = json.loads(out)["data"][0]["attachments_processed"]
         assert done == WORKER_ITEMS, done
         rates.append(done / t)
+    # A page of a program's records (info): the attachment index gives the
+    # ids, only the page's customers are read.
+    ws = worker_stores[0]
+    wprm = next(p for p in payctl(ws, "program", "list")["data"]
+                if p["program_name"] == "default_program")["program_id"]
+    pp = [measure([PAYCTL, "--data-dir", ws, "-o", "json", "program", "profiles", wprm,
+                   "--page-size", "50", "--page-number", str(WORKER_ITEMS // 100)])
+          for _ in range(RUNS)]
 
     # ---- the table ----
     ms = lambda s: f"{s * 1000:8.1f} ms"
@@ -447,6 +455,7 @@ def run(root):
     failed += [] if ok else ["point memory"]
     out.append(f"| {'peak RSS of a point operation':36} | {point_rss / 1024:8.1f} MB | {'':11} | {'':6} | {'<= 32MB':>8} | {'PASS' if ok else 'FAIL':6} |      |")
     out.append(f"| {'peak RSS of a list (info)':36} | {list_rss / 1024:8.1f} MB | {'':11} | {'':6} | {'':8} |        |      |")
+    out.append(f"| {'program profiles, page 100 (info)':36} | {ms(statistics.median(pp)):>11} | {'':11} | {'':6} | {'':8} |        | {WORKER_ITEMS:,} records |")
     t_imp, rate = rows["import"]
     import_times = IMPORT_TIMES
     ok = rate >= 10000
