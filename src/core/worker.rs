@@ -1,17 +1,18 @@
 //! The worker: the service's background work (CLI.md "The worker").
 //!
-//! [`run_once`] takes the exclusive lock for one batch of queue items at a
-//! time (so that readers and other writers are not starved), processes each
-//! item through [`crate::core::program::process_attachment`] or
+//! [`run_once`] lists the queue, then takes the exclusive lock for one batch
+//! of the listed items at a time (so that readers and other writers are not
+//! starved), processes each item through [`crate::core::program::process_attachment`] or
 //! [`crate::core::txn::process`] inside one store transaction
 //! (`Tx::customer`/`Tx::txn` read back what the batch already changed),
 //! dequeues the items in the same commit, releases the lock, and repeats
 //! until the queue is empty.
 //!
 //! Guarantees:
-//! - Several workers at once never process an item twice: the queue and the
-//!   records are re-read under the exclusive lock, and a processed item leaves
-//!   the queue in the commit that records its effect.
+//! - Several workers at once never process an item twice: under the
+//!   exclusive lock each listed item is checked to be still queued and its
+//!   records are re-read, and a processed item leaves the queue in the commit
+//!   that records its effect.
 //! - A worker killed at any point leaves nothing half-done: a batch is one
 //!   journal commit, so the store holds either the whole batch or none of it
 //!   (the next payctl replays a committed journal), and an item not committed
@@ -21,7 +22,7 @@
 //!   reported, the batch it was in is redone without it, and the run goes on.
 //!   Any other error (the catalog, the disk, the lock) ends the run.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
@@ -76,39 +77,60 @@ pub struct Run {
 pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) -> Result<Run> {
     let mut run = Run::default();
     let mut held: HashSet<String> = HashSet::new();
+    // The queue as last listed, oldest first: listed again only when used up,
+    // so a long queue is not read whole for every batch.
+    let mut listed: VecDeque<QueueItem> = VecDeque::new();
     while !stop.load(Ordering::SeqCst) {
         let store = open()?;
         // Read once up front: a catalog that cannot be read is no item's fault.
         store.catalog()?;
-        let queue: Vec<QueueItem> = store
-            .queue()?
-            .into_iter()
-            .filter(|q| !held.contains(&q.file_name()))
-            .take(BATCH)
-            .collect();
+        if listed.is_empty() {
+            listed = store
+                .queue()?
+                .into_iter()
+                .filter(|q| !held.contains(&q.file_name()))
+                .collect();
+            if listed.is_empty() {
+                break;
+            }
+        }
+        // The next items still queued (another worker may have taken some
+        // since they were listed); checked under this batch's lock.
+        let mut queue = Vec::with_capacity(BATCH);
+        while queue.len() < BATCH
+            && let Some(item) = listed.pop_front()
+        {
+            if store.is_queued(&item) {
+                queue.push(item);
+            }
+        }
         if queue.is_empty() {
-            break;
+            continue;
         }
         let mut batch = Summary::default();
         let mut tx = store.begin();
         let mut failed = None;
-        for item in &queue {
+        for (i, item) in queue.iter().enumerate() {
             match process(&mut tx, ctx, item, &mut batch) {
                 Ok(()) => tx.dequeue(item),
                 Err(e) if e.has_code(code::STORE_UNREADABLE) => {
-                    failed = Some((item, e));
+                    failed = Some((i, e));
                     break;
                 }
                 Err(e) => return Err(e),
             }
         }
-        if let Some((item, e)) = failed {
+        if let Some((i, e)) = failed {
             // Nothing of this batch is written; it is redone without the item.
+            let item = queue.remove(i);
             held.insert(item.file_name());
             run.held.extend(e.errors.into_iter().map(|e| ApiError {
                 code: e.code,
                 message: format!("queue item {} left queued: {}", item.file_name(), e.message),
             }));
+            for item in queue.into_iter().rev() {
+                listed.push_front(item);
+            }
             continue;
         }
         tx.commit()?;

@@ -512,6 +512,11 @@ impl Store {
         index::read_queue(&self.root.join(QUEUE_DIR))
     }
 
+    /// Whether `item` is still in the queue.
+    pub fn is_queued(&self, item: &QueueItem) -> bool {
+        self.root.join(QUEUE_DIR).join(item.file_name()).exists()
+    }
+
     /// Start a write transaction. Only a store opened for writing may write.
     pub fn begin(&self) -> Tx<'_> {
         assert_eq!(self.mode, Mode::Exclusive, "write on a read-locked store");
