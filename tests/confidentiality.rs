@@ -146,7 +146,7 @@ fn fixture() -> Fx {
     ]))
     .id();
     // The store keeps them whole; only the output reduces them.
-    let file = fs::read_to_string(customer_file(&env, &csp)).unwrap();
+    let file = fs::read_to_string(env.customer_file(&csp)).unwrap();
     for s in [SSN, ACCOUNT, ROUTING] {
         assert!(file.contains(s), "stored whole: {s}");
     }
@@ -158,13 +158,6 @@ fn fixture() -> Fx {
         pin,
         trn,
     }
-}
-
-fn customer_file(env: &Env, csp: &str) -> PathBuf {
-    env.path()
-        .join("customers")
-        .join(&csp[4..6])
-        .join(format!("{csp}.json"))
 }
 
 #[test]
@@ -306,7 +299,7 @@ fn no_error_message_shows_a_secret() {
 fn a_corrupt_record_is_reported_without_its_secrets() {
     let fx = fixture();
     let (env, csp) = (&fx.env, &fx.csp);
-    let path = customer_file(env, csp);
+    let path = env.customer_file(csp);
     let text = fs::read_to_string(&path).unwrap();
     // Values of the wrong type: a parser's message would quote them.
     let broken = text

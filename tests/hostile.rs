@@ -7,7 +7,6 @@
 mod common;
 
 use std::fs;
-use std::path::PathBuf;
 
 use common::{Env, Out, address_body, profile_body};
 use proptest::prelude::*;
@@ -41,14 +40,6 @@ fn refused(env: &Env, args: &[&str], stdin: &[u8], what: &str) -> Out {
     o
 }
 
-fn customer_file(env: &Env, csp: &str) -> PathBuf {
-    let shard = &csp[4..6];
-    env.path()
-        .join("customers")
-        .join(shard)
-        .join(format!("{csp}.json"))
-}
-
 // ------------------------------------------------------------ corrupt stores
 
 #[test]
@@ -56,7 +47,7 @@ fn a_truncated_customer_file_is_named_and_left_as_it_is() {
     let env = Env::new();
     let csp = env.create_profile("trunc-0001");
     let other = env.create_profile("trunc-0002");
-    let path = customer_file(&env, &csp);
+    let path = env.customer_file(&csp);
     let bytes = fs::read(&path).unwrap();
     let cut = bytes[..bytes.len() / 2].to_vec();
     fs::write(&path, &cut).unwrap();

@@ -524,15 +524,6 @@ fn profiles_lists_the_program_records_with_paging() {
     assert!(o.json["paging"]["last_evaluated_key"].is_null());
 }
 
-/// The customer file of `csp` (the store layout of src/store/mod.rs).
-fn customer_file(env: &Env, csp: &str) -> std::path::PathBuf {
-    let shard = &csp["csp_".len().."csp_".len() + 2];
-    env.path()
-        .join("customers")
-        .join(shard)
-        .join(format!("{csp}.json"))
-}
-
 #[test]
 fn a_rejected_attachment_may_be_attached_again() {
     let env = Env::new();
@@ -541,7 +532,7 @@ fn a_rejected_attachment_may_be_attached_again() {
     ok(&attach(&env, &prm, &csp, Some("first")));
     ok(&env.run(&["worker"]));
     // The worker rejects only for reasons the CLI cannot cause; set it by hand.
-    let path = customer_file(&env, &csp);
+    let path = env.customer_file(&csp);
     let mut c: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     c["attachments"][0]["customer_profile_program_status_id"] = json!(20);
     c["attachments"][0]["customer_profile_program_status_reason"] =

@@ -350,15 +350,6 @@ fn watch_keeps_working_until_interrupted_then_prints_the_total() {
     }
 }
 
-/// The file of customer `csp`.
-fn customer_file(env: &Env, csp: &str) -> std::path::PathBuf {
-    let shard = &csp["csp_".len().."csp_".len() + 2];
-    env.path()
-        .join("customers")
-        .join(shard)
-        .join(format!("{csp}.json"))
-}
-
 #[test]
 fn a_corrupt_record_holds_its_item_and_the_others_are_processed() {
     let env = Env::new();
@@ -371,7 +362,7 @@ fn a_corrupt_record_holds_its_item_and_the_others_are_processed() {
         attach(&env, &prm, csp);
     }
     // The middle one's file is cut in half: its item cannot be processed.
-    let file = customer_file(&env, &ids[1]);
+    let file = env.customer_file(&ids[1]);
     let whole = std::fs::read(&file).unwrap();
     std::fs::write(&file, &whole[..whole.len() / 2]).unwrap();
 

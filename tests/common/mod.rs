@@ -84,6 +84,13 @@ impl Env {
     pub fn path(&self) -> PathBuf {
         self.dir.path().join("store")
     }
+    /// The file of customer `csp` (the store layout of src/store/mod.rs).
+    pub fn customer_file(&self, csp: &str) -> PathBuf {
+        self.path()
+            .join("customers")
+            .join(&csp["csp_".len().."csp_".len() + 2])
+            .join(format!("{csp}.json"))
+    }
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("payctl").expect("binary");
         c.arg("--data-dir").arg(self.path()).arg("-o").arg("json");
