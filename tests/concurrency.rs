@@ -11,7 +11,7 @@ use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use common::{Env, Out, address_body, profile_body};
+use common::{Env, Out, address_body, profile_body, txn_create_args};
 use serde_json::{Value, json};
 
 /// A payctl child on `env`'s store, JSON output, `stdin` fed and closed.
@@ -374,22 +374,11 @@ fn four_workers_at_once_process_each_item_once() {
             let dst = format!("@targets={}:{}.25", ids[39 - i], i + 1);
             spawn(
                 &env,
-                &[
-                    "txn",
-                    "create",
-                    "--program",
+                &txn_create_args(
                     &prm,
-                    "--application",
-                    "payments",
-                    "--template",
                     "internal_transfer",
-                    "--param",
-                    &src,
-                    "--param",
-                    &dst,
-                    "--param",
-                    "@facilitator=1.00",
-                ],
+                    &[&src, &dst, "@facilitator=1.00"],
+                ),
                 None,
             )
         })

@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{Env, Out, address_body, profile_body};
+use common::{Env, Out, address_body, profile_body, txn_create_args};
 use serde_json::{Value, json};
 
 const SSN: &str = "123456789";
@@ -132,19 +132,7 @@ fn fixture() -> Fx {
         )
         .id();
     let src = format!("@source_customers={csp}:10.00");
-    let trn = ok(env.run(&[
-        "txn",
-        "create",
-        "--program",
-        &prm,
-        "--application",
-        "payments",
-        "--template",
-        "ach_funding",
-        "--param",
-        &src,
-    ]))
-    .id();
+    let trn = ok(env.run(&txn_create_args(&prm, "ach_funding", &[&src]))).id();
     // The store keeps them whole; only the output reduces them.
     let file = fs::read_to_string(env.customer_file(&csp)).unwrap();
     for s in [SSN, ACCOUNT, ROUTING] {
@@ -404,22 +392,7 @@ fn files_are_0600_and_directories_0700_under_umask_000() {
         Some(&body(&instrument_body(&prm, ACCOUNT))),
     );
     let src = format!("@source_customers={csp}:1.00");
-    permissive(
-        &env,
-        &[
-            "txn",
-            "create",
-            "--program",
-            &prm,
-            "--application",
-            "payments",
-            "--template",
-            "ach_funding",
-            "--param",
-            &src,
-        ],
-        None,
-    );
+    permissive(&env, &txn_create_args(&prm, "ach_funding", &[&src]), None);
     // Repair rewrites the derived files.
     fs::remove_file(env.path().join("index/profiles.log")).unwrap();
     permissive(&env, &["store", "check", "--repair"], None);

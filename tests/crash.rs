@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{Env, Out, address_body, profile_body};
+use common::{Env, Out, address_body, profile_body, txn_create_args};
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
@@ -385,22 +385,11 @@ fn worker_crashes_process_a_batch_wholly_or_not_at_all() {
     ok(fixture.run(&["program", "attach", &prm, &u]));
     let src = format!("@source_customers={s}:10.50");
     let dst = format!("@targets={t}:10.50");
-    let trn = ok(fixture.run(&[
-        "txn",
-        "create",
-        "--program",
+    let trn = ok(fixture.run(&txn_create_args(
         &prm,
-        "--application",
-        "payments",
-        "--template",
         "internal_transfer",
-        "--param",
-        &src,
-        "--param",
-        &dst,
-        "--param",
-        "@facilitator=0.50",
-    ]))
+        &[&src, &dst, "@facilitator=0.50"],
+    )))
     .id();
     let steps = |env: &Env| ok(env.run(&["txn", "steps", &trn])).data().clone();
     let verify = |env: &Env, committed: bool, what: &str| {
@@ -473,22 +462,10 @@ fn txn_create_crashes_never_strand_a_transaction() {
         &fixture,
         &Scenario {
             name: "txn create",
-            args: [
-                "txn",
-                "create",
-                "--program",
-                &prm,
-                "--application",
-                "payments",
-                "--template",
-                "internal_transfer",
-                "--param",
-                &src,
-                "--param",
-                &dst,
-            ]
-            .map(String::from)
-            .to_vec(),
+            args: txn_create_args(&prm, "internal_transfer", &[&src, &dst])
+                .into_iter()
+                .map(String::from)
+                .collect(),
             body: None,
             verify: &verify,
         },

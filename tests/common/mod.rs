@@ -161,6 +161,25 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
 }
 
 /// A valid profile create body (the spec's example shape).
+/// The arguments of `payctl txn create` for `template` of the built-in
+/// `payments` application in program `prm`, one `--param` per `params`.
+pub fn txn_create_args<'a>(prm: &'a str, template: &'a str, params: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "txn",
+        "create",
+        "--program",
+        prm,
+        "--application",
+        "payments",
+        "--template",
+        template,
+    ];
+    for p in params {
+        args.extend(["--param", p]);
+    }
+    args
+}
+
 pub fn profile_body(key: &str) -> Value {
     json!({
         "customer_type_id": 1,
