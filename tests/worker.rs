@@ -429,3 +429,36 @@ fn an_unreadable_catalog_stops_the_worker_before_any_item() {
         10
     );
 }
+
+#[test]
+fn watch_notes_a_held_item_and_keeps_working() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let bad = env.create_profile("watch-bad-1");
+    let good = env.create_profile("watch-good-1");
+    attach(&env, &prm, &bad);
+    let file = env.customer_file(&bad);
+    std::fs::write(&file, b"{").unwrap();
+    let child = spawn_watch(&env);
+    attach(&env, &prm, &good);
+    wait_until("the watcher to attach the good one", || {
+        record(&env, &prm, &good)["customer_profile_program_status_id"] == 10
+    });
+    let st = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["data"], json!([summary(1)]));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().any(|l| l.starts_with("note: queue item")
+            && l.contains("left queued")
+            && l.contains(&bad)),
+        "{stderr}"
+    );
+    assert_eq!(queue_len(&env), 1, "the bad item stays queued");
+}
