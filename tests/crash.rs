@@ -1010,6 +1010,29 @@ fn store_check_reads_the_key_buckets_line_by_line() {
 }
 
 #[test]
+fn a_directory_inside_the_key_index_is_named_and_never_removed() {
+    let env = Env::new();
+    env.create_profile("dir-00001");
+    let sub = env.path().join("index/keys/sub");
+    fs::create_dir(&sub).unwrap();
+    fs::write(sub.join("00.log"), b"someone's file\n").unwrap();
+    for repair in [false, true] {
+        let o = check(&env, repair);
+        assert_eq!(o.code, 3, "{o:?}");
+        let found = findings(&o);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].contains("index/keys/sub/00.log"), "{found:#?}");
+    }
+    assert!(
+        sub.join("00.log").exists(),
+        "repair never removes a directory's files"
+    );
+    fs::remove_dir_all(&sub).unwrap();
+    let o = ok(check(&env, false));
+    assert_eq!(o.data()[0]["status"], "clean");
+}
+
+#[test]
 fn store_check_finds_a_damaged_attachment_index_and_repair_rebuilds_it() {
     let env = Env::new();
     let prm = env.program_id();

@@ -197,14 +197,22 @@ impl Store {
         // Key index: every bucket parses, every customer's key names it,
         // every entry names a customer that holds the key.
         let mut entries: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        let mut nested = Vec::new();
         let mut key_files = Vec::new();
         walk(&root.join(KEYS_DIR), &mut key_files)?;
         for p in key_files.iter().filter(|p| !atomic::is_temp(p)) {
             let r = rel(root, p);
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let Some(b) =
-                keys::bucket_of_name(name).filter(|_| p.parent() == Some(&root.join(KEYS_DIR)))
-            else {
+            if p.parent() != Some(&root.join(KEYS_DIR)) {
+                // Repair removes files, never a directory and what it holds.
+                nested.push(Finding {
+                    path: r,
+                    problem: "is in a directory of its own under the key index: remove it".into(),
+                    repairable: false,
+                });
+                continue;
+            }
+            let Some(b) = keys::bucket_of_name(name) else {
                 push(&r, "is not a bucket of the key index (`<bb>.log`)".into());
                 continue;
             };
@@ -385,7 +393,9 @@ impl Store {
                 format!("queue item {k} refers to no pending work"),
             );
         }
-        Ok(f.len() != before)
+        let rebuild = f.len() != before;
+        f.extend(nested);
+        Ok(rebuild)
     }
 
     fn repair(&self, scan: &Scan, derived: bool) -> Result<Vec<String>> {

@@ -278,7 +278,14 @@ impl Store {
             })
             .collect();
         for file in list_dir(&self.root.join(KEYS_DIR))? {
-            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            // A directory, or a name that is not UTF-8, is not ours to remove
+            // (store check names it).
+            let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            if file.is_dir() {
+                continue;
+            }
             let rel = format!("{KEYS_DIR}/{name}");
             if !kept.contains(&rel) {
                 ops.push(Op::Delete { path: rel });
