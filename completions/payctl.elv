@@ -746,9 +746,9 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;dict;list'= {
             cand --country 'The country of `states` (GET /dictionaries/countries/{country_id}/states); a country that is not in `countries` answers 20001'
-            cand --page-size 'Records per page (1-1000) [default: the whole dictionary on one page]'
+            cand --page-size 'Records per page (1-1000)'
             cand --page-number 'Page to show, from 1'
-            cand --after 'Continue after this last_evaluated_key (an id) of the previous page'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'

@@ -5,8 +5,9 @@ use clap::Subcommand;
 use serde_json::Value;
 
 use super::Global;
+use super::args::PageArgs;
 use crate::core::dict;
-use crate::core::paging::{MAX_PAGE_SIZE, PageRequest, paginate};
+use crate::core::paging::paginate;
 use crate::error::Result;
 use crate::output::Response;
 
@@ -14,7 +15,7 @@ use crate::output::Response;
 pub enum DictCommand {
     /// List a dictionary's values, or without NAME the dictionary names (GET /dictionaries/NAME)
     #[command(
-        after_help = "Examples:\n  payctl dict list\n  payctl dict list states --country 1\n  payctl dict list customer-types"
+        after_help = "Examples:\n  payctl dict list\n  payctl dict list states --country 1 --page-size 100   # all 56 on one page\n  payctl dict list customer-types"
     )]
     List {
         /// customer-types (or customer_types), address-types, countries, states, payment-instrument-types,
@@ -26,29 +27,19 @@ pub enum DictCommand {
         /// is not in `countries` answers 20001
         #[arg(long, default_value_t = 1, value_name = "ID")]
         country: u32,
-        /// Records per page (1-1000) [default: the whole dictionary on one page]
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PAGE_SIZE as i64), value_name = "N")]
-        page_size: Option<u32>,
-        /// Page to show, from 1
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..), value_name = "N", conflicts_with = "after")]
-        page_number: Option<u32>,
-        /// Continue after this last_evaluated_key (an id) of the previous page
-        #[arg(long, value_name = "KEY")]
-        after: Option<String>,
+        #[command(flatten)]
+        page: PageArgs,
     },
 }
 
 impl DictCommand {
-    /// Dictionaries are lists with paging like every list; as reference data
-    /// they come whole on one page unless `--page-size` is given, so that
-    /// `dict list states` shows every state.
+    /// Dictionaries are lists with paging like every list (CLI.md: 50 per
+    /// page unless `--page-size` says otherwise); their keys are their ids.
     pub fn exec(self, _g: &Global) -> Result<Response> {
         let DictCommand::List {
             name,
             country,
-            page_size,
-            page_number,
-            after,
+            page,
         } = self;
         let records = match name {
             None => dict::names(),
@@ -65,12 +56,7 @@ impl DictCommand {
                 (key, v)
             })
             .collect();
-        let req = PageRequest {
-            size: page_size.unwrap_or_else(|| (keyed.len() as u32).clamp(1, MAX_PAGE_SIZE)),
-            number: page_number,
-            after,
-        };
-        let page = paginate(keyed, |(k, _)| k, &req)?;
+        let page = paginate(keyed, |(k, _)| k, &page.request())?;
         Ok(Response::List {
             paging: page.paging,
             data: page.items.into_iter().map(|(_, v)| v).collect(),
