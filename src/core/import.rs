@@ -257,12 +257,12 @@ pub fn import(
             let mut tx = store.begin();
             for (line, new) in rest.by_ref().take(CHUNK) {
                 let customer = new.into_customer(ctx);
-                tx.new_customer(&customer)?;
                 created.push(Created {
-                    id: customer.profile.customer_profile_id,
-                    customer_key: customer.profile.customer_key,
+                    id: customer.profile.customer_profile_id.clone(),
+                    customer_key: customer.profile.customer_key.clone(),
                     line,
                 });
+                tx.new_customer(customer)?;
             }
             if let Some((h, upto)) = writing.take() {
                 h.join().expect("writer thread")?;

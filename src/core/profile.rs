@@ -304,11 +304,12 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         return Err(key_in_use());
     }
     let customer = new.into_customer(ctx);
+    let id = customer.profile.customer_profile_id.clone();
     store.ensure_profile_ids()?;
     let mut tx = store.begin();
-    tx.new_customer(&customer)?;
+    tx.new_customer(customer)?;
     tx.commit()?;
-    Ok(customer.profile.customer_profile_id)
+    Ok(id)
 }
 
 pub fn get(store: &Store, cid: &str) -> Result<Profile> {

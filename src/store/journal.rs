@@ -71,7 +71,18 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
         return Ok(());
     }
     let path = root.join(JOURNAL);
-    let text = serde_json::to_vec(journal).expect("journal serializes");
+    // Sized up front: a large journal (an import chunk) is megabytes, and
+    // growing it by doubling copies it several times.
+    let size: usize = journal
+        .ops
+        .iter()
+        .map(|op| match op {
+            Op::Put { path, data } | Op::Append { path, data, .. } => path.len() + data.len() + 64,
+            Op::Delete { path } => path.len() + 32,
+        })
+        .sum();
+    let mut text = Vec::with_capacity(size + size / 8 + 16);
+    serde_json::to_writer(&mut text, journal).expect("journal serializes");
     atomic::write_file(&path, &text)?;
     atomic::sync_dir(root)?;
     super::fault::point("after-journal");

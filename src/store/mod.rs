@@ -707,11 +707,11 @@ impl Tx<'_> {
     /// A new customer: its record, its key in the key index, its summary and
     /// its place in creation order (`index/profiles.ids`). The caller has
     /// checked that the key is free and called [`Store::ensure_profile_ids`].
-    pub fn new_customer(&mut self, c: &Customer) -> Result<()> {
+    pub fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.set_key(&c.profile.customer_key, c.id())?;
         self.append_profile(&ProfileSummary::of(&c.profile))?;
         self.append(PROFILE_IDS, &index::id_record(c.id()))?;
-        self.put_customer(c);
+        self.customers.insert(c.id().to_string(), c);
         Ok(())
     }
 
