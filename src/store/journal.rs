@@ -18,12 +18,14 @@
 //! file is durable the journal stays, and its replay rewrites every file
 //! whole (a file torn by the crash included) before any command reads.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use super::atomic;
 use crate::error::{Error, Result};
@@ -35,12 +37,18 @@ pub const JOURNAL: &str = "journal.json";
 /// of 200 attachments 400.
 pub const BATCH_OPS: usize = 16;
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
+#[derive(Debug, Clone)]
 pub enum Op {
     Put {
         path: String,
         data: String,
+    },
+    /// A put whose content is one JSON document and a newline (a record):
+    /// the journal holds the document as JSON rather than as a string, so
+    /// writing a journal of thousands of records costs no escaping.
+    PutJson {
+        path: String,
+        json: Box<RawValue>,
     },
     Delete {
         path: String,
@@ -55,9 +63,102 @@ pub enum Op {
 impl Op {
     fn path(&self) -> &str {
         match self {
-            Op::Put { path, .. } | Op::Delete { path } | Op::Append { path, .. } => path,
+            Op::Put { path, .. }
+            | Op::PutJson { path, .. }
+            | Op::Delete { path }
+            | Op::Append { path, .. } => path,
         }
     }
+}
+
+/// The record `value` as a [`Op::PutJson`] of `path`.
+pub fn put_json<T: Serialize>(path: String, value: &T) -> Op {
+    Op::PutJson {
+        path,
+        json: serde_json::value::to_raw_value(value).expect("records serialize"),
+    }
+}
+
+/// How an operation is written in `journal.json`: `{"op": "put", "path",
+/// "data"}` (or `"json"`: the document itself), `{"op": "delete", "path"}`,
+/// `{"op": "append", "path", "base_len", "data"}`.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Kind {
+    Put,
+    Delete,
+    Append,
+}
+
+#[derive(Serialize)]
+struct EntryRef<'a> {
+    op: Kind,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base_len: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    json: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Entry {
+    op: Kind,
+    path: String,
+    #[serde(default)]
+    base_len: Option<u64>,
+    #[serde(default)]
+    data: Option<String>,
+    #[serde(default)]
+    json: Option<Box<RawValue>>,
+}
+
+impl Serialize for Op {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let (op, base_len, data, json) = match self {
+            Op::Put { data, .. } => (Kind::Put, None, Some(data.as_str()), None),
+            Op::PutJson { json, .. } => (Kind::Put, None, None, Some(&**json)),
+            Op::Delete { .. } => (Kind::Delete, None, None, None),
+            Op::Append { base_len, data, .. } => {
+                (Kind::Append, Some(*base_len), Some(data.as_str()), None)
+            }
+        };
+        EntryRef {
+            op,
+            path: self.path(),
+            base_len,
+            data,
+            json,
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Op {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let e = Entry::deserialize(d)?;
+        let path = e.path;
+        Ok(match (e.op, e.base_len, e.data, e.json) {
+            (Kind::Put, None, Some(data), None) => Op::Put { path, data },
+            (Kind::Put, None, None, Some(json)) => Op::PutJson { path, json },
+            (Kind::Delete, None, None, None) => Op::Delete { path },
+            (Kind::Append, Some(base_len), Some(data), None) => Op::Append {
+                path,
+                base_len,
+                data,
+            },
+            _ => return Err(serde::de::Error::custom("not a journal operation")),
+        })
+    }
+}
+
+/// The bytes a put writes: a record's document and its newline.
+fn json_file(json: &RawValue) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(json.get().len() + 1);
+    bytes.extend_from_slice(json.get().as_bytes());
+    bytes.push(b'\n');
+    bytes
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -78,6 +179,7 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
         .iter()
         .map(|op| match op {
             Op::Put { path, data } | Op::Append { path, data, .. } => path.len() + data.len() + 64,
+            Op::PutJson { path, json } => path.len() + json.get().len() + 64,
             Op::Delete { path } => path.len() + 32,
         })
         .sum();
@@ -121,6 +223,7 @@ fn apply(root: &Path, journal: &Journal) -> Result<()> {
         atomic::ensure_dir(&dir)?;
         match op {
             Op::Put { data, .. } => atomic::write_file(&target, data.as_bytes())?,
+            Op::PutJson { json, .. } => atomic::write_file(&target, &json_file(json))?,
             Op::Delete { .. } => {
                 atomic::remove_file(&atomic::temp_path(&target))?;
                 atomic::remove_file(&target)?;
@@ -157,13 +260,21 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
         }
     }
     let mut files: Vec<PathBuf> = Vec::with_capacity(journal.ops.len());
-    let mut puts: Vec<(PathBuf, &[u8])> = Vec::new();
+    let mut puts: Vec<(&str, Cow<[u8]>)> = Vec::new();
     for op in &journal.ops {
         let target = root.join(op.path());
         match op {
-            Op::Put { data, .. } if distinct => puts.push((target, data.as_bytes())),
+            Op::Put { path, data } if distinct => puts.push((path, Cow::Borrowed(data.as_bytes()))),
+            Op::PutJson { path, json } if distinct => {
+                puts.push((path, Cow::Owned(json_file(json))))
+            }
             Op::Put { data, .. } => {
                 atomic::write_unsynced(&target, data.as_bytes())?;
+                super::fault::point("after-write");
+                files.push(target);
+            }
+            Op::PutJson { json, .. } => {
+                atomic::write_unsynced(&target, &json_file(json))?;
                 super::fault::point("after-write");
                 files.push(target);
             }
@@ -179,7 +290,11 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
         }
     }
     // In path order: files of one directory are created together.
-    puts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    puts.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let puts: Vec<(PathBuf, Cow<[u8]>)> = puts
+        .into_iter()
+        .map(|(path, bytes)| (root.join(path), bytes))
+        .collect();
     write_all_unsynced(&puts)?;
     files.extend(puts.into_iter().map(|(p, _)| p));
     let dirs: Vec<PathBuf> = dirs.into_iter().map(|d| root.join(d)).collect();
@@ -189,14 +304,14 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
 /// Write `puts` with [`atomic::write_unsynced`], split among a few threads:
 /// creating thousands of small files is mostly the kernel's work, which
 /// spreads over the cores.
-fn write_all_unsynced(puts: &[(PathBuf, &[u8])]) -> Result<()> {
+fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)]) -> Result<()> {
     const MIN_PER_THREAD: usize = 256;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 4)
         .min(puts.len().div_ceil(MIN_PER_THREAD))
         .max(1);
-    let write = |part: &[(PathBuf, &[u8])]| -> Result<()> {
+    let write = |part: &[(PathBuf, Cow<[u8]>)]| -> Result<()> {
         for (target, data) in part {
             atomic::write_unsynced(target, data)?;
             super::fault::point("after-write");
@@ -245,4 +360,71 @@ fn append(target: &Path, base_len: u64, data: &[u8]) -> Result<bool> {
     super::fault::point("after-write");
     f.sync_all().map_err(|e| Error::io(target, e))?;
     Ok(created)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Journal {
+        Journal {
+            ops: vec![
+                Op::Put {
+                    path: "index/keys/3f.log".into(),
+                    data: "abcde csp_1\n".into(),
+                },
+                put_json(
+                    "customers/ab/csp_ab.json".into(),
+                    &serde_json::json!({"id": "csp_ab", "note": "a \"quoted\" word"}),
+                ),
+                Op::Delete {
+                    path: "queue/1.att.x.y".into(),
+                },
+                Op::Append {
+                    path: "index/profiles.log".into(),
+                    base_len: 42,
+                    data: "{}\n".into(),
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_record_is_kept_as_json_and_every_op_reads_back() {
+        let text = serde_json::to_string(&sample()).unwrap();
+        // The record's document stands in the journal as it is, not escaped.
+        assert!(
+            text.contains(r#""json":{"id":"csp_ab","note":"a \"quoted\" word"}"#),
+            "{text}"
+        );
+        let back: Journal = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        match &back.ops[1] {
+            Op::PutJson { json, .. } => assert_eq!(
+                json_file(json),
+                b"{\"id\":\"csp_ab\",\"note\":\"a \\\"quoted\\\" word\"}\n"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_journal_of_the_string_form_still_reads() {
+        let old =
+            r#"{"ops":[{"op":"put","path":"customers/ab/csp_ab.json","data":"{\"id\":1}\n"}]}"#;
+        let j: Journal = serde_json::from_str(old).unwrap();
+        assert!(matches!(&j.ops[0], Op::Put { data, .. } if data == "{\"id\":1}\n"));
+    }
+
+    #[test]
+    fn a_malformed_operation_is_refused() {
+        for bad in [
+            r#"{"ops":[{"op":"put","path":"a"}]}"#,
+            r#"{"ops":[{"op":"put","path":"a","data":"x","json":{}}]}"#,
+            r#"{"ops":[{"op":"append","path":"a","data":"x"}]}"#,
+            r#"{"ops":[{"op":"rename","path":"a"}]}"#,
+        ] {
+            assert!(serde_json::from_str::<Journal>(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -767,17 +767,12 @@ impl Prepared {
     pub fn commit(self) -> Result<()> {
         let mut ops: Vec<Op> = self.ops.into_iter().flatten().collect();
         // The aggregates last (no other put names their paths).
+        ops.reserve(self.customers.len() + self.txns.len());
         for (id, c) in &self.customers {
-            ops.push(Op::Put {
-                path: Store::customer_rel(id),
-                data: String::from_utf8(to_bytes(c)).expect("json is utf-8"),
-            });
+            ops.push(journal::put_json(Store::customer_rel(id), c));
         }
         for (id, t) in &self.txns {
-            ops.push(Op::Put {
-                path: Store::txn_rel(id),
-                data: String::from_utf8(to_bytes(t)).expect("json is utf-8"),
-            });
+            ops.push(journal::put_json(Store::txn_rel(id), t));
         }
         journal::commit(&self.root, &Journal { ops })
     }
