@@ -139,6 +139,17 @@ impl<'de> Deserialize<'de> for Op {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let e = Entry::deserialize(d)?;
         let path = e.path;
+        // Relative, inside the store: a damaged journal never writes elsewhere.
+        if path.is_empty()
+            || path.starts_with('/')
+            || path
+                .split('/')
+                .any(|c| c.is_empty() || c == "." || c == "..")
+        {
+            return Err(serde::de::Error::custom(format!(
+                "journal path {path:?} is not inside the store"
+            )));
+        }
         Ok(match (e.op, e.base_len, e.data, e.json) {
             (Kind::Put, None, Some(data), None) => Op::Put { path, data },
             (Kind::Put, None, None, Some(json)) => Op::PutJson { path, json },
@@ -423,6 +434,10 @@ mod tests {
             r#"{"ops":[{"op":"put","path":"a","data":"x","json":{}}]}"#,
             r#"{"ops":[{"op":"append","path":"a","data":"x"}]}"#,
             r#"{"ops":[{"op":"rename","path":"a"}]}"#,
+            r#"{"ops":[{"op":"delete","path":"/etc/passwd"}]}"#,
+            r#"{"ops":[{"op":"delete","path":"index/../../x"}]}"#,
+            r#"{"ops":[{"op":"put","path":"index//x","data":""}]}"#,
+            r#"{"ops":[{"op":"put","path":"","data":""}]}"#,
         ] {
             assert!(serde_json::from_str::<Journal>(bad).is_err(), "{bad}");
         }
