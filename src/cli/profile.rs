@@ -75,7 +75,8 @@ pub enum ProfileCommand {
     ///
     /// The profiles are written in file order, 5,000 per atomic commit; an
     /// interruption keeps the commits already made. The store stays locked
-    /// until the import ends. Blank lines, CRLF line ends and a leading
+    /// until the import ends (other commands wait up to their --lock-timeout,
+    /// then answer 30001). Blank lines, CRLF line ends and a leading
     /// byte-order mark are accepted. Every profile of one import has the same
     /// created_datetime (the import's start). The answer lists the new
     /// profiles: data: [{"id", "customer_key", "line"}, …] (`-o id`: the new
