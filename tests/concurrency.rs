@@ -45,13 +45,7 @@ fn spawn_body(env: &Env, args: &[&str], body: &Value) -> Child {
 
 fn finish(child: Child) -> Out {
     let o = child.wait_with_output().expect("wait payctl");
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-        stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    Out::from(o)
 }
 
 fn finish_all(children: Vec<Child>) -> Vec<Out> {

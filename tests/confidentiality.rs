@@ -47,13 +47,7 @@ fn run(env: &Env, format: &str, args: &[&str], stdin: Option<&[u8]>) -> Out {
         pipe.write_all(stdin.unwrap_or(b"")).unwrap();
     }
     let o = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-        stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    Out::from(o)
 }
 
 /// Neither stream holds a secret whole.
@@ -337,14 +331,7 @@ fn permissive(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Out {
         let mut pipe = child.stdin.take().unwrap();
         pipe.write_all(stdin.unwrap_or(b"")).unwrap();
     }
-    let o = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    let out = Out {
-        code: o.status.code().unwrap_or(-1),
-        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-        stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    };
+    let out = Out::from(child.wait_with_output().unwrap());
     assert_eq!(out.code, 0, "{args:?}: {out:?}");
     out
 }

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{Env, Out, address_body, profile_body, txn_create_args};
+use common::{Env, Out, address_body, copy_dir, profile_body, txn_create_args};
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
@@ -67,13 +67,7 @@ fn spawn(env: &Env, fault: Option<&str>, args: &[&str], stdin: Option<&[u8]>) ->
 
 fn finish(child: Child) -> Out {
     let o = child.wait_with_output().expect("wait");
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-        stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+    Out::from(o)
 }
 
 fn ok(o: Out) -> Out {
@@ -98,18 +92,6 @@ fn temp_files(env: &Env) -> Vec<PathBuf> {
     walk(&env.path(), &mut all);
     all.retain(|p| p.to_string_lossy().ends_with(".payctl-tmp"));
     all
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap().flatten() {
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if src.is_dir() {
-            copy_dir(&src, &dst);
-        } else {
-            fs::copy(&src, &dst).unwrap();
-        }
-    }
 }
 
 /// A fresh store holding a copy of `fixture`'s.

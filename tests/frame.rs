@@ -19,16 +19,6 @@ fn bare() -> Command {
     c
 }
 
-fn out(o: std::process::Output) -> Out {
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-        stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
 /// Exactly one compact JSON object on one line, with the three members.
 fn assert_envelope(o: &Out) -> &Value {
     assert!(o.stdout.ends_with('\n'), "{o:?}");
@@ -173,12 +163,14 @@ fn table_format() {
         "{o:?}"
     );
     // Without a terminal the default is json; a terminal is needed for table.
-    let o = out(bare()
-        .args(["--data-dir"])
-        .arg(env.path())
-        .args(["profile", "list"])
-        .output()
-        .unwrap());
+    let o = Out::from(
+        bare()
+            .args(["--data-dir"])
+            .arg(env.path())
+            .args(["profile", "list"])
+            .output()
+            .unwrap(),
+    );
     assert_envelope(&o);
 }
 
@@ -241,10 +233,10 @@ fn exit_codes() {
     assert_eq!(o.code, 3, "{o:?}");
     assert_envelope(&o);
     // --help and --version succeed on stdout.
-    let o = out(bare().arg("--help").output().unwrap());
+    let o = Out::from(bare().arg("--help").output().unwrap());
     assert_eq!(o.code, 0);
     assert!(o.stdout.contains("Usage"), "{o:?}");
-    let o = out(bare().arg("--version").output().unwrap());
+    let o = Out::from(bare().arg("--version").output().unwrap());
     assert_eq!(o.code, 0);
     assert!(o.stdout.contains("payctl"), "{o:?}");
 }
@@ -270,13 +262,15 @@ fn lock_timeout_must_be_a_number_of_seconds() {
 fn env_vars_data_dir_and_output() {
     let env = Env::new();
     let dir = env.path();
-    let o = out(bare()
-        .env("PAYCTL_DATA_DIR", &dir)
-        .env("PAYCTL_OUTPUT", "id")
-        .args(["profile", "create", "--body", "-"])
-        .write_stdin(profile_body("envv-0001").to_string())
-        .output()
-        .unwrap());
+    let o = Out::from(
+        bare()
+            .env("PAYCTL_DATA_DIR", &dir)
+            .env("PAYCTL_OUTPUT", "id")
+            .args(["profile", "create", "--body", "-"])
+            .write_stdin(profile_body("envv-0001").to_string())
+            .output()
+            .unwrap(),
+    );
     assert_eq!(o.code, 0, "{o:?}");
     let id = o.stdout.trim().to_string();
     assert!(id.starts_with("csp_"), "{o:?}");
@@ -285,28 +279,34 @@ fn env_vars_data_dir_and_output() {
         "the store is at PAYCTL_DATA_DIR"
     );
     // PAYCTL_OUTPUT=json, and the flags win over the environment.
-    let o = out(bare()
-        .env("PAYCTL_DATA_DIR", &dir)
-        .env("PAYCTL_OUTPUT", "json")
-        .args(["profile", "get", &id])
-        .output()
-        .unwrap());
+    let o = Out::from(
+        bare()
+            .env("PAYCTL_DATA_DIR", &dir)
+            .env("PAYCTL_OUTPUT", "json")
+            .args(["profile", "get", &id])
+            .output()
+            .unwrap(),
+    );
     assert_eq!(o.json["data"][0]["customer_profile_id"], id.as_str());
-    let o = out(bare()
-        .env("PAYCTL_DATA_DIR", "/nonexistent/elsewhere")
-        .env("PAYCTL_OUTPUT", "table")
-        .arg("--data-dir")
-        .arg(&dir)
-        .args(["-o", "id", "profile", "list"])
-        .output()
-        .unwrap());
+    let o = Out::from(
+        bare()
+            .env("PAYCTL_DATA_DIR", "/nonexistent/elsewhere")
+            .env("PAYCTL_OUTPUT", "table")
+            .arg("--data-dir")
+            .arg(&dir)
+            .args(["-o", "id", "profile", "list"])
+            .output()
+            .unwrap(),
+    );
     assert_eq!(o.stdout, format!("{id}\n"), "{o:?}");
-    let o = out(bare()
-        .env("PAYCTL_DATA_DIR", &dir)
-        .env("PAYCTL_OUTPUT", "table")
-        .args(["profile", "list"])
-        .output()
-        .unwrap());
+    let o = Out::from(
+        bare()
+            .env("PAYCTL_DATA_DIR", &dir)
+            .env("PAYCTL_OUTPUT", "table")
+            .args(["profile", "list"])
+            .output()
+            .unwrap(),
+    );
     assert!(
         o.stdout.contains(&id) && serde_json::from_str::<Value>(&o.stdout).is_err(),
         "{o:?}"
@@ -314,12 +314,14 @@ fn env_vars_data_dir_and_output() {
     // PAYCTL_ACTOR and --actor.
     let p = &env.run(&["profile", "get", &id]).json["data"][0];
     assert_eq!(p["created_by"], "tester");
-    let o = out(bare()
-        .env("PAYCTL_DATA_DIR", &dir)
-        .env("PAYCTL_ACTOR", "envactor")
-        .args(["profile", "update", &id, "--first-name", "X"])
-        .output()
-        .unwrap());
+    let o = Out::from(
+        bare()
+            .env("PAYCTL_DATA_DIR", &dir)
+            .env("PAYCTL_ACTOR", "envactor")
+            .args(["profile", "update", &id, "--first-name", "X"])
+            .output()
+            .unwrap(),
+    );
     assert_eq!(o.code, 0, "{o:?}");
     assert_eq!(
         env.run(&["profile", "get", &id]).json["data"][0]["modified_by"],
@@ -493,13 +495,15 @@ fn no_input_env_var_spellings() {
     let env = Env::new();
     env.create_profile("noin-0001");
     for v in ["1", "true", "yes", "0", "false", "no", "off", ""] {
-        let o = out(bare()
-            .arg("--data-dir")
-            .arg(env.path())
-            .env("PAYCTL_NO_INPUT", v)
-            .args(["-o", "json", "profile", "list"])
-            .output()
-            .unwrap());
+        let o = Out::from(
+            bare()
+                .arg("--data-dir")
+                .arg(env.path())
+                .env("PAYCTL_NO_INPUT", v)
+                .args(["-o", "json", "profile", "list"])
+                .output()
+                .unwrap(),
+        );
         assert_eq!(o.code, 0, "PAYCTL_NO_INPUT={v:?}: {o:?}");
         assert_eq!(o.data().len(), 1);
     }

@@ -9,7 +9,7 @@ use std::fs;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{Env, Out, profile_body};
+use common::{Env, Out, copy_dir, profile_body};
 use serde_json::{Value, json};
 
 fn lines(bodies: &[Value]) -> String {
@@ -574,17 +574,5 @@ fn a_large_worker_batch_killed_mid_apply_is_completed() {
             0,
             "{fault}: processed once"
         );
-    }
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap().flatten() {
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if src.is_dir() {
-            copy_dir(&src, &dst);
-        } else {
-            fs::copy(&src, &dst).unwrap();
-        }
     }
 }

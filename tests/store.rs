@@ -11,23 +11,13 @@ use std::time::{Duration, Instant};
 use common::{Env, Out, profile_body};
 use serde_json::{Value, json};
 
-fn out(o: std::process::Output) -> Out {
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
-        stdout,
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
 /// Run payctl with an extra environment variable.
 fn run_env(env: &Env, var: (&str, &str), args: &[&str], stdin: Option<&[u8]>) -> Out {
     let mut c = env.cmd();
     c.env(var.0, var.1)
         .args(args)
         .write_stdin(stdin.unwrap_or(b"").to_vec());
-    out(c.output().unwrap())
+    Out::from(c.output().unwrap())
 }
 
 fn ensure_store(env: &Env) {
@@ -113,7 +103,7 @@ fn permissive(env: &Env, args: &str, stdin: &str) -> Out {
             c.wait_with_output()
         })
         .unwrap();
-    out(o)
+    Out::from(o)
 }
 
 #[test]
@@ -142,14 +132,15 @@ fn files_0600_dirs_0700_even_with_umask_000() {
 fn files_0600_dirs_0700_with_the_default_umask_and_nested_data_dir() {
     let env = Env::new();
     let deep = env.dir.path().join("a/b/store");
-    let o = out(env
-        .cmd()
-        .arg("--data-dir")
-        .arg(&deep)
-        .args(["profile", "create", "--body", "-"])
-        .write_stdin(profile_body("perm-0001").to_string())
-        .output()
-        .unwrap());
+    let o = Out::from(
+        env.cmd()
+            .arg("--data-dir")
+            .arg(&deep)
+            .args(["profile", "create", "--body", "-"])
+            .write_stdin(profile_body("perm-0001").to_string())
+            .output()
+            .unwrap(),
+    );
     assert_eq!(o.code, 0, "{o:?}");
     assert_private(&deep);
 }
@@ -898,7 +889,7 @@ fn concurrent_creates_serialize() {
             } else {
                 format!("diff-{i:05}")
             });
-            std::thread::spawn(move || out(c.output().unwrap()))
+            std::thread::spawn(move || Out::from(c.output().unwrap()))
         })
         .collect();
     let results: Vec<Out> = handles.into_iter().map(|h| h.join().unwrap()).collect();
@@ -945,10 +936,11 @@ fn corrupt_file_message_names_the_whole_path() {
     let run = |args: &[&str]| {
         let mut c = env.cmd();
         c.arg("--data-dir").arg(&dir).args(args);
-        out(c
-            .write_stdin(profile_body("path-0001").to_string())
-            .output()
-            .unwrap())
+        Out::from(
+            c.write_stdin(profile_body("path-0001").to_string())
+                .output()
+                .unwrap(),
+        )
     };
     let id = run(&["profile", "create", "--body", "-"]).id();
     let file = dir

@@ -21,6 +21,20 @@ pub struct Out {
     pub stderr: String,
 }
 
+impl From<std::process::Output> for Out {
+    /// A finished payctl: its exit code, its stdout parsed as the JSON
+    /// envelope (null when it is not JSON), both streams as text.
+    fn from(o: std::process::Output) -> Out {
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        Out {
+            code: o.status.code().unwrap_or(-1),
+            json: serde_json::from_str(stdout.trim()).unwrap_or(Value::Null),
+            stdout,
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
 impl Out {
     /// The codes of `errors`.
     pub fn codes(&self) -> Vec<u64> {
@@ -108,15 +122,7 @@ impl Env {
         let mut c = self.cmd();
         c.args(args);
         c.write_stdin(stdin.unwrap_or(b"").to_vec());
-        let o = c.output().expect("run payctl");
-        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-        let json = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
-        Out {
-            code: o.status.code().unwrap_or(-1),
-            json,
-            stdout,
-            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-        }
+        Out::from(c.output().expect("run payctl"))
     }
     /// Run with a JSON body on stdin (`--body -`).
     pub fn body(&self, args: &[&str], body: &Value) -> Out {
@@ -212,4 +218,18 @@ pub fn address_body(is_default: bool) -> Value {
         "city": "Springfield",
         "zip": "12345"
     })
+}
+
+/// Copy the directory tree `from` to `to` (a store, to run a scenario on
+/// the same starting point twice).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if src.is_dir() {
+            copy_dir(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).unwrap();
+        }
+    }
 }
