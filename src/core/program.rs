@@ -246,6 +246,7 @@ pub fn get_profile(store: &Store, prm: &str, csp: &str) -> Result<Attachment> {
 pub fn process_attachment(
     tx: &mut Tx,
     ctx: &Ctx,
+    catalog: &Catalog,
     csp: &str,
     prm: &str,
     summary: &mut Summary,
@@ -260,7 +261,7 @@ pub fn process_attachment(
     else {
         return Ok(());
     };
-    if tx.store().catalog()?.program(prm).is_some() {
+    if catalog.program(prm).is_some() {
         a.customer_profile_program_status_id = ATTACHED;
     } else {
         a.customer_profile_program_status_id = REJECTED;

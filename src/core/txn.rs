@@ -826,7 +826,13 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Tr
 /// Everything happens in `tx` (the worker's batch); a transaction that is not
 /// Created or Processing, or that does not exist, is left alone, so an item is
 /// never processed twice.
-pub fn process(tx: &mut Tx, ctx: &Ctx, transaction_id: &str, summary: &mut Summary) -> Result<()> {
+pub fn process(
+    tx: &mut Tx,
+    ctx: &Ctx,
+    catalog: &Catalog,
+    transaction_id: &str,
+    summary: &mut Summary,
+) -> Result<()> {
     let Some(mut file) = tx.txn(transaction_id)? else {
         return Ok(());
     };
@@ -834,7 +840,6 @@ pub fn process(tx: &mut Tx, ctx: &Ctx, transaction_id: &str, summary: &mut Summa
     if st != status::txn::CREATED && st != status::txn::PROCESSING {
         return Ok(());
     }
-    let catalog = tx.store().catalog()?;
     let template = catalog
         .template(&file.transaction.transaction_template_id)
         .map(|(_, t)| t);

@@ -29,6 +29,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::error::{ApiError, Result, code};
+use crate::model::catalog::Catalog;
 use crate::store::{QueueItem, Store, Tx};
 
 /// Queue items processed under one lock and committed together.
@@ -82,8 +83,9 @@ pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) 
     let mut listed: VecDeque<QueueItem> = VecDeque::new();
     while !stop.load(Ordering::SeqCst) {
         let store = open()?;
-        // Read once up front: a catalog that cannot be read is no item's fault.
-        store.catalog()?;
+        // Read once per batch, before any item: a catalog that cannot be read
+        // is no item's fault.
+        let catalog = store.catalog()?;
         if listed.is_empty() {
             listed = store
                 .queue()?
@@ -111,7 +113,7 @@ pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) 
         let mut tx = store.begin();
         let mut failed = None;
         for (i, item) in queue.iter().enumerate() {
-            match process(&mut tx, ctx, item, &mut batch) {
+            match process(&mut tx, ctx, &catalog, item, &mut batch) {
                 Ok(()) => tx.dequeue(item),
                 Err(e) if e.has_code(code::STORE_UNREADABLE) => {
                     failed = Some((i, e));
@@ -140,15 +142,21 @@ pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) 
     Ok(run)
 }
 
-fn process(tx: &mut Tx, ctx: &Ctx, item: &QueueItem, batch: &mut Summary) -> Result<()> {
+fn process(
+    tx: &mut Tx,
+    ctx: &Ctx,
+    catalog: &Catalog,
+    item: &QueueItem,
+    batch: &mut Summary,
+) -> Result<()> {
     match item {
         QueueItem::Attach {
             customer_id,
             program_id,
             ..
-        } => super::program::process_attachment(tx, ctx, customer_id, program_id, batch),
+        } => super::program::process_attachment(tx, ctx, catalog, customer_id, program_id, batch),
         QueueItem::Txn { transaction_id, .. } => {
-            super::txn::process(tx, ctx, transaction_id, batch)
+            super::txn::process(tx, ctx, catalog, transaction_id, batch)
         }
     }
 }
