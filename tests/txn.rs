@@ -937,6 +937,97 @@ fn amounts_are_positive_numbers_with_two_decimals() {
     fx.refused(&body(huge), 10001, &ap);
 }
 
+/// Issue 12: amounts are kept exactly or refused, never rounded, whatever
+/// their spelling, in a body and in the flags alike.
+#[test]
+fn amounts_are_exact_or_refused_in_bodies_and_flags() {
+    let fx = Fx::new();
+    let a = fx.attached("cust-0001");
+    let ap = format!("{VP}.amount");
+    let raw_body = |amt: &str| -> Value {
+        let v: Value = serde_json::from_str(amt).unwrap();
+        fx.body(
+            "ach_funding",
+            &[("@source_customers", json!([cust(&a, v)]))],
+        )
+    };
+    let places = format!("{ap}: may have at most 2 decimal places");
+    for amt in [
+        "1.000000000000000000000000000001",
+        "0.000000000000000000000000000001",
+        "5.000",
+        "0.001",
+        "1e-3",
+        "1.5e-2",
+        "-0.001",
+    ] {
+        fx.refused(&raw_body(amt), 10001, &places);
+    }
+    let positive = format!("{ap}: must be greater than 0");
+    for amt in ["-0", "-0.0", "0e5", "-1e2"] {
+        fx.refused(&raw_body(amt), 10001, &positive);
+    }
+    for amt in ["1e999999999", "1e99999999999999999999999", "1e27"] {
+        let started = std::time::Instant::now();
+        fx.refused(
+            &raw_body(amt),
+            10001,
+            &format!("{ap}: is too large to keep exactly"),
+        );
+        assert!(started.elapsed().as_secs() < 10, "{amt} took too long");
+    }
+    // Exponent forms are read exactly and kept as their plain value.
+    for (amt, kept) in [("1.5E1", "15"), ("1.50e1", "15.0"), ("12345E-2", "123.45")] {
+        let trn = fx.accepted(&raw_body(amt));
+        assert_eq!(
+            amount_text(&fx.params(&trn), "@source_customers", 0),
+            kept,
+            "{amt}"
+        );
+    }
+    // The flags go through the same rule.
+    let flags = |param: String, check: Option<&str>| -> Out {
+        let mut args = vec![
+            "txn".to_string(),
+            "create".into(),
+            "--program".into(),
+            "default_program".into(),
+            "--application".into(),
+            "payments".into(),
+            "--template".into(),
+            "ach_funding".into(),
+            "--param".into(),
+            param,
+        ];
+        if let Some(c) = check {
+            args.extend(["--check".into(), c.to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        fx.env.run(&args)
+    };
+    for amt in [
+        "1.000000000000000000000000000001",
+        "5.000",
+        "0.000000000000000000000000000001",
+    ] {
+        let before = fx.env.snapshot();
+        flags(format!("@source_customers={a}:{amt}"), None)
+            .refused(1, 10001)
+            .mentions(&places);
+        assert_eq!(before, fx.env.snapshot(), "{amt}");
+    }
+    flags(format!("@source_customers={a}:1e999999999"), None)
+        .refused(1, 10001)
+        .mentions("is too large to keep exactly");
+    let o = flags(format!("@source_customers={a}:+1"), None);
+    assert_eq!(o.code, 2, "a leading + is not a number: {o:?}");
+    // --check amounts too (a template whose checks are accepted is not
+    // needed: the amount is refused whatever else the body holds).
+    flags(format!("@source_customers={a}:1"), Some("5.000;first_name=A"))
+        .refused(1, 10001)
+        .mentions("transaction_parameters[1].transaction_parameter_values[0].amount: may have at most 2 decimal places");
+}
+
 #[test]
 fn amounts_round_trip_exactly() {
     let fx = Fx::new();
@@ -948,7 +1039,7 @@ fn amounts_round_trip_exactly() {
         "12345678901234567890.12",
         "7",
         "99999999999999999999999999.99",
-        "1.000",
+        "1.00",
     ] {
         let amount: Value = serde_json::from_str(text).unwrap();
         let trn = fx.accepted(&fx.body(

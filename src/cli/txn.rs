@@ -27,7 +27,9 @@ address_line2 (optional), city, state_id (a number or a USPS code such as IL), z
 country_id (default 1), check_note (optional). Values cannot contain `;`.
 Repeat --param or --check for more values; the `@` may be left out. A parameter given by
 flags replaces the parameter of the same name in --body. AMOUNT is a number greater than 0
-with at most 2 decimal places (100.25), kept exactly as written (100.50 stays 100.50).
+with at most 2 decimal places as written (100.25; 5.000 and 0.001 are refused), kept exactly
+as written (100.50 stays 100.50), never rounded; an exponent form is read exactly (1.5e1 is
+15). At most 26 digits before the decimal point.
 
 Program, application and template take an id or a name (default_program, payments,
 ach_funding); the application must belong to the program, the template to the

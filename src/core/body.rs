@@ -3,7 +3,6 @@
 //! suggested), wrong JSON types (10005). Values are never echoed in messages,
 //! since a body may hold an account number or an SSN.
 
-use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use crate::error::{Errors, code};
@@ -225,24 +224,12 @@ impl<'a> Obj<'a> {
         }
     }
 
-    /// An exact decimal read from the JSON number's own text.
-    pub fn decimal(&self, name: &str, errs: &mut Errors) -> Option<Decimal> {
+    /// The text of a JSON number exactly as the body wrote it (serde_json
+    /// keeps it: `arbitrary_precision`), so that a rule such as
+    /// [`super::rules::amount`] loses nothing before it checks.
+    pub fn number_text(&self, name: &str, errs: &mut Errors) -> Option<&'a str> {
         match self.get(name)? {
-            Value::Number(n) => {
-                let text = n.to_string();
-                let parsed = if text.contains(['e', 'E']) {
-                    Decimal::from_scientific(&text).ok()
-                } else {
-                    text.parse::<Decimal>().ok()
-                };
-                if parsed.is_none() {
-                    errs.invalid(
-                        &self.at(name),
-                        "is out of the range of amounts this service keeps exactly",
-                    );
-                }
-                parsed
-            }
+            Value::Number(n) => Some(n.as_str()),
             other => {
                 self.wrong(name, "a JSON number", other, errs);
                 None
@@ -281,13 +268,22 @@ mod tests {
     }
 
     #[test]
-    fn decimals_are_exact() {
-        let v: Value = serde_json::from_str(r#"{"a": 12345678901234567890.12}"#).unwrap();
+    fn number_text_is_the_text_sent() {
+        let v: Value = serde_json::from_str(
+            r#"{"a": 12345678901234567890.12, "b": 1.000000000000000000000000000001, "c": 1.5E1}"#,
+        )
+        .unwrap();
         let mut errs = Errors::new();
         let o = as_object(&v, "", &mut errs).unwrap();
         assert_eq!(
-            o.decimal("a", &mut errs).unwrap().to_string(),
-            "12345678901234567890.12"
+            o.number_text("a", &mut errs),
+            Some("12345678901234567890.12")
         );
+        assert_eq!(
+            o.number_text("b", &mut errs),
+            Some("1.000000000000000000000000000001")
+        );
+        // serde_json spells the exponent its own way; the digits are kept.
+        assert_eq!(o.number_text("c", &mut errs), Some("1.5e+1"));
     }
 }

@@ -18,7 +18,9 @@
 //! - `@target_checks` values need `country_id` (only 1). `address_line2` and
 //!   `check_note` are optional, up to 256 characters, empty allowed.
 //! - Amounts are kept as sent (`100.50` stays `100.50`); an exponent form such
-//!   as `1e2` is accepted and kept as its plain value (`100`).
+//!   as `1e2` is accepted and kept as its plain value (`100`). Decimal places
+//!   are counted as written (`5.000` has 3) and checked on the number's text
+//!   ([`rules::amount`]), so nothing is rounded before the check.
 //! - `transaction_parameter_id` is a random positive integer below 2^53, unique
 //!   within the transaction.
 //! - The worker: ACH Funding checks the customers of the step's source
@@ -357,8 +359,8 @@ fn value(
 ) -> Result<Option<ParamValue>> {
     let start = errs.0.len();
     v.known(VALUE_FIELDS, errs);
-    let amount = match v.decimal("amount", errs) {
-        Some(d) => rules::amount(errs, &v.at("amount"), d).then_some(d),
+    let amount = match v.number_text("amount", errs) {
+        Some(text) => rules::amount(errs, &v.at("amount"), text),
         None => {
             if !v.has("amount") {
                 errs.required(&v.at("amount"));
