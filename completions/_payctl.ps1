@@ -71,10 +71,10 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;profile;create' {
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--customer-type-id', '--customer-type-id', [CompletionResultType]::ParameterName, 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)')
             [CompletionResult]::new('--customer-key', '--customer-key', [CompletionResultType]::ParameterName, 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)')
-            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable, at most 50)')
             [CompletionResult]::new('--first-name', '--first-name', [CompletionResultType]::ParameterName, 'first-name')
             [CompletionResult]::new('--middle-name', '--middle-name', [CompletionResultType]::ParameterName, 'middle-name')
             [CompletionResult]::new('--last-name', '--last-name', [CompletionResultType]::ParameterName, 'last-name')
@@ -134,10 +134,10 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;profile;update' {
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--customer-type-id', '--customer-type-id', [CompletionResultType]::ParameterName, 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)')
             [CompletionResult]::new('--customer-key', '--customer-key', [CompletionResultType]::ParameterName, 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)')
-            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable, at most 50)')
             [CompletionResult]::new('--first-name', '--first-name', [CompletionResultType]::ParameterName, 'first-name')
             [CompletionResult]::new('--middle-name', '--middle-name', [CompletionResultType]::ParameterName, 'middle-name')
             [CompletionResult]::new('--last-name', '--last-name', [CompletionResultType]::ParameterName, 'last-name')
@@ -223,7 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;address;create' {
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--address-type-id', '--address-type-id', [CompletionResultType]::ParameterName, 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: make this the profile''s one default address')
             [CompletionResult]::new('--country-id', '--country-id', [CompletionResultType]::ParameterName, 'country_id: only 1 (US, the United States) is supported')
@@ -279,7 +279,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;address;update' {
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--address-type-id', '--address-type-id', [CompletionResultType]::ParameterName, 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: make this the profile''s one default address')
             [CompletionResult]::new('--country-id', '--country-id', [CompletionResultType]::ParameterName, 'country_id: only 1 (US, the United States) is supported')
@@ -364,7 +364,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;instrument;create' {
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--type-id', '--type-id', [CompletionResultType]::ParameterName, 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal')
             [CompletionResult]::new('--payment-method-id', '--payment-method-id', [CompletionResultType]::ParameterName, 'payment_method_id: an id or a name: 1 ACH (the only one supported)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: one default per profile and instrument type')
@@ -374,7 +374,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--account-number', '--account-number', [CompletionResultType]::ParameterName, '4-17 digits')
             [CompletionResult]::new('--routing-number', '--routing-number', [CompletionResultType]::ParameterName, 'exactly 9 digits')
             [CompletionResult]::new('--ach-type-id', '--ach-type-id', [CompletionResultType]::ParameterName, 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking')
-            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable; keys unique)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
@@ -420,7 +420,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;instrument;update' {
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--type-id', '--type-id', [CompletionResultType]::ParameterName, 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal')
             [CompletionResult]::new('--payment-method-id', '--payment-method-id', [CompletionResultType]::ParameterName, 'payment_method_id: an id or a name: 1 ACH (the only one supported)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: one default per profile and instrument type')
@@ -430,7 +430,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--account-number', '--account-number', [CompletionResultType]::ParameterName, '4-17 digits')
             [CompletionResult]::new('--routing-number', '--routing-number', [CompletionResultType]::ParameterName, 'exactly 9 digits')
             [CompletionResult]::new('--ach-type-id', '--ach-type-id', [CompletionResultType]::ParameterName, 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking')
-            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable; keys unique)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
@@ -523,7 +523,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;program;attach' {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
@@ -684,12 +684,12 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;txn;create' {
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'program_id: a prm_ id or a program name')
             [CompletionResult]::new('--application', '--application', [CompletionResultType]::ParameterName, 'application_id: an app_ id or an application name of the program')
             [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'transaction_template_id: a trt_ id or a template name of the application')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'transaction_status_reason')
-            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A transaction_tags entry (repeatable; replaces the tags of --body)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A transaction_tags entry (repeatable, at most 50; replaces the tags of --body)')
             [CompletionResult]::new('--param', '--param', [CompletionResultType]::ParameterName, 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'A @target_checks value: ''AMOUNT;key=value;…'' (see below); repeatable')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1')
@@ -865,7 +865,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;init' {
-            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)')
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')

@@ -66,10 +66,10 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;profile;create'= {
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --customer-type-id 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)'
             cand --customer-key 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)'
-            cand --tag 'A customer_profile_tags entry (repeatable)'
+            cand --tag 'A customer_profile_tags entry (repeatable, at most 50)'
             cand --first-name 'first-name'
             cand --middle-name 'middle-name'
             cand --last-name 'last-name'
@@ -126,10 +126,10 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --help 'Print help'
         }
         &'payctl;profile;update'= {
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --customer-type-id 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)'
             cand --customer-key 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)'
-            cand --tag 'A customer_profile_tags entry (repeatable)'
+            cand --tag 'A customer_profile_tags entry (repeatable, at most 50)'
             cand --first-name 'first-name'
             cand --middle-name 'middle-name'
             cand --last-name 'last-name'
@@ -205,7 +205,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;address;create'= {
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --address-type-id 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)'
             cand --default 'is_default: make this the profile''s one default address'
             cand --country-id 'country_id: only 1 (US, the United States) is supported'
@@ -258,7 +258,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --help 'Print help'
         }
         &'payctl;address;update'= {
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --address-type-id 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)'
             cand --default 'is_default: make this the profile''s one default address'
             cand --country-id 'country_id: only 1 (US, the United States) is supported'
@@ -333,7 +333,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;instrument;create'= {
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --type-id 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal'
             cand --payment-method-id 'payment_method_id: an id or a name: 1 ACH (the only one supported)'
             cand --default 'is_default: one default per profile and instrument type'
@@ -343,7 +343,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --account-number '4-17 digits'
             cand --routing-number 'exactly 9 digits'
             cand --ach-type-id 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking'
-            cand --tag 'A payment_instrument_tags entry (repeatable; keys unique)'
+            cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
@@ -386,7 +386,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --help 'Print help'
         }
         &'payctl;instrument;update'= {
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --type-id 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal'
             cand --payment-method-id 'payment_method_id: an id or a name: 1 ACH (the only one supported)'
             cand --default 'is_default: one default per profile and instrument type'
@@ -396,7 +396,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --account-number '4-17 digits'
             cand --routing-number 'exactly 9 digits'
             cand --ach-type-id 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking'
-            cand --tag 'A payment_instrument_tags entry (repeatable; keys unique)'
+            cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
@@ -479,7 +479,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;program;attach'= {
             cand --reason 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)'
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --timeout 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
             cand -o 'Output format [default: table on a terminal, else json]'
@@ -622,12 +622,12 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;txn;create'= {
-            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields'
+            cand --body 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields'
             cand --program 'program_id: a prm_ id or a program name'
             cand --application 'application_id: an app_ id or an application name of the program'
             cand --template 'transaction_template_id: a trt_ id or a template name of the application'
             cand --reason 'transaction_status_reason'
-            cand --tag 'A transaction_tags entry (repeatable; replaces the tags of --body)'
+            cand --tag 'A transaction_tags entry (repeatable, at most 50; replaces the tags of --body)'
             cand --param 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable'
             cand --check 'A @target_checks value: ''AMOUNT;key=value;…'' (see below); repeatable'
             cand --timeout 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1'
@@ -785,7 +785,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'payctl;init'= {
-            cand --catalog 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)'
+            cand --catalog 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'

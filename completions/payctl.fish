@@ -69,13 +69,13 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_se
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "import" -d 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
 Facilitator\t'Facilitator (id 3)'
 CustomersOfProgram\t'Customers of Program (id 4)'"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-key -d 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l tag -d 'A customer_profile_tags entry (repeatable)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l tag -d 'A customer_profile_tags entry (repeatable, at most 50)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l first-name -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l middle-name -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l last-name -r
@@ -129,13 +129,13 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
 Facilitator\t'Facilitator (id 3)'
 CustomersOfProgram\t'Customers of Program (id 4)'"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-key -d 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l tag -d 'A customer_profile_tags entry (repeatable)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l tag -d 'A customer_profile_tags entry (repeatable, at most 50)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l first-name -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l middle-name -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l last-name -r
@@ -194,7 +194,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_se
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "update" -d 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "delete" -d 'Delete an address (DELETE …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
 Billing\t'Billing (id 3)'"
@@ -301,7 +301,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
 Billing\t'Billing (id 3)'"
@@ -416,7 +416,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "get" -d 'Show one payment instrument'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "update" -d 'Change the label, the change reason or is_default (nothing else can change: 10003)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l payment-method-id -d 'payment_method_id: an id or a name: 1 ACH (the only one supported)' -r -f -a "ACH\t'ACH (id 1)'
@@ -429,7 +429,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l routing-number -d 'exactly 9 digits' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l ach-type-id -d 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking' -r -f -a "Savings\t'Savings (id 1)'
 Checking\t'Checking (id 2)'"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l tag -d 'A payment_instrument_tags entry (repeatable; keys unique)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
@@ -469,7 +469,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l payment-method-id -d 'payment_method_id: an id or a name: 1 ACH (the only one supported)' -r -f -a "ACH\t'ACH (id 1)'
@@ -482,7 +482,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l routing-number -d 'exactly 9 digits' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l ach-type-id -d 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking' -r -f -a "Savings\t'Savings (id 1)'
 Checking\t'Checking (id 2)'"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l tag -d 'A payment_instrument_tags entry (repeatable; keys unique)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
@@ -549,7 +549,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l reason -d 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
@@ -663,12 +663,12 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "parameters" -d 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "steps" -d 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l program -d 'program_id: a prm_ id or a program name' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l application -d 'application_id: an app_ id or an application name of the program' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l template -d 'transaction_template_id: a trt_ id or a template name of the application' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l reason -d 'transaction_status_reason' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l tag -d 'A transaction_tags entry (repeatable; replaces the tags of --body)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l tag -d 'A transaction_tags entry (repeatable, at most 50; replaces the tags of --body)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l param -d 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l check -d 'A @target_checks value: \'AMOUNT;key=value;…\' (see below); repeatable' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l timeout -d 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1' -r
@@ -798,7 +798,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand worker" -l watch -d 'Keep 
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''

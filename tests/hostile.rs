@@ -594,3 +594,172 @@ fn random_bodies_never_panic() {
         panic!("{e}");
     }
 }
+
+// ------------------------------------------------------------ caps (issue 12)
+
+fn tags(n: usize) -> Value {
+    Value::Array(
+        (0..n)
+            .map(|i| json!({"key": format!("key{i:03}"), "value": "val"}))
+            .collect(),
+    )
+}
+
+/// An instrument create body for `prm` with `tags`.
+fn instrument_body(prm: &str, tags: Value) -> Value {
+    json!({
+        "payment_instrument_tags": tags,
+        "payment_instrument_type_id": 1,
+        "payment_method_id": 1,
+        "is_default": false,
+        "payment_instrument_label": "Main checking",
+        "payment_instrument_change_reason": "Initial setup",
+        "program_id": prm,
+        "payment_instrument_ach": {
+            "account_number": "000123456789",
+            "routing_number": "021000021",
+            "payment_instrument_ach_type_id": 2
+        }
+    })
+}
+
+/// Issue 12: every array has a documented cap, refused with 10001 naming
+/// the field and the cap; the cap itself is accepted.
+#[test]
+fn arrays_past_their_caps_are_refused_naming_the_field_and_the_cap() {
+    let env = Env::new();
+    env.run(&["init"]);
+    // Tags of a profile.
+    let mut body = profile_body("caps-0001");
+    body["customer_profile_tags"] = tags(51);
+    let o = refused(
+        &env,
+        &["profile", "create", "--body", "-"],
+        body.to_string().as_bytes(),
+        "51 tags",
+    );
+    o.refused(1, 10001)
+        .mentions("customer_profile_tags: may hold at most 50 tags (has 51)");
+    body["customer_profile_tags"] = tags(50);
+    let csp = env.body(&["profile", "create"], &body).id();
+
+    // Tags of a transaction, parameters, values of a parameter.
+    let prm = env.program_id();
+    let value = json!({"customer_profile_id": csp, "amount": 1});
+    let param = |name: &str, n: usize| {
+        json!({"transaction_parameter_name": name,
+               "transaction_parameter_values": vec![value.clone(); n]})
+    };
+    let txn = |tags: Value, params: Vec<Value>| {
+        json!({"program_id": prm, "application_id": "payments",
+               "transaction_template_id": "ach_funding",
+               "transaction_tags": tags, "transaction_parameters": params})
+    };
+    let args = ["txn", "create", "--body", "-"];
+    let b = txn(tags(51), vec![param("@source_customers", 1)]);
+    refused(&env, &args, b.to_string().as_bytes(), "51 txn tags")
+        .refused(1, 10001)
+        .mentions("transaction_tags: may hold at most 50 tags (has 51)");
+    let b = txn(tags(1), vec![param("@source_customers", 1); 101]);
+    refused(&env, &args, b.to_string().as_bytes(), "101 parameters")
+        .refused(1, 10001)
+        .mentions("transaction_parameters: may hold at most 100 parameters (has 101)");
+    let b = txn(tags(1), vec![param("@source_customers", 1001)]);
+    refused(&env, &args, b.to_string().as_bytes(), "1001 values")
+        .refused(1, 10001)
+        .mentions(
+            "transaction_parameters[0].transaction_parameter_values: may hold at most 1000 values (has 1001)",
+        );
+
+    // Tags of an instrument.
+    let b = instrument_body(&prm, tags(51));
+    refused(
+        &env,
+        &["instrument", "create", &csp, "--body", "-"],
+        b.to_string().as_bytes(),
+        "51 instrument tags",
+    )
+    .refused(1, 10001)
+    .mentions("payment_instrument_tags: may hold at most 50 tags (has 51)");
+}
+
+#[test]
+fn a_profile_holds_at_most_50_addresses_and_50_instruments() {
+    let env = Env::new();
+    let csp = env.create_profile("caps-0002");
+    for i in 0..50 {
+        let o = env.body(&["address", "create", &csp], &address_body(i == 0));
+        assert_eq!(o.code, 0, "address {i}: {o:?}");
+    }
+    let b = address_body(false).to_string();
+    refused(
+        &env,
+        &["address", "create", &csp, "--body", "-"],
+        b.as_bytes(),
+        "51st address",
+    )
+    .refused(1, 10001)
+    .mentions("customer_profile_id: already has 50 addresses");
+
+    let prm = env.program_id();
+    env.run(&["program", "attach", &prm, &csp]).id();
+    assert_eq!(env.run(&["worker"]).code, 0);
+    for i in 0..50 {
+        let o = env.body(
+            &["instrument", "create", &csp],
+            &instrument_body(&prm, tags(1)),
+        );
+        assert_eq!(o.code, 0, "instrument {i}: {o:?}");
+    }
+    let b = instrument_body(&prm, tags(1)).to_string();
+    refused(
+        &env,
+        &["instrument", "create", &csp, "--body", "-"],
+        b.as_bytes(),
+        "51st instrument",
+    )
+    .refused(1, 10001)
+    .mentions("customer_profile_id: already has 50 payment instruments");
+}
+
+/// `--body` and `init --catalog` are read whole: both stop one byte past
+/// their cap, so a huge file or a device costs no memory.
+#[test]
+fn bodies_and_catalogs_past_their_caps_are_refused_unread() {
+    let env = Env::new();
+    env.run(&["init"]);
+    // A valid JSON body just past 1 MiB (spaces then an object).
+    let mut big = vec![b' '; (1 << 20) - 1];
+    big.extend_from_slice(b"{}");
+    let o = refused(
+        &env,
+        &["profile", "create", "--body", "-"],
+        &big,
+        "a 1 MiB body",
+    );
+    o.refused(1, 10005).mentions("body: is larger than 1 MiB");
+    let o = refused(
+        &env,
+        &["profile", "create", "--body", "/dev/zero"],
+        b"",
+        "/dev/zero",
+    );
+    o.refused(1, 10005).mentions("body: is larger than 1 MiB");
+
+    let dir = tempfile::TempDir::new().unwrap();
+    let sparse = dir.path().join("catalog.json");
+    fs::File::create(&sparse)
+        .unwrap()
+        .set_len((16 << 20) + 1)
+        .unwrap();
+    let fresh = dir.path().join("store");
+    let o: Out = env
+        .cmd()
+        .args(["--data-dir", fresh.to_str().unwrap(), "init", "--catalog"])
+        .arg(&sparse)
+        .output()
+        .unwrap()
+        .into();
+    o.refused(1, 10005)
+        .mentions("--catalog: is larger than 16 MiB");
+}

@@ -19,8 +19,9 @@ pub enum AddressCommand {
     /// States), state_id, first_name, last_name, address_line1, city, zip.
     /// A profile has at most one default address: creating one with
     /// is_default true makes the previous default a plain address in the same
-    /// write. A first address may be created with is_default false. On a
-    /// terminal, missing required fields are asked for.
+    /// write. A first address may be created with is_default false. A
+    /// profile holds at most 50 addresses (10001 past that). On a terminal,
+    /// missing required fields are asked for.
     #[command(
         after_help = "Examples:\n  payctl address create csp_0123456789abcdefghij --body address.json\n  CPA=$(payctl address create $CSP --address-type-id 1 --default true --country-id 1 \\\n      --state-id 6 --first-name Ada --last-name Lovelace --address-line1 '1 Main St' \\\n      --city Springfield --zip 12345 -o id)"
     )]

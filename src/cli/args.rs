@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 
 use crate::core::paging::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageRequest};
+use crate::core::rules::caps;
 use crate::error::{Error, Result, code};
 use crate::model::Tag;
 
@@ -35,13 +36,14 @@ impl PageArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct BodyArg {
-    /// The request body of the spec as JSON, from FILE or `-` for stdin; flags override its fields
+    /// The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields
     #[arg(long, value_name = "FILE")]
     pub body: Option<PathBuf>,
 }
 
-/// Largest body accepted (64 MiB): a guard against reading a device or a huge file.
-const MAX_BODY: u64 = 64 << 20;
+/// Largest body accepted ([`caps::BODY_BYTES`]): no more than one byte past it
+/// is ever read, so `--body /dev/zero` or a huge file costs nothing.
+const MAX_BODY: u64 = caps::BODY_BYTES;
 
 impl BodyArg {
     /// The body as JSON (an empty object when no `--body` is given).

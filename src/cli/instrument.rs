@@ -14,6 +14,7 @@ use crate::output::Response;
 const CREATE_HELP: &str = "\
 The customer must be Attached to --program first (program attach, then the worker).
 Account and routing numbers are stored whole and shown only as their last 4 digits.
+At most 50 tags per instrument and 50 instruments per profile (10001 past that).
 
 Example:
   payctl instrument create csp_… --program prm_… --type-id 1 --payment-method-id 1 \\
@@ -94,7 +95,7 @@ pub struct InstrumentFields {
     /// payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking
     #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AchType))]
     pub ach_type_id: Option<u32>,
-    /// A payment_instrument_tags entry (repeatable; keys unique)
+    /// A payment_instrument_tags entry (repeatable, at most 50; keys unique)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
     pub tags: Vec<Tag>,
 }

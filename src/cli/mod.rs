@@ -202,7 +202,7 @@ pub enum Command {
 
 #[derive(Debug, clap::Args)]
 pub struct InitArgs {
-    /// A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one)
+    /// A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)
     #[arg(long, value_name = "FILE")]
     pub catalog: Option<PathBuf>,
 }
@@ -512,12 +512,7 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
     let ctx = g.ctx();
     let catalog = match &a.catalog {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Error::one(
-                    code::MALFORMED,
-                    format!("--catalog: cannot read {}: {e}", path.display()),
-                )
-            })?;
+            let text = read_catalog(path)?;
             crate::catalog::load(&text, crate::model::status::SYSTEM, &ctx.now)?
         }
         None => crate::catalog::builtin(crate::model::status::SYSTEM, &ctx.now),
@@ -530,4 +525,29 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
         .map(|p| serde_json::json!({"program_id": p.program_id, "program_name": p.program_name}))
         .collect();
     Ok(Response::Records(programs))
+}
+
+/// The text of an `init --catalog` file, refused past
+/// [`caps::CATALOG_BYTES`](crate::core::rules::caps::CATALOG_BYTES) without
+/// reading more than one byte beyond it.
+fn read_catalog(path: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let max = crate::core::rules::caps::CATALOG_BYTES;
+    let cannot = |e: &dyn std::fmt::Display| {
+        Error::one(
+            code::MALFORMED,
+            format!("--catalog: cannot read {}: {e}", path.display()),
+        )
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
+        .map_err(|e| cannot(&e))?;
+    if bytes.len() as u64 > max {
+        return Err(Error::one(
+            code::MALFORMED,
+            format!("--catalog: is larger than {} MiB", max >> 20),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| cannot(&e))
 }

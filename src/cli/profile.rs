@@ -104,7 +104,7 @@ pub struct ProfileFields {
     /// customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)
     #[arg(long, value_name = "KEY")]
     pub customer_key: Option<String>,
-    /// A customer_profile_tags entry (repeatable)
+    /// A customer_profile_tags entry (repeatable, at most 50)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
     pub tags: Vec<Tag>,
     #[arg(long)]

@@ -33,8 +33,8 @@ as written (100.50 stays 100.50), never rounded; an exponent form is read exactl
 
 Program, application and template take an id or a name (default_program, payments,
 ach_funding); the application must belong to the program, the template to the
-application. Tags: key and value 1-50 characters, keys unique. Reason: up to 256
-characters. The transaction starts Created (10) without steps; `payctl worker`
+application. Tags: key and value 1-50 characters, keys unique, at most 50 tags. At most
+100 parameters, and 1000 values per parameter. Reason: up to 256 characters. The transaction starts Created (10) without steps; `payctl worker`
 generates and runs them (see `payctl txn steps`).
 
 With --wait, payctl polls until the worker (`payctl worker --watch`, running elsewhere) has
@@ -132,7 +132,7 @@ pub struct TxnFields {
     /// transaction_status_reason
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
-    /// A transaction_tags entry (repeatable; replaces the tags of --body)
+    /// A transaction_tags entry (repeatable, at most 50; replaces the tags of --body)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
     pub tags: Vec<Tag>,
     /// A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable

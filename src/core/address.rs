@@ -223,6 +223,15 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
             errs.required(name);
         }
     }
+    if customer.addresses.len() >= rules::caps::ADDRESSES {
+        errs.invalid(
+            "customer_profile_id",
+            format!(
+                "already has {} addresses, the most a customer profile may have (delete one first)",
+                rules::caps::ADDRESSES
+            ),
+        );
+    }
     errs.finish()?;
     let (
         Some(address_type_id),

@@ -218,6 +218,15 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     let mut customer = load(store, cid)?;
     let catalog = store.catalog()?;
     let n = validate_create(body, &catalog, cid, |p| customer.is_attached(p))?;
+    if customer.instruments.len() >= rules::caps::INSTRUMENTS {
+        return Err(Error::one(
+            code::INVALID_VALUE,
+            format!(
+                "customer_profile_id: already has {} payment instruments, the most a customer profile may have",
+                rules::caps::INSTRUMENTS
+            ),
+        ));
+    }
     let instrument = Instrument {
         payment_instrument_id: id::new_id(id::INSTRUMENT),
         customer_profile_id: cid.to_string(),

@@ -23,6 +23,39 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| Regex::new(EMAIL_PATTERN).expec
 static PHONE: LazyLock<Regex> = LazyLock::new(|| Regex::new(PHONE_PATTERN).expect("phone regex"));
 static ZIP: LazyLock<Regex> = LazyLock::new(|| Regex::new(ZIP_PATTERN).expect("zip regex"));
 
+/// Caps on every array and on every input read whole (issue 12): without
+/// them one request could store millions of entries, and every later read,
+/// list and update of the record would pay for them. README "Rules that the
+/// spec leaves open" and the commands' `--help` say the same numbers.
+pub mod caps {
+    /// Tags of one record: `customer_profile_tags`, `payment_instrument_tags`,
+    /// `transaction_tags`.
+    pub const TAGS: usize = 50;
+    /// `transaction_parameters` of one transaction.
+    pub const PARAMETERS: usize = 100;
+    /// `transaction_parameter_values` of one parameter.
+    pub const VALUES: usize = 1000;
+    /// Addresses of one customer profile.
+    pub const ADDRESSES: usize = 50;
+    /// Payment instruments of one customer profile.
+    pub const INSTRUMENTS: usize = 50;
+    /// Bytes of a request body (`--body FILE`, `--body -`).
+    pub const BODY_BYTES: u64 = 1 << 20;
+    /// Bytes of one line of `profile import` (its end not counted).
+    pub const LINE_BYTES: usize = 1 << 20;
+    /// Bytes of an `init --catalog` file.
+    pub const CATALOG_BYTES: u64 = 16 << 20;
+}
+
+/// At most `max` entries in the array at `path` (10001 naming the cap).
+pub fn at_most(errs: &mut Errors, path: &str, len: usize, max: usize, what: &str) -> bool {
+    if len > max {
+        errs.invalid(path, format!("may hold at most {max} {what} (has {len})"));
+        return false;
+    }
+    true
+}
+
 /// Characters of customer keys and tags: digits, letters, `! @ . - _ #`.
 pub fn is_key_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '!' | '@' | '.' | '-' | '_' | '#')
@@ -140,6 +173,9 @@ pub fn date_of_birth(
 /// Read and check an array of tags (`key`, `value`: 3-50 of [`KEY_CHARS`]).
 pub fn tags(errs: &mut Errors, obj: &Obj, name: &str, unique_keys: bool) -> Option<Vec<Tag>> {
     let arr = obj.array(name, errs)?;
+    if !at_most(errs, &obj.at(name), arr.len(), caps::TAGS, "tags") {
+        return None;
+    }
     let mut out = Vec::new();
     let mut ok = true;
     for (i, v) in arr.iter().enumerate() {
@@ -377,6 +413,24 @@ mod tests {
         assert!(!ok(|e| {
             length(e, "x", &"é".repeat(51), 1, 50);
         }));
+    }
+
+    #[test]
+    fn arrays_are_capped_naming_the_cap() {
+        assert!(ok(|e| {
+            at_most(e, "t", caps::TAGS, caps::TAGS, "tags");
+        }));
+        let mut e = Errors::new();
+        assert!(!at_most(&mut e, "t", 51, caps::TAGS, "tags"));
+        assert_eq!(e.0[0].message, "t: may hold at most 50 tags (has 51)");
+        assert_eq!(e.0[0].code, crate::error::code::INVALID_VALUE);
+        // The tag reader stops at the cap without reading the entries.
+        let many: Vec<Value> = (0..51).map(|_| Value::from(1)).collect();
+        let body = serde_json::json!({ "tags": many });
+        let mut e = Errors::new();
+        let o = super::super::body::as_object(&body, "", &mut e).unwrap();
+        assert!(tags(&mut e, &o, "tags", false).is_none());
+        assert_eq!(e.0.len(), 1, "{:?}", e.0);
     }
 
     fn amt(text: &str) -> std::result::Result<String, String> {

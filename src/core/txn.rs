@@ -37,6 +37,7 @@ use serde_json::Value;
 
 use super::body::{Obj, as_object};
 use super::paging::{Page, PageRequest, paginate};
+use super::rules::caps;
 use super::worker::Summary;
 use super::{Ctx, rules};
 use crate::catalog::dictionaries as dict;
@@ -249,6 +250,9 @@ fn tags(errs: &mut Errors, o: &Obj) -> Vec<Tag> {
     let Some(arr) = o.array("transaction_tags", errs) else {
         return Vec::new();
     };
+    if !rules::at_most(errs, "transaction_tags", arr.len(), caps::TAGS, "tags") {
+        return Vec::new();
+    }
     let mut out: Vec<Tag> = Vec::new();
     for (i, v) in arr.iter().enumerate() {
         let path = format!("transaction_tags[{i}]");
@@ -532,6 +536,15 @@ fn parameters(
         }
         return Ok(None);
     };
+    if !rules::at_most(
+        errs,
+        "transaction_parameters",
+        arr.len(),
+        caps::PARAMETERS,
+        "parameters",
+    ) {
+        return Ok(None);
+    }
     let mapped: BTreeSet<&str> = r
         .template
         .map(|t| {
@@ -595,6 +608,9 @@ fn parameters(
         match p.array("transaction_parameter_values", errs) {
             Some(vals) if vals.is_empty() => {
                 errs.push(code::REQUIRED, &vals_path, "must hold at least one value");
+            }
+            Some(vals) if vals.len() > caps::VALUES => {
+                rules::at_most(errs, &vals_path, vals.len(), caps::VALUES, "values");
             }
             Some(vals) => {
                 for (j, vv) in vals.iter().enumerate() {
