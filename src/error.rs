@@ -19,6 +19,7 @@ pub mod code {
     pub const KEY_IN_USE: u32 = 21002;
     pub const DEFAULT_ADDRESS: u32 = 21003;
     pub const NOT_ATTACHED: u32 = 21004;
+    pub const IDEMPOTENCY_CONFLICT: u32 = 21005;
     pub const STORE_BUSY: u32 = 30001;
     pub const STORE_UNREADABLE: u32 = 30002;
     pub const STORE_IO: u32 = 30003;
@@ -42,6 +43,7 @@ pub fn title(c: u32) -> &'static str {
         code::KEY_IN_USE => "Customer key already in use",
         code::DEFAULT_ADDRESS => "Default address cannot be deleted",
         code::NOT_ATTACHED => "Customer Profile not attached to the program",
+        code::IDEMPOTENCY_CONFLICT => "Idempotency key reused with another request",
         code::STORE_BUSY => "Store busy",
         code::STORE_UNREADABLE => "Store unreadable",
         code::STORE_IO => "Store I/O error",

@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use serde_json::Value;
 
 use super::Global;
-use super::args::{BodyArg, PageArgs, Patch, parse_bool};
+use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_bool};
 use super::profile::to_json;
 use super::prompt::{self, Dict, DictParser};
 use crate::core::address;
@@ -32,6 +32,8 @@ pub enum AddressCommand {
         body: BodyArg,
         #[command(flatten)]
         fields: AddressFields,
+        #[command(flatten)]
+        idem: IdempotencyArg,
     },
     /// List the addresses of a customer profile, oldest first (GET …/addresses)
     #[command(
@@ -146,13 +148,27 @@ impl AddressFields {
 impl AddressCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            AddressCommand::Create { csp, body, fields } => {
+            AddressCommand::Create {
+                csp,
+                body,
+                fields,
+                idem,
+            } => {
+                idem.check()?;
                 let body = fields.over(body.read()?);
                 let id = prompt::create_asking(
                     g,
                     body,
                     || Ok(prompt::address_form()),
-                    |body| address::create(&g.write()?, &g.ctx(), &csp, body),
+                    |body| {
+                        idem.run(
+                            g,
+                            "POST /customer-profiles/{id}/addresses",
+                            &[&csp],
+                            body,
+                            |s| address::create(s, &g.ctx(), &csp, body),
+                        )
+                    },
                 )?;
                 Ok(Response::Id(id))
             }

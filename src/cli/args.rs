@@ -192,3 +192,48 @@ pub fn parse_secs(s: &str) -> std::result::Result<f64, String> {
         Err(_) => Err("expected a number of seconds, e.g. 30 or 0.5".to_string()),
     }
 }
+
+/// `--idempotency-key` of every create (see `core::idempotency`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct IdempotencyArg {
+    /// Make a retry safe: a create given a KEY used in the last 24 hours for
+    /// the same request (same command, ids and body) answers that request's
+    /// id and changes nothing; for another request it is refused (21005).
+    /// 1-255 ASCII letters, digits or - _ . : ~ + / =
+    #[arg(long, value_name = "KEY")]
+    pub idempotency_key: Option<String>,
+}
+
+impl IdempotencyArg {
+    /// Refuse a malformed key before anything else is done.
+    pub fn check(&self) -> Result<()> {
+        match &self.idempotency_key {
+            Some(k) => crate::core::idempotency::validate_key("--idempotency-key", k),
+            None => Ok(()),
+        }
+    }
+
+    /// Run `create` on a store opened for writing under this key: the
+    /// request is `endpoint` on `path_ids` with `body` (after the flags).
+    pub fn run(
+        &self,
+        g: &super::Global,
+        endpoint: &str,
+        path_ids: &[&str],
+        body: &Value,
+        create: impl FnOnce(&crate::store::Store) -> Result<String>,
+    ) -> Result<String> {
+        use crate::core::idempotency;
+        self.check()?;
+        let store = g.write()?;
+        let fp = idempotency::fingerprint(endpoint, path_ids, body);
+        let now = chrono::Utc::now().timestamp();
+        let out = idempotency::run(&store, self.idempotency_key.as_deref(), &fp, now, create)?;
+        if out.replayed() {
+            eprintln!(
+                "note: --idempotency-key was used before for this same request: answering its id, nothing was changed"
+            );
+        }
+        Ok(out.into_id())
+    }
+}

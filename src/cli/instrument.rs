@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use super::Global;
-use super::args::{BodyArg, PageArgs, Patch, parse_bool, parse_tag};
+use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_bool, parse_tag};
 use super::profile::to_json;
 use super::prompt::{self, Dict, DictParser};
 use crate::core::instrument;
@@ -32,6 +32,8 @@ pub enum InstrumentCommand {
         body: BodyArg,
         #[command(flatten)]
         fields: InstrumentFields,
+        #[command(flatten)]
+        idem: IdempotencyArg,
     },
     /// List a profile's payment instruments, oldest first
     #[command(after_help = "Example:\n  payctl instrument list csp_… -o table")]
@@ -129,13 +131,27 @@ impl InstrumentFields {
 impl InstrumentCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            InstrumentCommand::Create { csp, body, fields } => {
+            InstrumentCommand::Create {
+                csp,
+                body,
+                fields,
+                idem,
+            } => {
+                idem.check()?;
                 let body = fields.over(body.read()?);
                 let id = prompt::create_asking(
                     g,
                     body,
                     || prompt::instrument_form(g),
-                    |body| instrument::create(&g.write()?, &g.ctx(), &csp, body),
+                    |body| {
+                        idem.run(
+                            g,
+                            "POST /customer-profiles/{id}/payment_instruments",
+                            &[&csp],
+                            body,
+                            |s| instrument::create(s, &g.ctx(), &csp, body),
+                        )
+                    },
                 )?;
                 Ok(Response::Id(id))
             }

@@ -51,6 +51,7 @@ ERROR CODES (errors[].code)
   10006 Confirmation Required      20001 Record Not Found
   21001 Customer Profile already attached to the program            21002 Customer key already in use
   21003 Default address cannot be deleted                           21004 Customer Profile not attached to the program
+  21005 Idempotency key reused with another request
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
   30004 Store format not supported 30005 Timed out (--wait; exit 1)
   30006 Store check found problems
@@ -70,6 +71,7 @@ FILES
   <store>/customers/      one file per customer (profile, addresses, instruments, attachments)
   <store>/transactions/   one file per transaction (parameters, steps)
   <store>/index/, queue/  derived indexes and the worker's queue (rebuilt by `store check --repair`)
+  <store>/idempotency/    the --idempotency-key records of the last 24 hours (never rebuilt or removed by repair)
 
 EXAMPLES
   payctl demo

@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use super::Global;
-use super::args::{BodyArg, PageArgs, Patch, parse_tag};
+use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_tag};
 use super::prompt::{self, Dict, DictParser};
 use crate::core::profile::{self, Filter};
 use crate::error::Result;
@@ -21,6 +21,8 @@ pub enum ProfileCommand {
         body: BodyArg,
         #[command(flatten)]
         fields: ProfileFields,
+        #[command(flatten)]
+        idem: IdempotencyArg,
     },
     /// List customer profiles, oldest first (GET /customer-profiles)
     #[command(
@@ -157,13 +159,18 @@ pub fn to_json<T: serde::Serialize>(v: &T) -> serde_json::Value {
 impl ProfileCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            ProfileCommand::Create { body, fields } => {
+            ProfileCommand::Create { body, fields, idem } => {
+                idem.check()?;
                 let body = fields.over(body.read()?);
                 let id = prompt::create_asking(
                     g,
                     body,
                     || prompt::profile_form(g),
-                    |body| profile::create(&g.write()?, &g.ctx(), body),
+                    |body| {
+                        idem.run(g, "POST /customer-profiles", &[], body, |s| {
+                            profile::create(s, &g.ctx(), body)
+                        })
+                    },
                 )?;
                 Ok(Response::Id(id))
             }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Subcommand;
 
 use super::Global;
-use super::args::{BodyArg, PageArgs, Patch};
+use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch};
 use super::profile::to_json;
 use crate::core::program;
 use crate::error::{Error, Result, code};
@@ -104,6 +104,8 @@ pub enum ProgramCommand {
         body: BodyArg,
         #[command(flatten)]
         wait: WaitArgs,
+        #[command(flatten)]
+        idem: IdempotencyArg,
     },
     /// List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)
     #[command(
@@ -155,11 +157,25 @@ impl ProgramCommand {
                 reason,
                 body,
                 wait,
+                idem,
             } => {
+                idem.check()?;
                 let mut p = Patch::new();
                 p.str("customer_profile_program_status_reason", &reason);
                 let body = p.over(body.read()?);
-                let id = program::attach(&g.write()?, &g.ctx(), &prm, csp.as_deref(), &body)?;
+                // The request as the API has it: the CSP argument in the body.
+                let mut request = body.clone();
+                if let (Some(csp), Some(o)) = (&csp, request.as_object_mut()) {
+                    o.entry("customer_profile_id")
+                        .or_insert_with(|| serde_json::Value::String(csp.clone()));
+                }
+                let id = idem.run(
+                    g,
+                    "POST /programs/{id}/customer-profiles",
+                    &[&prm],
+                    &request,
+                    |s| program::attach(s, &g.ctx(), &prm, csp.as_deref(), &body),
+                )?;
                 if let Some(limit) = wait.limit() {
                     wait_until(
                         limit,

@@ -62,6 +62,8 @@ pub enum TxnCommand {
         fields: TxnFields,
         #[command(flatten)]
         wait: super::program::WaitArgs,
+        #[command(flatten)]
+        idem: super::args::IdempotencyArg,
     },
     /// Show one transaction (GET /transactions/{id})
     #[command(after_help = "Example:\n  payctl txn get trn_0123456789abcdefghij")]
@@ -285,9 +287,17 @@ impl TxnFields {
 impl TxnCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            TxnCommand::Create { body, fields, wait } => {
+            TxnCommand::Create {
+                body,
+                fields,
+                wait,
+                idem,
+            } => {
+                idem.check()?;
                 let body = fields.over(body.read()?);
-                let id = txn::create(&g.write()?, &g.ctx(), &body)?;
+                let id = idem.run(g, "POST /transactions", &[], &body, |s| {
+                    txn::create(s, &g.ctx(), &body)
+                })?;
                 // --wait: until the worker finished it, Completed or Failed
                 // (exit 0 either way: read the status with `txn get`).
                 if let Some(limit) = wait.limit() {

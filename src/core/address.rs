@@ -277,7 +277,9 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         demote_others(&mut customer, &aid, ctx);
     }
     customer.addresses.push(address);
-    write(store, &customer)?;
+    let mut tx = store.begin();
+    tx.put_customer(&customer);
+    tx.commit_created(&aid)?;
     Ok(aid)
 }
 

@@ -249,7 +249,7 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     customer.instruments.push(instrument);
     let mut tx = store.begin();
     tx.put_customer(&customer);
-    tx.commit()?;
+    tx.commit_created(&new_id)?;
     Ok(new_id)
 }
 

@@ -4,6 +4,7 @@
 pub mod address;
 pub mod body;
 pub mod dict;
+pub mod idempotency;
 pub mod import;
 pub mod instrument;
 pub mod paging;

@@ -308,7 +308,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     store.ensure_profile_ids()?;
     let mut tx = store.begin();
     tx.new_customer(customer)?;
-    tx.commit()?;
+    tx.commit_created(&id)?;
     Ok(id)
 }
 

@@ -192,7 +192,7 @@ pub fn attach(
     }
     tx.put_customer(&customer);
     tx.enqueue(&QueueItem::attach(csp, prm));
-    tx.commit()?;
+    tx.commit_created(csp)?;
     Ok(csp.to_string())
 }
 

@@ -730,7 +730,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     tx.append_txn(&TxnSummary::of(&file))?;
     tx.enqueue(&QueueItem::txn(&transaction_id));
     tx.put_txn(&file);
-    tx.commit()?;
+    tx.commit_created(&transaction_id)?;
     Ok(transaction_id)
 }
 

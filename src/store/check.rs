@@ -174,6 +174,7 @@ impl Store {
         report.transactions = scan.txns.len();
         invariants(&scan, catalog.as_ref(), f);
         let derived = self.derived_findings(&scan, f)?;
+        super::idempotency::findings(&self.root, f)?;
         if repair {
             report.repaired = self.repair(&scan, derived)?;
             // What remains after the repair.

@@ -17,10 +17,13 @@
 //! index/attachments.log           derived: profile-program records in creation
 //!                                  order, `<program id> <customer id>` (attachments.rs)
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
+//! idempotency/<bb>.log             NOT derived: idempotency keys and the answers
+//!                                  they got, 256 buckets (see idempotency.rs)
 //! ```
 //!
 //! The aggregates are the truth; everything under `index/` and `queue/` can be
-//! rebuilt from them by `store check --repair`. Point operations touch one
+//! rebuilt from them by `store check --repair`. `idempotency/` cannot (nothing
+//! else records which key made which change): repair leaves it alone. Point operations touch one
 //! aggregate and a few small index entries, so they cost the same at 100,000
 //! customers as at 1,000.
 
@@ -28,6 +31,7 @@ pub mod atomic;
 pub mod attachments;
 pub mod check;
 pub mod fault;
+pub mod idempotency;
 pub mod index;
 pub mod journal;
 pub mod keys;
@@ -78,6 +82,17 @@ pub struct Store {
     lock: lock::Lock,
     mode: Mode,
     timeout: Duration,
+    /// The idempotency record that the next [`Tx::commit_created`] writes
+    /// (see [`Store::arm_idempotency`]).
+    armed: std::sync::Mutex<Option<Armed>>,
+}
+
+/// An idempotency key waiting for the commit of the change it answers.
+#[derive(Debug, Clone)]
+struct Armed {
+    key: String,
+    fp: String,
+    now: i64,
 }
 
 /// What [`Store::open`] did besides opening.
@@ -110,6 +125,7 @@ impl Store {
             lock,
             mode: first,
             timeout,
+            armed: Default::default(),
         };
         let mut opened = Opened::Existing;
         if !store.root.join(META).exists() {
@@ -137,6 +153,7 @@ impl Store {
             lock,
             mode: Mode::Exclusive,
             timeout,
+            armed: Default::default(),
         };
         if store.root.join(META).exists() {
             return Err(Error::one(
@@ -524,6 +541,38 @@ impl Store {
         self.root.join(QUEUE_DIR).join(item.file_name()).exists()
     }
 
+    /// The live (unexpired) idempotency record of `key` at `now` (Unix
+    /// seconds), if any: one bucket read.
+    pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        let path = self.root.join(idempotency::bucket_rel(key));
+        let Some(bytes) = atomic::read_opt(&path)? else {
+            return Ok(None);
+        };
+        let records = idempotency::parse(&bytes)
+            .map_err(|n| Error::corrupt(&path, format!("line {n} is not an idempotency record")))?;
+        Ok(idempotency::find(&records, key, now).cloned())
+    }
+
+    /// Make the next [`Tx::commit_created`] on this store record `key` with
+    /// the request's fingerprint `fp` and its result, in the same commit.
+    pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
+        *self.armed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Armed {
+            key: key.to_string(),
+            fp: fp.to_string(),
+            now,
+        });
+    }
+
+    /// Forget an armed key; whether one was still armed (a create that
+    /// succeeded without [`Tx::commit_created`] leaves it armed).
+    pub fn disarm_idempotency(&self) -> bool {
+        self.armed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .is_some()
+    }
+
     /// Start a write transaction. Only a store opened for writing may write.
     pub fn begin(&self) -> Tx<'_> {
         assert_eq!(self.mode, Mode::Exclusive, "write on a read-locked store");
@@ -732,6 +781,37 @@ impl Tx<'_> {
     /// Apply everything durably; on return the change is on disk.
     pub fn commit(self) -> Result<()> {
         self.prepare()?.commit()
+    }
+
+    /// Commit a create whose answer is `result` (the new id). When the store
+    /// has an idempotency key armed ([`Store::arm_idempotency`]), its record
+    /// with this result is written in the same commit.
+    pub fn commit_created(mut self, result: &str) -> Result<()> {
+        let armed = self
+            .store
+            .armed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(a) = armed {
+            let rel = idempotency::bucket_rel(&a.key);
+            let path = self.store.root.join(&rel);
+            let bytes = atomic::read_opt(&path)?.unwrap_or_default();
+            let records = idempotency::parse(&bytes).map_err(|n| {
+                Error::corrupt(&path, format!("line {n} is not an idempotency record"))
+            })?;
+            let rec = idempotency::Record {
+                key: a.key,
+                fp: a.fp,
+                at: a.now,
+                result: serde_json::Value::String(result.to_string()),
+            };
+            match idempotency::write(&records, &rec, a.now) {
+                Ok(line) => self.append(&rel, &line)?,
+                Err(content) => self.put(rel, content.into_bytes()),
+            }
+        }
+        self.commit()
     }
 
     /// Fix what the commit depends on in the store as it is now (the
