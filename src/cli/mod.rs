@@ -461,6 +461,11 @@ pub fn run(cli: Cli) -> i32 {
     let result = dispatch(cli.command, &global);
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
+    // A change committed but not finished (a full disk): the answer is the
+    // change's, and this says what is left for the next payctl.
+    for w in crate::store::journal::take_warnings() {
+        let _ = writeln!(err, "warning: {}", output::mask::mask_text(&w));
+    }
     let (written, code) = match &result {
         Ok(resp) => (output::print(&mut out, style, resp), 0),
         Err(e) => (
@@ -469,14 +474,45 @@ pub fn run(cli: Cli) -> i32 {
         ),
     };
     let flushed = written.and_then(|_| out.flush());
+    let committed = crate::store::journal::committed() > 0;
     match flushed {
-        // A closed pipe (`payctl profile list | head`) ends quietly.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        // A closed pipe (`payctl profile list | head`) ends quietly, unless
+        // the answer it lost is a change's.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe && !committed => code,
         Err(e) => {
             let _ = writeln!(err, "error: writing output: {e}");
+            if committed {
+                // The answer never reached the caller, but the change is
+                // made: say so, with its ids (exit 3: see README "Exit codes").
+                let _ = writeln!(err, "{}", committed_note(&result));
+            }
             3
         }
         Ok(()) => code,
+    }
+}
+
+/// What a command whose output could not be written says on stderr about
+/// the change it committed.
+fn committed_note(result: &Result<Response>) -> String {
+    let ids: Vec<String> = match result {
+        Ok(Response::Id(id)) => vec![id.clone()],
+        Ok(Response::Records(data)) | Ok(Response::List { data, .. }) => data
+            .iter()
+            .filter_map(|v| v.get("id").and_then(|i| i.as_str()).map(String::from))
+            .collect(),
+        _ => Vec::new(),
+    };
+    match ids.as_slice() {
+        [] => "the change was committed: the store holds it although its answer was lost".into(),
+        [id] => format!(
+            "the change was committed: id {id} (the answer was lost; a retry with the same --idempotency-key answers it again)"
+        ),
+        many => format!(
+            "the change was committed: {} records were created, ids: {}",
+            many.len(),
+            many.join(" ")
+        ),
     }
 }
 

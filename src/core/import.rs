@@ -250,8 +250,10 @@ pub fn import(
     let mut created = Vec::with_capacity(total);
     let mut rest = valid.into_iter().peekable();
     progress(Stage::Writing, 0, total);
+    // Profiles of the chunks committed so far: an error answer names them.
+    let mut committed = 0;
     // Chunk k is written on another thread while chunk k+1 is built here.
-    std::thread::scope(|s| -> Result<()> {
+    let written = std::thread::scope(|s| -> Result<()> {
         let mut writing: Option<(std::thread::ScopedJoinHandle<'_, Result<()>>, usize)> = None;
         while rest.peek().is_some() || writing.is_some() {
             let mut tx = store.begin();
@@ -266,6 +268,7 @@ pub fn import(
             }
             if let Some((h, upto)) = writing.take() {
                 h.join().expect("writer thread")?;
+                committed = upto;
                 progress(Stage::Writing, upto, total);
             }
             if !tx.is_empty() {
@@ -274,6 +277,21 @@ pub fn import(
             }
         }
         Ok(())
-    })?;
+    });
+    if let Err(mut e) = written {
+        // A failed answer must not hide the chunks that were committed.
+        if let Some(last) = created[..committed].last() {
+            let note = format!(
+                "(the profiles of the lines up to line {} were created before the failure: \
+                 {committed} profile(s), the last {}; re-run the import with --skip-existing \
+                 to create the rest)",
+                last.line, last.id
+            );
+            for a in &mut e.errors {
+                a.message = format!("{} {note}", a.message);
+            }
+        }
+        return Err(e);
+    }
     Ok(Imported { created, skipped })
 }

@@ -75,8 +75,37 @@ pub struct Run {
 /// batch and the store is dropped (the lock released) after each commit.
 /// An item whose record is unreadable is held (see the module doc); any
 /// other error aborts the batch in hand (nothing of it is written) and the run.
+///
+/// A batch committed but not finished (a full disk: see `journal::commit`)
+/// ends the run: what it did is answered, the rest stays queued. An error
+/// after some batches were committed says what they did, so that a failed
+/// answer never hides a change that was made.
 pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) -> Result<Run> {
     let mut run = Run::default();
+    match batches(open, ctx, stop, &mut run) {
+        Ok(()) => Ok(run),
+        Err(mut e) if !run.summary.is_empty() => {
+            let s = &run.summary;
+            let done = format!(
+                "(earlier batches of this run were committed: {} attachment(s) and {} \
+                 transaction(s) processed, {} step(s) created)",
+                s.attachments_processed, s.transactions_processed, s.steps_created
+            );
+            for a in &mut e.errors {
+                a.message = format!("{} {done}", a.message);
+            }
+            Err(e)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn batches(
+    open: &dyn Fn() -> Result<Store>,
+    ctx: &Ctx,
+    stop: &AtomicBool,
+    run: &mut Run,
+) -> Result<()> {
     let mut held: HashSet<String> = HashSet::new();
     // The queue as last listed, oldest first: listed again only when used up,
     // so a long queue is not read whole for every batch.
@@ -135,11 +164,15 @@ pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) 
             }
             continue;
         }
+        let unfinished = crate::store::journal::unfinished();
         tx.commit()?;
         drop(store);
         run.summary.add(&batch);
+        if crate::store::journal::unfinished() != unfinished {
+            break;
+        }
     }
-    Ok(run)
+    Ok(())
 }
 
 fn process(

@@ -66,26 +66,54 @@ pub fn open_private(path: &Path, opts: &mut OpenOptions) -> Result<File> {
 }
 
 /// Replace `target` with `bytes` atomically; the caller syncs the directory
-/// (see [`sync_dir`]) before it reports success.
+/// (see [`sync_dir`]) before it reports success. On an error before the
+/// rename, `target` is untouched and the temp file is removed (on a full
+/// disk, it would hold space and be a stray file).
 pub fn write_file(target: &Path, bytes: &[u8]) -> Result<()> {
-    crate::store::fault::point("before-write");
+    let tmp = write_temp(target, bytes)?;
+    rename_temp(&tmp, target)?;
+    fault(target, "after-rename")
+}
+
+/// A fault-injection point (see fault.rs) whose ENOSPC names `path`.
+pub fn fault(path: &Path, name: &str) -> Result<()> {
+    crate::store::fault::point(name).map_err(|e| Error::io(path, e))
+}
+
+/// The first half of [`write_file`]: `bytes` written and synced to the temp
+/// file of `target`, whose path is returned. On error nothing is left.
+pub fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let tmp = temp_path(target);
+    fault(&tmp, "before-write")?;
     // A killed writer may have left the temp behind.
     let _ = fs::remove_file(&tmp);
-    let mut f = open_private(&tmp, OpenOptions::new().write(true).create_new(true))?;
-    f.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
-    crate::store::fault::point("after-write");
-    f.sync_all().map_err(|e| Error::io(&tmp, e))?;
-    drop(f);
-    crate::store::fault::point("after-sync");
-    fs::rename(&tmp, target).map_err(|e| Error::io(target, e))?;
-    crate::store::fault::point("after-rename");
-    Ok(())
+    let written = (|| {
+        let mut f = open_private(&tmp, OpenOptions::new().write(true).create_new(true))?;
+        f.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
+        fault(&tmp, "after-write")?;
+        f.sync_all().map_err(|e| Error::io(&tmp, e))?;
+        drop(f);
+        fault(&tmp, "after-sync")
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    Ok(tmp)
+}
+
+/// The second half of [`write_file`]: the temp file `tmp` renamed over
+/// `target` (removed if the rename fails).
+pub fn rename_temp(tmp: &Path, target: &Path) -> Result<()> {
+    fs::rename(tmp, target).map_err(|e| {
+        let _ = fs::remove_file(tmp);
+        Error::io(target, e)
+    })
 }
 
 /// fsync a directory so that renames and removals in it are durable.
 pub fn sync_dir(dir: &Path) -> Result<()> {
-    crate::store::fault::point("before-dir-sync");
+    fault(dir, "before-dir-sync")?;
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(|e| Error::io(dir, e))
@@ -155,7 +183,7 @@ impl BatchSync {
     /// Make durable what was written since [`BatchSync::begin`]: `files`
     /// written, `dirs` whose entries changed.
     pub fn finish(self, files: &[PathBuf], dirs: &[PathBuf]) -> Result<()> {
-        crate::store::fault::point("before-dir-sync");
+        fault(&self.root_path, "before-dir-sync")?;
         #[cfg(target_os = "linux")]
         {
             let _ = (files, dirs);

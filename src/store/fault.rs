@@ -1,28 +1,89 @@
-//! Fault injection for crash tests: when `PAYCTL_FAULT` names a point of the
-//! write path (`after-write`, `after-sync`, `after-rename`, `before-dir-sync`,
-//! `after-journal`, `before-journal-remove`), the process aborts there, as a
-//! power cut or `kill -9` would stop it. `PAYCTL_FAULT=after-rename:3` aborts
-//! at the third time the point is reached. Unset, this costs one env lookup.
+//! Fault injection for crash and full-disk tests. `PAYCTL_FAULT` names a
+//! point of the write path (`before-write`, `after-write`, `after-sync`,
+//! `after-rename`, `before-dir-sync`, `after-journal`,
+//! `before-journal-remove`) and what happens there:
+//!
+//! - `after-rename` or `after-rename:3`: the process aborts at the first (the
+//!   third) time the point is reached, as a power cut or `kill -9` would stop
+//!   it;
+//! - `enospc@after-rename` or `enospc@after-rename:3`: from the first (the
+//!   third) time on, reaching the point fails with ENOSPC ("No space left on
+//!   device"), as a full disk would fail the step that follows it (a full
+//!   disk stays full: every later hit fails too).
+//!
+//! Unset, this costs one env lookup.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-static TARGET: OnceLock<Option<(String, u32)>> = OnceLock::new();
+/// ENOSPC on Linux and the BSDs.
+const ENOSPC: i32 = 28;
+
+#[derive(Debug, PartialEq, Eq)]
+enum Mode {
+    Abort,
+    NoSpace,
+}
+
+struct Target {
+    mode: Mode,
+    point: String,
+    from: u32,
+}
+
+static TARGET: OnceLock<Option<Target>> = OnceLock::new();
 static HITS: AtomicU32 = AtomicU32::new(0);
 
-pub fn point(name: &str) {
-    let target = TARGET.get_or_init(|| {
-        let v = std::env::var("PAYCTL_FAULT").ok()?;
-        let (n, count) = match v.split_once(':') {
-            Some((n, c)) => (n.to_string(), c.parse().unwrap_or(1)),
-            None => (v, 1),
-        };
-        Some((n, count))
-    });
-    if let Some((n, count)) = target
-        && n == name
-        && HITS.fetch_add(1, Ordering::SeqCst) + 1 >= *count
+fn parse(v: &str) -> Target {
+    let (mode, rest) = match v.strip_prefix("enospc@") {
+        Some(rest) => (Mode::NoSpace, rest),
+        None => (Mode::Abort, v),
+    };
+    let (point, from) = match rest.split_once(':') {
+        Some((n, c)) => (n.to_string(), c.parse().unwrap_or(1)),
+        None => (rest.to_string(), 1),
+    };
+    Target { mode, point, from }
+}
+
+/// Reached a point of the write path: abort, fail with ENOSPC, or go on
+/// (see the module doc). The caller maps the error to the file concerned.
+pub fn point(name: &str) -> std::io::Result<()> {
+    let target = TARGET.get_or_init(|| std::env::var("PAYCTL_FAULT").ok().map(|v| parse(&v)));
+    if let Some(t) = target
+        && t.point == name
+        && HITS.fetch_add(1, Ordering::SeqCst) + 1 >= t.from
     {
-        std::process::abort();
+        match t.mode {
+            Mode::Abort => std::process::abort(),
+            Mode::NoSpace => return Err(std::io::Error::from_raw_os_error(ENOSPC)),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_forms_parse() {
+        let t = parse("after-rename:3");
+        assert_eq!(
+            (t.mode, t.point.as_str(), t.from),
+            (Mode::Abort, "after-rename", 3)
+        );
+        let t = parse("enospc@before-write");
+        assert_eq!(
+            (t.mode, t.point.as_str(), t.from),
+            (Mode::NoSpace, "before-write", 1)
+        );
+        let t = parse("enospc@after-sync:2");
+        assert_eq!(
+            (t.mode, t.point.as_str(), t.from),
+            (Mode::NoSpace, "after-sync", 2)
+        );
+        let e = std::io::Error::from_raw_os_error(ENOSPC);
+        assert_eq!(e.kind(), std::io::ErrorKind::StorageFull);
     }
 }

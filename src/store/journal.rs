@@ -23,6 +23,8 @@ use std::collections::{BTreeSet, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -177,12 +179,50 @@ pub struct Journal {
     pub ops: Vec<Op>,
 }
 
+/// Changes committed by this process (journals renamed into place).
+static COMMITTED: AtomicUsize = AtomicUsize::new(0);
+/// Commits whose change was committed but not finished (see [`commit`]).
+static UNFINISHED: AtomicUsize = AtomicUsize::new(0);
+/// What went wrong after a commit point, for the caller to show.
+static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// How many changes this process has committed: a command whose answer
+/// cannot be delivered says so when this is not 0.
+pub fn committed() -> usize {
+    COMMITTED.load(Ordering::SeqCst)
+}
+
+/// How many of this process's commits were committed but not finished (a
+/// full disk): a loop of commits stops at the first, since its next commit
+/// would first have to finish this one.
+pub fn unfinished() -> usize {
+    UNFINISHED.load(Ordering::SeqCst)
+}
+
+/// The warnings of commits whose change was committed but not finished
+/// (see [`commit`]), taken: the CLI prints them on stderr.
+pub fn take_warnings() -> Vec<String> {
+    std::mem::take(&mut *WARNINGS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
 /// Write the journal durably, apply it, remove it.
+///
+/// The rename of `journal.json` into place is the commit point. An error
+/// before it means nothing changed (the temp journal is removed): `Err`.
+/// From it on the change is made, whatever happens next, since any payctl
+/// that opens the store replays the journal: so an error while applying it,
+/// syncing or removing it (a full disk: ENOSPC, EDQUOT, no inodes) is not
+/// the caller's failure. The change is left to the next payctl's replay,
+/// a warning naming the file is kept for [`take_warnings`], and the answer
+/// is `Ok`: a command never reports as failed a change that it made.
 pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
     if journal.ops.is_empty() {
         return Ok(());
     }
     let path = root.join(JOURNAL);
+    // An earlier commit of this process left unfinished: finish it first
+    // (writing this journal over it would lose it).
+    finish_pending(root)?;
     // Sized up front: a large journal (an import chunk) is megabytes, and
     // growing it by doubling copies it several times.
     let size: usize = journal
@@ -196,16 +236,51 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
         .sum();
     let mut text = Vec::with_capacity(size + size / 8 + 16);
     serde_json::to_writer(&mut text, journal).expect("journal serializes");
-    atomic::write_file(&path, &text)?;
+    let tmp = atomic::write_temp(&path, &text)?;
+    atomic::rename_temp(&tmp, &path)?;
+    // The commit point.
+    COMMITTED.fetch_add(1, Ordering::SeqCst);
+    if let Err(e) = finish(root, journal, &path) {
+        UNFINISHED.fetch_add(1, Ordering::SeqCst);
+        let why = e
+            .errors
+            .first()
+            .map_or(String::new(), |e| e.message.clone());
+        WARNINGS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(format!(
+                "the change was committed ({}), but finishing it failed: {why}; \
+                 the next payctl that can write completes it",
+                path.display()
+            ));
+    }
+    Ok(())
+}
+
+/// What follows the commit point: make the journal durable, apply it,
+/// remove it.
+fn finish(root: &Path, journal: &Journal, path: &Path) -> Result<()> {
+    atomic::fault(path, "after-rename")?;
     atomic::sync_dir(root)?;
-    super::fault::point("after-journal");
+    atomic::fault(path, "after-journal")?;
     apply(root, journal)?;
-    super::fault::point("before-journal-remove");
+    atomic::fault(path, "before-journal-remove")?;
     // Not synced: until the next commit syncs the directory, a crash may
     // bring this journal back, and its replay rewrites what is already there
     // (every operation is idempotent, and no later write can have been
     // applied: the next commit syncs the directory before it applies).
-    atomic::remove_file(&path)
+    atomic::remove_file(path)
+}
+
+/// Complete a journal that a commit of this process left unfinished (see
+/// [`commit`]) before anything is built on the files it changes. Costs one
+/// `stat` when there is none. The caller holds the exclusive lock.
+pub fn finish_pending(root: &Path) -> Result<()> {
+    if root.join(JOURNAL).exists() {
+        recover(root)?;
+    }
+    Ok(())
 }
 
 /// Replay a journal left by a killed writer. The caller holds the exclusive lock.
@@ -217,9 +292,23 @@ pub fn recover(root: &Path) -> Result<bool> {
         return Ok(false);
     };
     let journal: Journal = serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?;
-    apply(root, &journal)?;
-    atomic::remove_file(&path)?;
-    atomic::sync_dir(root)?;
+    let replayed = (|| {
+        apply(root, &journal)?;
+        atomic::remove_file(&path)?;
+        atomic::sync_dir(root)
+    })();
+    replayed.map_err(|mut e| {
+        // Say whose write this is: not the command's own.
+        for a in &mut e.errors {
+            a.message = format!(
+                "{} (while completing a change committed earlier, kept in {}; nothing else \
+                 was changed; the next payctl that can write completes it)",
+                a.message,
+                path.display()
+            );
+        }
+        e
+    })?;
     Ok(true)
 }
 
@@ -281,12 +370,12 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
             }
             Op::Put { data, .. } => {
                 atomic::write_unsynced(&target, data.as_bytes())?;
-                super::fault::point("after-write");
+                atomic::fault(&target, "after-write")?;
                 files.push(target);
             }
             Op::PutJson { json, .. } => {
                 atomic::write_unsynced(&target, &json_file(json))?;
-                super::fault::point("after-write");
+                atomic::fault(&target, "after-write")?;
                 files.push(target);
             }
             Op::Delete { .. } => {
@@ -295,7 +384,7 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
             }
             Op::Append { base_len, data, .. } => {
                 append_unsynced(&target, *base_len, data.as_bytes())?;
-                super::fault::point("after-write");
+                atomic::fault(&target, "after-write")?;
                 files.push(target);
             }
         }
@@ -325,7 +414,7 @@ fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)]) -> Result<()> {
     let write = |part: &[(PathBuf, Cow<[u8]>)]| -> Result<()> {
         for (target, data) in part {
             atomic::write_unsynced(target, data)?;
-            super::fault::point("after-write");
+            atomic::fault(target, "after-write")?;
         }
         Ok(())
     };
@@ -368,7 +457,7 @@ fn append_unsynced(target: &Path, base_len: u64, data: &[u8]) -> Result<(std::fs
 /// (then its directory needs a sync).
 fn append(target: &Path, base_len: u64, data: &[u8]) -> Result<bool> {
     let (f, created) = append_unsynced(target, base_len, data)?;
-    super::fault::point("after-write");
+    atomic::fault(target, "after-write")?;
     f.sync_all().map_err(|e| Error::io(target, e))?;
     Ok(created)
 }

@@ -820,6 +820,8 @@ impl Tx<'_> {
     /// transaction is built. The next transaction must be prepared only
     /// after this one's commit returned.
     pub fn prepare(mut self) -> Result<Prepared> {
+        // The lengths below are of files as a finished commit left them.
+        journal::finish_pending(&self.store.root)?;
         for op in self.ops.iter_mut().flatten() {
             if let Op::Append { path, base_len, .. } = op {
                 *base_len = index::complete_len(&self.store.root.join(path.as_str()))?;

@@ -1,0 +1,372 @@
+//! A full disk (ENOSPC) at every write point of the write path, and a stdout
+//! that cannot be written: the answer tells the truth in both directions.
+//!
+//! `PAYCTL_FAULT=enospc@<point>:<n>` makes the n-th and every later hit of a
+//! point fail with ENOSPC (src/store/fault.rs). For profile create, txn
+//! create, import and the worker, every point at every hit is tried: a
+//! failure before the commit point (the rename of `journal.json`) answers
+//! exit 3 with 30003 naming the file and leaves the store exactly as it
+//! was; a failure after it answers success with the new id and a warning on
+//! stderr, and the next command completes the change. Either way a retry
+//! with the same `--idempotency-key` (or, for the import, `--skip-existing`;
+//! for the worker, another run) creates nothing twice, and `store check` is
+//! clean.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use common::{Env, Out, copy_dir, profile_body, txn_create_args};
+use serde_json::Value;
+
+/// Every fault point of the write path (src/store/fault.rs).
+const POINTS: &[&str] = &[
+    "before-write",
+    "after-write",
+    "after-sync",
+    "after-rename",
+    "before-dir-sync",
+    "after-journal",
+    "before-journal-remove",
+];
+
+const NO_SPACE: &str = "No space left on device";
+
+fn run(env: &Env, fault: Option<&str>, args: &[&str], stdin: Option<&str>) -> Out {
+    let mut c = env.cmd();
+    c.args(args).env_remove("PAYCTL_FAULT");
+    if let Some(f) = fault {
+        c.env("PAYCTL_FAULT", f);
+    }
+    c.write_stdin(stdin.unwrap_or("").as_bytes().to_vec());
+    Out::from(c.output().expect("run payctl"))
+}
+
+fn ok(o: Out) -> Out {
+    assert_eq!(o.code, 0, "expected success: {o:?}");
+    o
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn temp_files(env: &Env) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    walk(&env.path(), &mut all);
+    all.retain(|p| p.to_string_lossy().ends_with(".payctl-tmp"));
+    all
+}
+
+fn assert_clean(env: &Env, what: &str) {
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{what}: store check: {o:?}");
+    assert!(!env.path().join("journal.json").exists(), "{what}");
+    assert!(temp_files(env).is_empty(), "{what}: {:?}", temp_files(env));
+}
+
+fn clone_env(fixture: &Env) -> Env {
+    let env = Env::new();
+    copy_dir(&fixture.path(), &env.path());
+    env
+}
+
+/// A write tried with ENOSPC at every hit of every point.
+struct Case<'a> {
+    name: &'a str,
+    args: Vec<String>,
+    stdin: Option<String>,
+    /// The arguments of the retry (the same, with the same key, for a create).
+    retry: Vec<String>,
+    /// Whether the answer is one id that a retry must answer again.
+    one_id: bool,
+    /// Check the store after the retry: the change is there exactly once.
+    verify: &'a dyn Fn(&Env, &str),
+}
+
+/// Run `c` once per hit of every point; the numbers of (failed before the
+/// commit point, committed with a warning) trials.
+fn exhaust(fixture: &Env, c: &Case) -> (usize, usize) {
+    let (mut before_commit, mut after_commit) = (0, 0);
+    for point in POINTS {
+        for n in 1.. {
+            assert!(n < 60, "{}: runaway", c.name);
+            let fault = format!("enospc@{point}:{n}");
+            let what = format!("{}, {fault}", c.name);
+            let env = clone_env(fixture);
+            let before = env.snapshot();
+            let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+            let o = run(&env, Some(&fault), &args, c.stdin.as_deref());
+            assert!(!o.stderr.contains("panicked"), "{what}: {o:?}");
+            let reached = o.code != 0 || o.stderr.contains("warning:");
+            let first_id = if o.code == 0 {
+                if reached {
+                    // After the commit point: success, and a warning that
+                    // names the file and says the change is made.
+                    after_commit += 1;
+                    assert!(
+                        o.stderr.contains("the change was committed"),
+                        "{what}: {o:?}"
+                    );
+                    assert!(o.stderr.contains(NO_SPACE), "{what}: {o:?}");
+                }
+                c.one_id.then(|| o.id())
+            } else {
+                // Before it: exit 3, 30003 naming a file of the store, and
+                // nothing changed, not even a temp file left behind.
+                before_commit += 1;
+                o.refused(3, 30003).mentions(NO_SPACE);
+                let store = env.path().display().to_string();
+                o.mentions(&store);
+                assert_eq!(
+                    before,
+                    env.snapshot(),
+                    "{what}: a failed write changed the store"
+                );
+                None
+            };
+            // A read (no fault: the disk has room again) sees the truth.
+            ok(env.run(&["profile", "list"]));
+            // The retry creates nothing twice.
+            let retry: Vec<&str> = c.retry.iter().map(String::as_str).collect();
+            let again = ok(run(&env, None, &retry, c.stdin.as_deref()));
+            if let Some(id) = first_id {
+                assert_eq!(again.id(), id, "{what}: the retry answers the first id");
+            }
+            (c.verify)(&env, &what);
+            assert_clean(&env, &what);
+            if !reached {
+                break; // the point is not reached that often
+            }
+        }
+    }
+    eprintln!(
+        "{}: {before_commit} failures before the commit point, {after_commit} after",
+        c.name
+    );
+    assert!(
+        before_commit > 0 && after_commit > 0,
+        "{}: both sides tried",
+        c.name
+    );
+    (before_commit, after_commit)
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn profiles(env: &Env) -> Vec<Value> {
+    ok(env.run(&["profile", "list", "--page-size", "1000"]))
+        .data()
+        .clone()
+}
+
+#[test]
+fn profile_create_on_a_full_disk_tells_the_truth() {
+    let fixture = Env::new();
+    fixture.create_profile("base-00001");
+    let body = profile_body("new-00001").to_string();
+    let args = strings(&[
+        "profile",
+        "create",
+        "--body",
+        "-",
+        "--idempotency-key",
+        "k-profile",
+    ]);
+    let verify = |env: &Env, what: &str| {
+        let all = profiles(env);
+        assert_eq!(all.len(), 2, "{what}: {all:?}");
+        assert_eq!(all[1]["customer_key"], "new-00001", "{what}");
+    };
+    exhaust(
+        &fixture,
+        &Case {
+            name: "profile create",
+            args: args.clone(),
+            stdin: Some(body),
+            retry: args,
+            one_id: true,
+            verify: &verify,
+        },
+    );
+}
+
+#[test]
+fn txn_create_on_a_full_disk_never_makes_two_debits() {
+    let fixture = Env::new();
+    let prm = fixture.program_id();
+    let csp = fixture.create_profile("txn-00001");
+    ok(fixture.run(&["program", "attach", &prm, &csp]));
+    ok(fixture.run(&["worker"]));
+    let src = format!("@source_customers={csp}:125.50");
+    let mut args = strings(&txn_create_args(&prm, "ach_funding", &[&src]));
+    args.extend(strings(&["--idempotency-key", "k-txn"]));
+    let verify = |env: &Env, what: &str| {
+        let list = ok(env.run(&["txn", "list"]));
+        assert_eq!(list.data().len(), 1, "{what}: {list:?}");
+        let w = ok(env.run(&["worker"]));
+        assert_eq!(w.data()[0]["transactions_processed"], 1, "{what}: {w:?}");
+    };
+    exhaust(
+        &fixture,
+        &Case {
+            name: "txn create",
+            args: args.clone(),
+            stdin: None,
+            retry: args,
+            one_id: true,
+            verify: &verify,
+        },
+    );
+}
+
+#[test]
+fn import_on_a_full_disk_is_retried_with_skip_existing() {
+    let fixture = Env::new();
+    fixture.create_profile("imp-base-1");
+    // 8 profiles: one commit, applied as a batch journal.
+    let lines: String = (0..8)
+        .map(|i| format!("{}\n", profile_body(&format!("imp-{i:05}"))))
+        .collect();
+    let verify = |env: &Env, what: &str| {
+        let all = profiles(env);
+        assert_eq!(all.len(), 9, "{what}");
+        let keys: std::collections::BTreeSet<&str> = all
+            .iter()
+            .map(|p| p["customer_key"].as_str().unwrap())
+            .collect();
+        assert_eq!(keys.len(), 9, "{what}");
+    };
+    exhaust(
+        &fixture,
+        &Case {
+            name: "profile import",
+            args: strings(&["profile", "import", "-"]),
+            stdin: Some(lines.clone()),
+            retry: strings(&["profile", "import", "-", "--skip-existing"]),
+            one_id: false,
+            verify: &verify,
+        },
+    );
+}
+
+#[test]
+fn worker_on_a_full_disk_processes_each_item_once() {
+    let fixture = Env::new();
+    let prm = fixture.program_id();
+    let s = fixture.create_profile("wrk-00001");
+    let t = fixture.create_profile("wrk-00002");
+    for c in [&s, &t] {
+        ok(fixture.run(&["program", "attach", &prm, c]));
+    }
+    ok(fixture.run(&["worker"]));
+    let u = fixture.create_profile("wrk-00003");
+    ok(fixture.run(&["program", "attach", &prm, &u]));
+    let src = format!("@source_customers={s}:10.50");
+    let dst = format!("@targets={t}:10.50");
+    let trn = ok(fixture.run(&txn_create_args(
+        &prm,
+        "internal_transfer",
+        &[&src, &dst, "@facilitator=0.50"],
+    )))
+    .id();
+    let verify = |env: &Env, what: &str| {
+        let got = ok(env.run(&["txn", "get", &trn]));
+        assert_eq!(got.data()[0]["transaction_status_id"], 60, "{what}");
+        let steps = ok(env.run(&["txn", "steps", &trn]));
+        let seqs: Vec<u64> = steps
+            .data()
+            .iter()
+            .map(|x| x["sequence"].as_u64().unwrap())
+            .collect();
+        assert_eq!(seqs, [1, 2], "{what}: one step per template step");
+        let rec = ok(env.run(&["program", "profile", &prm, &u]));
+        assert_eq!(
+            rec.data()[0]["customer_profile_program_status_id"],
+            10,
+            "{what}"
+        );
+        let w = ok(env.run(&["worker"]));
+        assert_eq!(w.data()[0]["attachments_processed"], 0, "{what}: twice");
+        assert_eq!(w.data()[0]["transactions_processed"], 0, "{what}: twice");
+    };
+    exhaust(
+        &fixture,
+        &Case {
+            name: "worker",
+            args: strings(&["worker"]),
+            stdin: None,
+            retry: strings(&["worker"]),
+            one_id: false,
+            verify: &verify,
+        },
+    );
+}
+
+/// Run payctl with `args` and its stdout on /dev/full.
+fn to_dev_full(env: &Env, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_payctl"))
+        .arg("--data-dir")
+        .arg(env.path())
+        .args(["-o", "json"])
+        .args(args)
+        .env_remove("PAYCTL_FAULT")
+        .env_remove("PAYCTL_DATA_DIR")
+        .env_remove("PAYCTL_OUTPUT")
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// `txn create … > /dev/full`: the transaction is committed but its id
+/// cannot be printed. Exit 3, and stderr says that the change was committed
+/// and names the id; a retry with the same key answers that id.
+#[test]
+fn a_create_whose_answer_cannot_be_written_says_it_was_committed() {
+    let dev_full = Path::new("/dev/full");
+    if !dev_full.exists() {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    }
+    let env = Env::new();
+    let prm = env.program_id();
+    let csp = env.create_profile("full-00001");
+    ok(env.run(&["program", "attach", &prm, &csp]));
+    ok(env.run(&["worker"]));
+    let src = format!("@source_customers={csp}:125.50");
+    let mut args = txn_create_args(&prm, "ach_funding", &[&src]);
+    args.extend(["--idempotency-key", "k-devfull"]);
+    let o = to_dev_full(&env, &args);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("writing output"), "{stderr}");
+    assert!(stderr.contains("the change was committed"), "{stderr}");
+    let list = ok(env.run(&["txn", "list"]));
+    assert_eq!(list.data().len(), 1, "{list:?}");
+    let trn = list.data()[0]["transaction_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(stderr.contains(&trn), "the id is named: {stderr}");
+    // The retry answers the same id and creates nothing.
+    let again = ok(env.run(&args));
+    assert_eq!(again.id(), trn);
+    assert_eq!(ok(env.run(&["txn", "list"])).data().len(), 1);
+    // A read whose output is lost changed nothing: exit 3, no such note.
+    let o = to_dev_full(&env, &["txn", "list"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{stderr}");
+    assert!(!stderr.contains("committed"), "{stderr}");
+}
