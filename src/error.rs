@@ -26,6 +26,7 @@ pub mod code {
     pub const STORE_VERSION: u32 = 30004;
     pub const TIMEOUT: u32 = 30005;
     pub const STORE_FINDINGS: u32 = 30006;
+    pub const STORE_OTHER_OWNER: u32 = 30009;
 }
 
 /// The short title of a code, used as the start of a message.
@@ -50,6 +51,7 @@ pub fn title(c: u32) -> &'static str {
         code::STORE_VERSION => "Store format not supported",
         code::TIMEOUT => "Timed out",
         code::STORE_FINDINGS => "Store check found problems",
+        code::STORE_OTHER_OWNER => "Store owned by another user",
         _ => "Error",
     }
 }

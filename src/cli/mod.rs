@@ -54,18 +54,20 @@ ERROR CODES (errors[].code)
   21005 Idempotency key reused with another request
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
   30004 Store format not supported 30005 Timed out (--wait; exit 1)
-  30006 Store check found problems
+  30006 Store check found problems 30009 Store owned by another user
 
 ENVIRONMENT
   PAYCTL_DATA_DIR   the store (like --data-dir)
   PAYCTL_OUTPUT     table, json or id (like -o)
   PAYCTL_ACTOR      the name written to created_by / modified_by (like --actor)
   PAYCTL_NO_INPUT   never prompt (like --no-input)
+  PAYCTL_ALLOW_OTHER_OWNER=1  write a store whose directory another user owns (refused otherwise: 30009)
   NO_COLOR          no colour on a terminal
 
 FILES
   ~/.local/share/payctl   the default store (the platform data dir)
-  <store>/payctl.lock     the lock: shared for readers, exclusive for writers
+  <store>/payctl.lock     the writers' turn (a writer waits here; readers pass through); the
+                          store's directory is the lock readers share and a writer holds
   <store>/meta.json       the format version
   <store>/catalog.json    programs, applications, templates, the Facilitator's settings
   <store>/customers/      one file per customer (profile, addresses, instruments, attachments)
@@ -235,11 +237,24 @@ impl Global {
         }
     }
 
+    /// How a command waits for the store's lock: up to --lock-timeout,
+    /// saying on stderr what it waits for, and stopping on the worker's
+    /// SIGINT/SIGTERM.
+    fn wait(&self) -> crate::store::lock::Wait {
+        crate::store::lock::Wait {
+            timeout: self.lock_timeout,
+            on_wait: Some(std::sync::Arc::new(|what: &str| {
+                eprintln!("waiting for {what}")
+            })),
+            stop: Some(worker::interrupt::flag()),
+        }
+    }
+
     fn open(&self, mode: Mode) -> Result<Store> {
         let (store, opened) = Store::open(
             &self.data_dir,
             mode,
-            self.lock_timeout,
+            self.wait(),
             self.default_catalog(),
             |from| {
                 eprintln!(
@@ -555,7 +570,7 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
         }
         None => crate::catalog::builtin(crate::model::status::SYSTEM, &ctx.now),
     };
-    let store = Store::init(&g.data_dir, g.lock_timeout, &catalog)?;
+    let store = Store::init(&g.data_dir, g.wait(), &catalog)?;
     eprintln!("note: created a new store at {}", store.root().display());
     let programs = catalog
         .programs

@@ -105,6 +105,8 @@ impl WorkerArgs {
                     }
                     total.add(&s);
                 }
+                // Interrupted while waiting for the lock: stop like between passes.
+                Err(_) if stop.load(Ordering::SeqCst) => break,
                 Err(e) if e.has_code(code::STORE_BUSY) => eprintln!("note: {e}; retrying"),
                 Err(e) => return Err(e),
             }
@@ -161,53 +163,32 @@ impl Progress {
     }
 }
 
-/// Ctrl-C / SIGTERM: ask the worker to stop after the batch in hand.
+/// Ctrl-C / SIGTERM: ask the worker to stop after the batch in hand, or to
+/// stop waiting for the store's lock (every command's lock wait watches the
+/// same flag, which only the worker's handlers ever set).
 ///
-/// std has no signal API and payctl adds no crate for it: `signal(2)` of the C
-/// library (which std links anyway) installs a handler that only stores to an
-/// atomic (async-signal-safe) and restores the default action, so a second
-/// signal stops the process at once.
-mod interrupt {
-    use std::sync::atomic::{AtomicBool, Ordering};
+/// With `signal-hook`: the handler only stores to an atomic; a second
+/// signal, once the flag is set, stops the process at once (the default
+/// action).
+pub(super) mod interrupt {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Arc, OnceLock};
 
-    static STOP: AtomicBool = AtomicBool::new(false);
+    static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
-    #[cfg(unix)]
-    mod sys {
-        use std::ffi::c_int;
-
-        pub const SIGINT: c_int = 2;
-        pub const SIGTERM: c_int = 15;
-        pub const SIG_DFL: usize = 0;
-
-        unsafe extern "C" {
-            /// `sighandler_t signal(int signum, sighandler_t handler)`.
-            pub fn signal(signum: c_int, handler: usize) -> usize;
-        }
-
-        extern "C" fn on_signal(sig: c_int) {
-            super::STOP.store(true, super::Ordering::SeqCst);
-            // SAFETY: signal() is async-signal-safe (POSIX); SIG_DFL is valid.
-            unsafe {
-                signal(sig, SIG_DFL);
-            }
-        }
-
-        pub fn install() {
-            let handler = on_signal as extern "C" fn(c_int) as usize;
-            for sig in [SIGINT, SIGTERM] {
-                // SAFETY: the handler only touches an atomic and calls signal().
-                unsafe {
-                    signal(sig, handler);
-                }
-            }
-        }
+    /// The flag the handlers set.
+    pub fn flag() -> &'static AtomicBool {
+        STOP.get_or_init(|| Arc::new(AtomicBool::new(false)))
     }
 
     /// Install the handlers (once is enough; again is harmless) and return the flag.
     pub fn install() -> &'static AtomicBool {
-        #[cfg(unix)]
-        sys::install();
-        &STOP
+        let stop = STOP.get_or_init(|| Arc::new(AtomicBool::new(false)));
+        for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+            // Registration fails only for a forbidden signal; these are not.
+            let _ = signal_hook::flag::register_conditional_default(sig, Arc::clone(stop));
+            let _ = signal_hook::flag::register(sig, Arc::clone(stop));
+        }
+        stop
     }
 }

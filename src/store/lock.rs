@@ -1,16 +1,73 @@
-//! The store's lock: a dedicated `payctl.lock` file (never a data file, since a
-//! rename over a locked file would defeat the lock), locked with the standard
-//! library's `File::lock`. Writers hold it exclusively across
-//! read-modify-write; readers share it so they never see half of a change.
+//! The store's lock, in two parts, both taken with the standard library's
+//! `File::lock` (`flock(2)`):
+//!
+//! - **The store's directory** decides who is inside: readers share it,
+//!   a writer holds it exclusively across read-modify-write. A directory
+//!   cannot be unlinked from under its holder the way a lock file can (a
+//!   deleted `payctl.lock` let a second writer in), and it can be locked on
+//!   a read-only mount, where a lock file cannot be opened for writing.
+//! - **`payctl.lock`** is the writers' turn: a writer takes it exclusively
+//!   first and keeps it until it is done; a reader passes through it
+//!   (takes it shared, and lets go once inside). So a waiting writer holds
+//!   back the readers that come after it and gets in as soon as the readers
+//!   already inside finish: back-to-back readers cannot starve it. After
+//!   taking it, a payctl checks that the path still names the file it
+//!   locked (device and inode) and starts again if not. Should `payctl.lock`
+//!   be missing on a read-only mount, or be a link or anything but a regular
+//!   file (damage `store check` reports and `--repair` fixes), the directory
+//!   lock alone still keeps writers apart; only the fairness is lost.
+//!
+//! The directory is checked the same way (the path must still name the
+//! directory locked), a writer is refused on a read-only file system, and
+//! on a store whose directory another user owns (see [`owner_check`]).
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::path::Path;
+use std::fs::{File, TryLockError};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::safefs;
 use crate::error::{Error, Result, code};
 
+/// Name of the writers' turn file in the store's directory.
+pub const LOCK: &str = "payctl.lock";
+
+/// The environment variable that lets a user write a store whose directory
+/// another user owns (see [`owner_check`]).
+pub const ALLOW_OTHER_OWNER: &str = "PAYCTL_ALLOW_OTHER_OWNER";
+
+/// What a waiting payctl is told, once: what it waits for.
+pub type OnWait = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How to wait for the lock.
+#[derive(Clone)]
+pub struct Wait {
+    /// How long at most (`--lock-timeout`).
+    pub timeout: Duration,
+    /// Told once, when the lock is not free at once, what is waited for.
+    pub on_wait: Option<OnWait>,
+    /// Set (by a signal handler) to stop waiting.
+    pub stop: Option<&'static AtomicBool>,
+}
+
+impl From<Duration> for Wait {
+    fn from(timeout: Duration) -> Wait {
+        Wait {
+            timeout,
+            on_wait: None,
+            stop: None,
+        }
+    }
+}
+
 pub struct Lock {
-    file: File,
+    /// The store's directory, locked.
+    dir: File,
+    /// `payctl.lock`, held by a writer (a reader has let go of it).
+    _gate: Option<File>,
+    root: PathBuf,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,59 +76,236 @@ pub enum Mode {
     Exclusive,
 }
 
-impl Lock {
-    /// Take the lock on `path`, waiting up to `timeout` and saying so on stderr.
-    pub fn acquire(path: &Path, mode: Mode, timeout: Duration) -> Result<Lock> {
-        let file = super::atomic::open_private(
-            path,
-            OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false),
-        )?;
-        let lock = Lock { file };
-        lock.take(path, mode, timeout)?;
-        Ok(lock)
-    }
+/// Why the wait ended without the lock.
+enum Stopped {
+    Timeout,
+    Signal,
+    Io(std::io::Error),
+}
 
-    fn try_take(&self, mode: Mode) -> std::result::Result<(), TryLockError> {
-        match mode {
-            Mode::Shared => self.file.try_lock_shared(),
-            Mode::Exclusive => self.file.try_lock(),
+fn try_take(f: &File, mode: Mode) -> std::result::Result<(), TryLockError> {
+    match mode {
+        Mode::Shared => f.try_lock_shared(),
+        Mode::Exclusive => f.try_lock(),
+    }
+}
+
+/// Wait until `f` is locked in `mode`, or the deadline passes, or the stop
+/// flag is set; `said` is set once `wait.on_wait` was told `what`.
+fn take(
+    f: &File,
+    mode: Mode,
+    deadline: Instant,
+    wait: &Wait,
+    what: &str,
+    said: &mut bool,
+) -> std::result::Result<(), Stopped> {
+    loop {
+        match try_take(f, mode) {
+            Ok(()) => return Ok(()),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => return Err(Stopped::Io(e)),
         }
-    }
-
-    fn take(&self, path: &Path, mode: Mode, timeout: Duration) -> Result<()> {
-        let start = Instant::now();
-        let mut said = false;
-        loop {
-            match self.try_take(mode) {
-                Ok(()) => return Ok(()),
-                Err(TryLockError::WouldBlock) => {}
-                Err(TryLockError::Error(e)) => return Err(Error::io(path, e)),
+        if wait.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+            return Err(Stopped::Signal);
+        }
+        if Instant::now() >= deadline {
+            return Err(Stopped::Timeout);
+        }
+        if !*said {
+            if let Some(tell) = &wait.on_wait {
+                tell(what);
             }
-            if start.elapsed() >= timeout {
-                return Err(Error::store(
+            *said = true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Whether `f` and what `path` names now are one file (device and inode);
+/// `follow`: whether a link at `path` itself is followed (the root as given).
+fn same_file(f: &File, path: &Path, follow: bool) -> bool {
+    let Ok(a) = f.metadata() else {
+        return false;
+    };
+    if follow {
+        std::fs::metadata(path).is_ok_and(|b| b.dev() == a.dev() && b.ino() == a.ino())
+    } else {
+        safefs::lstat(path)
+            .ok()
+            .flatten()
+            .is_some_and(|st| st.st_dev == a.dev() && st.st_ino == a.ino())
+    }
+}
+
+/// Refuse to write a store whose directory another user owns, as git does
+/// with "dubious ownership": root writing a user's store would leave
+/// records the user can no longer read. `PAYCTL_ALLOW_OTHER_OWNER=1` allows
+/// it (the files written are then the writer's).
+pub fn owner_check(dir: &File, root: &Path) -> Result<()> {
+    let meta = dir.metadata().map_err(|e| Error::io(root, e))?;
+    if meta.uid() == rustix::process::geteuid().as_raw()
+        || std::env::var(ALLOW_OTHER_OWNER).is_ok_and(|v| v == "1")
+    {
+        return Ok(());
+    }
+    Err(Error::store(
+        code::STORE_OTHER_OWNER,
+        format!(
+            "the store at {} is owned by another user than the one this payctl runs \
+             as: nothing was written (the files it wrote would not be the owner's); run \
+             payctl as the store's owner, or set {ALLOW_OTHER_OWNER}=1 to write it anyway",
+            root.display(),
+        ),
+    ))
+}
+
+/// Refuse a writer on a read-only file system, saying so.
+fn writable_check(dir: &File, root: &Path) -> Result<()> {
+    match rustix::fs::fstatvfs(dir) {
+        Ok(st) if st.f_flag.contains(rustix::fs::StatVfsMountFlags::RDONLY) => Err(Error::store(
+            code::STORE_IO,
+            format!(
+                "the store at {} is on a read-only file system: commands that only read \
+                     work, this one writes (remount it read-write, or copy the store)",
+                root.display()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Open `payctl.lock`: a writer creates it, a reader only opens it (a
+/// reader may be on a read-only mount). `None` when it cannot be used (see
+/// the module doc).
+fn open_gate(path: &Path, mode: Mode) -> Option<File> {
+    let how = match mode {
+        Mode::Exclusive => safefs::How {
+            read: true,
+            write: true,
+            create: true,
+            ..Default::default()
+        },
+        Mode::Shared => safefs::How::READ,
+    };
+    match safefs::open(path, how) {
+        Ok(Some(f)) => Some(f),
+        // A reader before any writer: make it if it can (never mind if not).
+        Ok(None) => safefs::open(
+            path,
+            safefs::How {
+                read: true,
+                write: true,
+                create: true,
+                ..Default::default()
+            },
+        )
+        .ok()
+        .flatten(),
+        Err(_) => None,
+    }
+}
+
+impl Lock {
+    /// Take the lock of the store at `root` in `mode`, waiting as `wait` says.
+    pub fn acquire(root: &Path, mode: Mode, wait: &Wait) -> Result<Lock> {
+        let start = Instant::now();
+        let deadline = start + wait.timeout;
+        let gate_path = root.join(LOCK);
+        let mut said = false;
+        let stopped = |why: Stopped, what: &str| -> Error {
+            match why {
+                Stopped::Io(e) => Error::io(root, e),
+                Stopped::Signal => Error::store(
+                    code::STORE_BUSY,
+                    format!("stopped by a signal while waiting for {what}"),
+                ),
+                Stopped::Timeout => Error::store(
                     code::STORE_BUSY,
                     format!(
-                        "another payctl holds {} (waited {}s; see --lock-timeout)",
-                        path.display(),
-                        timeout.as_secs_f64()
+                        "waited {}s for {what} (see --lock-timeout)",
+                        wait.timeout.as_secs_f64()
                     ),
-                ));
+                ),
             }
-            if !said {
-                eprintln!("waiting for lock on {}", path.display());
-                said = true;
+        };
+        loop {
+            let dir = safefs::open_dir(root)?.ok_or_else(|| {
+                Error::io(root, std::io::Error::from(std::io::ErrorKind::NotFound))
+            })?;
+            if mode == Mode::Exclusive {
+                owner_check(&dir, root)?;
+                writable_check(&dir, root)?;
             }
-            std::thread::sleep(Duration::from_millis(5));
+            let gate = open_gate(&gate_path, mode);
+            if let Some(g) = &gate {
+                let what = match mode {
+                    Mode::Exclusive => format!(
+                        "the writers' turn {}: another payctl is writing to this store or waiting to",
+                        gate_path.display()
+                    ),
+                    Mode::Shared => format!(
+                        "the writers' turn {}: a payctl is writing to this store or waiting for the readers before it",
+                        gate_path.display()
+                    ),
+                };
+                take(
+                    g,
+                    mode,
+                    deadline,
+                    wait,
+                    &format!("lock on {what}"),
+                    &mut said,
+                )
+                .map_err(|w| stopped(w, &what))?;
+                if !same_file(g, &gate_path, false) {
+                    // Deleted or replaced while we waited: the next payctl
+                    // locks the new one, so must we.
+                    continue;
+                }
+            }
+            let what = match mode {
+                Mode::Exclusive => format!(
+                    "the readers (or the writer) already inside the store at {} to finish",
+                    root.display()
+                ),
+                Mode::Shared => format!(
+                    "the writer inside the store at {} to finish",
+                    root.display()
+                ),
+            };
+            take(
+                &dir,
+                mode,
+                deadline,
+                wait,
+                &format!("lock on {}: {what}", root.display()),
+                &mut said,
+            )
+            .map_err(|w| stopped(w, &what))?;
+            if !same_file(&dir, root, true) {
+                continue;
+            }
+            let gate = match mode {
+                // A reader is inside: it no longer holds back anyone.
+                Mode::Shared => None,
+                Mode::Exclusive => gate,
+            };
+            return Ok(Lock {
+                dir,
+                _gate: gate,
+                root: root.to_path_buf(),
+            });
         }
     }
 
-    /// Change the mode of a held lock (release, then take again).
-    pub fn relock(&self, path: &Path, mode: Mode, timeout: Duration) -> Result<()> {
-        self.file.unlock().map_err(|e| Error::io(path, e))?;
-        self.take(path, mode, timeout)
+    /// Change the mode of a held lock: let go of it all, then take it again
+    /// (as a newcomer: a reader becoming a writer waits for its turn).
+    pub fn relock(&mut self, mode: Mode, wait: &Wait) -> Result<()> {
+        let _ = self.dir.unlock();
+        self._gate = None;
+        let root = self.root.clone();
+        *self = Lock::acquire(&root, mode, wait)?;
+        Ok(())
     }
 }

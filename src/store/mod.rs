@@ -36,10 +36,10 @@ pub mod index;
 pub mod journal;
 pub mod keys;
 pub mod lock;
+pub mod safefs;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -60,7 +60,7 @@ pub use lock::Mode;
 pub const FORMAT_VERSION: u32 = 3;
 const META: &str = "meta.json";
 const CATALOG: &str = "catalog.json";
-const LOCK: &str = "payctl.lock";
+use lock::LOCK;
 pub(crate) const PROFILES_LOG: &str = "index/profiles.log";
 pub(crate) const PROFILE_IDS: &str = "index/profiles.ids";
 pub(crate) const ATTACHMENTS_LOG: &str = "index/attachments.log";
@@ -78,10 +78,9 @@ struct Meta {
 /// An open store holding its lock for as long as it lives.
 pub struct Store {
     root: PathBuf,
-    lock_path: PathBuf,
     lock: lock::Lock,
     mode: Mode,
-    timeout: Duration,
+    wait: lock::Wait,
     /// The idempotency record that the next [`Tx::commit_created`] writes
     /// (see [`Store::arm_idempotency`]).
     armed: std::sync::Mutex<Option<Armed>>,
@@ -110,25 +109,27 @@ impl Store {
     pub fn open(
         root: &Path,
         mode: Mode,
-        timeout: Duration,
+        wait: impl Into<lock::Wait>,
         default_catalog: impl FnOnce() -> Catalog,
         upgrading: impl FnOnce(u32),
     ) -> Result<(Store, Opened)> {
-        atomic::ensure_dir(root)?;
-        let lock_path = root.join(LOCK);
-        let initialized = root.join(META).exists();
+        let wait = wait.into();
+        safefs::set_root(root);
+        let initialized = safefs::exists(&root.join(META))?;
+        if !initialized {
+            atomic::ensure_dir(root)?;
+        }
         let first = if initialized { mode } else { Mode::Exclusive };
-        let lock = lock::Lock::acquire(&lock_path, first, timeout)?;
+        let lock = lock::Lock::acquire(root, first, &wait)?;
         let mut store = Store {
             root: root.to_path_buf(),
-            lock_path,
             lock,
             mode: first,
-            timeout,
+            wait,
             armed: Default::default(),
         };
         let mut opened = Opened::Existing;
-        if !store.root.join(META).exists() {
+        if !safefs::exists(&store.root.join(META))? {
             store.create(&default_catalog())?;
             opened = Opened::Created;
         }
@@ -136,26 +137,26 @@ impl Store {
         store.recover()?;
         store.upgrade(upgrading)?;
         if store.mode != mode {
-            store.lock.relock(&store.lock_path, mode, timeout)?;
+            store.lock.relock(mode, &store.wait)?;
             store.mode = mode;
         }
         Ok((store, opened))
     }
 
     /// Create a new store with `catalog`; refused when one exists at `root`.
-    pub fn init(root: &Path, timeout: Duration, catalog: &Catalog) -> Result<Store> {
+    pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<Store> {
+        let wait = wait.into();
+        safefs::set_root(root);
         atomic::ensure_dir(root)?;
-        let lock_path = root.join(LOCK);
-        let lock = lock::Lock::acquire(&lock_path, Mode::Exclusive, timeout)?;
+        let lock = lock::Lock::acquire(root, Mode::Exclusive, &wait)?;
         let store = Store {
             root: root.to_path_buf(),
-            lock_path,
             lock,
             mode: Mode::Exclusive,
-            timeout,
+            wait,
             armed: Default::default(),
         };
-        if store.root.join(META).exists() {
+        if safefs::exists(&store.root.join(META))? {
             return Err(Error::one(
                 code::INVALID_VALUE,
                 format!("a store already exists at {}", root.display()),
@@ -212,8 +213,7 @@ impl Store {
 
     fn lock_exclusive(&mut self) -> Result<()> {
         if self.mode != Mode::Exclusive {
-            self.lock
-                .relock(&self.lock_path, Mode::Exclusive, self.timeout)?;
+            self.lock.relock(Mode::Exclusive, &self.wait)?;
             self.mode = Mode::Exclusive;
         }
         Ok(())

@@ -1,0 +1,384 @@
+//! Opening the store's files so that nothing outside the store is ever
+//! touched and nothing can hang a command.
+//!
+//! - **No links.** A path inside the store is reached from the store's root
+//!   directory one component at a time with `openat(O_NOFOLLOW)`: a symbolic
+//!   link in place of a directory or of the file itself is refused (`ELOOP`),
+//!   never followed, so a link can neither make payctl read, write, create or
+//!   chmod a file elsewhere nor lead a journal operation out of the store.
+//!   Renames, removals and directory creation are done relative to the
+//!   directory so reached (`renameat`, `unlinkat`, `mkdirat`), so they never
+//!   follow a link either. The root itself (`--data-dir`) is taken as given:
+//!   a link on the way to it is the user's choice.
+//! - **No FIFOs.** Files are opened with `O_NONBLOCK` and checked with `fstat`
+//!   before any read or write: a FIFO, a socket, a device or a directory in
+//!   place of a file is refused at once instead of blocking forever.
+//! - **No oversized reads.** A caller that knows a bound (a record, see
+//!   [`crate::core::rules::MAX_RECORD_BYTES`]) has the file's size checked
+//!   by `fstat` before a byte of it is read.
+//!
+//! The store's root is registered once per process by [`set_root`] (the
+//! store opens it); a path outside a registered root (no store yet) is opened
+//! the ordinary way, its last component still not followed.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+use std::sync::RwLock;
+
+use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags};
+use rustix::io::Errno;
+
+use crate::error::{Error, Result};
+
+static ROOT: RwLock<Option<PathBuf>> = RwLock::new(None);
+
+/// Register the store's root: every path under it is then opened component
+/// by component without following links.
+pub fn set_root(root: &Path) {
+    let mut r = ROOT.write().unwrap_or_else(|e| e.into_inner());
+    *r = Some(root.to_path_buf());
+}
+
+fn errno_io(e: Errno) -> std::io::Error {
+    std::io::Error::from_raw_os_error(e.raw_os_error())
+}
+
+fn io(path: &Path, e: Errno) -> Error {
+    Error::io(path, errno_io(e))
+}
+
+/// What a file type is called in a message.
+pub fn type_name(t: FileType) -> &'static str {
+    match t {
+        FileType::RegularFile => "a regular file",
+        FileType::Directory => "a directory",
+        FileType::Symlink => "a symbolic link",
+        FileType::Fifo => "a FIFO",
+        FileType::Socket => "a socket",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        FileType::Unknown => "a file of unknown type",
+    }
+}
+
+/// A file of the store that is not what it should be: named, with what it is.
+fn damaged(path: &Path, what: &str) -> Error {
+    Error::corrupt(
+        path,
+        format!(
+            "{what}; payctl never follows links or opens anything but regular files in the store"
+        ),
+    )
+}
+
+/// `path` as (the directory to start from, the directories to walk, the last
+/// component); `None` for a path with no last component.
+fn split(path: &Path) -> Option<(PathBuf, Vec<OsString>, OsString)> {
+    let root = ROOT.read().unwrap_or_else(|e| e.into_inner()).clone();
+    let name = path.file_name()?.to_os_string();
+    if let Some(root) = root
+        && let Ok(rest) = path.strip_prefix(&root)
+        && !rest.as_os_str().is_empty()
+    {
+        let mut dirs = Vec::new();
+        for c in rest.components() {
+            match c {
+                Component::Normal(c) => dirs.push(c.to_os_string()),
+                _ => return None,
+            }
+        }
+        dirs.pop();
+        return Some((root, dirs, name));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Some((parent, Vec::new(), name))
+}
+
+const DIR_FLAGS: OFlags = OFlags::DIRECTORY
+    .union(OFlags::RDONLY)
+    .union(OFlags::CLOEXEC)
+    .union(OFlags::NOFOLLOW);
+
+/// Why `name` in `dir` could not be opened as a directory: a link, or not a
+/// directory at all.
+fn not_a_dir(dir: &OwnedFd, name: &OsStr, shown: &Path, e: Errno) -> Error {
+    match rfs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(st) => {
+            let t = FileType::from_raw_mode(st.st_mode);
+            damaged(shown, &format!("is {}, not a directory", type_name(t)))
+        }
+        Err(_) => io(shown, e),
+    }
+}
+
+/// Open the directory `dirs` under `base` without following a link; the
+/// missing ones are created (0700) when `create`. `None`: one is missing.
+fn walk(base: &Path, dirs: &[OsString], create: bool) -> Result<Option<OwnedFd>> {
+    let mut fd = match rfs::openat(
+        rfs::CWD,
+        base,
+        DIR_FLAGS.difference(OFlags::NOFOLLOW),
+        Mode::empty(),
+    ) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT) if !create => return Ok(None),
+        Err(Errno::NOENT) => {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .create(base)
+                .map_err(|e| Error::io(base, e))?;
+            let fd = rfs::openat(
+                rfs::CWD,
+                base,
+                DIR_FLAGS.difference(OFlags::NOFOLLOW),
+                Mode::empty(),
+            )
+            .map_err(|e| io(base, e))?;
+            rfs::fchmod(&fd, Mode::from_raw_mode(0o700)).map_err(|e| io(base, e))?;
+            fd
+        }
+        Err(e) => return Err(io(base, e)),
+    };
+    let mut shown = base.to_path_buf();
+    for d in dirs {
+        shown.push(d);
+        let next = match rfs::openat(&fd, d.as_os_str(), DIR_FLAGS, Mode::empty()) {
+            Ok(next) => next,
+            Err(Errno::NOENT) if !create => return Ok(None),
+            Err(Errno::NOENT) => {
+                match rfs::mkdirat(&fd, d.as_os_str(), Mode::from_raw_mode(0o700)) {
+                    Ok(()) | Err(Errno::EXIST) => {}
+                    Err(e) => return Err(io(&shown, e)),
+                }
+                let next = rfs::openat(&fd, d.as_os_str(), DIR_FLAGS, Mode::empty())
+                    .map_err(|e| not_a_dir(&fd, d, &shown, e))?;
+                // Whatever the umask: the store's directories are private.
+                let st = rfs::fstat(&next).map_err(|e| io(&shown, e))?;
+                if st.st_mode & 0o777 != 0o700 {
+                    rfs::fchmod(&next, Mode::from_raw_mode(0o700)).map_err(|e| io(&shown, e))?;
+                }
+                next
+            }
+            Err(e) => return Err(not_a_dir(&fd, d, &shown, e)),
+        };
+        fd = next;
+    }
+    Ok(Some(fd))
+}
+
+/// The directory holding `path` and the name of `path` in it.
+fn parent(path: &Path, create: bool) -> Result<Option<(OwnedFd, OsString)>> {
+    let Some((base, dirs, name)) = split(path) else {
+        return Err(damaged(path, "is not a file path inside the store"));
+    };
+    Ok(walk(&base, &dirs, create)?.map(|fd| (fd, name)))
+}
+
+/// The directory `path` as (the directory to start from, the directories
+/// to walk from it).
+fn dir_parts(path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
+    let root = ROOT.read().unwrap_or_else(|e| e.into_inner()).clone();
+    if let Some(root) = root
+        && let Ok(rest) = path.strip_prefix(&root)
+    {
+        let mut dirs = Vec::new();
+        for c in rest.components() {
+            match c {
+                Component::Normal(c) => dirs.push(c.to_os_string()),
+                _ => return Err(damaged(path, "is not a directory path inside the store")),
+            }
+        }
+        return Ok((root, dirs));
+    }
+    Ok((path.to_path_buf(), Vec::new()))
+}
+
+/// Open the directory `path` (every component inside the store a real
+/// directory); `None` when it does not exist.
+pub fn open_dir(path: &Path) -> Result<Option<File>> {
+    let (base, dirs) = dir_parts(path)?;
+    Ok(walk(&base, &dirs, false)?.map(File::from))
+}
+
+/// Create the directory `path` and the missing ones on the way (0700).
+pub fn ensure_dir(path: &Path) -> Result<()> {
+    let (base, dirs) = dir_parts(path)?;
+    walk(&base, &dirs, true).map(|_| ())
+}
+
+/// How to open a file (see [`open`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct How {
+    pub read: bool,
+    pub write: bool,
+    pub create: bool,
+    pub create_new: bool,
+    pub truncate: bool,
+}
+
+impl How {
+    pub const READ: How = How {
+        read: true,
+        write: false,
+        create: false,
+        create_new: false,
+        truncate: false,
+    };
+}
+
+/// Open the regular file `path` without following a link and without
+/// blocking; created 0600 when asked, chmodded to 0600 when opened for
+/// writing. `None` when it (or a directory on the way) does not exist and
+/// was not to be created. Anything but a regular file is refused, naming it.
+pub fn open(path: &Path, how: How) -> Result<Option<File>> {
+    let Some((dir, name)) = parent(path, false)? else {
+        if how.create || how.create_new {
+            return Err(Error::io(
+                path,
+                std::io::Error::from(std::io::ErrorKind::NotFound),
+            ));
+        }
+        return Ok(None);
+    };
+    let mut flags = OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    flags |= match (how.read, how.write) {
+        (_, false) => OFlags::RDONLY,
+        (false, true) => OFlags::WRONLY,
+        (true, true) => OFlags::RDWR,
+    };
+    if how.create || how.create_new {
+        flags |= OFlags::CREATE;
+    }
+    if how.create_new {
+        flags |= OFlags::EXCL;
+    }
+    let fd = match rfs::openat(&dir, name.as_os_str(), flags, Mode::from_raw_mode(0o600)) {
+        Ok(fd) => fd,
+        Err(Errno::NOENT) if !(how.create || how.create_new) => return Ok(None),
+        Err(e @ (Errno::LOOP | Errno::NXIO | Errno::ISDIR | Errno::NOTDIR)) => {
+            return Err(
+                match rfs::statat(&dir, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(st) => damaged(
+                        path,
+                        &format!("is {}", type_name(FileType::from_raw_mode(st.st_mode))),
+                    ),
+                    Err(_) => io(path, e),
+                },
+            );
+        }
+        Err(e) => return Err(io(path, e)),
+    };
+    let st = rfs::fstat(&fd).map_err(|e| io(path, e))?;
+    let t = FileType::from_raw_mode(st.st_mode);
+    if t != FileType::RegularFile {
+        return Err(damaged(path, &format!("is {}", type_name(t))));
+    }
+    if how.write && st.st_mode & 0o777 != 0o600 {
+        rfs::fchmod(&fd, Mode::from_raw_mode(0o600)).map_err(|e| io(path, e))?;
+    }
+    let f = File::from(fd);
+    if how.truncate {
+        f.set_len(0).map_err(|e| Error::io(path, e))?;
+    }
+    Ok(Some(f))
+}
+
+/// The whole regular file `path`; `None` when it does not exist. With
+/// `limit`, a file larger than that is refused by its size, unread.
+pub fn read(path: &Path, limit: Option<u64>) -> Result<Option<Vec<u8>>> {
+    let Some(mut f) = open(path, How::READ)? else {
+        return Ok(None);
+    };
+    let len = f.metadata().map_err(|e| Error::io(path, e))?.len();
+    if let Some(limit) = limit
+        && len > limit
+    {
+        return Err(Error::corrupt(
+            path,
+            format!("{len} bytes, above the limit of {limit} bytes for a record file"),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    f.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    Ok(Some(bytes))
+}
+
+/// What `path` itself is (a link is not followed); `None` when it does not
+/// exist.
+pub fn lstat(path: &Path) -> Result<Option<rfs::Stat>> {
+    let Some((dir, name)) = parent(path, false)? else {
+        return Ok(None);
+    };
+    match rfs::statat(&dir, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(st) => Ok(Some(st)),
+        Err(Errno::NOENT) => Ok(None),
+        Err(e) => Err(io(path, e)),
+    }
+}
+
+/// Whether something exists at `path` (a link counts, unfollowed).
+pub fn exists(path: &Path) -> Result<bool> {
+    Ok(lstat(path)?.is_some())
+}
+
+/// Rename `from` to `to`, both in one directory (a temp file over its
+/// target). A link at `to` is replaced, never followed.
+pub fn rename(from: &Path, to: &Path) -> Result<()> {
+    let Some((dir, from_name)) = parent(from, false)? else {
+        return Err(Error::io(
+            from,
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        ));
+    };
+    if from.parent() != to.parent() {
+        return Err(damaged(to, "is not in the directory of its temp file"));
+    }
+    let to_name = to.file_name().unwrap_or_default();
+    rfs::renameat(&dir, from_name.as_os_str(), &dir, to_name).map_err(|e| io(to, e))
+}
+
+/// Remove the file `path` (a link itself, never its target); nothing to do
+/// when it does not exist.
+pub fn remove(path: &Path) -> Result<()> {
+    let Some((dir, name)) = parent(path, false)? else {
+        return Ok(());
+    };
+    match rfs::unlinkat(&dir, name.as_os_str(), AtFlags::empty()) {
+        Ok(()) | Err(Errno::NOENT) => Ok(()),
+        Err(e) => Err(io(path, e)),
+    }
+}
+
+/// The entries of the directory `path` with their types (a link is listed
+/// as a link); `None` when it does not exist.
+pub fn list(path: &Path) -> Result<Option<Vec<(OsString, FileType)>>> {
+    let Some(dir) = open_dir(path)? else {
+        return Ok(None);
+    };
+    let fd = OwnedFd::from(dir);
+    let entries = rfs::Dir::read_from(&fd).map_err(|e| io(path, e))?;
+    let mut out = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| io(path, e))?;
+        let name = e.file_name().to_bytes();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        let name = OsStr::from_bytes(name).to_os_string();
+        let mut t = e.file_type();
+        if t == FileType::Unknown {
+            t = rfs::statat(&fd, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW)
+                .map(|st| FileType::from_raw_mode(st.st_mode))
+                .unwrap_or(FileType::Unknown);
+        }
+        out.push((name, t));
+    }
+    Ok(Some(out))
+}
