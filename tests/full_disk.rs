@@ -370,3 +370,78 @@ fn a_create_whose_answer_cannot_be_written_says_it_was_committed() {
     assert_eq!(o.status.code(), Some(3), "{stderr}");
     assert!(!stderr.contains("committed"), "{stderr}");
 }
+
+/// While the disk is full, reads work and show a change that was committed
+/// but could not be completed; a write says which file it could not write
+/// and why; once there is room, the next command completes the change.
+#[test]
+fn reads_work_while_the_disk_is_full() {
+    let env = Env::new();
+    let a = env.create_profile("full-00001");
+    let args = [
+        "profile",
+        "create",
+        "--body",
+        "-",
+        "--idempotency-key",
+        "k-full",
+    ];
+    let body = profile_body("full-00002").to_string();
+    // Committed, then the disk filled up: success, the journal left behind.
+    let o = ok(run(&env, Some("enospc@after-journal"), &args, Some(&body)));
+    let b = o.id();
+    assert!(o.stderr.contains("the change was committed"), "{o:?}");
+    let journal = env.path().join("journal.json");
+    assert!(journal.exists());
+    let full = Some("enospc@before-write");
+    // Reads on the full disk: every one works and shows the change.
+    let got = ok(run(&env, full, &["profile", "get", &b], None));
+    assert_eq!(got.data()[0]["customer_key"], "full-00002", "{got:?}");
+    assert!(got.stderr.contains("not completed on disk yet"), "{got:?}");
+    let list = ok(run(&env, full, &["profile", "list"], None));
+    let ids: Vec<&str> = list
+        .data()
+        .iter()
+        .map(|p| p["customer_profile_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [a.as_str(), b.as_str()], "{list:?}");
+    assert_eq!(list.json["paging"]["total_count"], 2, "{list:?}");
+    let by_key = ok(run(
+        &env,
+        full,
+        &["profile", "list", "--customer-key", "full-00002"],
+        None,
+    ));
+    assert_eq!(by_key.data().len(), 1, "{by_key:?}");
+    let by_name = ok(run(
+        &env,
+        full,
+        &["profile", "list", "--last-name", "lovelace"],
+        None,
+    ));
+    assert_eq!(by_name.data().len(), 2, "{by_name:?}");
+    assert!(journal.exists(), "a read wrote nothing");
+    // A write on the full disk: exit 3, naming the file it could not write
+    // and that it belongs to the earlier, committed change.
+    let o = run(
+        &env,
+        full,
+        &["profile", "create", "--body", "-"],
+        Some(&profile_body("full-00003").to_string()),
+    );
+    o.refused(3, 30003)
+        .mentions(NO_SPACE)
+        .mentions(&format!("{b}.json"))
+        .mentions("a change committed earlier");
+    assert!(journal.exists());
+    assert_eq!(
+        ok(run(&env, full, &["profile", "list"], None)).data().len(),
+        2
+    );
+    // Room again: the next command completes the change; the retry answers it.
+    let again = ok(run(&env, None, &args, Some(&body)));
+    assert_eq!(again.id(), b);
+    assert!(!journal.exists());
+    assert_eq!(profiles(&env).len(), 2);
+    assert_clean(&env, "after the disk has room again");
+}

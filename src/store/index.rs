@@ -88,7 +88,16 @@ where
     T: DeserializeOwned,
     F: Fn(&T) -> &String,
 {
-    let bytes = complete_lines(path)?;
+    read_log_bytes(path, &complete_lines(path)?, id_of)
+}
+
+/// [`read_log`] of the content `bytes` of `path` (named in errors).
+pub fn read_log_bytes<T, F>(path: &Path, bytes: &[u8], id_of: F) -> Result<Vec<T>>
+where
+    T: DeserializeOwned,
+    F: Fn(&T) -> &String,
+{
+    let bytes = complete(bytes);
     let mut out: Vec<T> = Vec::new();
     let mut pos: HashMap<String, usize> = HashMap::new();
     for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -118,9 +127,15 @@ pub(crate) fn complete_lines(path: &Path) -> Result<Vec<u8>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error::io(path, e)),
     };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let complete = complete(&bytes).len();
     bytes.truncate(complete);
     Ok(bytes)
+}
+
+/// `bytes` up to and including their last newline.
+pub(crate) fn complete(bytes: &[u8]) -> &[u8] {
+    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    &bytes[..end]
 }
 
 /// The id at the start of a summary log line (`{"id":"…",…}`, as the logs
@@ -255,6 +270,18 @@ pub fn ids_range(path: &Path, start: usize, end: usize) -> Result<Vec<String>> {
     buf.chunks(ID_RECORD).map(|r| record_id(path, r)).collect()
 }
 
+/// [`ids_range`] of the content `bytes` of an ids file `path`.
+pub fn ids_range_bytes(path: &Path, bytes: &[u8], start: usize, end: usize) -> Result<Vec<String>> {
+    let end = end.min(bytes.len() / ID_RECORD);
+    if start >= end {
+        return Ok(Vec::new());
+    }
+    bytes[start * ID_RECORD..end * ID_RECORD]
+        .chunks(ID_RECORD)
+        .map(|r| record_id(path, r))
+        .collect()
+}
+
 /// Every id of an ids file, in order.
 pub fn ids_all(path: &Path) -> Result<Vec<String>> {
     ids_range(path, 0, usize::MAX)
@@ -267,14 +294,19 @@ pub fn ids_position(path: &Path, id: &str) -> Result<Option<usize>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(path, e)),
     };
+    Ok(ids_position_bytes(&bytes, id))
+}
+
+/// [`ids_position`] in the content `bytes` of an ids file.
+pub fn ids_position_bytes(bytes: &[u8], id: &str) -> Option<usize> {
     // A key longer than any id (a hostile --after) is no record's.
     if id.len() >= ID_RECORD {
-        return Ok(None);
+        return None;
     }
     let want = id_record(id);
-    Ok(bytes
+    bytes
         .chunks_exact(ID_RECORD)
-        .position(|r| r == want.as_bytes()))
+        .position(|r| r == want.as_bytes())
 }
 
 /// Length of `path` up to and including its last newline (0 when missing).

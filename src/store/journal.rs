@@ -199,6 +199,14 @@ pub fn unfinished() -> usize {
     UNFINISHED.load(Ordering::SeqCst)
 }
 
+/// Keep a warning for the caller to show (see [`take_warnings`]).
+pub fn warn(message: String) {
+    WARNINGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(message);
+}
+
 /// The warnings of commits whose change was committed but not finished
 /// (see [`commit`]), taken: the CLI prints them on stderr.
 pub fn take_warnings() -> Vec<String> {
@@ -310,6 +318,47 @@ pub fn recover(root: &Path) -> Result<bool> {
         e
     })?;
     Ok(true)
+}
+
+/// The files a pending journal changes, as its replay would leave them
+/// (`None`: removed), computed in memory without writing anything: what a
+/// reader shows when the replay cannot be written (a full disk). Store
+/// relative paths.
+pub fn overlay(root: &Path) -> Result<std::collections::HashMap<String, Option<Vec<u8>>>> {
+    use std::collections::HashMap;
+    let path = root.join(JOURNAL);
+    let Some(bytes) = atomic::read_opt(&path)? else {
+        return Ok(HashMap::new());
+    };
+    let journal: Journal = serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?;
+    let mut files: HashMap<String, Option<Vec<u8>>> = HashMap::new();
+    for op in journal.ops {
+        match op {
+            Op::Put { path, data } => {
+                files.insert(path, Some(data.into_bytes()));
+            }
+            Op::PutJson { path, json } => {
+                files.insert(path, Some(json_file(&json)));
+            }
+            Op::Delete { path } => {
+                files.insert(path, None);
+            }
+            Op::Append {
+                path,
+                base_len,
+                data,
+            } => {
+                let mut content = match files.remove(&path) {
+                    Some(c) => c.unwrap_or_default(),
+                    None => atomic::read_opt(&root.join(&path))?.unwrap_or_default(),
+                };
+                content.truncate(usize::try_from(base_len).unwrap_or(usize::MAX));
+                content.extend_from_slice(data.as_bytes());
+                files.insert(path, Some(content));
+            }
+        }
+    }
+    Ok(files)
 }
 
 fn apply(root: &Path, journal: &Journal) -> Result<()> {

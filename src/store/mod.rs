@@ -84,6 +84,10 @@ pub struct Store {
     /// The idempotency record that the next [`Tx::commit_created`] writes
     /// (see [`Store::arm_idempotency`]).
     armed: std::sync::Mutex<Option<Armed>>,
+    /// A reader's view of a pending journal that it could not replay (a full
+    /// disk): the files it changes, as the replay would leave them (`None`:
+    /// removed), store-relative. Reads consult it first.
+    overlay: Option<HashMap<String, Option<Vec<u8>>>>,
 }
 
 /// An idempotency key waiting for the commit of the change it answers.
@@ -127,6 +131,7 @@ impl Store {
             mode: first,
             wait,
             armed: Default::default(),
+            overlay: None,
         };
         let mut opened = Opened::Existing;
         if !safefs::exists(&store.root.join(META))? {
@@ -134,7 +139,7 @@ impl Store {
             opened = Opened::Created;
         }
         store.format_version()?;
-        store.recover()?;
+        store.recover(mode)?;
         store.upgrade(upgrading)?;
         if store.mode != mode {
             store.lock.relock(mode, &store.wait)?;
@@ -155,6 +160,7 @@ impl Store {
             mode: Mode::Exclusive,
             wait,
             armed: Default::default(),
+            overlay: None,
         };
         if safefs::exists(&store.root.join(META))? {
             return Err(Error::one(
@@ -316,14 +322,53 @@ impl Store {
     /// lock no writer is live, so a temp journal seen then is always stale;
     /// removing it here means any next command, a read too, leaves the store
     /// clean for `store check`).
-    fn recover(&mut self) -> Result<()> {
+    ///
+    /// A reader (`wanted` shared) that cannot write the replay (a full disk,
+    /// a failing device) reads through it instead: the files the journal
+    /// changes are computed in memory ([`journal::overlay`]) and read from
+    /// there, so reads work and see the committed change while nothing can
+    /// be written. A writer gets the error: it could not write either.
+    fn recover(&mut self, wanted: Mode) -> Result<()> {
         let journal = self.root.join(journal::JOURNAL);
         if !journal.exists() && !atomic::temp_path(&journal).exists() {
             return Ok(());
         }
         self.lock_exclusive()?;
-        journal::recover(&self.root)?;
-        Ok(())
+        match journal::recover(&self.root) {
+            Ok(_) => Ok(()),
+            Err(e) if wanted == Mode::Shared && e.has_code(code::STORE_IO) => {
+                self.overlay = Some(journal::overlay(&self.root)?);
+                let why = e
+                    .errors
+                    .first()
+                    .map_or(String::new(), |a| a.message.clone());
+                let why = why.split(" (while completing").next().unwrap_or_default();
+                journal::warn(format!(
+                    "a change committed earlier is not completed on disk yet ({why}); \
+                     this answer includes it, read from {} without writing anything",
+                    journal.display()
+                ));
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The content of `path` as this store shows it: from the overlay of
+    /// a pending journal (see [`Store::recover`]) when it names the file,
+    /// else from the disk; `None` when it does not exist.
+    fn read_bytes(&self, path: &Path) -> Result<Option<Vec<u8>>> {
+        if let Some(c) = self.overlaid(path) {
+            return Ok(c.map(<[u8]>::to_vec));
+        }
+        atomic::read_opt(path)
+    }
+
+    /// The overlay's content of `path`, when it has one.
+    fn overlaid(&self, path: &Path) -> Option<Option<&[u8]>> {
+        let overlay = self.overlay.as_ref()?;
+        let rel = path.strip_prefix(&self.root).ok()?.to_str()?;
+        overlay.get(rel).map(|c| c.as_deref())
     }
 
     pub fn root(&self) -> &Path {
@@ -334,10 +379,18 @@ impl Store {
     /// payctl has only the summary log; then it is missing while the log is not
     /// empty).
     fn profile_ids_built(&self) -> Result<bool> {
-        if self.root.join(PROFILE_IDS).exists() {
+        let ids = self.root.join(PROFILE_IDS);
+        if let Some(c) = self.overlaid(&ids) {
+            return Ok(c.is_some());
+        }
+        if ids.exists() {
             return Ok(true);
         }
-        Ok(index::complete_len(&self.root.join(PROFILES_LOG))? == 0)
+        let log = self.root.join(PROFILES_LOG);
+        if let Some(c) = self.overlaid(&log) {
+            return Ok(index::complete(c.unwrap_or_default()).is_empty());
+        }
+        Ok(index::complete_len(&log)? == 0)
     }
 
     /// Build `index/profiles.ids` from the summary log when it is missing
@@ -362,7 +415,7 @@ impl Store {
     }
 
     fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<Option<T>> {
-        let Some(bytes) = atomic::read_opt(path)? else {
+        let Some(bytes) = self.read_bytes(path)? else {
             return Ok(None);
         };
         serde_json::from_slice(&bytes)
@@ -414,7 +467,7 @@ impl Store {
     /// The customer that holds `key`, if any: the latest entry of the key's
     /// bucket whose customer does hold it (the aggregates are the truth).
     pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        let Some(bucket) = atomic::read_opt(&self.root.join(keys::bucket_rel(key)))? else {
+        let Some(bucket) = self.read_bytes(&self.root.join(keys::bucket_rel(key)))? else {
             return Ok(None);
         };
         self.holder(key, keys::owners(&bucket, key))
@@ -441,7 +494,7 @@ impl Store {
     pub fn key_index(&self) -> Result<KeyIndex<'_>> {
         let mut owners: HashMap<String, Vec<String>> = HashMap::new();
         for b in 0..=u8::MAX {
-            let Some(bytes) = atomic::read_opt(&self.root.join(keys::bucket_path(b)))? else {
+            let Some(bytes) = self.read_bytes(&self.root.join(keys::bucket_path(b)))? else {
                 continue;
             };
             for (key, owner) in keys::parse_bucket(b, &bytes).entries {
@@ -456,7 +509,11 @@ impl Store {
 
     /// Profile summaries in creation order, each in its latest version.
     pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        index::read_log(&self.root.join(PROFILES_LOG), |s: &ProfileSummary| &s.id)
+        let path = self.root.join(PROFILES_LOG);
+        if let Some(c) = self.overlaid(&path) {
+            return index::read_log_bytes(&path, c.unwrap_or_default(), |s: &ProfileSummary| &s.id);
+        }
+        index::read_log(&path, |s: &ProfileSummary| &s.id)
     }
 
     /// The summaries whose latest version may hold every one of `needles`
@@ -468,7 +525,7 @@ impl Store {
             n.bytes().all(|b| b.is_ascii_graphic() || b == b' ') && !n.contains(['"', '\\'])
         };
         let path = self.root.join(PROFILES_LOG);
-        if !needles.iter().all(plain) {
+        if !needles.iter().all(plain) || self.overlaid(&path).is_some() {
             return self.profiles();
         }
         let needles: Vec<Vec<u8>> = needles
@@ -487,7 +544,11 @@ impl Store {
         if !self.profile_ids_built()? {
             return Ok(self.profiles()?.len());
         }
-        index::ids_count(&self.root.join(PROFILE_IDS))
+        let path = self.root.join(PROFILE_IDS);
+        if let Some(c) = self.overlaid(&path) {
+            return Ok(c.map_or(0, |c| c.len() / index::ID_RECORD));
+        }
+        index::ids_count(&path)
     }
 
     /// The profile ids at positions `start..end` of creation order.
@@ -502,7 +563,11 @@ impl Store {
                 .map(|s| s.id.clone())
                 .collect());
         }
-        index::ids_range(&self.root.join(PROFILE_IDS), start, end)
+        let path = self.root.join(PROFILE_IDS);
+        if let Some(c) = self.overlaid(&path) {
+            return index::ids_range_bytes(&path, c.unwrap_or_default(), start, end);
+        }
+        index::ids_range(&path, start, end)
     }
 
     /// The position of profile `cid` in creation order.
@@ -510,14 +575,21 @@ impl Store {
         if !self.profile_ids_built()? {
             return Ok(self.profiles()?.iter().position(|s| s.id == cid));
         }
-        index::ids_position(&self.root.join(PROFILE_IDS), cid)
+        let path = self.root.join(PROFILE_IDS);
+        if let Some(c) = self.overlaid(&path) {
+            return Ok(index::ids_position_bytes(c.unwrap_or_default(), cid));
+        }
+        index::ids_position(&path, cid)
     }
 
     /// The customers with a record in `program_id`, in the order the records
     /// were created (from the attachment index).
     pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         let path = self.root.join(ATTACHMENTS_LOG);
-        let log = index::complete_lines(&path)?;
+        let log = match self.overlaid(&path) {
+            Some(c) => index::complete(c.unwrap_or_default()).to_vec(),
+            None => index::complete_lines(&path)?,
+        };
         attachments::customers_of(&log, program_id).map_err(|n| {
             Error::corrupt(
                 &path,
@@ -528,12 +600,32 @@ impl Store {
 
     /// Transaction summaries in creation order, each in its latest version.
     pub fn txns(&self) -> Result<Vec<TxnSummary>> {
-        index::read_log(&self.root.join(TXNS_LOG), |s: &TxnSummary| &s.id)
+        let path = self.root.join(TXNS_LOG);
+        if let Some(c) = self.overlaid(&path) {
+            return index::read_log_bytes(&path, c.unwrap_or_default(), |s: &TxnSummary| &s.id);
+        }
+        index::read_log(&path, |s: &TxnSummary| &s.id)
     }
 
     /// The worker's pending items, oldest first.
     pub fn queue(&self) -> Result<Vec<QueueItem>> {
-        index::read_queue(&self.root.join(QUEUE_DIR))
+        let mut queue = index::read_queue(&self.root.join(QUEUE_DIR))?;
+        if let Some(overlay) = &self.overlay {
+            let prefix = format!("{QUEUE_DIR}/");
+            for (rel, content) in overlay {
+                let Some(name) = rel.strip_prefix(&prefix) else {
+                    continue;
+                };
+                queue.retain(|q| q.file_name() != name);
+                if content.is_some()
+                    && let Some(q) = QueueItem::parse(name)
+                {
+                    queue.push(q);
+                }
+            }
+            queue.sort_by_key(QueueItem::file_name);
+        }
+        Ok(queue)
     }
 
     /// Whether `item` is still in the queue.
@@ -545,7 +637,7 @@ impl Store {
     /// seconds), if any: one bucket read.
     pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
         let path = self.root.join(idempotency::bucket_rel(key));
-        let Some(bytes) = atomic::read_opt(&path)? else {
+        let Some(bytes) = self.read_bytes(&path)? else {
             return Ok(None);
         };
         let records = idempotency::parse(&bytes)
