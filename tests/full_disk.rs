@@ -445,3 +445,148 @@ fn reads_work_while_the_disk_is_full() {
     assert_eq!(profiles(&env).len(), 2);
     assert_clean(&env, "after the disk has room again");
 }
+
+// ------------------------------------------------- a real full disk (tmpfs)
+
+/// A tmpfs with `options` mounted at `dir` (needs root); `None` when mounting is
+/// not possible here.
+fn mount_tmpfs(dir: &Path, options: &str) -> Option<Unmount> {
+    std::fs::create_dir_all(dir).unwrap();
+    let ok = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+        .arg(dir)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    ok.then(|| Unmount(dir.to_path_buf()))
+}
+
+struct Unmount(PathBuf);
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// Fill the file system of `dir` with `filler` until ENOSPC, then free
+/// `pages` pages of it.
+fn fill(filler: &Path, pages: u64) {
+    use std::io::Write;
+    let mut f = std::fs::File::create(filler).unwrap();
+    let page = vec![0u8; 4096];
+    loop {
+        match f.write(&page) {
+            Ok(n) if n == page.len() => {}
+            Ok(_) => break,
+            Err(e) if e.raw_os_error() == Some(28) => break,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let _ = f.sync_all();
+    let len = f.metadata().unwrap().len() / 4096 * 4096;
+    f.set_len(len.saturating_sub(pages * 4096)).unwrap();
+}
+
+/// Fill the inodes of the file system at `dir` with empty files in
+/// `dir/fill-inodes` until ENOSPC, then remove `free` of them.
+fn fill_inodes(dir: &Path, free: usize) {
+    let d = dir.join("fill-inodes");
+    let _ = std::fs::create_dir(&d);
+    let mut made = Vec::new();
+    for i in 0.. {
+        let p = d.join(i.to_string());
+        match std::fs::File::create(&p) {
+            Ok(_) => made.push(p),
+            Err(e) if e.raw_os_error() == Some(28) => break,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    for p in made.iter().rev().take(free) {
+        std::fs::remove_file(p).unwrap();
+    }
+}
+
+/// On a really full file system (`make_full(n)`: no room but for `n`
+/// blocks or inodes; `make_room()`: room again): a create that cannot write
+/// its journal answers 30003 and changes nothing; one whose journal fits
+/// but whose record does not answers its id; reads go on working; when room
+/// is made, a retry with the same key answers the same id and creates
+/// nothing.
+fn really_full(env: &Env, make_full: &dyn Fn(u64), make_room: &dyn Fn()) {
+    let mnt = env.path();
+    let a = env.create_profile("real-00001");
+    let body = profile_body("real-00002").to_string();
+    let args = [
+        "profile",
+        "create",
+        "--body",
+        "-",
+        "--idempotency-key",
+        "k-real",
+    ];
+
+    // No room at all: refused before the commit point, nothing changed.
+    make_full(0);
+    let before = env.snapshot();
+    let o = run(env, None, &args, Some(&body));
+    o.refused(3, 30003).mentions(NO_SPACE);
+    assert_eq!(before, env.snapshot(), "a refused create changed the store");
+    assert_eq!(ok(env.run(&["profile", "get", &a])).data().len(), 1);
+    make_room();
+
+    // Room for one: the journal fits, the record does not. The create is
+    // committed: it answers its id, and says the rest is left to replay.
+    make_full(1);
+    let o = ok(run(env, None, &args, Some(&body)));
+    let b = o.id();
+    assert!(o.stderr.contains("the change was committed"), "{o:?}");
+    assert!(mnt.join("journal.json").exists());
+
+    // Still full: reads work and show it.
+    let got = ok(env.run(&["profile", "get", &b]));
+    assert_eq!(got.data()[0]["customer_key"], "real-00002");
+    let list = ok(env.run(&["profile", "list"]));
+    assert_eq!(list.data().len(), 2, "{list:?}");
+    // A write says what it could not write.
+    let o = env.body(&["profile", "create"], &profile_body("real-00003"));
+    o.refused(3, 30003)
+        .mentions(NO_SPACE)
+        .mentions("a change committed earlier");
+
+    // Room again: the retry answers the first id, and nothing is doubled.
+    make_room();
+    let again = ok(run(env, None, &args, Some(&body)));
+    assert_eq!(again.id(), b);
+    let keys: Vec<String> = profiles(env)
+        .iter()
+        .map(|p| p["customer_key"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(keys, ["real-00001", "real-00002"]);
+    assert_clean(env, "after the disk has room again");
+}
+
+#[test]
+fn a_really_full_disk_never_hides_a_committed_create() {
+    let env = Env::new();
+    let Some(_unmount) = mount_tmpfs(&env.path(), "size=2m") else {
+        eprintln!("skipped: cannot mount a tmpfs here (not root?)");
+        return;
+    };
+    let filler = env.path().join("filler");
+    really_full(&env, &|pages| fill(&filler, pages), &|| {
+        let _ = std::fs::remove_file(&filler);
+    });
+}
+
+#[test]
+fn out_of_inodes_never_hides_a_committed_create() {
+    let env = Env::new();
+    let Some(_unmount) = mount_tmpfs(&env.path(), "size=8m,nr_inodes=400") else {
+        eprintln!("skipped: cannot mount a tmpfs here (not root?)");
+        return;
+    };
+    let dir = env.path();
+    really_full(&env, &|n| fill_inodes(&dir, n as usize), &|| {
+        let _ = std::fs::remove_dir_all(dir.join("fill-inodes"));
+    });
+}

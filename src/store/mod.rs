@@ -333,9 +333,18 @@ impl Store {
         if !journal.exists() && !atomic::temp_path(&journal).exists() {
             return Ok(());
         }
-        self.lock_exclusive()?;
-        match journal::recover(&self.root) {
-            Ok(_) => Ok(()),
+        let replayed = match self.lock_exclusive() {
+            Ok(()) => journal::recover(&self.root).map(|_| ()),
+            // A reader on a read-only file system cannot replay either:
+            // it takes its shared lock again and reads through the journal.
+            Err(e) if wanted == Mode::Shared && e.has_code(code::STORE_IO) => {
+                self.lock.relock(Mode::Shared, &self.wait)?;
+                Err(e)
+            }
+            Err(e) => return Err(e),
+        };
+        match replayed {
+            Ok(()) => Ok(()),
             Err(e) if wanted == Mode::Shared && e.has_code(code::STORE_IO) => {
                 self.overlay = Some(journal::overlay(&self.root)?);
                 let why = e
