@@ -28,7 +28,8 @@ use crate::store::{Mode, Opened, Store};
 
 pub const AFTER_HELP: &str = "\
 Exit codes: 0 success; 1 refused (validation, not found, conflict: see errors[].code);
-2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format).
+2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format),
+or the answer could not be written (stderr then says whether a change was committed, and its id).
 
 Environment: PAYCTL_DATA_DIR, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT, NO_COLOR.
 
@@ -43,7 +44,9 @@ EXIT CODES
   0  success
   1  the request was refused: validation, not found, conflict (see errors[].code)
   2  usage error (unknown command or flag; a destructive command without --yes where no one can be asked)
-  3  the store could not be used: lock timeout, unreadable or corrupt file, I/O error, newer store format
+  3  the store could not be used: lock timeout, unreadable or corrupt file, I/O error, newer store format;
+     or the answer could not be written to stdout: when a change was committed, stderr says
+     \"the change was committed\" and names its id (a retry with the same --idempotency-key answers it)
 
 ERROR CODES (errors[].code)
   10000 Invalid Usage              10001 Invalid Value              10002 Required Value Missing
