@@ -130,8 +130,59 @@ pub const PARAMETER_NAMES: &[&str] = &[
     "@target_checks",
 ];
 
+/// Longest string a catalog may hold (names, display names, descriptions).
+pub const MAX_CATALOG_TEXT: usize = 1024;
+
+/// Every string of a catalog follows the rules of user input: no control,
+/// bidirectional or other invisible format characters (they would reach the
+/// operator's terminal through `program list`), at most
+/// [`MAX_CATALOG_TEXT`] characters.
+fn check_strings(v: &serde_json::Value, path: &str, errs: &mut Errors) {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => {
+            let at = if path.is_empty() { "catalog" } else { path };
+            if let Err(rule) = crate::core::rules::clean_text(s) {
+                errs.invalid(at, rule);
+            }
+            let n = s.chars().count();
+            if n > MAX_CATALOG_TEXT {
+                errs.invalid(
+                    at,
+                    format!("must be at most {MAX_CATALOG_TEXT} characters long (is {n})"),
+                );
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                check_strings(x, &format!("{path}[{i}]"), errs);
+            }
+        }
+        Value::Object(m) => {
+            for (k, x) in m {
+                let shown: String = k
+                    .chars()
+                    .take(64)
+                    .collect::<String>()
+                    .escape_debug()
+                    .to_string();
+                check_strings(x, &crate::core::body::join(path, &shown), errs);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Parse and validate a catalog file; every problem is reported at once.
 pub fn load(text: &str, actor: &str, now: &str) -> Result<Catalog> {
+    if let Some(dup) = crate::core::body::duplicate_key(text) {
+        return Err(Error::one(code::MALFORMED, format!("catalog: {dup}")));
+    }
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+        let mut errs = Errors::new();
+        check_strings(&v, "", &mut errs);
+        errs.finish()?;
+    }
     let input: CatalogIn = serde_json::from_str(text)
         .map_err(|e| Error::one(code::MALFORMED, format!("catalog: {e}")))?;
     build(input, actor, now)

@@ -29,6 +29,80 @@ const ALIASES: &[(&str, &str)] = &[
     ("template_id", "transaction_template_id"),
 ];
 
+/// The first key that an object of the JSON `text` holds twice, as a
+/// message naming it by its path (`a.b[2].key`) and its position; `None`
+/// when every object's keys are distinct, or when `text` is not JSON (its
+/// syntax error is the parser's to report). serde_json keeps the last of a
+/// repeated key; a body must not be read one way here and another way by the
+/// next system, so a repeated key is refused (10005), at any depth.
+pub fn duplicate_key(text: &str) -> Option<String> {
+    use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+
+    struct Unique<'p>(&'p str);
+    impl<'de> DeserializeSeed<'de> for Unique<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Unique<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut i = 0usize;
+            loop {
+                let path = format!("{}[{i}]", self.0);
+                if seq.next_element_seed(Unique(&path))?.is_none() {
+                    return Ok(());
+                }
+                i += 1;
+            }
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let path = join(self.0, &key);
+                if !seen.insert(key) {
+                    let shown: String = path.chars().take(128).collect();
+                    return Err(A::Error::custom(format!(
+                        "has the key `{}` twice in one object: a repeated key is refused \
+                         (which one should win is not guessed)",
+                        shown.escape_debug()
+                    )));
+                }
+                map.next_value_seed(Unique(&path))?;
+            }
+            Ok(())
+        }
+    }
+
+    let mut de = serde_json::Deserializer::from_str(text);
+    match Unique("").deserialize(&mut de) {
+        Err(e) if e.is_data() => Some(e.to_string()),
+        _ => None,
+    }
+}
+
 /// A JSON object being read, with its path for messages.
 #[derive(Clone, Copy)]
 pub struct Obj<'a> {
@@ -156,19 +230,21 @@ impl<'a> Obj<'a> {
     }
 
     /// A string field. Control characters (NUL, newline, tab, escape, DEL,
-    /// C1) are refused in every field, "any symbols" ones too: they are no
+    /// C1), line and paragraph separators, bidirectional overrides and other
+    /// invisible format characters, and non-characters are refused in every
+    /// field, "any symbols" ones too ([`rules::clean_text`]): they are no
     /// one's name or address, and stored they would reach terminals (escape
-    /// sequences) and downstream systems (NUL) through every output.
+    /// sequences, text that reads otherwise than it is) and downstream
+    /// systems (NUL) through every output.
     pub fn string(&self, name: &str, errs: &mut Errors) -> Option<&'a str> {
         match self.get(name)? {
-            Value::String(s) if s.chars().any(char::is_control) => {
-                errs.invalid(
-                    &self.at(name),
-                    "must not contain control characters (NUL, newline, tab, escape …)",
-                );
-                None
-            }
-            Value::String(s) => Some(s),
+            Value::String(s) => match super::rules::clean_text(s) {
+                Ok(()) => Some(s),
+                Err(rule) => {
+                    errs.invalid(&self.at(name), rule);
+                    None
+                }
+            },
             other => {
                 self.wrong(name, "a string", other, errs);
                 None
@@ -241,6 +317,23 @@ impl<'a> Obj<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn duplicate_keys_are_found_at_any_depth() {
+        assert_eq!(
+            duplicate_key(r#"{"a": 1, "b": {"c": [1, 2.50, {"d": 1}]}}"#),
+            None
+        );
+        let m = duplicate_key(r#"{"a": 1, "a": 2}"#).unwrap();
+        assert!(m.contains("`a`"), "{m}");
+        let m = duplicate_key(r#"{"x": [{"k": 1}, {"k": 1, "k": 2}]}"#).unwrap();
+        assert!(m.contains("`x[1].k`"), "{m}");
+        assert_eq!(duplicate_key("{not json"), None);
+        assert_eq!(
+            duplicate_key(r#"[1.000000000000000000000001, 1e400]"#),
+            None
+        );
+    }
 
     #[test]
     fn suggests_spec_spellings() {

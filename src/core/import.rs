@@ -85,7 +85,11 @@ fn parse_line(n: usize, line: &[u8]) -> std::result::Result<Value, ApiError> {
     };
     let text = std::str::from_utf8(line).map_err(|e| bad(format!("is not valid UTF-8 ({e})")))?;
     // serde_json's syntax messages name a position, never a value.
-    serde_json::from_str(text).map_err(|e| bad(format!("is not valid JSON ({e})")))
+    let body = serde_json::from_str(text).map_err(|e| bad(format!("is not valid JSON ({e})")))?;
+    match super::body::duplicate_key(text) {
+        Some(dup) => Err(bad(dup)),
+        None => Ok(body),
+    }
 }
 
 /// What checking one line gave.
