@@ -138,8 +138,10 @@ impl Error {
         Self::store(
             code::STORE_UNREADABLE,
             format!(
-                "{} is corrupt or unreadable ({detail}); run `payctl store check`",
-                path.display()
+                "{} is corrupt or unreadable ({}); run `payctl store check`",
+                path.display(),
+                // A parser's message may quote a stored value.
+                crate::output::mask::mask_text(&detail.to_string())
             ),
         )
     }
@@ -155,9 +157,10 @@ impl Error {
     }
 }
 
-/// An identifier as a message shows it: escaped, at most 64 characters.
+/// An identifier as a message shows it: escaped, at most 64 characters, a
+/// long run of digits (an account number typed in the wrong place) masked.
 pub fn shown_id(id: &str) -> String {
-    let mut s: String = id
+    let mut s: String = crate::output::mask::mask_text(id)
         .chars()
         .take(64)
         .collect::<String>()

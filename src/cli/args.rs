@@ -14,10 +14,10 @@ use crate::model::Tag;
 #[derive(Debug, Clone, clap::Args)]
 pub struct PageArgs {
     /// Records per page (1-1000)
-    #[arg(long, default_value_t = DEFAULT_PAGE_SIZE, value_parser = clap::value_parser!(u32).range(1..=MAX_PAGE_SIZE as i64), value_name = "N")]
+    #[arg(long, default_value_t = DEFAULT_PAGE_SIZE, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=MAX_PAGE_SIZE as i64), value_name = "N")]
     pub page_size: u32,
     /// Page to show, from 1
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), value_name = "N", conflicts_with = "after")]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..), value_name = "N", conflicts_with = "after")]
     pub page_number: Option<u32>,
     /// Continue after this last_evaluated_key of the previous page
     #[arg(long, value_name = "KEY")]
@@ -82,10 +82,15 @@ pub fn parse_body(bytes: &[u8]) -> Result<Value> {
         return Err(bad("is empty; send a JSON object".into()));
     }
     let text = std::str::from_utf8(bytes).map_err(|e| bad(format!("is not valid UTF-8 ({e})")))?;
-    serde_json::from_str(text).map_err(|e| {
+    let body: Value = serde_json::from_str(text).map_err(|e| {
         // serde_json's syntax messages name a position, never a value.
         bad(format!("is not valid JSON ({e})"))
-    })
+    })?;
+    crate::output::mask::remember_in(&body);
+    if let Some(dup) = crate::core::body::duplicate_key(text) {
+        return Err(bad(dup));
+    }
+    Ok(body)
 }
 
 /// `K=V` of `--tag`.

@@ -20,7 +20,7 @@ use super::Global;
 use crate::catalog::dictionaries as dict;
 use crate::core::address;
 use crate::error::{Error, ErrorKind, Result};
-use crate::output::mask::mask_text;
+use crate::output::mask::message;
 
 /// A dictionary whose values flags and prompts accept by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +83,12 @@ impl Dict {
             Dict::CustomerType => entries(dict::CUSTOMER_TYPES),
             Dict::AddressType => entries(dict::ADDRESS_TYPES),
             Dict::InstrumentType => entries(dict::PAYMENT_INSTRUMENT_TYPES),
-            Dict::PaymentMethod => entries(dict::PAYMENT_METHODS),
+            // Instruments take only ACH: Check is never offered (in help,
+            // completions or prompts) since it is always refused there.
+            Dict::PaymentMethod => entries(dict::PAYMENT_METHODS)
+                .into_iter()
+                .filter(|c| c.id == crate::core::instrument::ACH_METHOD)
+                .collect(),
             Dict::AchType => entries(dict::ACH_TYPES),
             Dict::Country => dict::COUNTRIES
                 .iter()
@@ -185,6 +190,9 @@ impl TypedValueParser for DictParser {
 pub enum Ask {
     /// Free text.
     Text,
+    /// A sensitive value (an account or routing number): typed without echo,
+    /// then shown as its last 4 digits only.
+    Secret,
     /// Yes or no.
     Bool,
     /// A choice list of a dictionary's values, by name; the answer is the id.
@@ -323,6 +331,24 @@ impl Form {
                         .map_err(|e| unreadable(f.path, e))?;
                     Value::String(text)
                 }
+                Ask::Secret => {
+                    let text: String = dialoguer::Password::new()
+                        .with_prompt(f.prompt)
+                        .allow_empty_password(true)
+                        .report(false)
+                        .validate_with(|s: &String| {
+                            self.errors_with(body, f, Value::String(s.clone()))
+                        })
+                        .interact()
+                        .map_err(|e| unreadable(f.path, e))?;
+                    crate::output::mask::remember(&text);
+                    eprintln!(
+                        "{}: …{} (hidden; last 4 shown)",
+                        f.prompt,
+                        crate::output::mask::last4(&text)
+                    );
+                    Value::String(text)
+                }
                 Ask::Tags => {
                     let text: String = dialoguer::Input::new()
                         .with_prompt(f.prompt)
@@ -358,7 +384,7 @@ impl Form {
             // Text answers were checked as they were typed; a choice is checked here.
             match self.errors_with(body, f, value.clone()) {
                 Ok(()) => return Ok(value),
-                Err(why) => eprintln!("{}", mask_text(&why)),
+                Err(why) => eprintln!("{}", message(&why)),
             }
         }
     }
@@ -399,7 +425,7 @@ pub fn create_asking<T>(
             return Err(err);
         }
         for e in &err.errors {
-            eprintln!("error[{}]: {}", e.code, mask_text(&e.message));
+            eprintln!("error[{}]: {}", e.code, message(&e.message));
         }
         for p in named.into_iter().flatten() {
             remove(&mut body, p);
@@ -546,12 +572,12 @@ pub fn instrument_form(g: &Global) -> Result<Form> {
         Field {
             path: "payment_instrument_ach.account_number",
             prompt: "account number (4-17 digits)",
-            ask: Ask::Text,
+            ask: Ask::Secret,
         },
         Field {
             path: "payment_instrument_ach.routing_number",
             prompt: "routing number (9 digits)",
-            ask: Ask::Text,
+            ask: Ask::Secret,
         },
         Field {
             path: "is_default",

@@ -21,7 +21,7 @@ pub struct WorkerArgs {
     #[arg(long)]
     pub watch: bool,
     /// Seconds between polls with --watch (fractions allowed, 0.01-86400)
-    #[arg(long, requires = "watch", default_value_t = 2.0, value_parser = parse_interval, value_name = "SECS")]
+    #[arg(long, requires = "watch", default_value_t = 2.0, allow_negative_numbers = true, value_parser = parse_interval, value_name = "SECS")]
     pub interval: f64,
 }
 
@@ -101,7 +101,7 @@ impl WorkerArgs {
                         eprintln!("{}", serde_json::to_string(&s).expect("summary serializes"));
                     }
                     for e in &run.held {
-                        eprintln!("note: {}", crate::output::mask::mask_text(&e.message));
+                        eprintln!("note: {}", crate::output::mask::message(&e.message));
                     }
                     total.add(&s);
                 }

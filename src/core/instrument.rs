@@ -35,7 +35,7 @@ pub const ACH_FIELDS: &[&str] = &[
 ];
 const ACH: &str = "payment_instrument_ach";
 /// The only payment method instruments support (spec 8).
-const ACH_METHOD: u32 = 1;
+pub const ACH_METHOD: u32 = 1;
 
 fn from_dict(
     errs: &mut Errors,
@@ -280,6 +280,11 @@ pub fn list(store: &Store, cid: &str, req: &PageRequest) -> Result<Page<Instrume
     paginate(c.instruments, |i| &i.payment_instrument_id, req)
 }
 
+/// The answer to an account or routing number in an update, the same
+/// whatever the value sent.
+pub const SECRET_NOT_UPDATABLE: &str = "cannot be updated; leave it out of an update (any value \
+     is refused, the stored one too, so that an update never tells whether a guess is right)";
+
 /// Whether the body's `name` is absent or equal to `current`.
 fn unchanged_u32(errs: &mut Errors, o: &Obj, name: &str, current: u32) {
     if let Some(v) = o.map.get(name)
@@ -345,8 +350,13 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, pid: &str, body: &Value) -> R
                 let a = Obj { path: ACH, map };
                 a.known(ACH_FIELDS, &mut errs);
                 let cur_ach = &cur.payment_instrument_ach;
-                unchanged_str(&mut errs, &a, "account_number", &cur_ach.account_number);
-                unchanged_str(&mut errs, &a, "routing_number", &cur_ach.routing_number);
+                // Refused whatever their value, even the stored one: an
+                // answer that depended on it would confirm a guess.
+                for name in ["account_number", "routing_number"] {
+                    if a.has(name) {
+                        errs.push(code::NOT_UPDATABLE, &a.at(name), SECRET_NOT_UPDATABLE);
+                    }
+                }
                 unchanged_u32(
                     &mut errs,
                     &a,

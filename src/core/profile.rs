@@ -64,11 +64,20 @@ fn text(
 ) -> Option<String> {
     let s = o.string(name, errs)?;
     let before = errs.0.len();
-    if rules::length(errs, &o.at(name), s, 1, max) {
+    if max == FORMAT_ONLY || rules::length(errs, &o.at(name), s, 1, max) {
         extra(errs, &o.at(name), s);
     }
     (errs.0.len() == before).then(|| s.to_string())
 }
+
+/// The answer to any `ssn` in an update, the same whatever the value sent.
+pub const SSN_NOT_UPDATABLE: &str = "cannot be updated after creation; leave it out of an update \
+     (any value is refused, the stored one too, so that an update never tells whether a guess is right)";
+
+/// The `max` of a field whose format rule fixes its length (a phone: at most
+/// 17 characters by its pattern), so that a phone one digit too long is told
+/// the phone rule rather than a length.
+const FORMAT_ONLY: usize = 0;
 
 fn no_rule(_: &mut Errors, _: &str, _: &str) {}
 
@@ -126,7 +135,7 @@ fn individual(
     let mobile_phone = req(
         errs,
         "mobile_phone",
-        17,
+        FORMAT_ONLY,
         rules::phone,
         base.map(|b| &b.mobile_phone),
     );
@@ -153,11 +162,11 @@ fn individual(
         base.map(|b| &b.middle_name),
     );
     let home_phone = keep(
-        optional(errs, o, "home_phone", 17, rules::phone),
+        optional(errs, o, "home_phone", FORMAT_ONLY, rules::phone),
         base.map(|b| &b.home_phone),
     );
     let office_phone = keep(
-        optional(errs, o, "office_phone", 17, rules::phone),
+        optional(errs, o, "office_phone", FORMAT_ONLY, rules::phone),
         base.map(|b| &b.office_phone),
     );
     let ssn = match base {
@@ -170,17 +179,12 @@ fn individual(
                 Some(v) if !v.is_string() && !v.is_null() => {
                     o.string("ssn", errs);
                 }
-                Some(sent) => {
-                    let sent = sent.as_str().filter(|s| !s.is_empty());
-                    if sent != b.ssn.as_deref() {
-                        errs.push(
-                            code::NOT_UPDATABLE,
-                            &o.at("ssn"),
-                            "cannot be updated after creation",
-                        );
-                    }
+                // Refused whatever its value, even the stored one: an answer
+                // that depended on it would let anyone find the SSN by trying.
+                Some(Value::String(_)) => {
+                    errs.push(code::NOT_UPDATABLE, &o.at("ssn"), SSN_NOT_UPDATABLE)
                 }
-                None => {}
+                _ => {}
             }
             b.ssn.clone()
         }

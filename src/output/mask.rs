@@ -11,6 +11,57 @@ pub fn last4(s: &str) -> String {
     chars[chars.len().saturating_sub(4)..].iter().collect()
 }
 
+/// The sensitive values this run has been given (on the command line, in a
+/// body), so that no message can show one whole even by accident.
+static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Remember a sensitive value this run was given. Values of 4 characters or
+/// fewer are their own last 4 and need no masking.
+pub fn remember(value: &str) {
+    if value.chars().count() > 4
+        && let Ok(mut seen) = SEEN.lock()
+        && !seen.iter().any(|s| s == value)
+    {
+        seen.push(value.to_string());
+    }
+}
+
+/// Remember every sensitive field of a body, at any depth.
+pub fn remember_in(v: &Value) {
+    match v {
+        Value::Object(map) => {
+            for (k, val) in map {
+                match val {
+                    Value::String(s) if SENSITIVE.contains(&k.as_str()) => remember(s),
+                    Value::Number(n) if SENSITIVE.contains(&k.as_str()) => remember(&n.to_string()),
+                    _ => remember_in(val),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(remember_in),
+        _ => {}
+    }
+}
+
+/// A message as it may be shown: every remembered sensitive value in it
+/// reduced to its last 4. Other numbers (lengths, bounds, line numbers) are
+/// left as they are: messages are built without field values.
+pub fn message(msg: &str) -> String {
+    let Ok(seen) = SEEN.lock() else {
+        return mask_text(msg);
+    };
+    let mut seen: Vec<&String> = seen.iter().filter(|s| msg.contains(s.as_str())).collect();
+    if seen.is_empty() {
+        return msg.to_string();
+    }
+    seen.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mut out = msg.to_string();
+    for s in seen {
+        out = out.replace(s.as_str(), &format!("…{}", last4(s)));
+    }
+    out
+}
+
 /// Mask every sensitive field of a record, at any depth.
 pub fn mask(v: &mut Value) {
     match v {
@@ -32,8 +83,9 @@ pub fn mask(v: &mut Value) {
     }
 }
 
-/// Messages are built without field values; as a last guard, a free-standing
-/// run of 5 or more digits (not part of an identifier, a word or a file path)
+/// Text that echoes what a user typed or what a file holds (an identifier, a
+/// parser's message about a corrupt record): a free-standing run of 5 or more
+/// digits (not part of an identifier, a word or a file path)
 /// is reduced to its last 4. Paths are left whole so that a message naming a
 /// file (`/backups/20261121/store/meta.json`) names the right one; so is the
 /// `line N: ` that starts the errors of `profile import`.

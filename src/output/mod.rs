@@ -61,9 +61,14 @@ fn json_text(v: &Value, pretty: bool) -> String {
     }
 }
 
-/// The identifier of a record: its first field (every record starts with its id).
+/// The identifier of a record: its first field (every record starts with its
+/// id, `…_id`). An answer that is not a record (the worker's counts, the
+/// summary of `store check`) has none, and `-o id` prints nothing for it.
 fn record_id(v: &Value) -> Option<String> {
-    let (_, first) = v.as_object()?.iter().next()?;
+    let (name, first) = v.as_object()?.iter().next()?;
+    if name != "id" && !name.ends_with("_id") {
+        return None;
+    }
     match first {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
@@ -109,7 +114,7 @@ pub fn print_error(
     let errors: Vec<Value> = err
         .errors
         .iter()
-        .map(|e| json!({"code": e.code, "message": mask::mask_text(&e.message)}))
+        .map(|e| json!({"code": e.code, "message": mask::message(&e.message)}))
         .collect();
     match style.format {
         Format::Json => {
@@ -118,7 +123,7 @@ pub fn print_error(
         }
         Format::Table | Format::Id => {
             for e in &err.errors {
-                let line = format!("error[{}]: {}", e.code, mask::mask_text(&e.message));
+                let line = format!("error[{}]: {}", e.code, mask::message(&e.message));
                 if style.color {
                     writeln!(err_out, "\x1b[31m{line}\x1b[0m")?;
                 } else {

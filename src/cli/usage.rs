@@ -1,0 +1,222 @@
+//! Usage errors (clap's) rendered by us, so that no sensitive value typed on
+//! the command line is echoed whole on stderr or in the envelope.
+//!
+//! clap quotes the arguments it refuses (`unexpected argument '000123456789'
+//! found`, `invalid value '…' for '--ssn <SSN>'`). Before its message is
+//! printed, every argument that is known to be sensitive (the value of
+//! `--ssn`, `--account-number`, `--routing-number`, in either `--flag value`
+//! or `--flag=value` form) and every other argument that is a long run of
+//! digits and not the value of a known ordinary option (a stray SSN or account
+//! number, `--ssn 123456789 987654321`) is reduced to its last 4 characters.
+//! The value of an ordinary option (`--page-number 4294967296`) is left whole,
+//! so that the message stays true.
+
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+
+use crate::error::Error;
+use crate::output::mask::{self, SENSITIVE};
+use crate::output::{self, Format, Style};
+
+/// The long names (without `--`) of the options that take a value, over the
+/// whole command tree, and of those whose value is sensitive.
+fn options(cmd: &clap::Command) -> (HashSet<String>, HashSet<String>) {
+    let mut ordinary = HashSet::new();
+    let mut sensitive = HashSet::new();
+    fn walk(cmd: &clap::Command, ordinary: &mut HashSet<String>, sensitive: &mut HashSet<String>) {
+        for a in cmd.get_arguments() {
+            if !a.get_action().takes_values() {
+                continue;
+            }
+            let secret = SENSITIVE.contains(&a.get_id().as_str());
+            let mut names: Vec<String> = a
+                .get_long_and_visible_aliases()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|l| format!("--{l}"))
+                .collect();
+            if let Some(s) = a.get_short() {
+                names.push(format!("-{s}"));
+            }
+            for n in names {
+                if secret {
+                    sensitive.insert(n);
+                } else {
+                    ordinary.insert(n);
+                }
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, ordinary, sensitive);
+        }
+    }
+    walk(cmd, &mut ordinary, &mut sensitive);
+    (ordinary, sensitive)
+}
+
+/// A run of at least 5 digits, possibly with the separators people type in
+/// SSNs and account numbers (`123-45-6789`, `1234 5678 9012`).
+fn digit_run(s: &str) -> bool {
+    s.bytes().filter(u8::is_ascii_digit).count() >= 5
+        && s.bytes().all(|b| b.is_ascii_digit() || b" -.".contains(&b))
+}
+
+/// The arguments of `args` (without the program name) that must not be shown
+/// whole in a usage error.
+pub fn secret_args(cmd: &clap::Command, args: &[String]) -> Vec<String> {
+    let (ordinary, sensitive) = options(cmd);
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    let mut positional_only = false;
+    while let Some(a) = it.next() {
+        if positional_only {
+            if digit_run(a) {
+                out.push(a.clone());
+            }
+            continue;
+        }
+        if a == "--" {
+            positional_only = true;
+            continue;
+        }
+        if let Some((flag, value)) = a.split_once('=').filter(|(f, _)| f.starts_with("--")) {
+            if sensitive.contains(flag) || (!ordinary.contains(flag) && digit_run(value)) {
+                out.push(value.to_string());
+            }
+            continue;
+        }
+        if sensitive.contains(a.as_str()) {
+            if let Some(v) = it.next() {
+                out.push(v.clone());
+            }
+            continue;
+        }
+        if ordinary.contains(a.as_str()) {
+            // Its value is an ordinary one: shown as typed.
+            it.next();
+            continue;
+        }
+        if digit_run(a) {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+/// `text` with every argument of `secrets` reduced to its last 4 characters.
+pub fn scrub(text: &str, secrets: &[String]) -> String {
+    let mut secrets: Vec<&String> = secrets.iter().filter(|s| s.chars().count() > 4).collect();
+    // Longest first, so that `--ssn=123456789` is masked before `123456789`.
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mut out = text.to_string();
+    for s in secrets {
+        out = out.replace(s.as_str(), &format!("…{}", mask::last4(s)));
+    }
+    out
+}
+
+/// clap lists hidden subcommands among the valid ones of "requires a
+/// subcommand"; the maintainers' `generate-docs` is not for operators.
+fn tidy(text: &str) -> String {
+    text.replace(", generate-docs", "")
+}
+
+/// Print clap's error (or help) with the secrets of the command line masked;
+/// the envelope too in json format. The exit code.
+pub fn report(e: &clap::Error, format: Format) -> i32 {
+    use clap::error::ErrorKind as K;
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let cmd = <super::Cli as clap::CommandFactory>::command();
+    let secrets = secret_args(&cmd, &args);
+    let help = matches!(e.kind(), K::DisplayHelp | K::DisplayVersion);
+    let terminal = if help {
+        std::io::stdout().is_terminal()
+    } else {
+        std::io::stderr().is_terminal()
+    };
+    let styled = e.render();
+    let text = if terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
+        styled.ansi().to_string()
+    } else {
+        styled.to_string()
+    };
+    let text = tidy(&scrub(&text, &secrets));
+    match e.kind() {
+        K::DisplayHelp | K::DisplayVersion => {
+            // Help and version go to stdout, as clap prints them.
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+            return 0;
+        }
+        _ => {
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        }
+    }
+    if e.kind() != K::DisplayHelpOnMissingArgumentOrSubcommand && format == Format::Json {
+        // clap's first paragraph, on one line: the error and what it names on
+        // the lines below it (the missing arguments, the possible values),
+        // without the usage line and the tips.
+        let plain = tidy(&scrub(&e.render().to_string(), &secrets));
+        let first = plain
+            .split("\n\n")
+            .next()
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let first = first.trim_start_matches("error: ");
+        let err = Error::usage(if first.is_empty() {
+            "invalid usage"
+        } else {
+            first
+        });
+        let style = Style {
+            format: Format::Json,
+            pretty: false,
+            color: false,
+            out_color: false,
+        };
+        let _ = output::print_error(&mut std::io::stdout(), &mut std::io::stderr(), style, &err);
+    }
+    2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn finds_what_is_sensitive_and_only_that() {
+        let cmd = <super::super::Cli as clap::CommandFactory>::command();
+        let s = secret_args(
+            &cmd,
+            &args("profile create --ssn 123456789 987654321 --first-name 12345678"),
+        );
+        assert_eq!(s, vec!["123456789", "987654321"]);
+        let s = secret_args(&cmd, &args("instrument update a b --account-number=12"));
+        assert_eq!(s, vec!["12"]);
+        let s = secret_args(&cmd, &args("profile list --page-number 4294967296"));
+        assert!(s.is_empty(), "{s:?}");
+        let s = secret_args(&cmd, &args("instrument get CSP pin_x 000-12-3456"));
+        assert_eq!(s, vec!["000-12-3456"]);
+    }
+
+    #[test]
+    fn scrubs_longest_first() {
+        let t = scrub(
+            "'--ssn=123456789' and '123456789' and 1-50",
+            &["123456789".into(), "--ssn=123456789".into()],
+        );
+        assert_eq!(t, "'…6789' and '…6789' and 1-50");
+    }
+}
