@@ -8,7 +8,7 @@ use super::Global;
 use super::args::PageArgs;
 use crate::core::dict;
 use crate::core::paging::paginate;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
@@ -23,10 +23,11 @@ pub enum DictCommand {
         /// cardinality, parameter-types, customer-profile-program-statuses, payment-instrument-statuses,
         /// transaction-statuses, transaction-step-statuses
         name: Option<String>,
-        /// The country of `states` (GET /dictionaries/countries/{country_id}/states); a country that
-        /// is not in `countries` answers 20001
-        #[arg(long, default_value_t = 1, value_name = "ID")]
-        country: u32,
+        /// The country of `states` (GET /dictionaries/countries/{country_id}/states), 1 (the
+        /// United States) when not given; a country that is not in `countries` answers 20001.
+        /// Only `states` takes it: with another dictionary it is a usage error
+        #[arg(long, value_name = "ID")]
+        country: Option<u32>,
         #[command(flatten)]
         page: PageArgs,
     },
@@ -41,9 +42,23 @@ impl DictCommand {
             country,
             page,
         } = self;
+        let canonical = name
+            .as_deref()
+            .and_then(crate::catalog::dictionaries::canonical_name);
+        if country.is_some() && canonical.is_some_and(|c| c != "states") {
+            return Err(Error::usage(
+                "--country: only `dict list states` takes a country; the other dictionaries \
+                 do not depend on one",
+            ));
+        }
+        if country.is_some() && name.is_none() {
+            return Err(Error::usage(
+                "--country: only `dict list states` takes a country; give the dictionary name `states`",
+            ));
+        }
         let records = match name {
             None => dict::names(),
-            Some(n) => dict::list(&n, country)?,
+            Some(n) => dict::list(&n, country.unwrap_or(1))?,
         };
         let keyed: Vec<(String, Value)> = records
             .into_iter()

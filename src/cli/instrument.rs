@@ -53,7 +53,7 @@ pub enum InstrumentCommand {
     },
     /// Change the label, the change reason or is_default (nothing else can change: 10003)
     #[command(
-        after_help = "Example:\n  payctl instrument update csp_… pin_… --default true --change-reason \"Primary account\""
+        after_help = "Other fields may be sent with their current value, except account_number and\nrouting_number: any value of those is refused (10003), the stored one too, so that an\nupdate never tells whether a guess is right.\n\nExample:\n  payctl instrument update csp_… pin_… --default true --change-reason \"Primary account\""
     )]
     Update {
         /// The customer_profile_id (csp_…)

@@ -13,6 +13,7 @@ pub mod prompt;
 pub mod store;
 pub mod template;
 pub mod txn;
+pub mod usage;
 pub mod worker;
 
 use std::io::{IsTerminal, Write};
@@ -119,8 +120,15 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub output: Option<Format>,
-    /// Name written to created_by / modified_by [default: the OS user name]
-    #[arg(long, env = "PAYCTL_ACTOR", global = true, value_name = "NAME")]
+    /// Name written to created_by / modified_by [default: the OS user name]; 1-64
+    /// characters, no control or invisible format characters
+    #[arg(
+        long,
+        env = "PAYCTL_ACTOR",
+        hide_env_values = true,
+        global = true,
+        value_name = "NAME"
+    )]
     pub actor: Option<String>,
     /// Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT
     /// set to anything but empty, 0, false, no or off means the same.
@@ -131,7 +139,7 @@ pub struct GlobalArgs {
     #[arg(short = 'y', long, global = true)]
     pub yes: bool,
     /// Seconds to wait for another payctl that holds the store
-    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", value_parser = args::parse_secs)]
+    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", allow_negative_numbers = true, value_parser = args::parse_secs)]
     pub lock_timeout: f64,
     /// Colour: auto, always, never (NO_COLOR is respected)
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
@@ -243,7 +251,7 @@ impl Global {
     /// How a command waits for the store's lock: up to --lock-timeout,
     /// saying on stderr what it waits for, and stopping on the worker's
     /// SIGINT/SIGTERM.
-    fn wait(&self) -> crate::store::lock::Wait {
+    pub fn wait(&self) -> crate::store::lock::Wait {
         crate::store::lock::Wait {
             timeout: self.lock_timeout,
             on_wait: Some(std::sync::Arc::new(|what: &str| {
@@ -393,57 +401,17 @@ pub fn main() -> i32 {
             unsafe { std::env::remove_var(var) };
         }
     }
+    // Sensitive values on the command line are masked in every message.
+    let argv: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    for secret in usage::secret_args(&<Cli as clap::CommandFactory>::command(), &argv) {
+        crate::output::mask::remember(&secret);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            use clap::error::ErrorKind as K;
-            if matches!(
-                e.kind(),
-                K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = e.print();
-                return if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
-                    2
-                } else {
-                    0
-                };
-            }
-            let _ = e.print();
-            if format_from_raw_args() == Format::Json {
-                // clap's first paragraph, on one line: the error and what it
-                // names on the lines below it (the missing arguments, the
-                // possible values), without the usage line and the tips.
-                let text = e.to_string();
-                let first = text
-                    .split("\n\n")
-                    .next()
-                    .unwrap_or_default()
-                    .lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let first = first.trim_start_matches("error: ");
-                let err = Error::usage(if first.is_empty() {
-                    "invalid usage"
-                } else {
-                    first
-                });
-                let style = Style {
-                    format: Format::Json,
-                    pretty: false,
-                    color: false,
-                    out_color: false,
-                };
-                let _ = output::print_error(
-                    &mut std::io::stdout(),
-                    &mut std::io::stderr(),
-                    style,
-                    &err,
-                );
-            }
-            return 2;
-        }
+        Err(e) => return usage::report(&e, format_from_raw_args()),
     };
     run(cli)
 }
@@ -476,7 +444,8 @@ pub fn run(cli: Cli) -> i32 {
         color: global.stderr_color,
         out_color: color_enabled(g.color, stdout_tty),
     };
-    let result = dispatch(cli.command, &global);
+    let result =
+        check_actor(&global.actor, g.actor.is_some()).and_then(|()| dispatch(cli.command, &global));
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
     // A change committed but not finished (a full disk): the answer is the
@@ -532,6 +501,27 @@ fn committed_note(result: &Result<Response>) -> String {
             many.join(" ")
         ),
     }
+}
+
+/// Longest `--actor` accepted: it is written into every record it touches.
+pub const MAX_ACTOR: usize = 64;
+
+/// The actor is written to records and shown in tables: it follows the rules
+/// of a field (1-64 characters, no control, format or bidirectional
+/// characters), checked before anything is opened.
+fn check_actor(actor: &str, given: bool) -> Result<()> {
+    let from = if given {
+        "--actor (PAYCTL_ACTOR)"
+    } else {
+        "the OS user name (give --actor)"
+    };
+    let n = actor.chars().count();
+    if n > MAX_ACTOR {
+        return Err(Error::usage(format!(
+            "{from}: must be 1-{MAX_ACTOR} characters long (is {n})"
+        )));
+    }
+    crate::core::rules::clean_text(actor).map_err(|rule| Error::usage(format!("{from}: {rule}")))
 }
 
 fn dispatch(cmd: Command, g: &Global) -> Result<Response> {

@@ -55,7 +55,7 @@ pub enum ProfileCommand {
     },
     /// Change a customer profile; only the fields given change (PUT /customer-profiles/{id})
     #[command(
-        after_help = "customer_key, ssn and customer_profile_tags cannot be updated (10003 when changed).\n\nExample:\n  payctl profile update csp_0123456789abcdefghij --email new@example.com"
+        after_help = "customer_key and customer_profile_tags cannot be updated (10003 when changed).\nssn cannot be updated and is refused whatever its value, the stored one too (10003),\nso that an update never tells whether a guess is right.\n\nExample:\n  payctl profile update csp_0123456789abcdefghij --email new@example.com"
     )]
     Update {
         /// The customer_profile_id (csp_…)

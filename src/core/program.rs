@@ -230,12 +230,8 @@ pub fn get_profile(store: &Store, prm: &str, csp: &str) -> Result<Attachment> {
     let record = store
         .customer(csp)?
         .and_then(|c: Customer| c.attachment(prm).cloned());
-    record.ok_or_else(|| {
-        Error::one(
-            code::INVALID_VALUE,
-            format!("customer_profile_id: {csp} is not attached to program {prm}"),
-        )
-    })
+    // The spec's message, exactly (clients match it): `Invalid Value`.
+    record.ok_or_else(|| Error::refused(vec![ApiError::bare(code::INVALID_VALUE)]))
 }
 
 /// The worker's step for one queued attach: a Pending record becomes Attached

@@ -299,7 +299,12 @@ pub fn recover(root: &Path) -> Result<bool> {
     let Some(bytes) = atomic::read_opt(&path)? else {
         return Ok(false);
     };
-    let journal: Journal = serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?;
+    let journal: Journal = serde_json::from_slice(&bytes).map_err(|e| {
+        Error::corrupt(
+            &path,
+            format!("{e}; `payctl store check --repair` moves it aside"),
+        )
+    })?;
     let replayed = (|| {
         apply(root, &journal)?;
         atomic::remove_file(&path)?;

@@ -119,6 +119,7 @@ impl Store {
     ) -> Result<(Store, Opened)> {
         let wait = wait.into();
         safefs::set_root(root);
+        refuse_foreign(root)?;
         let initialized = safefs::exists(&root.join(META))?;
         if !initialized {
             atomic::ensure_dir(root)?;
@@ -148,10 +149,44 @@ impl Store {
         Ok((store, opened))
     }
 
+    /// The way out of an unreadable `journal.json` (which every command,
+    /// this one included, would otherwise refuse with 30002): under the
+    /// exclusive lock, a journal that does not parse is renamed
+    /// `journal.json.corrupt-<UTC time>` beside it, and its new path
+    /// returned. A journal that parses is left to the ordinary recovery.
+    /// Used by `store check --repair` only.
+    pub fn set_aside_corrupt_journal(
+        root: &Path,
+        wait: impl Into<lock::Wait>,
+    ) -> Result<Option<PathBuf>> {
+        safefs::set_root(root);
+        refuse_foreign(root)?;
+        let path = root.join(journal::JOURNAL);
+        if !safefs::exists(&root.join(META))? || !safefs::exists(&path)? {
+            return Ok(None);
+        }
+        let _lock = lock::Lock::acquire(root, Mode::Exclusive, &wait.into())?;
+        let Some(bytes) = atomic::read_opt(&path)? else {
+            return Ok(None);
+        };
+        if serde_json::from_slice::<journal::Journal>(&bytes).is_ok() {
+            return Ok(None);
+        }
+        let aside = root.join(format!(
+            "{}.corrupt-{}",
+            journal::JOURNAL,
+            chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
+        ));
+        safefs::rename(&path, &aside)?;
+        atomic::sync_dir(root)?;
+        Ok(Some(aside))
+    }
+
     /// Create a new store with `catalog`; refused when one exists at `root`.
     pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<Store> {
         let wait = wait.into();
         safefs::set_root(root);
+        refuse_foreign(root)?;
         atomic::ensure_dir(root)?;
         let lock = lock::Lock::acquire(root, Mode::Exclusive, &wait)?;
         let store = Store {
@@ -174,13 +209,7 @@ impl Store {
 
     fn create(&self, catalog: &Catalog) -> Result<()> {
         if !half_created(&self.root)? {
-            return Err(Error::store(
-                code::STORE_UNREADABLE,
-                format!(
-                    "{} is not empty and has no {META}: not a payctl store",
-                    self.root.display()
-                ),
-            ));
+            return Err(not_a_store(&self.root));
         }
         atomic::restrict_dir(&self.root)?;
         for d in [CUSTOMERS_DIR, TXNS_DIR, KEYS_DIR, QUEUE_DIR] {
@@ -712,6 +741,35 @@ impl KeyIndex<'_> {
 /// instead of leaving a directory that is refused as "not a payctl store".
 /// Anything else (a file of the user's, a record) means the directory is not
 /// ours to take over.
+fn not_a_store(root: &Path) -> Error {
+    Error::store(
+        code::STORE_UNREADABLE,
+        format!(
+            "{} is not empty and has no {META}: not a payctl store (nothing was written \
+             into it); give --data-dir a store, an empty directory or a new path",
+            root.display()
+        ),
+    )
+}
+
+/// Refuse, before anything is written (not even the lock file), a root that
+/// is not a directory or a directory that holds something else than a store
+/// (`--data-dir ~` must not litter a home directory).
+fn refuse_foreign(root: &Path) -> Result<()> {
+    match std::fs::metadata(root) {
+        Ok(m) if !m.is_dir() => Err(Error::store(
+            code::STORE_UNREADABLE,
+            format!(
+                "{} is not a directory: --data-dir names the directory of a store, \
+                 or a directory to create one in",
+                root.display()
+            ),
+        )),
+        Ok(_) if !root.join(META).exists() && !half_created(root)? => Err(not_a_store(root)),
+        _ => Ok(()),
+    }
+}
+
 fn half_created(root: &Path) -> Result<bool> {
     fn only_empty_dirs(dir: &Path) -> bool {
         std::fs::read_dir(dir).is_ok_and(|entries| {
