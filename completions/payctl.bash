@@ -1820,7 +1820,7 @@ _payctl() {
                     return 0
                     ;;
                 --payment-method-id)
-                    COMPREPLY=($(compgen -W "ACH Check" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ACH" -- "${cur}"))
                     return 0
                     ;;
                 --default)
@@ -2078,7 +2078,7 @@ _payctl() {
                     return 0
                     ;;
                 --payment-method-id)
-                    COMPREPLY=($(compgen -W "ACH Check" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ACH" -- "${cur}"))
                     return 0
                     ;;
                 --default)

@@ -272,9 +272,233 @@ fn no_error_message_shows_a_secret() {
         assert_eq!(o.code, 1, "{args:?} {body:?}: {o:?}");
         assert!(o.json["data"].is_null(), "{o:?}");
     }
-    // The unchanged value may be sent back.
-    let o = every_format(env, &["profile", "update", csp, "--ssn", SSN], None);
-    assert_eq!(o.code, 0, "{o:?}");
+}
+
+/// The envelope, the stderr and the exit code of a run, for comparing answers.
+fn answer(o: &Out) -> (i32, Value, String) {
+    (o.code, o.json["errors"].clone(), o.stderr.clone())
+}
+
+#[test]
+fn an_update_never_tells_whether_a_guessed_secret_is_right() {
+    let fx = fixture();
+    let (env, csp, pin) = (&fx.env, &fx.csp, &fx.pin);
+    let before = env.snapshot();
+    // The stored SSN, a wrong one, one of the wrong form: the same answer.
+    for format in ["json", "table"] {
+        let answers: Vec<_> = [SSN, OTHER_SSN, "123450000", BAD_SSN]
+            .iter()
+            .map(|g| {
+                answer(&run(
+                    env,
+                    format,
+                    &["profile", "update", csp, "--ssn", g],
+                    None,
+                ))
+            })
+            .collect();
+        assert_eq!(answers[0].0, 1, "{answers:?}");
+        assert!(answers.iter().all(|a| a == &answers[0]), "{answers:?}");
+        // The profile without an SSN answers the same too.
+        let none = answer(&run(
+            env,
+            format,
+            &["profile", "update", &fx.short, "--ssn", "4321"],
+            None,
+        ));
+        assert_eq!(none.0, answers[0].0);
+        assert_eq!(none.1, answers[0].1);
+    }
+    let o = run(env, "json", &["profile", "update", csp, "--ssn", SSN], None);
+    assert_eq!(o.codes(), vec![10003], "{o:?}");
+    // In a body too, and beside a change that is allowed.
+    let body = |ssn: &str| {
+        json!({"customer_profile_individual": {"ssn": ssn, "first_name": "Ada"}}).to_string()
+    };
+    let a = run(
+        env,
+        "json",
+        &["profile", "update", csp, "--body", "-"],
+        Some(body(SSN).as_bytes()),
+    );
+    let b = run(
+        env,
+        "json",
+        &["profile", "update", csp, "--body", "-"],
+        Some(body(OTHER_SSN).as_bytes()),
+    );
+    assert_eq!(answer(&a), answer(&b));
+    assert_eq!(a.code, 1);
+    // Account and routing numbers of an instrument: the same for each.
+    let upd = |account: &str, routing: &str| {
+        let b = json!({"payment_instrument_ach": {"account_number": account, "routing_number": routing}});
+        answer(&run(
+            env,
+            "json",
+            &["instrument", "update", csp, pin, "--body", "-"],
+            Some(b.to_string().as_bytes()),
+        ))
+    };
+    let right = upd(ACCOUNT, ROUTING);
+    assert_eq!(right.0, 1, "{right:?}");
+    for (a, r) in [
+        (BAD_ACCOUNT, ROUTING),
+        (ACCOUNT, "021000022"),
+        ("999999999999", "111111111"),
+    ] {
+        assert_eq!(upd(a, r), right, "{a} {r}");
+    }
+    for flag in ["--account-number", "--routing-number"] {
+        let x = answer(&run(
+            env,
+            "json",
+            &["instrument", "update", csp, pin, flag, ACCOUNT],
+            None,
+        ));
+        let y = answer(&run(
+            env,
+            "json",
+            &["instrument", "update", csp, pin, flag, ROUTING],
+            None,
+        ));
+        let z = answer(&run(
+            env,
+            "json",
+            &["instrument", "update", csp, pin, flag, "123456789"],
+            None,
+        ));
+        assert_eq!(x, y);
+        assert_eq!(y, z);
+        assert_eq!(x.0, 1);
+    }
+    assert_eq!(env.snapshot(), before, "a refused update changed the store");
+}
+
+#[test]
+fn usage_errors_and_help_do_not_echo_secrets() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let secrets = [
+        "000123456789",
+        "123456789",
+        "987654321",
+        "000-12-3456",
+        "98765432100",
+    ];
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["instrument", "get", "CSP", "pin_x", "000123456789"],
+        vec!["profile", "create", "--ssn", "123456789", "987654321"],
+        vec!["profile", "create", "--ssn=123456789", "extra"],
+        vec!["profile", "create", "--ssn", "98765432100", "--bogus"],
+        vec!["profile", "update", "csp_x", "--ssn=987654321", "--ssn"],
+        vec![
+            "instrument",
+            "update",
+            "c",
+            "p",
+            "--account-number",
+            "000123456789",
+            "--routing-number",
+        ],
+        vec![
+            "instrument",
+            "create",
+            "c",
+            "--routing-number=123456789",
+            "--page-size",
+            "x",
+        ],
+        vec![
+            "instrument",
+            "create",
+            "c",
+            "--account-number",
+            "000123456789",
+            "--type-id",
+            "Nope",
+        ],
+        vec!["profile", "get", "csp_x", "--", "000-12-3456"],
+        vec!["profile", "create", "--ssn", "123456789", "--help"],
+    ];
+    for args in &cases {
+        for format in ["json", "table"] {
+            let o = run(&env, format, args, None);
+            for s in secrets {
+                assert!(
+                    !o.stdout.contains(s),
+                    "{args:?} -o {format}: stdout shows {s}:\n{}",
+                    o.stdout
+                );
+                assert!(
+                    !o.stderr.contains(s),
+                    "{args:?} -o {format}: stderr shows {s}:\n{}",
+                    o.stderr
+                );
+            }
+            if args.last() != Some(&"--help") {
+                assert_eq!(o.code, 2, "{args:?}: {o:?}");
+            }
+        }
+    }
+    // What is refused is still named, by its last 4 digits.
+    let o = run(&env, "json", &cases[1], None);
+    assert!(o.stderr.contains("'…4321'"), "{o:?}");
+    assert!(o.messages()[0].contains("'…4321'"), "{o:?}");
+}
+
+#[test]
+fn ordinary_numbers_in_messages_are_not_masked() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let o = run(
+        &env,
+        "json",
+        &["profile", "list", "--page-number", "4294967296"],
+        None,
+    );
+    assert_eq!(o.code, 2);
+    assert!(
+        o.messages()[0].contains("'4294967296'") && o.messages()[0].contains("4294967295"),
+        "{o:?}"
+    );
+    assert!(o.stderr.contains("4294967296"), "{o:?}");
+    let o = run(
+        &env,
+        "json",
+        &["--lock-timeout", "99999999999", "profile", "list"],
+        None,
+    );
+    assert!(
+        o.messages()[0].contains("99999999999") && o.messages()[0].contains("31536000"),
+        "{o:?}"
+    );
+    let o = run(
+        &env,
+        "json",
+        &["worker", "--watch", "--interval", "100000"],
+        None,
+    );
+    assert!(o.messages()[0].contains("100000"), "{o:?}");
+    let mut b = profile_body("num-00001");
+    b["customer_profile_individual"]["first_name"] = json!("a".repeat(100000));
+    let o = run(
+        &env,
+        "json",
+        &["profile", "create", "--body", "-"],
+        Some(b.to_string().as_bytes()),
+    );
+    assert_eq!(o.code, 1);
+    assert!(
+        o.messages().iter().any(|m| m.contains("(is 100000)")),
+        "{o:?}"
+    );
+    let t = run(
+        &env,
+        "table",
+        &["profile", "create", "--body", "-"],
+        Some(b.to_string().as_bytes()),
+    );
+    assert!(t.stderr.contains("(is 100000)"), "{t:?}");
 }
 
 #[test]

@@ -763,3 +763,340 @@ fn bodies_and_catalogs_past_their_caps_are_refused_unread() {
     o.refused(1, 10005)
         .mentions("--catalog: is larger than 16 MiB");
 }
+
+// ------------------------------------------------------------ text that reaches a terminal
+
+#[test]
+fn the_actor_is_checked_like_a_field() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let before = env.snapshot();
+    let long = "a".repeat(100_000);
+    for (what, actor) in [
+        ("escape sequences", "x\u{1b}]0;owned\u{7}\u{1b}[2J"),
+        ("a bidi override", "admin\u{202E}nimda"),
+        ("100,000 characters", long.as_str()),
+    ] {
+        for by_env in [false, true] {
+            let mut c = env.cmd();
+            if by_env {
+                c.env("PAYCTL_ACTOR", actor);
+            } else {
+                c.args(["--actor", actor]);
+            }
+            c.args(["profile", "create", "--body", "-"]);
+            c.write_stdin(profile_body("actor-0001").to_string());
+            let o = Out::from(c.output().unwrap());
+            sane(&o, what);
+            assert_eq!(o.code, 2, "{what}: {o:?}");
+            o.mentions("--actor");
+            assert!(
+                !o.stdout.contains('\u{1b}') && !o.stderr.contains('\u{1b}'),
+                "{what}: {o:?}"
+            );
+            assert!(env.snapshot() == before, "{what}: the store changed");
+        }
+    }
+    let o = env.run(&["--actor", "Zoë Ünal", "profile", "list"]);
+    assert_eq!(o.code, 0, "{o:?}");
+}
+
+/// Invisible and direction-changing characters are refused in every string
+/// field; what real names need is kept.
+#[test]
+fn bidi_format_and_separator_characters_are_refused() {
+    let env = Env::new();
+    let csp = env.create_profile("bidi-00001");
+    for (i, c) in [
+        '\u{202A}',
+        '\u{202D}',
+        '\u{202E}',
+        '\u{2066}',
+        '\u{2067}',
+        '\u{2068}',
+        '\u{2069}',
+        '\u{2028}',
+        '\u{2029}',
+        '\u{200B}',
+        '\u{200E}',
+        '\u{FEFF}',
+        '\u{00AD}',
+        '\u{FDD0}',
+        '\u{FFFE}',
+        '\u{FFFF}',
+        '\u{1FFFF}',
+        '\u{E0041}',
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let what = format!("U+{:04X}", c as u32);
+        let mut b = profile_body(&format!("bidi-1{i:04}"));
+        b["customer_profile_individual"]["last_name"] = json!(format!("Love{c}lace"));
+        let o = refused(
+            &env,
+            &["profile", "create", "--body", "-"],
+            b.to_string().as_bytes(),
+            &what,
+        );
+        o.refused(1, 10001)
+            .mentions("customer_profile_individual.last_name")
+            .mentions(&what);
+        let mut a = address_body(false);
+        a["city"] = json!(format!("Spring{c}field"));
+        refused(
+            &env,
+            &["address", "create", &csp, "--body", "-"],
+            a.to_string().as_bytes(),
+            &what,
+        )
+        .refused(1, 10001)
+        .mentions("city");
+        refused(
+            &env,
+            &[
+                "profile",
+                "update",
+                &csp,
+                "--first-name",
+                &format!("A{c}da"),
+            ],
+            b"",
+            &what,
+        )
+        .refused(1, 10001);
+    }
+    // Persian and Indic names (ZWNJ, ZWJ), combining marks, emoji: accepted.
+    for (i, name) in [
+        "مهدی\u{200C}زاده",
+        "क्\u{200D}ष",
+        "Zoe\u{0308}",
+        "José",
+        "👍🏽 李",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut b = profile_body(&format!("bidi-2{i:04}"));
+        b["customer_profile_individual"]["last_name"] = json!(name);
+        let o = env.body(&["profile", "create"], &b);
+        assert_eq!(o.code, 0, "{name}: {o:?}");
+        let got = env.run(&["profile", "get", &o.id()]);
+        assert_eq!(
+            got.data()[0]["customer_profile_individual"]["last_name"],
+            name
+        );
+    }
+}
+
+#[test]
+fn a_repeated_key_is_refused_at_any_depth() {
+    let env = Env::new();
+    let csp = env.create_profile("dupk-00001");
+    let top = r#"{"customer_type_id":1,"customer_key":"dupk-00002","customer_key":"dupk-00003",
+        "customer_profile_individual":{"first_name":"A","last_name":"B","email":"a@b.co",
+        "date_of_birth":"1990-01-01","mobile_phone":"+15551234567"}}"#;
+    let nested = r#"{"customer_type_id":1,"customer_key":"dupk-00004",
+        "customer_profile_individual":{"first_name":"A","first_name":"B","last_name":"B",
+        "email":"a@b.co","date_of_birth":"1990-01-01","mobile_phone":"+15551234567"}}"#;
+    let in_array = r#"{"customer_type_id":1,"customer_key":"dupk-00005",
+        "customer_profile_tags":[{"key":"seg","value":"a1b","value":"c2d"}],
+        "customer_profile_individual":{"first_name":"A","last_name":"B",
+        "email":"a@b.co","date_of_birth":"1990-01-01","mobile_phone":"+15551234567"}}"#;
+    for (body, key) in [
+        (top, "`customer_key`"),
+        (nested, "`customer_profile_individual.first_name`"),
+        (in_array, "`customer_profile_tags[0].value`"),
+    ] {
+        refused(
+            &env,
+            &["profile", "create", "--body", "-"],
+            body.as_bytes(),
+            key,
+        )
+        .refused(1, 10005)
+        .mentions(key);
+        // The same body without the repetition is fine (the test is honest).
+        let one: Value = serde_json::from_str(body).unwrap();
+        assert!(serde_json::to_string(&one).unwrap().len() < body.len());
+    }
+    refused(
+        &env,
+        &["profile", "update", &csp, "--body", "-"],
+        br#"{"customer_profile_individual":{"email":"a@b.co","email":"c@d.co"}}"#,
+        "update",
+    )
+    .refused(1, 10005)
+    .mentions("`customer_profile_individual.email`");
+    // In a line of an import: named with its line.
+    let lines = format!(
+        "{}\n{}\n",
+        profile_body("dupk-00006"),
+        nested.replace('\n', "")
+    );
+    let o = refused(
+        &env,
+        &["profile", "import", "-"],
+        lines.as_bytes(),
+        "import",
+    );
+    o.refused(1, 10005)
+        .mentions("line 2:")
+        .mentions("`customer_profile_individual.first_name`");
+}
+
+/// A catalog file of the shape `init --catalog` takes: the stored one of a
+/// fresh store, edited by `edit`.
+fn catalog_file(env: &Env, edit: impl FnOnce(&mut Value)) -> std::path::PathBuf {
+    let scratch = Env::new();
+    scratch.run(&["init"]);
+    let mut v: Value =
+        serde_json::from_slice(&fs::read(scratch.path().join("catalog.json")).unwrap()).unwrap();
+    edit(&mut v);
+    let path = env.dir.path().join("catalog-in.json");
+    fs::write(&path, v.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn every_string_of_a_catalog_follows_the_rules_of_input() {
+    let env = Env::new();
+    for (what, field, text) in [
+        (
+            "escape",
+            "program_display_name",
+            "Evil\u{1b}]0;owned\u{7}\u{1b}[2J",
+        ),
+        ("bidi", "program_description", "txt\u{202E}exe.pdf"),
+        ("separator", "program_name", "a\u{2028}b"),
+    ] {
+        let path = catalog_file(&env, |v| v["programs"][0][field] = json!(text));
+        let o = env.run(&["init", "--catalog", path.to_str().unwrap()]);
+        sane(&o, what);
+        o.refused(1, 10001)
+            .mentions(&format!("programs[0].{field}"));
+        assert!(
+            !env.path().join("meta.json").exists(),
+            "{what}: a store was made"
+        );
+    }
+    let long = "x".repeat(5000);
+    let path = catalog_file(&env, |v| {
+        v["programs"][0]["program_description"] = json!(long)
+    });
+    env.run(&["init", "--catalog", path.to_str().unwrap()])
+        .refused(1, 10001)
+        .mentions("at most 1024 characters");
+    // A repeated key in a catalog.
+    let path = catalog_file(&env, |_| {});
+    let text = fs::read_to_string(&path).unwrap();
+    let dup = text.replacen("\"programs\":", "\"facilitator\":{},\"programs\":", 1);
+    let dup = dup.replacen("{\"facilitator\"", "{\"facilitator\":{},\"facilitator\"", 1);
+    fs::write(&path, dup).unwrap();
+    env.run(&["init", "--catalog", path.to_str().unwrap()])
+        .refused(1, 10005)
+        .mentions("`facilitator`");
+    // A clean catalog loads, and its table is plain.
+    let path = catalog_file(&env, |v| {
+        v["programs"][0]["program_display_name"] = json!("Ünïcode Program")
+    });
+    let o = env.run(&["init", "--catalog", path.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let o = env.run(&["program", "list", "-o", "table"]);
+    assert!(o.stdout.contains("Ünïcode Program"), "{o:?}");
+}
+
+// ------------------------------------------------------------ the data directory
+
+fn listing(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            let data = fs::read(e.path()).unwrap_or_default();
+            (e.file_name().to_string_lossy().into_owned(), data)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_directory_that_is_not_a_store_is_left_exactly_as_it_was() {
+    let env = Env::new();
+    let home = env.dir.path().join("home");
+    fs::create_dir(&home).unwrap();
+    fs::write(home.join(".bashrc"), b"# mine").unwrap();
+    fs::create_dir(home.join("Documents")).unwrap();
+    let before = listing(&home);
+    let mode = |p: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(p).unwrap().permissions().mode()
+    };
+    let home_mode = mode(&home);
+    for args in [
+        vec!["profile", "list"],
+        vec!["program", "list"],
+        vec!["init"],
+        vec!["store", "check"],
+        vec!["store", "check", "--repair"],
+        vec!["worker"],
+    ] {
+        let mut c = Env::new().cmd();
+        c.args(["--data-dir", home.to_str().unwrap()]).args(&args);
+        let o = Out::from(c.output().unwrap());
+        sane(&o, &args.join(" "));
+        assert_eq!(o.code, 3, "{args:?}: {o:?}");
+        o.mentions("not a payctl store");
+        assert_eq!(
+            listing(&home),
+            before,
+            "{args:?} wrote into a foreign directory"
+        );
+        assert_eq!(mode(&home), home_mode, "{args:?} changed its mode");
+    }
+    // A file given as the store: said so.
+    let file = home.join(".bashrc");
+    let mut c = Env::new().cmd();
+    c.args(["--data-dir", file.to_str().unwrap(), "profile", "list"]);
+    let o = Out::from(c.output().unwrap());
+    sane(&o, "a file");
+    assert_eq!(o.code, 3, "{o:?}");
+    o.mentions("is not a directory");
+    assert!(!o.messages()[0].contains("os error"), "{o:?}");
+    assert_eq!(fs::read(&file).unwrap(), b"# mine");
+}
+
+#[test]
+fn store_check_repair_is_the_way_out_of_a_corrupt_journal() {
+    let env = Env::new();
+    let csp = env.create_profile("jrnl-00001");
+    let journal = env.path().join("journal.json");
+    fs::write(&journal, b"{\"ops\": [ garbage").unwrap();
+    for args in [vec!["profile", "list"], vec!["store", "check"]] {
+        let o = env.run(&args);
+        o.refused(3, 30002)
+            .mentions("journal.json")
+            .mentions("store check --repair");
+    }
+    let o = env.run(&["store", "check", "--repair"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stderr.contains("moved aside"), "{o:?}");
+    let repaired = o.data()[0]["repaired"].to_string();
+    assert!(repaired.contains("journal.json.corrupt-"), "{o:?}");
+    assert!(!journal.exists());
+    let aside: Vec<_> = fs::read_dir(env.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("journal.json.corrupt-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(fs::read(aside[0].path()).unwrap(), b"{\"ops\": [ garbage");
+    let o = env.run(&["profile", "get", &csp]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(env.run(&["store", "check"]).code, 0);
+}

@@ -382,9 +382,16 @@ fn update_changes_only_label_reason_and_default() {
     let r = get(&env, &csp, &pin);
     assert_eq!(r["payment_instrument_label"], "Savings");
     assert_eq!(r["payment_instrument_change_reason"], "Renamed");
-    // Unchanged values of other fields may be sent back.
-    let same = body(&prm, 1, false);
+    // Unchanged values of other fields may be sent back; the account and
+    // routing numbers may not (any value is refused: no oracle on them).
+    let mut same = body(&prm, 1, false);
+    same.as_object_mut()
+        .unwrap()
+        .remove("payment_instrument_ach");
     env.body(&["instrument", "update", &csp, &pin], &same).id();
+    env.body(&["instrument", "update", &csp, &pin], &body(&prm, 1, false))
+        .refused(1, 10003)
+        .mentions("account_number");
     for (path, v) in [
         ("payment_instrument_type_id", json!(2)),
         ("payment_method_id", json!(2)),

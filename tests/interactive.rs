@@ -281,9 +281,20 @@ fn instrument_create_asks_program_numbers_and_tags() {
     p.line("12");
     p.wait_for("4-17 digits");
     p.line("000123456789");
-    p.wait_for("routing number");
+    let s = p.wait_for("routing number");
+    // Typed like a password; once entered, only its last 4 digits are shown.
+    assert!(
+        !s.contains("000123456789"),
+        "the account number is echoed:\n{s}"
+    );
+    assert!(s.contains("…6789"), "{s}");
     p.line("021000021");
-    p.wait_for("default instrument");
+    let s = p.wait_for("default instrument");
+    assert!(
+        !s.contains("021000021"),
+        "the routing number is echoed:\n{s}"
+    );
+    assert!(s.contains("…0021"), "{s}");
     p.send(&["y"]);
     p.wait_for("change reason");
     p.line("Initial setup");

@@ -476,7 +476,8 @@ fn profile_not_attached_is_invalid_value() {
         let o = env.run(&["program", "profile", &prm, id]);
         o.refused(1, 10001);
         assert_eq!(o.codes(), [10001]);
-        assert!(o.messages()[0].starts_with("Invalid Value: "), "{o:?}");
+        // The spec's message, exactly.
+        assert_eq!(o.messages()[0], "Invalid Value", "{o:?}");
     }
     assert_eq!(env.snapshot(), before);
     let o = env.run(&["program", "profiles", &prm]);

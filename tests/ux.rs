@@ -706,3 +706,184 @@ fn every_command_has_examples_in_its_help() {
         "{help}"
     );
 }
+
+// ---------------------------------------------------------------- smaller things
+
+#[test]
+fn the_spec_messages_of_10001_and_21001_are_sent_exactly() {
+    let env = Env::new();
+    let (csp, prm) = attached_profile(&env, "cust-exact-1");
+    let other = env.create_profile("cust-exact-2");
+    let o = env.run(&["program", "profile", &prm, &other]);
+    o.refused(1, 10001);
+    assert_eq!(
+        o.json["errors"],
+        json!([{"code": 10001, "message": "Invalid Value"}])
+    );
+    let o = env.run(&["program", "attach", &prm, &csp]);
+    assert_eq!(
+        o.json["errors"],
+        json!([{"code": 21001, "message": "Customer Profile already attached to the program"}])
+    );
+    let t = table(&env, &["program", "profile", &prm, &other]);
+    assert_eq!(t.code, 1);
+    assert!(t.stderr.contains("error[10001]: Invalid Value"), "{t:?}");
+}
+
+#[test]
+fn only_accepted_payment_methods_are_offered() {
+    let help = Command::new(bin())
+        .args(["instrument", "create", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    let section = help
+        .split("--payment-method-id")
+        .nth(1)
+        .unwrap()
+        .split("\n      --")
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(section.contains("ACH"), "{section}");
+    assert!(!section.contains("Check"), "{section}");
+    let env = Env::new();
+    let (csp, prm) = attached_profile(&env, "cust-method-1");
+    instrument(
+        &env,
+        &csp,
+        &prm,
+        &["--type-id", "Funding", "--payment-method-id", "Check"],
+    )
+    .refused(2, 10000)
+    .mentions("1 ACH");
+    let o = Command::new(bin())
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    let script = String::from_utf8_lossy(&o.stdout);
+    let line = script
+        .lines()
+        .skip_while(|l| !l.contains("--payment-method-id)"))
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(line.contains("ACH") && !line.contains("Check"), "{line}");
+}
+
+#[test]
+fn a_phone_one_digit_too_long_is_told_the_phone_rule() {
+    let env = Env::new();
+    let csp = env.create_profile("cust-phone-1");
+    for flag in ["--mobile-phone", "--home-phone", "--office-phone"] {
+        let o = env.run(&["profile", "update", &csp, flag, "+12345678901234567"]);
+        o.refused(1, 10001)
+            .mentions("a plus sign, a digit 1-9, then 1 to 15 digits");
+        assert!(
+            !o.messages().iter().any(|m| m.contains("characters long")),
+            "{o:?}"
+        );
+    }
+    ok(&env.run(&[
+        "profile",
+        "update",
+        &csp,
+        "--mobile-phone",
+        "+1234567890123456",
+    ]));
+}
+
+#[test]
+fn worker_dash_o_id_prints_no_made_up_id() {
+    let env = Env::new();
+    env.run(&["init"]);
+    let o = env.run(&["worker", "-o", "id"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.stdout, "", "{o:?}");
+    let o = env.run(&["store", "check", "-o", "id"]);
+    assert_eq!((o.code, o.stdout.as_str()), (0, ""), "{o:?}");
+    // Records still give their ids.
+    let o = env.run(&["program", "list", "-o", "id"]);
+    assert!(o.stdout.starts_with("prm_"), "{o:?}");
+}
+
+#[test]
+fn usage_errors_are_helpful() {
+    let env = Env::new();
+    env.run(&["init"]);
+    // The hidden maintainers' command is not offered.
+    for args in [vec![], vec!["--no-input"]] {
+        let o = env.run(&args);
+        assert_eq!(o.code, 2, "{o:?}");
+        assert!(o.stderr.contains("profile"), "{o:?}");
+        assert!(!o.stderr.contains("generate-docs"), "{o:?}");
+        assert!(!o.stdout.contains("generate-docs"), "{o:?}");
+    }
+    // A negative number is a value out of range, not an unknown flag.
+    for (args, want) in [
+        (vec!["profile", "list", "--page-size", "-1"], "1..=1000"),
+        (vec!["profile", "list", "--page-number", "-3"], "-3"),
+        (vec!["--lock-timeout", "-1", "profile", "list"], "from 0 to"),
+        (vec!["worker", "--watch", "--interval", "-1"], "0.01-86400"),
+    ] {
+        let o = env.run(&args);
+        o.refused(2, 10000).mentions(want);
+        assert!(!o.messages()[0].contains("unexpected argument"), "{o:?}");
+    }
+    // --country is for states only: refused elsewhere, naming the rule.
+    for args in [
+        vec!["dict", "list", "countries", "--country", "1"],
+        vec!["dict", "list", "--country", "1"],
+    ] {
+        env.run(&args)
+            .refused(2, 10000)
+            .mentions("only `dict list states` takes a country");
+    }
+    let o = env.run(&[
+        "dict",
+        "list",
+        "states",
+        "--country",
+        "1",
+        "--page-size",
+        "100",
+    ]);
+    assert_eq!(o.data().len(), 56, "{o:?}");
+    env.run(&["dict", "list", "states", "--country", "7"])
+        .refused(1, 20001);
+}
+
+#[test]
+fn tables_use_columns_when_the_terminal_reports_no_width() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("note: script(1) is not installed; skipped");
+        return;
+    }
+    let env = Env::new();
+    env.create_profile("cust-cols-01");
+    // `script` gives payctl a terminal of width 0 (no terminal around it).
+    let cmd = format!(
+        "'{}' --data-dir '{}' --color never profile list",
+        bin().display(),
+        env.path().display()
+    );
+    for (columns, widest) in [(Some("100"), 100), (None, 80)] {
+        let mut c = Command::new("script");
+        c.args(["-qec", &cmd, "/dev/null"])
+            .env_remove("PAYCTL_OUTPUT")
+            .env_remove("PAYCTL_DATA_DIR")
+            .env("PAYCTL_ACTOR", "tester")
+            .stdin(Stdio::null());
+        match columns {
+            Some(v) => c.env("COLUMNS", v),
+            None => c.env_remove("COLUMNS"),
+        };
+        let o = c.output().unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("customer_key"), "{columns:?}: {text}");
+        assert!(text.contains("cust-cols-01"), "{columns:?}: {text}");
+        for line in text.lines() {
+            assert!(line.chars().count() <= widest, "{columns:?}: wider: {line}");
+        }
+    }
+}
