@@ -637,3 +637,41 @@ fn files_are_0600_and_directories_0700_under_umask_000() {
     let root = fs::metadata(env.path()).unwrap().permissions().mode() & 0o777;
     assert_eq!(root, 0o700);
 }
+
+/// What a message echoes of the input (an identifier, a field name, a
+/// dictionary name) has its long digit runs masked: an account number typed
+/// in the wrong place is not shown whole either.
+#[test]
+fn echoed_input_is_masked() {
+    let env = Env::new();
+    let csp = env.create_profile("echo-00000");
+    let mut body = profile_body("echo-00001");
+    body[ACCOUNT] = json!(1);
+    let cases: Vec<(Vec<&str>, Option<String>)> = vec![
+        (
+            vec!["profile", "create", "--body", "-"],
+            Some(body.to_string()),
+        ),
+        (vec!["profile", "get", ACCOUNT], None),
+        (vec!["instrument", "get", &csp, ACCOUNT], None),
+        (vec!["dict", "list", ACCOUNT], None),
+        (
+            vec!["profile", "create", "--body", "-"],
+            Some(format!(r#"{{"{ACCOUNT}": 1, "{ACCOUNT}": 2}}"#)),
+        ),
+    ];
+    for (args, stdin) in &cases {
+        for format in ["json", "table"] {
+            let o = run(&env, format, args, stdin.as_deref().map(str::as_bytes));
+            assert_ne!(o.code, 0, "{args:?}: {o:?}");
+            assert!(
+                !o.stdout.contains(ACCOUNT) && !o.stderr.contains(ACCOUNT),
+                "{args:?}: {o:?}"
+            );
+            assert!(
+                o.stdout.contains("…6789") || o.stderr.contains("…6789"),
+                "{args:?}: {o:?}"
+            );
+        }
+    }
+}

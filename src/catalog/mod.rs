@@ -160,12 +160,7 @@ fn check_strings(v: &serde_json::Value, path: &str, errs: &mut Errors) {
         }
         Value::Object(m) => {
             for (k, x) in m {
-                let shown: String = k
-                    .chars()
-                    .take(64)
-                    .collect::<String>()
-                    .escape_debug()
-                    .to_string();
+                let shown = crate::error::shown_id(k);
                 check_strings(x, &crate::core::body::join(path, &shown), errs);
             }
         }

@@ -209,12 +209,7 @@ impl AddressCommand {
                 if g.interactive && !g.yes {
                     address::check_delete(&g.read()?, &csp, &cpa)?;
                 }
-                let shown: String = cpa
-                    .chars()
-                    .take(70)
-                    .collect::<String>()
-                    .escape_debug()
-                    .to_string();
+                let shown = crate::error::shown_id(&cpa);
                 g.confirm(&format!("delete address {shown}"))?;
                 let store = g.write()?;
                 Ok(Response::Id(address::delete(&store, &csp, &cpa)?))

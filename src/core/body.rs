@@ -83,11 +83,10 @@ pub fn duplicate_key(text: &str) -> Option<String> {
             while let Some(key) = map.next_key::<String>()? {
                 let path = join(self.0, &key);
                 if !seen.insert(key) {
-                    let shown: String = path.chars().take(128).collect();
                     return Err(A::Error::custom(format!(
                         "has the key `{}` twice in one object: a repeated key is refused \
                          (which one should win is not guessed)",
-                        shown.escape_debug()
+                        crate::error::shown_id(&path)
                     )));
                 }
                 map.next_value_seed(Unique(&path))?;
@@ -193,13 +192,9 @@ impl<'a> Obj<'a> {
             if known.contains(&name.as_str()) {
                 continue;
             }
-            // Never echo a hostile name whole: it is a key from the body.
-            let shown: String = name
-                .chars()
-                .take(64)
-                .collect::<String>()
-                .escape_debug()
-                .to_string();
+            // Never echo a hostile name whole: it is a key from the body
+            // (escaped, shortened, a long digit run masked).
+            let shown = crate::error::shown_id(name);
             let hint = match suggest(name, known) {
                 Some(k) => format!("; did you mean `{}`?", join(self.path, k)),
                 None => format!("; the fields here are: {}", known.join(", ")),

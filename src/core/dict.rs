@@ -20,7 +20,7 @@ pub fn list(name: &str, country: u32) -> Result<Vec<Value>> {
             code::NOT_FOUND,
             format!(
                 "no dictionary named `{}`; the names are: {}",
-                name.escape_debug(),
+                crate::error::shown_id(name),
                 d::NAMES.join(", ")
             ),
         )
