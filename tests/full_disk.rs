@@ -590,3 +590,45 @@ fn out_of_inodes_never_hides_a_committed_create() {
         let _ = std::fs::remove_dir_all(dir.join("fill-inodes"));
     });
 }
+
+/// An import of two chunks whose second commit fails before its commit
+/// point: the error says which profiles the first chunk created (they are
+/// kept), and a re-run with --skip-existing creates exactly the rest.
+#[test]
+fn an_import_failing_after_a_committed_chunk_says_what_it_created() {
+    let env = Env::new();
+    env.create_profile("imp-base-1");
+    let chunk = payctl::core::import::CHUNK;
+    let n = chunk + 3;
+    let lines: String = (0..n)
+        .map(|i| format!("{}\n", profile_body(&format!("imp-{i:06}"))))
+        .collect();
+    // The 1st before-write is the first chunk's journal, the 2nd the
+    // second chunk's (the batch apply writes its files in place).
+    let o = run(
+        &env,
+        Some("enospc@before-write:2"),
+        &["profile", "import", "-"],
+        Some(&lines),
+    );
+    o.refused(3, 30003)
+        .mentions(NO_SPACE)
+        .mentions("were created before the failure")
+        .mentions(&format!("{chunk} profile(s)"))
+        .mentions(&format!("up to line {chunk}"));
+    let count = |env: &Env| {
+        ok(env.run(&["profile", "list", "--page-size", "1"])).json["paging"]["total_count"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(count(&env), 1 + chunk as u64);
+    let again = ok(run(
+        &env,
+        None,
+        &["profile", "import", "-", "--skip-existing"],
+        Some(&lines),
+    ));
+    assert_eq!(again.data().len(), 3, "exactly the rest");
+    assert_eq!(count(&env), 1 + n as u64);
+    assert_clean(&env, "after the re-run");
+}
