@@ -254,14 +254,11 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
             .errors
             .first()
             .map_or(String::new(), |e| e.message.clone());
-        WARNINGS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(format!(
-                "the change was committed ({}), but finishing it failed: {why}; \
-                 the next payctl that can write completes it",
-                path.display()
-            ));
+        warn(format!(
+            "the change was committed ({}), but finishing it failed: {why}; \
+             the next payctl that can write completes it",
+            path.display()
+        ));
     }
     Ok(())
 }
