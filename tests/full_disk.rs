@@ -632,3 +632,126 @@ fn an_import_failing_after_a_committed_chunk_says_what_it_created() {
     assert_eq!(count(&env), 1 + n as u64);
     assert_clean(&env, "after the re-run");
 }
+
+/// Every kind of write (updates and deletes too) on a full disk: before the
+/// commit point exit 3 and nothing changed; after it success and the
+/// change is there.
+#[test]
+fn every_write_tells_the_truth_on_a_full_disk() {
+    let fixture = Env::new();
+    let prm = fixture.program_id();
+    let csp = fixture.create_profile("all-00001");
+    let other = fixture.create_profile("all-00002");
+    ok(fixture.run(&["program", "attach", &prm, &csp]));
+    ok(fixture.run(&["worker"]));
+    ok(fixture.body(&["address", "create", &csp], &common::address_body(true)));
+    let cpa = ok(fixture.body(&["address", "create", &csp], &common::address_body(false))).id();
+    let instrument = serde_json::json!({
+        "payment_instrument_tags": [{"key": "source", "value": "onboarding"}],
+        "payment_instrument_type_id": 1,
+        "payment_method_id": 1,
+        "is_default": true,
+        "payment_instrument_label": "Main",
+        "payment_instrument_change_reason": "Initial setup",
+        "program_id": prm,
+        "payment_instrument_ach": {
+            "account_number": "000123456789",
+            "routing_number": "021000021",
+            "payment_instrument_ach_type_id": 2
+        }
+    });
+    let pin = ok(fixture.body(&["instrument", "create", &csp], &instrument)).id();
+    let addresses = |env: &Env| ok(env.run(&["address", "list", &csp])).data().len();
+    let instruments = |env: &Env| ok(env.run(&["instrument", "list", &csp])).data().len();
+    let email = |env: &Env| {
+        ok(env.run(&["profile", "get", &csp])).data()[0]["customer_profile_individual"]["email"]
+            .clone()
+    };
+    let city = |env: &Env| ok(env.run(&["address", "get", &csp, &cpa])).data()[0]["city"].clone();
+    let label = |env: &Env| {
+        ok(env.run(&["instrument", "get", &csp, &pin])).data()[0]["payment_instrument_label"]
+            .clone()
+    };
+    let addr = common::address_body(false).to_string();
+    let instr = instrument.to_string();
+    type Changed<'a> = Box<dyn Fn(&Env) -> bool + 'a>;
+    let cases: Vec<(Vec<&str>, Option<&str>, Changed)> = vec![
+        (
+            vec!["profile", "update", &csp, "--email", "new@example.com"],
+            None,
+            Box::new(|env| email(env) == "new@example.com"),
+        ),
+        (
+            vec![
+                "address",
+                "create",
+                &csp,
+                "--body",
+                "-",
+                "--idempotency-key",
+                "k-a",
+            ],
+            Some(&addr),
+            Box::new(|env| addresses(env) == 3),
+        ),
+        (
+            vec!["address", "update", &csp, &cpa, "--city", "Newtown"],
+            None,
+            Box::new(|env| city(env) == "Newtown"),
+        ),
+        (
+            vec!["address", "delete", &csp, &cpa, "--yes"],
+            None,
+            Box::new(|env| addresses(env) == 1),
+        ),
+        (
+            vec![
+                "instrument",
+                "create",
+                &csp,
+                "--body",
+                "-",
+                "--idempotency-key",
+                "k-i",
+            ],
+            Some(&instr),
+            Box::new(|env| instruments(env) == 2),
+        ),
+        (
+            vec!["instrument", "update", &csp, &pin, "--label", "Renamed"],
+            None,
+            Box::new(|env| label(env) == "Renamed"),
+        ),
+        (
+            vec![
+                "program",
+                "attach",
+                &prm,
+                &other,
+                "--idempotency-key",
+                "k-p",
+            ],
+            None,
+            Box::new(|env| env.run(&["program", "profile", &prm, &other]).code == 0),
+        ),
+    ];
+    for (args, stdin, changed) in &cases {
+        let what = args.join(" ");
+        // Before the commit point: exit 3, nothing changed.
+        let env = clone_env(&fixture);
+        let before = env.snapshot();
+        let o = run(&env, Some("enospc@before-write"), args, *stdin);
+        o.refused(3, 30003).mentions(NO_SPACE);
+        assert_eq!(before, env.snapshot(), "{what}");
+        assert!(!changed(&env), "{what}: a refused write happened");
+        // After it: success, a warning, and the change is there.
+        let env = clone_env(&fixture);
+        let o = ok(run(&env, Some("enospc@after-journal"), args, *stdin));
+        assert!(
+            o.stderr.contains("the change was committed"),
+            "{what}: {o:?}"
+        );
+        assert!(changed(&env), "{what}: a committed write is missing");
+        assert_clean(&env, &what);
+    }
+}
