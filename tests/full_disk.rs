@@ -755,3 +755,50 @@ fn every_write_tells_the_truth_on_a_full_disk() {
         assert_clean(&env, &what);
     }
 }
+
+/// Reads through a pending journal cover every index: a transaction (its
+/// log and queue item) and an attachment (the attachment index).
+#[test]
+fn transactions_and_attachments_are_read_while_the_disk_is_full() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let csp = env.create_profile("rd-000001");
+    ok(env.run(&["program", "attach", &prm, &csp]));
+    ok(env.run(&["worker"]));
+    let full = Some("enospc@before-write");
+    // A committed attach whose journal is left pending.
+    let late = env.create_profile("rd-000002");
+    let o = ok(run(
+        &env,
+        Some("enospc@after-journal"),
+        &["program", "attach", &prm, &late],
+        None,
+    ));
+    assert!(o.stderr.contains("the change was committed"), "{o:?}");
+    let recs = ok(run(&env, full, &["program", "profiles", &prm], None));
+    let ids: Vec<&str> = recs
+        .data()
+        .iter()
+        .map(|r| r["customer_profile_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [csp.as_str(), late.as_str()], "{recs:?}");
+    let rec = ok(run(&env, full, &["program", "profile", &prm, &late], None));
+    assert_eq!(rec.data()[0]["customer_profile_program_status_id"], 1);
+    ok(env.run(&["worker"]));
+    // A committed transaction whose journal is left pending.
+    let src = format!("@source_customers={csp}:125.50");
+    let args = txn_create_args(&prm, "ach_funding", &[&src]);
+    let trn = ok(run(&env, Some("enospc@after-journal"), &args, None)).id();
+    let got = ok(run(&env, full, &["txn", "get", &trn], None));
+    assert_eq!(got.data()[0]["transaction_status_id"], 10);
+    let list = ok(run(&env, full, &["txn", "list", "--customer", &csp], None));
+    assert_eq!(list.data().len(), 1, "{list:?}");
+    let params = ok(run(&env, full, &["txn", "parameters", &trn], None));
+    assert_eq!(params.data().len(), 1, "{params:?}");
+    // The worker cannot write: it says so; with room it processes the
+    // transaction once.
+    run(&env, full, &["worker"], None).refused(3, 30003);
+    let w = ok(env.run(&["worker"]));
+    assert_eq!(w.data()[0]["transactions_processed"], 1, "{w:?}");
+    assert_clean(&env, "after the disk has room again");
+}
