@@ -316,3 +316,27 @@ fn store_check_knows_the_records_and_repair_keeps_them() {
     assert_eq!(o.code, 3, "{o:?}");
     assert_eq!(std::fs::read_to_string(&bucket).unwrap(), text);
 }
+
+#[test]
+fn every_create_documents_the_flag_in_its_help() {
+    let env = Env::new();
+    for cmd in [
+        &["profile", "create"][..],
+        &["address", "create"],
+        &["instrument", "create"],
+        &["program", "attach"],
+        &["txn", "create"],
+    ] {
+        let mut args = cmd.to_vec();
+        args.push("--help");
+        let o = env.run(&args);
+        assert_eq!(o.code, 0, "{cmd:?}");
+        assert!(
+            o.stdout.contains("--idempotency-key <KEY>"),
+            "{cmd:?}: {}",
+            o.stdout
+        );
+        assert!(o.stdout.contains("21005"), "{cmd:?}");
+        assert!(o.stdout.contains("24 hours"), "{cmd:?}");
+    }
+}
