@@ -493,7 +493,8 @@ fn committed_note(result: &Result<Response>) -> String {
     match ids.as_slice() {
         [] => "the change was committed: the store holds it although its answer was lost".into(),
         [id] => format!(
-            "the change was committed: id {id} (the answer was lost; a retry with the same --idempotency-key answers it again)"
+            "the change was committed: id {id} (its answer could not be written; a create \
+             retried with the same --idempotency-key answers it again)"
         ),
         many => format!(
             "the change was committed: {} records were created, ids: {}",

@@ -199,13 +199,19 @@ pub fn unfinished() -> usize {
     UNFINISHED.load(Ordering::SeqCst)
 }
 
-/// Keep a warning for the caller to show (see [`take_warnings`]).
+/// Keep a warning for the caller to show (see [`take_warnings`]). At most
+/// the latest [`MAX_WARNINGS`] are kept (a long-lived process that never
+/// takes them does not grow).
 pub fn warn(message: String) {
-    WARNINGS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(message);
+    let mut w = WARNINGS.lock().unwrap_or_else(|e| e.into_inner());
+    if w.len() >= MAX_WARNINGS {
+        w.remove(0);
+    }
+    w.push(message);
 }
+
+/// See [`warn`].
+pub const MAX_WARNINGS: usize = 100;
 
 /// The warnings of commits whose change was committed but not finished
 /// (see [`commit`]), taken: the CLI prints them on stderr.
