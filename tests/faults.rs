@@ -400,3 +400,482 @@ fn rustix_euid() -> u32 {
 fn mode(p: &Path) -> u32 {
     fs::symlink_metadata(p).unwrap().permissions().mode() & 0o777
 }
+
+// ------------------------------------------------- links, FIFOs, sizes
+
+fn check(env: &Env, repair: bool) -> Out {
+    let mut args = vec!["store", "check"];
+    if repair {
+        args.push("--repair");
+    }
+    env.run(&args)
+}
+
+/// The findings of a `store check` that found problems, as "path: problem".
+fn findings(o: &Out) -> Vec<String> {
+    assert_eq!(o.code, 3, "{o:?}");
+    assert!(o.codes().iter().all(|c| *c == 30006), "{o:?}");
+    o.messages()
+}
+
+/// A store with a profile attached to a program (its item queued) and a
+/// second profile: (env, attached csp, other csp, program).
+fn base_store() -> (Env, String, String, String) {
+    let env = Env::new();
+    let prm = env.program_id();
+    let a = env.create_profile("base-00001");
+    let b = env.create_profile("base-00002");
+    let o = env.run(&["program", "attach", &prm, &a]);
+    assert_eq!(o.code, 0, "{o:?}");
+    (env, a, b, prm)
+}
+
+fn queue_items(env: &Env) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(env.path().join("queue"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Run `args` on `env`, failing the test if it does not end within 20 s
+/// (a FIFO must never hang a command).
+fn run_bounded(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Out {
+    let mut a = vec!["--lock-timeout", "5"];
+    a.extend_from_slice(args);
+    let child = spawn(env, &a, stdin);
+    finish_within(child, Duration::from_secs(20)).unwrap_or_else(|| panic!("payctl {args:?} hung"))
+}
+
+/// Every command a store file can meet: reads, writes, the worker, check.
+fn commands(env: &Env, a: &str, b: &str, prm: &str) -> Vec<Out> {
+    let body = profile_body("new-00001").to_string();
+    vec![
+        run_bounded(env, &["profile", "get", a], None),
+        run_bounded(env, &["profile", "list"], None),
+        run_bounded(
+            env,
+            &["profile", "create", "--body", "-"],
+            Some(body.as_bytes()),
+        ),
+        run_bounded(env, &["program", "attach", prm, b], None),
+        run_bounded(env, &["worker"], None),
+        run_bounded(env, &["store", "check"], None),
+    ]
+}
+
+/// A link in place of each kind of store file (and of a directory) is
+/// never followed: the file it points to keeps its bytes and its mode,
+/// nothing is created outside the store, no command hangs or panics, and
+/// `store check` names the link.
+#[test]
+fn links_in_place_of_store_files_are_never_followed() {
+    let (base, a, b, prm) = base_store();
+    let queue_item = queue_items(&base)[0]
+        .strip_prefix(base.path())
+        .unwrap()
+        .display()
+        .to_string();
+    let customer = base
+        .customer_file(&a)
+        .strip_prefix(base.path())
+        .unwrap()
+        .display()
+        .to_string();
+    let shard = Path::new(&customer).parent().unwrap().display().to_string();
+    let bucket = fs::read_dir(base.path().join("index/keys"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name()
+        .into_string()
+        .unwrap();
+    let bucket = format!("index/keys/{bucket}");
+    let files = [
+        "payctl.lock",
+        "meta.json",
+        "catalog.json",
+        "journal.json",
+        &customer,
+        "index/profiles.log",
+        "index/profiles.ids",
+        "index/transactions.log",
+        "index/attachments.log",
+        &bucket,
+        &queue_item,
+    ];
+    for rel in files {
+        let env = Env::new();
+        common::copy_dir(&base.path(), &env.path());
+        let target = env.path().join(rel);
+        let outside = env.dir.path().join("outside");
+        // What the link points to: the real content (a journal: a valid one
+        // that would write a file outside, if followed), mode 0644.
+        let content = if rel == "journal.json" {
+            r#"{"ops":[{"op":"put","path":"queue/zz","data":""}]}"#
+                .as_bytes()
+                .to_vec()
+        } else {
+            fs::read(&target).unwrap_or_default()
+        };
+        fs::write(&outside, &content).unwrap();
+        fs::set_permissions(&outside, fs::Permissions::from_mode(0o644)).unwrap();
+        let _ = fs::remove_file(&target);
+        std::os::unix::fs::symlink(&outside, &target).unwrap();
+        let outs = commands(&env, &a, &b, &prm);
+        for o in &outs {
+            assert!(!o.stderr.contains("panicked"), "{rel}: {o:?}");
+        }
+        assert_eq!(
+            fs::read(&outside).unwrap(),
+            content,
+            "{rel}: the outside file was written"
+        );
+        assert_eq!(
+            mode(&outside),
+            0o644,
+            "{rel}: the outside file was chmodded"
+        );
+        assert!(
+            fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink())
+                || rel.starts_with("customers/"),
+            "{rel}: the link was replaced by a command"
+        );
+        let names: Vec<String> = fs::read_dir(env.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(
+            names.len(),
+            2,
+            "{rel}: something was created outside the store: {names:?}"
+        );
+        if fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
+            let o = outs.last().unwrap();
+            assert_eq!(o.code, 3, "{rel}: {o:?}");
+            assert!(
+                o.messages()
+                    .iter()
+                    .any(|m| m.contains(rel) && m.contains("symbolic link")),
+                "{rel}: store check does not name the link: {o:?}"
+            );
+        }
+    }
+    // Links in place of directories: the key index, a customer shard.
+    for rel in ["index/keys", &shard, "index"] {
+        let env = Env::new();
+        common::copy_dir(&base.path(), &env.path());
+        let target = env.path().join(rel);
+        let outside = env.dir.path().join("outside-dir");
+        common::copy_dir(&target, &outside);
+        fs::remove_dir_all(&target).unwrap();
+        std::os::unix::fs::symlink(&outside, &target).unwrap();
+        let before = common_snapshot(&outside);
+        let outs = commands(&env, &a, &b, &prm);
+        for o in &outs {
+            assert!(!o.stderr.contains("panicked"), "{rel}: {o:?}");
+        }
+        assert_eq!(
+            before,
+            common_snapshot(&outside),
+            "{rel}: written through a linked directory"
+        );
+        let o = outs.last().unwrap();
+        assert_eq!(o.code, 3, "{rel}: {o:?}");
+        assert!(
+            o.messages().iter().any(|m| m.contains("symbolic link")),
+            "{rel}: {o:?}"
+        );
+    }
+}
+
+/// Every file under `dir` with its bytes and mode.
+fn common_snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>, u32)> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(common_snapshot(&p));
+        } else {
+            out.push((p.clone(), fs::read(&p).unwrap(), mode(&p)));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A journal operation through a linked directory (`index/evil/…`) creates
+/// nothing outside the store: the replay refuses the link.
+#[test]
+fn a_journal_path_through_a_linked_directory_writes_nothing_outside() {
+    let env = Env::new();
+    let id = env.create_profile("evil-00001");
+    let outside = env.dir.path().join("elsewhere");
+    fs::create_dir(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, env.path().join("index/evil")).unwrap();
+    fs::write(
+        env.path().join("journal.json"),
+        r#"{"ops":[{"op":"put","path":"index/evil/planted","data":"x"}]}"#,
+    )
+    .unwrap();
+    let o = run_bounded(&env, &["profile", "get", &id], None);
+    assert_eq!(o.code, 3, "{o:?}");
+    assert!(
+        o.messages()
+            .iter()
+            .any(|m| m.contains("index/evil") && m.contains("symbolic link")),
+        "{o:?}"
+    );
+    assert_eq!(
+        fs::read_dir(&outside).unwrap().count(),
+        0,
+        "a file was created outside"
+    );
+}
+
+fn mkfifo(p: &Path) {
+    let ok = Command::new("mkfifo").arg(p).status().unwrap().success();
+    assert!(ok, "mkfifo {}", p.display());
+}
+
+/// A FIFO in place of a store file hangs nothing: every command ends
+/// within seconds, a read of it is refused naming the file, and `store
+/// check` names it.
+#[test]
+fn fifos_in_place_of_store_files_hang_nothing() {
+    let (base, a, b, prm) = base_store();
+    let customer = base
+        .customer_file(&a)
+        .strip_prefix(base.path())
+        .unwrap()
+        .display()
+        .to_string();
+    let queue_item = queue_items(&base)[0]
+        .strip_prefix(base.path())
+        .unwrap()
+        .display()
+        .to_string();
+    for rel in [
+        "payctl.lock",
+        "meta.json",
+        "catalog.json",
+        "journal.json",
+        &customer,
+        "index/profiles.log",
+        "index/profiles.ids",
+        "index/attachments.log",
+        &queue_item,
+    ] {
+        let env = Env::new();
+        common::copy_dir(&base.path(), &env.path());
+        let target = env.path().join(rel);
+        let _ = fs::remove_file(&target);
+        mkfifo(&target);
+        let outs = commands(&env, &a, &b, &prm);
+        for o in &outs {
+            assert!(!o.stderr.contains("panicked"), "{rel}: {o:?}");
+        }
+        let o = outs.last().unwrap();
+        assert_eq!(o.code, 3, "{rel}: {o:?}");
+        assert!(
+            o.messages()
+                .iter()
+                .any(|m| m.contains(rel) && m.contains("FIFO")),
+            "{rel}: store check does not name the FIFO: {o:?}"
+        );
+    }
+}
+
+/// A record far above the documented size (a 1 GB sparse file) is refused
+/// by its size, at once, without reading it.
+#[test]
+fn an_oversized_record_is_refused_unread() {
+    let env = Env::new();
+    let id = env.create_profile("big-00001");
+    let f = fs::OpenOptions::new()
+        .write(true)
+        .open(env.customer_file(&id))
+        .unwrap();
+    f.set_len(1 << 30).unwrap();
+    drop(f);
+    let start = Instant::now();
+    let o = run_bounded(&env, &["profile", "get", &id], None);
+    o.refused(3, 30002).mentions("above the limit of");
+    let o = run_bounded(&env, &["store", "check"], None);
+    assert!(
+        findings(&o)
+            .iter()
+            .any(|m| m.contains(&id) && m.contains("above the limit of")),
+        "{o:?}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "reading 1 GB to refuse it"
+    );
+}
+
+// ------------------------------------------------------------- repair
+
+/// One unreadable customer record: `--repair` must not rebuild the indexes
+/// without it (its customer_key would become free, its pending attachment
+/// dropped); it says so, naming the record. Restored, all is clean.
+#[test]
+fn repair_never_frees_the_key_of_an_unreadable_record() {
+    let (env, a, _b, _prm) = base_store();
+    let file = env.customer_file(&a);
+    let good = fs::read(&file).unwrap();
+    fs::write(&file, b"{ not json").unwrap();
+    // Something for repair to want to rebuild.
+    fs::write(env.path().join("index/profiles.log"), b"").unwrap();
+    let queued = queue_items(&env);
+    assert_eq!(queued.len(), 1);
+    let o = check(&env, true);
+    let found = findings(&o);
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains(&a) && m.contains("not rebuilt")),
+        "{found:#?}"
+    );
+    assert_eq!(
+        queue_items(&env),
+        queued,
+        "the pending attachment was dropped"
+    );
+    let o = env.body(&["profile", "create"], &profile_body("base-00001"));
+    assert_ne!(
+        o.code, 0,
+        "the unreadable record's key was given away: {o:?}"
+    );
+    fs::write(&file, &good).unwrap();
+    assert_eq!(check(&env, true).code, 0);
+    assert_clean(&env);
+    let o = env.run(&["worker"]);
+    assert_eq!(o.data()[0]["attachments_processed"], 1, "{o:?}");
+}
+
+/// `init --catalog` is one commit: a crash at any point of it leaves no
+/// catalog without its metadata (which the next command would fill with
+/// the built-in catalog); after the commit point the catalog is the file's.
+#[test]
+fn init_with_a_catalog_is_one_atomic_commit() {
+    let source = Env::new();
+    let programs = source.run(&["program", "list"]);
+    let file = source.dir.path().join("catalog-copy.json");
+    fs::copy(source.path().join("catalog.json"), &file).unwrap();
+    let want = programs.data()[0]["program_id"].clone();
+    let mut committed = 0;
+    for fault in [
+        "before-write",
+        "after-write",
+        "after-sync",
+        "after-rename",
+        "before-dir-sync",
+        "after-journal",
+        "after-rename:2",
+        "after-rename:3",
+        "before-journal-remove",
+    ] {
+        let env = Env::new();
+        let mut c = env.cmd();
+        c.env("PAYCTL_FAULT", fault)
+            .args(["init", "--catalog", file.to_str().unwrap()]);
+        let o = Out::from(c.output().unwrap());
+        assert_ne!(o.code, 0, "{fault}: no crash: {o:?}");
+        let has = |n: &str| env.path().join(n).exists();
+        if !has("meta.json") && !has("journal.json") {
+            assert!(
+                !has("catalog.json"),
+                "{fault}: a catalog without its metadata"
+            );
+            continue;
+        }
+        committed += 1;
+        let listed = env.run(&["program", "list"]);
+        assert_eq!(listed.data()[0]["program_id"], want, "{fault}: {listed:?}");
+        assert_clean(&env);
+    }
+    assert!(committed >= 3, "no crash after the commit point was tried");
+}
+
+/// A regular file where `queue/` belongs: the attach that meets it, the
+/// commands after it and `--repair` all work, and the item is processed.
+#[test]
+fn a_file_in_place_of_the_queue_is_repaired() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let a = env.create_profile("que-00001");
+    let q = env.path().join("queue");
+    fs::remove_dir_all(&q).unwrap();
+    fs::write(&q, b"").unwrap();
+    fs::set_permissions(&q, fs::Permissions::from_mode(0o600)).unwrap();
+    let o = check(&env, false);
+    assert!(
+        findings(&o)
+            .iter()
+            .any(|m| m.contains("queue") && m.contains("where a directory should be")),
+        "{o:?}"
+    );
+    let o = env.run(&["program", "attach", &prm, &a]);
+    assert!(!o.stderr.contains("panicked"), "{o:?}");
+    let o = check(&env, true);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(q.is_dir());
+    assert_clean(&env);
+    let o = env.run(&["program", "attach", &prm, &a]);
+    assert!(o.code == 0 || o.codes().contains(&21001), "{o:?}");
+    let o = env.run(&["worker"]);
+    assert_eq!(o.data()[0]["attachments_processed"], 1, "{o:?}");
+}
+
+/// `store check` reports a 0644 record, a 0755 directory, a directory where
+/// a record belongs and a zero-filled tail of profiles.log; `--repair`
+/// fixes the modes and the tail, and never removes the directory.
+#[test]
+fn check_reports_modes_types_and_tails_and_repair_fixes_them() {
+    let env = Env::new();
+    let a = env.create_profile("mod-00001");
+    let record = env.customer_file(&a);
+    let shard = record.parent().unwrap().to_path_buf();
+    fs::set_permissions(&record, fs::Permissions::from_mode(0o644)).unwrap();
+    fs::set_permissions(&shard, fs::Permissions::from_mode(0o755)).unwrap();
+    let log = env.path().join("index/profiles.log");
+    let log_len = fs::metadata(&log).unwrap().len();
+    let f = fs::OpenOptions::new().write(true).open(&log).unwrap();
+    f.set_len(log_len + (1 << 20)).unwrap();
+    drop(f);
+    let fake = shard.join("csp_0000000000000000000000fake.json");
+    fs::create_dir(&fake).unwrap();
+    fs::set_permissions(&fake, fs::Permissions::from_mode(0o700)).unwrap();
+    let found = findings(&check(&env, false));
+    let has = |path: &str, text: &str| {
+        assert!(
+            found.iter().any(|m| m.contains(path) && m.contains(text)),
+            "no finding on {path} ({text}): {found:#?}"
+        )
+    };
+    let rel = |p: &Path| p.strip_prefix(env.path()).unwrap().display().to_string();
+    has(&rel(&record), "mode 0644");
+    has(&rel(&shard), "mode 0755");
+    has("index/profiles.log", "zero-filled tail");
+    has(&rel(&fake), "is a directory where a record file should be");
+    // The directory stands where a record might be: the modes are fixed,
+    // the indexes are not rebuilt while it is there.
+    let found = findings(&check(&env, true));
+    assert!(found.iter().all(|m| !m.contains("mode")), "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains(&rel(&fake)) && m.contains("not rebuilt")),
+        "{found:#?}"
+    );
+    assert_eq!(mode(&record), 0o600);
+    assert_eq!(mode(&shard), 0o700);
+    assert!(fake.is_dir(), "repair removed a directory");
+    fs::remove_dir(&fake).unwrap();
+    assert_eq!(check(&env, true).code, 0);
+    assert_eq!(fs::metadata(&log).unwrap().len(), log_len);
+    assert_clean(&env);
+}

@@ -12,8 +12,10 @@ pub enum StoreCommand {
     /// indexes agree with the records, and that the spec's invariants hold
     #[command(
         after_help = "Exit 0 when clean; otherwise every finding is listed (errors[], code 30006) and the exit code is 3.\n\
---repair rebuilds what is derived (key index, attachment index, profile ids, summary logs, worker queue) and removes stray temp files;\n\
-it never deletes or rewrites a customer's or a transaction's own record.\n\
+--repair rebuilds what is derived (key index, attachment index, profile ids, summary logs, worker queue), removes stray temp files,\n\
+sets files to 0600 and directories to 0700, and removes links, FIFOs and stray files where derived data or the lock belong;\n\
+it never deletes or rewrites a customer's or a transaction's own record, and while a record is unreadable it rebuilds nothing\n\
+(a rebuild would free its customer_key and drop its pending work).\n\
 An unreadable journal.json (30002 on every command) is moved aside by --repair to\n\
 journal.json.corrupt-<UTC time>, and said so on stderr; the one commit it held is not replayed.\n\nExamples:\n  payctl store check\n  payctl store check --repair"
     )]

@@ -45,6 +45,10 @@ pub mod caps {
     pub const LINE_BYTES: usize = 1 << 20;
     /// Bytes of an `init --catalog` file.
     pub const CATALOG_BYTES: u64 = 16 << 20;
+    /// Bytes of one record file of the store (a customer, a transaction,
+    /// the catalog, the metadata): a larger one is refused by its size
+    /// without being read, and payctl never writes one (issue 13).
+    pub const RECORD_BYTES: u64 = 64 << 20;
 }
 
 /// At most `max` entries in the array at `path` (10001 naming the cap).

@@ -3,12 +3,20 @@
 //! directories 0700 whatever the umask, because the store holds account numbers
 //! and SSNs.
 
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use super::safefs;
 use crate::error::{Error, Result};
+
+/// The open flags [`open_private`] adds.
+mod libc_flags {
+    use rustix::fs::OFlags;
+    pub const NOFOLLOW: i32 = OFlags::NOFOLLOW.bits() as i32;
+    pub const NONBLOCK: i32 = OFlags::NONBLOCK.bits() as i32;
+}
 
 /// Suffix of temp files. A writer holds the exclusive lock, so a temp name
 /// derived from the target is never used by two live writers at once; a temp
@@ -28,17 +36,10 @@ pub fn is_temp(path: &Path) -> bool {
         .is_some_and(|n| n.ends_with(TEMP_SUFFIX))
 }
 
-/// Create `dir` and its missing parents with mode 0700.
+/// Create `dir` and its missing parents with mode 0700 (never through a
+/// link: see safefs.rs).
 pub fn ensure_dir(dir: &Path) -> Result<()> {
-    if dir.is_dir() {
-        return Ok(());
-    }
-    DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .map_err(|e| Error::io(dir, e))?;
-    fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(|e| Error::io(dir, e))
+    safefs::ensure_dir(dir)
 }
 
 /// Restrict an existing directory to mode 0700: a store created in a
@@ -51,13 +52,17 @@ pub fn restrict_dir(dir: &Path) -> Result<()> {
     fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(|e| Error::io(dir, e))
 }
 
-/// Open (creating if needed) a file with mode 0600.
+/// Open (creating if needed) a file with mode 0600: never through a link
+/// (in its directories or itself), never blocking on a FIFO, and only a
+/// regular file (see safefs.rs).
 pub fn open_private(path: &Path, opts: &mut OpenOptions) -> Result<File> {
+    safefs::check_dirs(path)?;
     let f = opts
         .mode(0o600)
+        .custom_flags(libc_flags::NOFOLLOW | libc_flags::NONBLOCK)
         .open(path)
-        .map_err(|e| Error::io(path, e))?;
-    let meta = f.metadata().map_err(|e| Error::io(path, e))?;
+        .map_err(|e| safefs::open_error(path, e))?;
+    let meta = safefs::check_regular(&f, path)?;
     if meta.permissions().mode() & 0o777 != 0o600 {
         f.set_permissions(fs::Permissions::from_mode(0o600))
             .map_err(|e| Error::io(path, e))?;
@@ -86,7 +91,7 @@ pub fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let tmp = temp_path(target);
     fault(&tmp, "before-write")?;
     // A killed writer may have left the temp behind.
-    let _ = fs::remove_file(&tmp);
+    let _ = remove_file(&tmp);
     let written = (|| {
         let mut f = open_private(&tmp, OpenOptions::new().write(true).create_new(true))?;
         f.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
@@ -96,7 +101,7 @@ pub fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
         fault(&tmp, "after-sync")
     })();
     if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
+        let _ = remove_file(&tmp);
         return Err(e);
     }
     Ok(tmp)
@@ -105,37 +110,37 @@ pub fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
 /// The second half of [`write_file`]: the temp file `tmp` renamed over
 /// `target` (removed if the rename fails).
 pub fn rename_temp(tmp: &Path, target: &Path) -> Result<()> {
-    fs::rename(tmp, target).map_err(|e| {
-        let _ = fs::remove_file(tmp);
-        Error::io(target, e)
+    safefs::rename(tmp, target).inspect_err(|_| {
+        let _ = remove_file(tmp);
     })
 }
 
 /// fsync a directory so that renames and removals in it are durable.
 pub fn sync_dir(dir: &Path) -> Result<()> {
     fault(dir, "before-dir-sync")?;
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| Error::io(dir, e))
+    let d = safefs::open_dir(dir)?
+        .ok_or_else(|| Error::io(dir, std::io::Error::from(std::io::ErrorKind::NotFound)))?;
+    d.sync_all().map_err(|e| Error::io(dir, e))
 }
 
-/// Remove a file if it exists.
+/// Remove a file if it exists (a link itself, never what it points to).
 pub fn remove_file(path: &Path) -> Result<()> {
-    match fs::remove_file(path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::io(path, e)),
-    }
+    safefs::remove(path)
 }
 
-/// Read a whole file; `None` when it does not exist.
+/// Read a whole regular file; `None` when it does not exist.
 pub fn read_opt(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io(path, e)),
-    }
+    safefs::read(path, None)
 }
+
+/// Read a whole record file (a customer, a transaction, the catalog, the
+/// metadata); one larger than [`RECORD_BYTES`] is refused by its size,
+/// unread. `None` when it does not exist.
+pub fn read_record(path: &Path) -> Result<Option<Vec<u8>>> {
+    safefs::read(path, Some(RECORD_BYTES))
+}
+
+pub use crate::core::rules::caps::RECORD_BYTES;
 
 /// Write `bytes` to `target` in place (create or truncate), without a sync.
 /// Only for files a durable journal covers: a crash mid-write leaves the

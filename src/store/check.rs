@@ -46,6 +46,27 @@ struct Scan {
     customers: Vec<Customer>,
     txns: Vec<TxnFile>,
     temps: Vec<PathBuf>,
+    /// Record files that could not be read as what their path says: a
+    /// rebuild of the indexes would forget what they hold.
+    unreadable: Vec<String>,
+    /// What `--repair` removes: links, FIFOs and other non-regular files
+    /// where derived data or the lock belong; files where a derived
+    /// directory belongs.
+    remove: Vec<PathBuf>,
+    /// Files and directories whose mode is not 0600 / 0700: (path, mode).
+    modes: Vec<(PathBuf, u32)>,
+}
+
+/// The directories that hold only derived data (rebuilt by `--repair`).
+const DERIVED_DIRS: [&str; 3] = ["index", KEYS_DIR, QUEUE_DIR];
+
+/// Whether the store file `r` (relative) holds only derived data or the
+/// lock, so that `--repair` may remove a damaged one.
+fn removable(r: &str) -> bool {
+    r == super::lock::LOCK
+        || DERIVED_DIRS
+            .iter()
+            .any(|d| r == *d || r.starts_with(&format!("{d}/")))
 }
 
 fn rel(root: &Path, p: &Path) -> String {
@@ -56,6 +77,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let entries = match fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.raw_os_error() == Some(20) => return Ok(()), // ENOTDIR: reported by `entries`
         Err(e) => return Err(Error::io(dir, e)),
     };
     for e in entries {
@@ -70,21 +92,142 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
+/// Every entry under `dir` (links not followed) with its metadata; a
+/// directory where a record belongs (`customers/<xx>/…`) is listed, not
+/// entered.
+fn entries(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, fs::Metadata)>) -> Result<()> {
+    let list = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    for e in list {
+        let e = e.map_err(|e| Error::io(dir, e))?;
+        let p = e.path();
+        let meta = fs::symlink_metadata(&p).map_err(|e| Error::io(&p, e))?;
+        let r = rel(root, &p);
+        let record_slot = [CUSTOMERS_DIR, TXNS_DIR]
+            .iter()
+            .any(|d| r.starts_with(&format!("{d}/")) && r.matches('/').count() >= 2);
+        let enter = meta.is_dir() && !record_slot;
+        out.push((p.clone(), meta));
+        if enter {
+            entries(root, &p, out)?;
+        }
+    }
+    Ok(())
+}
+
 impl Store {
     fn scan(&self, f: &mut Vec<Finding>) -> Result<Scan> {
+        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
         let root = &self.root;
-        let mut files = Vec::new();
-        walk(root, &mut files)?;
+        let mut all = Vec::new();
+        entries(root, root, &mut all)?;
         let mut scan = Scan {
             customers: Vec::new(),
             txns: Vec::new(),
             temps: Vec::new(),
+            unreadable: Vec::new(),
+            remove: Vec::new(),
+            modes: Vec::new(),
         };
         let finding = |p: &Path, problem: String, repairable: bool| Finding {
             path: rel(root, p),
             problem,
             repairable,
         };
+        if let Ok(m) = fs::metadata(root)
+            && m.permissions().mode() & 0o777 != 0o700
+        {
+            let mode = m.permissions().mode() & 0o777;
+            f.push(Finding {
+                path: ".".into(),
+                problem: format!("the store's directory has mode {mode:04o}; it should be 0700"),
+                repairable: true,
+            });
+            scan.modes.push((root.clone(), 0o700));
+        }
+        let mut files = Vec::new();
+        for (p, meta) in all {
+            let r = rel(root, &p);
+            let t = meta.file_type();
+            let mode = meta.permissions().mode() & 0o777;
+            let in_records = [CUSTOMERS_DIR, TXNS_DIR]
+                .iter()
+                .any(|d| r.starts_with(&format!("{d}/")));
+            let record_slot = in_records && r.matches('/').count() >= 2;
+            let layout =
+                [CUSTOMERS_DIR, TXNS_DIR, "index", KEYS_DIR, QUEUE_DIR].contains(&r.as_str());
+            if t.is_dir() {
+                if record_slot {
+                    f.push(finding(&p, "is a directory where a record file should be (never removed by --repair: move it out of the store)".into(), false));
+                    scan.unreadable.push(r.clone());
+                    continue;
+                }
+                if mode != 0o700 {
+                    f.push(finding(
+                        &p,
+                        format!("is a directory with mode {mode:04o}; store directories are 0700"),
+                        true,
+                    ));
+                    scan.modes.push((p.clone(), 0o700));
+                }
+                continue;
+            }
+            if !t.is_file() {
+                let what = if t.is_symlink() {
+                    "a symbolic link"
+                } else if t.is_fifo() {
+                    "a FIFO"
+                } else if t.is_socket() {
+                    "a socket"
+                } else {
+                    "a device"
+                };
+                let fixable = removable(&r) || atomic::is_temp(&p);
+                let how = if fixable {
+                    "--repair removes it"
+                } else {
+                    "replace it with the real file, or move it out of the store"
+                };
+                f.push(finding(&p, format!("is {what}; payctl never follows links or opens anything but regular files in the store ({how})"), fixable));
+                if fixable {
+                    scan.remove.push(p.clone());
+                } else if in_records {
+                    scan.unreadable.push(r.clone());
+                }
+                continue;
+            }
+            if layout {
+                let fixable = removable(&r);
+                f.push(finding(
+                    &p,
+                    format!(
+                        "is a file where a directory should be ({})",
+                        if fixable {
+                            "--repair replaces it"
+                        } else {
+                            "move it out of the store"
+                        }
+                    ),
+                    fixable,
+                ));
+                if fixable {
+                    scan.remove.push(p.clone());
+                }
+                continue;
+            }
+            if mode != 0o600 && !atomic::is_temp(&p) {
+                f.push(finding(
+                    &p,
+                    format!("has mode {mode:04o}; store files are 0600"),
+                    true,
+                ));
+                scan.modes.push((p.clone(), 0o600));
+            }
+            files.push(p);
+        }
         for p in files {
             let r = rel(root, &p);
             if atomic::is_temp(&p) {
@@ -103,42 +246,56 @@ impl Store {
                 .to_string();
             let stem = name.strip_suffix(".json").unwrap_or(&name).to_string();
             if r.starts_with(CUSTOMERS_DIR) {
-                match fs::read(&p)
-                    .map_err(|e| e.to_string())
+                match atomic::read_record(&p)
+                    .map(Option::unwrap_or_default)
+                    .map_err(|e| e.errors[0].message.clone())
                     .and_then(|b| serde_json::from_slice::<Customer>(&b).map_err(|e| e.to_string()))
                 {
                     Ok(c) if c.id() == stem && r == Store::customer_rel(&stem) => {
                         scan.customers.push(c)
                     }
-                    Ok(_) => f.push(finding(
-                        &p,
-                        "holds a customer whose id does not match its path".into(),
-                        false,
-                    )),
-                    Err(e) => f.push(finding(
-                        &p,
-                        format!("does not parse as a customer record: {e}"),
-                        false,
-                    )),
+                    Ok(_) => {
+                        f.push(finding(
+                            &p,
+                            "holds a customer whose id does not match its path".into(),
+                            false,
+                        ));
+                        scan.unreadable.push(r.clone());
+                    }
+                    Err(e) => {
+                        f.push(finding(
+                            &p,
+                            format!("does not parse as a customer record: {e}"),
+                            false,
+                        ));
+                        scan.unreadable.push(r.clone());
+                    }
                 }
             } else if r.starts_with(TXNS_DIR) {
-                match fs::read(&p)
-                    .map_err(|e| e.to_string())
+                match atomic::read_record(&p)
+                    .map(Option::unwrap_or_default)
+                    .map_err(|e| e.errors[0].message.clone())
                     .and_then(|b| serde_json::from_slice::<TxnFile>(&b).map_err(|e| e.to_string()))
                 {
                     Ok(t) if t.transaction.transaction_id == stem && r == Store::txn_rel(&stem) => {
                         scan.txns.push(t)
                     }
-                    Ok(_) => f.push(finding(
-                        &p,
-                        "holds a transaction whose id does not match its path".into(),
-                        false,
-                    )),
-                    Err(e) => f.push(finding(
-                        &p,
-                        format!("does not parse as a transaction record: {e}"),
-                        false,
-                    )),
+                    Ok(_) => {
+                        f.push(finding(
+                            &p,
+                            "holds a transaction whose id does not match its path".into(),
+                            false,
+                        ));
+                        scan.unreadable.push(r.clone());
+                    }
+                    Err(e) => {
+                        f.push(finding(
+                            &p,
+                            format!("does not parse as a transaction record: {e}"),
+                            false,
+                        ));
+                        scan.unreadable.push(r.clone());
+                    }
                 }
             }
         }
@@ -173,12 +330,32 @@ impl Store {
         report.customers = scan.customers.len();
         report.transactions = scan.txns.len();
         invariants(&scan, catalog.as_ref(), f);
-        let derived = self.derived_findings(&scan, f)?;
+        let first_derived = f.len();
+        let derived = self.derived_findings(&scan, f)? || !scan.remove.is_empty();
+        let derived_range = first_derived..f.len();
         super::idempotency::findings(&self.root, f)?;
         if repair {
-            report.repaired = self.repair(&scan, derived)?;
-            // What remains after the repair.
-            report.findings.retain(|x| !x.repairable);
+            let (done, rebuilt) = self.repair(&scan, derived)?;
+            report.repaired = done;
+            // What remains after the repair: what it cannot fix, and the
+            // derived data it would not rebuild.
+            let mut i = 0;
+            report.findings.retain(|x| {
+                let kept = !x.repairable || (!rebuilt && derived_range.contains(&i));
+                i += 1;
+                kept
+            });
+            if derived && !rebuilt {
+                report.findings.push(Finding {
+                    path: scan.unreadable.join(", "),
+                    problem: "the indexes and the queue were not rebuilt: a rebuild without \
+                              these unreadable records would free their customer_key and \
+                              drop their pending work; restore them (or move them out of \
+                              the store), then run --repair again"
+                        .into(),
+                    repairable: false,
+                });
+            }
         }
         Ok(report)
     }
@@ -217,7 +394,12 @@ impl Store {
                 push(&r, "is not a bucket of the key index (`<bb>.log`)".into());
                 continue;
             };
-            let parsed = keys::parse_bucket(b, &fs::read(p).map_err(|e| Error::io(p, e))?);
+            // (A link or a FIFO here is a finding of the scan.)
+            let Ok(Some(bytes)) = atomic::read_opt(p) else {
+                push(&r, "cannot be read as a bucket of the key index".into());
+                continue;
+            };
+            let parsed = keys::parse_bucket(b, &bytes);
             for problem in parsed.problems {
                 push(&r, problem);
             }
@@ -294,6 +476,25 @@ impl Store {
                         format!("lists {csp} in {prm}, which has no such record"),
                     );
                 }
+            }
+        }
+        // The summary logs end with a complete line: a torn or zero-filled
+        // tail would be cut silently by the next append.
+        for log in [PROFILES_LOG, TXNS_LOG] {
+            let p = root.join(log);
+            let len = match super::safefs::open(&p, super::safefs::How::READ) {
+                Ok(Some(file)) => file.metadata().map(|m| m.len()).unwrap_or(0),
+                _ => continue,
+            };
+            let complete = index::complete_len(&p).unwrap_or(len);
+            if complete != len {
+                push(
+                    log,
+                    format!(
+                        "ends with {} bytes after its last complete line (a torn or zero-filled tail)",
+                        len - complete
+                    ),
+                );
             }
         }
         // Profile summaries.
@@ -380,7 +581,13 @@ impl Store {
             Err(e) => push(TXNS_LOG, e.errors[0].message.clone()),
         }
         // The worker's queue: exactly the pending work.
-        let queued: BTreeSet<String> = self.queue()?.iter().map(queue_key).collect();
+        // (A queue that is not a directory is a finding of the scan.)
+        let queued: BTreeSet<String> = self
+            .queue()
+            .unwrap_or_default()
+            .iter()
+            .map(queue_key)
+            .collect();
         let pending = pending_work(scan);
         for k in pending.difference(&queued) {
             push(
@@ -399,14 +606,37 @@ impl Store {
         Ok(rebuild)
     }
 
-    fn repair(&self, scan: &Scan, derived: bool) -> Result<Vec<String>> {
+    /// Fix what can be fixed; whether the derived data was rebuilt (it is
+    /// not while a record is unreadable: see [`Scan::unreadable`]).
+    fn repair(&self, scan: &Scan, derived: bool) -> Result<(Vec<String>, bool)> {
+        use std::os::unix::fs::PermissionsExt;
         let mut done = Vec::new();
         for t in &scan.temps {
             atomic::remove_file(t)?;
             done.push(format!("removed {}", rel(&self.root, t)));
         }
-        if !derived {
-            return Ok(done);
+        for p in &scan.remove {
+            atomic::remove_file(p)?;
+            done.push(format!(
+                "removed {} (not a regular file, or a file where a directory belongs)",
+                rel(&self.root, p)
+            ));
+        }
+        for d in DERIVED_DIRS {
+            atomic::ensure_dir(&self.root.join(d))?;
+        }
+        for (p, mode) in &scan.modes {
+            match fs::set_permissions(p, fs::Permissions::from_mode(*mode)) {
+                Ok(()) => done.push(format!(
+                    "set the mode of {} to {mode:04o}",
+                    rel(&self.root, p)
+                )),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(p, e)),
+            }
+        }
+        if !derived || !scan.unreadable.is_empty() {
+            return Ok((done, false));
         }
         // Key index: rebuilt whole (one put per bucket), anything else removed.
         let mut journal = Journal {
@@ -537,7 +767,7 @@ impl Store {
         done.push(
             "rebuilt the key index, the attachment index, the summary logs, the profile ids and the worker queue".into(),
         );
-        Ok(done)
+        Ok((done, true))
     }
 }
 

@@ -136,8 +136,8 @@ pub fn findings(
         let problem = if bucket_of_name(name).is_none() || !p.is_file() {
             Some("is not a bucket of the idempotency records (`<bb>.log`)".to_string())
         } else {
-            match std::fs::read(&p) {
-                Err(e) => Some(format!("cannot be read: {e}")),
+            match super::atomic::read_opt(&p).map(Option::unwrap_or_default) {
+                Err(e) => Some(format!("cannot be read: {}", e.errors[0].message)),
                 Ok(bytes) => parse(&bytes).err().map(|n| {
                     format!("line {n} is not an idempotency record (kept: repair never removes idempotency records)")
                 }),

@@ -6,7 +6,7 @@
 //! of every aggregate.
 
 use std::collections::HashMap;
-use std::fs;
+
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -122,10 +122,8 @@ where
 /// line (a writer killed mid-append, before its journal was removed) is not
 /// part of the log.
 pub(crate) fn complete_lines(path: &Path) -> Result<Vec<u8>> {
-    let mut bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(path, e)),
+    let Some(mut bytes) = super::safefs::read(path, None)? else {
+        return Ok(Vec::new());
     };
     let complete = complete(&bytes).len();
     bytes.truncate(complete);
@@ -239,10 +237,9 @@ pub fn id_record(id: &str) -> String {
 
 /// Number of complete records of an ids file (0 when missing).
 pub fn ids_count(path: &Path) -> Result<usize> {
-    match fs::metadata(path) {
-        Ok(m) => Ok(m.len() as usize / ID_RECORD),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(0),
-        Err(e) => Err(Error::io(path, e)),
+    match super::safefs::open(path, super::safefs::How::READ)? {
+        Some(f) => Ok(f.metadata().map_err(|e| Error::io(path, e))?.len() as usize / ID_RECORD),
+        None => Ok(0),
     }
 }
 
@@ -263,7 +260,9 @@ pub fn ids_range(path: &Path, start: usize, end: usize) -> Result<Vec<String>> {
     if start >= end {
         return Ok(Vec::new());
     }
-    let f = fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let Some(f) = super::safefs::open(path, super::safefs::How::READ)? else {
+        return Ok(Vec::new());
+    };
     let mut buf = vec![0u8; (end - start) * ID_RECORD];
     f.read_exact_at(&mut buf, (start * ID_RECORD) as u64)
         .map_err(|e| Error::io(path, e))?;
@@ -289,10 +288,8 @@ pub fn ids_all(path: &Path) -> Result<Vec<String>> {
 
 /// The position of `id` in an ids file.
 pub fn ids_position(path: &Path, id: &str) -> Result<Option<usize>> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path, e)),
+    let Some(bytes) = super::safefs::read(path, None)? else {
+        return Ok(None);
     };
     Ok(ids_position_bytes(&bytes, id))
 }
@@ -311,10 +308,8 @@ pub fn ids_position_bytes(bytes: &[u8], id: &str) -> Option<usize> {
 
 /// Length of `path` up to and including its last newline (0 when missing).
 pub fn complete_len(path: &Path) -> Result<u64> {
-    let mut f = match fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(Error::io(path, e)),
+    let Some(mut f) = super::safefs::open(path, super::safefs::How::READ)? else {
+        return Ok(0);
     };
     let len = f.metadata().map_err(|e| Error::io(path, e))?.len();
     let mut end = len;
@@ -402,16 +397,17 @@ impl QueueItem {
     }
 }
 
-/// The queue, oldest first. Names that are not queue items (temp files) are skipped.
+/// The queue, oldest first. Names that are not queue items (temp files)
+/// are skipped, and so is anything but a regular file (`store check`
+/// reports it).
 pub fn read_queue(dir: &Path) -> Result<Vec<QueueItem>> {
-    let entries = match fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(dir, e)),
+    let Some(entries) = super::safefs::list(dir)? else {
+        return Ok(Vec::new());
     };
     let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().into_string().ok())
+        .into_iter()
+        .filter(|(_, t)| *t == rustix::fs::FileType::RegularFile)
+        .filter_map(|(n, _)| n.into_string().ok())
         .collect();
     names.sort();
     Ok(names.iter().filter_map(|n| QueueItem::parse(n)).collect())

@@ -135,12 +135,17 @@ impl Store {
             overlay: None,
         };
         let mut opened = Opened::Existing;
+        if initialized {
+            store.format_version()?;
+        }
+        // Before anything else: a journal may also be an `init`'s (the
+        // catalog and the metadata are one commit).
+        store.recover(mode)?;
         if !safefs::exists(&store.root.join(META))? {
             store.create(&default_catalog())?;
             opened = Opened::Created;
         }
         store.format_version()?;
-        store.recover(mode)?;
         store.upgrade(upgrading)?;
         if store.mode != mode {
             store.lock.relock(mode, &store.wait)?;
@@ -215,13 +220,27 @@ impl Store {
         for d in [CUSTOMERS_DIR, TXNS_DIR, KEYS_DIR, QUEUE_DIR] {
             atomic::ensure_dir(&self.root.join(d))?;
         }
-        atomic::write_file(&self.root.join(CATALOG), &to_bytes(catalog))?;
-        // meta.json last: its presence marks a complete store.
+        // The catalog and meta.json (whose presence marks a complete store)
+        // in one commit: a crash leaves no store, or a store with this
+        // catalog, never one that the next command fills with the built-in
+        // catalog.
         let meta = Meta {
             format_version: FORMAT_VERSION,
         };
-        atomic::write_file(&self.root.join(META), &to_bytes(&meta))?;
-        atomic::sync_dir(&self.root)
+        let text = |b: Vec<u8>| String::from_utf8(b).expect("json is utf-8");
+        let journal = Journal {
+            ops: vec![
+                Op::Put {
+                    path: CATALOG.into(),
+                    data: text(to_bytes(catalog)),
+                },
+                Op::Put {
+                    path: META.into(),
+                    data: text(to_bytes(&meta)),
+                },
+            ],
+        };
+        journal::commit(&self.root, &journal)
     }
 
     /// The store's format version; refused when this payctl cannot read it.
@@ -303,7 +322,7 @@ impl Store {
                 if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
                     continue;
                 }
-                let Some(bytes) = atomic::read_opt(&file)? else {
+                let Ok(Some(bytes)) = atomic::read_record(&file) else {
                     continue;
                 };
                 if let Ok(c) = serde_json::from_slice::<Customer>(&bytes) {
@@ -359,11 +378,13 @@ impl Store {
     /// be written. A writer gets the error: it could not write either.
     fn recover(&mut self, wanted: Mode) -> Result<()> {
         let journal = self.root.join(journal::JOURNAL);
-        if !journal.exists() && !atomic::temp_path(&journal).exists() {
+        if !safefs::exists(&journal)? && !safefs::exists(&atomic::temp_path(&journal))? {
             return Ok(());
         }
         let replayed = match self.lock_exclusive() {
-            Ok(()) => journal::recover(&self.root).map(|_| ()),
+            Ok(()) => self
+                .clear_layout()
+                .and_then(|()| journal::recover(&self.root).map(|_| ())),
             // A reader on a read-only file system cannot replay either:
             // it takes its shared lock again and reads through the journal.
             Err(e) if wanted == Mode::Shared && e.has_code(code::STORE_IO) => {
@@ -409,6 +430,23 @@ impl Store {
         overlay.get(rel).map(|c| c.as_deref())
     }
 
+    /// A file or a link where a directory of derived data belongs would
+    /// fail a replay (and so every command): it holds nothing, so a writer
+    /// removes it before replaying, and `store check` then reports what the
+    /// queue and the indexes miss.
+    fn clear_layout(&self) -> Result<()> {
+        for d in ["index", KEYS_DIR, QUEUE_DIR] {
+            let p = self.root.join(d);
+            if let Some(st) = safefs::lstat(&p)?
+                && rustix::fs::FileType::from_raw_mode(st.st_mode)
+                    != rustix::fs::FileType::Directory
+            {
+                atomic::remove_file(&p)?;
+            }
+        }
+        Ok(())
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }
@@ -421,7 +459,7 @@ impl Store {
         if let Some(c) = self.overlaid(&ids) {
             return Ok(c.is_some());
         }
-        if ids.exists() {
+        if safefs::exists(&ids)? {
             return Ok(true);
         }
         let log = self.root.join(PROFILES_LOG);
@@ -453,7 +491,11 @@ impl Store {
     }
 
     fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<Option<T>> {
-        let Some(bytes) = self.read_bytes(path)? else {
+        let bytes = match self.overlaid(path) {
+            Some(c) => c.map(<[u8]>::to_vec),
+            None => atomic::read_record(path)?,
+        };
+        let Some(bytes) = bytes else {
             return Ok(None);
         };
         serde_json::from_slice(&bytes)
@@ -668,7 +710,7 @@ impl Store {
 
     /// Whether `item` is still in the queue.
     pub fn is_queued(&self, item: &QueueItem) -> bool {
-        self.root.join(QUEUE_DIR).join(item.file_name()).exists()
+        safefs::exists(&self.root.join(QUEUE_DIR).join(item.file_name())).unwrap_or(false)
     }
 
     /// The live (unexpired) idempotency record of `key` at `now` (Unix
@@ -798,16 +840,16 @@ fn half_created(root: &Path) -> Result<bool> {
     Ok(true)
 }
 
-/// The entries of `dir` (none when it does not exist).
+/// The entries of `dir` that are regular files or directories (none when
+/// it does not exist; a link or a FIFO is `store check`'s to report).
 fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(dir, e)),
-    };
-    entries
-        .map(|e| e.map(|e| e.path()).map_err(|e| Error::io(dir, e)))
-        .collect()
+    use rustix::fs::FileType;
+    Ok(safefs::list(dir)?
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, t)| matches!(t, FileType::RegularFile | FileType::Directory))
+        .map(|(n, _)| dir.join(n))
+        .collect())
 }
 
 fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
@@ -1014,6 +1056,22 @@ impl Prepared {
         }
         for (id, t) in &self.txns {
             ops.push(journal::put_json(Store::txn_rel(id), t));
+        }
+        // Never write a record that reads would refuse (before the commit
+        // point: nothing changes).
+        for op in &ops {
+            if let Op::PutJson { path, json } = op
+                && json.get().len() as u64 >= atomic::RECORD_BYTES
+            {
+                return Err(Error::one(
+                    code::INVALID_VALUE,
+                    format!(
+                        "{path} would be {} bytes, above the limit of {} bytes for a record file: nothing was written",
+                        json.get().len(),
+                        atomic::RECORD_BYTES
+                    ),
+                ));
+            }
         }
         journal::commit(&self.root, &Journal { ops })
     }

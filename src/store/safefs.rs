@@ -200,6 +200,48 @@ fn dir_parts(path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
     Ok((path.to_path_buf(), Vec::new()))
 }
 
+/// Check that every directory on the way to `path` inside the store is a
+/// real directory, not a link (a missing one is fine: the open that
+/// follows says so). For callers that open `path` themselves with
+/// `O_NOFOLLOW` (see [`open_error`]).
+pub fn check_dirs(path: &Path) -> Result<()> {
+    let Some((base, dirs, _)) = split(path) else {
+        return Err(damaged(path, "is not a file path inside the store"));
+    };
+    walk(&base, &dirs, false).map(|_| ())
+}
+
+/// The error of an `O_NOFOLLOW | O_NONBLOCK` open of `path` that failed
+/// with `e`: a link, a FIFO without a writer, a directory is named as what
+/// it is.
+pub fn open_error(path: &Path, e: std::io::Error) -> Error {
+    let describe = matches!(
+        e.raw_os_error(),
+        Some(c) if c == Errno::LOOP.raw_os_error()
+            || c == Errno::NXIO.raw_os_error()
+            || c == Errno::ISDIR.raw_os_error()
+            || c == Errno::NOTDIR.raw_os_error()
+    );
+    if describe && let Ok(Some(st)) = lstat(path) {
+        return damaged(
+            path,
+            &format!("is {}", type_name(FileType::from_raw_mode(st.st_mode))),
+        );
+    }
+    Error::io(path, e)
+}
+
+/// Refuse `f` (opened from `path`) unless it is a regular file.
+pub fn check_regular(f: &File, path: &Path) -> Result<std::fs::Metadata> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = f.metadata().map_err(|e| Error::io(path, e))?;
+    let t = FileType::from_raw_mode(meta.mode() as _);
+    if t != FileType::RegularFile {
+        return Err(damaged(path, &format!("is {}", type_name(t))));
+    }
+    Ok(meta)
+}
+
 /// Open the directory `path` (every component inside the store a real
 /// directory); `None` when it does not exist.
 pub fn open_dir(path: &Path) -> Result<Option<File>> {

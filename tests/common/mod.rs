@@ -224,6 +224,8 @@ pub fn address_body(is_default: bool) -> Value {
 /// the same starting point twice).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
+    // The modes too (store check reports a directory that is not 0700).
+    std::fs::set_permissions(to, std::fs::metadata(from).unwrap().permissions()).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
         let (src, dst) = (e.path(), to.join(e.file_name()));
         if src.is_dir() {
