@@ -194,7 +194,7 @@ impl Store {
         refuse_foreign(root)?;
         atomic::ensure_dir(root)?;
         let lock = lock::Lock::acquire(root, Mode::Exclusive, &wait)?;
-        let store = Store {
+        let mut store = Store {
             root: root.to_path_buf(),
             lock,
             mode: Mode::Exclusive,
@@ -202,6 +202,8 @@ impl Store {
             armed: Default::default(),
             overlay: None,
         };
+        // A journal left by a killed init (or any writer) is finished first.
+        store.recover(Mode::Exclusive)?;
         if safefs::exists(&store.root.join(META))? {
             return Err(Error::one(
                 code::INVALID_VALUE,
