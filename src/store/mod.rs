@@ -814,6 +814,20 @@ fn refuse_foreign(root: &Path) -> Result<()> {
     }
 }
 
+/// Whether `path` is the journal of an `init` (puts of the catalog and
+/// `meta.json`, nothing else): one killed after its commit point, which the
+/// next payctl replays.
+fn is_init_journal(path: &Path) -> bool {
+    let Ok(Some(bytes)) = atomic::read_opt(path) else {
+        return false;
+    };
+    serde_json::from_slice::<Journal>(&bytes).is_ok_and(|j| {
+        j.ops
+            .iter()
+            .all(|op| matches!(op, Op::Put { path, .. } if path == CATALOG || path == META))
+    })
+}
+
 fn half_created(root: &Path) -> Result<bool> {
     fn only_empty_dirs(dir: &Path) -> bool {
         std::fs::read_dir(dir).is_ok_and(|entries| {
@@ -832,6 +846,9 @@ fn half_created(root: &Path) -> Result<bool> {
         let ours = name == LOCK
             || atomic::is_temp(&p)
             || (name == CATALOG && e.file_type().is_ok_and(|t| t.is_file()))
+            || (name == journal::JOURNAL
+                && e.file_type().is_ok_and(|t| t.is_file())
+                && is_init_journal(&p))
             || (layout.iter().any(|d| name == *d)
                 && e.file_type().is_ok_and(|t| t.is_dir())
                 && only_empty_dirs(&p));
