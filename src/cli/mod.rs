@@ -175,7 +175,8 @@ pub enum Command {
     /// Attached; Created transactions get their steps, which then run.
     ///
     /// Prints `data: [{"attachments_processed", "transactions_processed",
-    /// "steps_created", "steps_completed", "steps_failed"}]` when done. Records are
+    /// "steps_created", "steps_completed", "steps_failed"}]` when done (`-o id`
+    /// prints nothing: the summary is not a record and has no id). Records are
     /// written with the actor SYSTEM (--actor is ignored).
     ///
     /// The queue is worked in batches of up to 200 items; each batch is one atomic
