@@ -66,7 +66,7 @@ fn digit_run(s: &str) -> bool {
 pub fn secret_args(cmd: &clap::Command, args: &[String]) -> Vec<String> {
     let (ordinary, sensitive) = options(cmd);
     let mut out = Vec::new();
-    let mut it = args.iter();
+    let mut it = args.iter().peekable();
     let mut positional_only = false;
     while let Some(a) = it.next() {
         if positional_only {
@@ -86,7 +86,16 @@ pub fn secret_args(cmd: &clap::Command, args: &[String]) -> Vec<String> {
             continue;
         }
         if sensitive.contains(a.as_str()) {
-            if let Some(v) = it.next() {
+            // Its value, unless the flag was left without one (`--ssn
+            // --email x`: clap then names `--email`, which is no secret).
+            let option = |v: &String| {
+                v == "--"
+                    || ordinary.contains(v.split('=').next().unwrap_or(v))
+                    || sensitive.contains(v.split('=').next().unwrap_or(v))
+            };
+            if it.peek().is_some_and(|v| !option(v))
+                && let Some(v) = it.next()
+            {
                 out.push(v.clone());
             }
             continue;
@@ -207,6 +216,8 @@ mod tests {
         assert_eq!(s, vec!["12"]);
         let s = secret_args(&cmd, &args("profile list --page-number 4294967296"));
         assert!(s.is_empty(), "{s:?}");
+        let s = secret_args(&cmd, &args("profile create --ssn --email 123456789"));
+        assert_eq!(s, Vec::<String>::new());
         let s = secret_args(&cmd, &args("instrument get CSP pin_x 000-12-3456"));
         assert_eq!(s, vec!["000-12-3456"]);
     }
