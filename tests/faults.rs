@@ -381,6 +381,29 @@ fn a_store_owned_by_another_user_is_not_written() {
     assert_eq!(before, env.snapshot(), "a refused write changed the store");
     let o = env.run(&["profile", "get", &id]);
     assert_eq!(o.code, 0, "reads work: {o:?}");
+    // A change committed but not applied (killed after the journal): a
+    // reader reads through the journal without replaying it.
+    chown_tree(&env.path(), 0);
+    let mut c = env.cmd();
+    c.env("PAYCTL_FAULT", "after-journal")
+        .args(["profile", "create", "--body", "-"])
+        .write_stdin(profile_body("own-003").to_string());
+    let o = Out::from(c.output().unwrap());
+    assert!(![0, 1, 2, 3].contains(&o.code), "{o:?}");
+    assert!(env.path().join("journal.json").exists());
+    chown_tree(&env.path(), 65534);
+    let before = env.snapshot();
+    let o = env.run(&["profile", "list"]);
+    assert_eq!(
+        o.code, 0,
+        "a reader of another user's store with a pending journal: {o:?}"
+    );
+    assert_eq!(o.data().len(), 2, "{o:?}");
+    assert_eq!(
+        before,
+        env.snapshot(),
+        "a reader wrote another user's store"
+    );
     // The documented way out.
     let mut c = env.cmd();
     c.env("PAYCTL_ALLOW_OTHER_OWNER", "1")
@@ -388,6 +411,7 @@ fn a_store_owned_by_another_user_is_not_written() {
         .write_stdin(profile_body("own-002").to_string());
     let o = Out::from(c.output().unwrap());
     assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(env.run(&["profile", "list"]).data().len(), 3);
 }
 
 fn rustix_euid() -> u32 {
@@ -685,6 +709,36 @@ fn fifos_in_place_of_store_files_hang_nothing() {
                 .any(|m| m.contains(rel) && m.contains("FIFO")),
             "{rel}: store check does not name the FIFO: {o:?}"
         );
+    }
+}
+
+/// A directory in place of the lock file or of a queue item stops nothing,
+/// and `store check` names it (repair never removes a directory).
+#[test]
+fn a_directory_in_place_of_a_file_is_named() {
+    let (base, a, b, prm) = base_store();
+    let queue_item = queue_items(&base)[0]
+        .strip_prefix(base.path())
+        .unwrap()
+        .display()
+        .to_string();
+    for rel in ["payctl.lock", &queue_item] {
+        let env = Env::new();
+        common::copy_dir(&base.path(), &env.path());
+        let target = env.path().join(rel);
+        fs::remove_file(&target).unwrap();
+        fs::create_dir(&target).unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o700)).unwrap();
+        let outs = commands(&env, &a, &b, &prm);
+        assert_eq!(outs[0].code, 0, "{rel}: {:?}", outs[0]);
+        let o = outs.last().unwrap();
+        assert!(
+            findings(o)
+                .iter()
+                .any(|m| m.contains(rel) && m.contains("is a directory where a file should be")),
+            "{rel}: {o:?}"
+        );
+        assert!(target.is_dir());
     }
 }
 

@@ -160,6 +160,22 @@ impl Store {
             let layout =
                 [CUSTOMERS_DIR, TXNS_DIR, "index", KEYS_DIR, QUEUE_DIR].contains(&r.as_str());
             if t.is_dir() {
+                let file_slot = [
+                    super::lock::LOCK,
+                    super::META,
+                    super::CATALOG,
+                    JOURNAL,
+                    PROFILES_LOG,
+                    PROFILE_IDS,
+                    TXNS_LOG,
+                    ATTACHMENTS_LOG,
+                ]
+                .contains(&r.as_str())
+                    || r.starts_with(&format!("{QUEUE_DIR}/"));
+                if file_slot {
+                    f.push(finding(&p, "is a directory where a file should be (never removed by --repair: move it out of the store)".into(), false));
+                    continue;
+                }
                 if record_slot {
                     f.push(finding(&p, "is a directory where a record file should be (never removed by --repair: move it out of the store)".into(), false));
                     scan.unreadable.push(r.clone());

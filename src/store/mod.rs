@@ -58,8 +58,8 @@ pub use lock::Mode;
 /// An older store is upgraded by the first command that opens it
 /// ([`Store::upgrade`]).
 pub const FORMAT_VERSION: u32 = 3;
-const META: &str = "meta.json";
-const CATALOG: &str = "catalog.json";
+pub(crate) const META: &str = "meta.json";
+pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
 pub(crate) const PROFILES_LOG: &str = "index/profiles.log";
 pub(crate) const PROFILE_IDS: &str = "index/profiles.ids";
@@ -387,9 +387,10 @@ impl Store {
             Ok(()) => self
                 .clear_layout()
                 .and_then(|()| journal::recover(&self.root).map(|_| ())),
-            // A reader on a read-only file system cannot replay either:
-            // it takes its shared lock again and reads through the journal.
-            Err(e) if wanted == Mode::Shared && e.has_code(code::STORE_IO) => {
+            // A reader on a read-only file system, or in a store another
+            // user owns, cannot replay either: it takes its shared lock
+            // again and reads through the journal.
+            Err(e) if wanted == Mode::Shared && read_through(&e) => {
                 self.lock.relock(Mode::Shared, &self.wait)?;
                 Err(e)
             }
@@ -397,7 +398,7 @@ impl Store {
         };
         match replayed {
             Ok(()) => Ok(()),
-            Err(e) if wanted == Mode::Shared && e.has_code(code::STORE_IO) => {
+            Err(e) if wanted == Mode::Shared && read_through(&e) => {
                 self.overlay = Some(journal::overlay(&self.root)?);
                 let why = e
                     .errors
@@ -812,6 +813,13 @@ fn refuse_foreign(root: &Path) -> Result<()> {
         Ok(_) if !root.join(META).exists() && !half_created(root)? => Err(not_a_store(root)),
         _ => Ok(()),
     }
+}
+
+/// Whether a reader that could not replay a pending journal because of `e`
+/// reads through it instead (see [`Store::recover`]): the store cannot be
+/// written (I/O, a read-only file system) or must not be (another user's).
+fn read_through(e: &Error) -> bool {
+    e.has_code(code::STORE_IO) || e.has_code(code::STORE_OTHER_OWNER)
 }
 
 /// Whether `path` is the journal of an `init` (puts of the catalog and
