@@ -969,6 +969,7 @@ fn every_string_of_a_catalog_follows_the_rules_of_input() {
         ),
         ("bidi", "program_description", "txt\u{202E}exe.pdf"),
         ("separator", "program_name", "a\u{2028}b"),
+        ("an empty name", "program_name", ""),
     ] {
         let path = catalog_file(&env, |v| v["programs"][0][field] = json!(text));
         let o = env.run(&["init", "--catalog", path.to_str().unwrap()]);

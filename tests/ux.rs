@@ -728,6 +728,10 @@ fn the_spec_messages_of_10001_and_21001_are_sent_exactly() {
     let t = table(&env, &["program", "profile", &prm, &other]);
     assert_eq!(t.code, 1);
     assert!(t.stderr.contains("error[10001]: Invalid Value"), "{t:?}");
+    // The detail goes to a person's stderr only, never into the envelope.
+    assert!(t.stderr.contains("not attached"), "{t:?}");
+    let j = env.run(&["program", "profile", &prm, &other]);
+    assert!(!j.stdout.contains("not attached"), "{j:?}");
 }
 
 #[test]

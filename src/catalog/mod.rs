@@ -146,6 +146,10 @@ fn check_strings(v: &serde_json::Value, path: &str, errs: &mut Errors) {
                 errs.invalid(at, rule);
             }
             let n = s.chars().count();
+            // Names are what flags and tables refer to records by.
+            if n == 0 && path.ends_with("_name") {
+                errs.invalid(at, "must not be empty");
+            }
             if n > MAX_CATALOG_TEXT {
                 errs.invalid(
                     at,

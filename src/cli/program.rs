@@ -198,7 +198,19 @@ impl ProgramCommand {
             }
             ProgramCommand::Profile { prm, csp } => {
                 let store = g.read()?;
-                let record = program::get_profile(&store, &prm, &csp)?;
+                let record = program::get_profile(&store, &prm, &csp).inspect_err(|e| {
+                    // The envelope's message is the spec's, exactly ("Invalid
+                    // Value"); a person at a table also reads why.
+                    if g.format != crate::output::Format::Json
+                        && e.has_code(crate::error::code::INVALID_VALUE)
+                    {
+                        eprintln!(
+                            "note: customer profile {} has no record for program {} (not attached)",
+                            crate::error::shown_id(&csp),
+                            crate::error::shown_id(&prm)
+                        );
+                    }
+                })?;
                 Ok(Response::Records(vec![to_json(&record)]))
             }
         }
