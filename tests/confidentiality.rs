@@ -655,6 +655,9 @@ fn echoed_input_is_masked() {
         (vec!["profile", "get", ACCOUNT], None),
         (vec!["instrument", "get", &csp, ACCOUNT], None),
         (vec!["dict", "list", ACCOUNT], None),
+        (vec!["profile", "create", "--body", ACCOUNT], None),
+        (vec!["profile", "import", ACCOUNT], None),
+        (vec!["init", "--catalog", ACCOUNT], None),
         (
             vec!["profile", "create", "--body", "-"],
             Some(format!(r#"{{"{ACCOUNT}": 1, "{ACCOUNT}": 2}}"#)),

@@ -60,7 +60,11 @@ impl BodyArg {
         res.map_err(|e| {
             Error::one(
                 code::MALFORMED,
-                format!("--body: cannot read {}: {e}", path.display()),
+                format!(
+                    "--body: cannot read {}: {e}",
+                    // An argument echoed: a stray account number is masked.
+                    crate::output::mask::mask_text(&path.display().to_string())
+                ),
             )
         })?;
         parse_body(&bytes)

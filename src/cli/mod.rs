@@ -584,7 +584,10 @@ fn read_catalog(path: &std::path::Path) -> Result<String> {
     let cannot = |e: &dyn std::fmt::Display| {
         Error::one(
             code::MALFORMED,
-            format!("--catalog: cannot read {}: {e}", path.display()),
+            format!(
+                "--catalog: cannot read {}: {e}",
+                crate::output::mask::mask_text(&path.display().to_string())
+            ),
         )
     };
     let mut bytes = Vec::new();

@@ -243,7 +243,10 @@ mod import {
         res.map_err(|e| {
             Error::one(
                 code::MALFORMED,
-                format!("FILE: cannot read {}: {e}", file.display()),
+                format!(
+                    "FILE: cannot read {}: {e}",
+                    crate::output::mask::mask_text(&file.display().to_string())
+                ),
             )
         })?;
         let store = g.write()?;
