@@ -576,3 +576,130 @@ fn a_large_worker_batch_killed_mid_apply_is_completed() {
         );
     }
 }
+
+// ------------------------------------------------ bounded resources (issue 12)
+
+/// Run payctl with `args` under a cap on its address space (`ulimit -v`,
+/// in KiB), stdin from `stdin_path`: an import that held its input, its
+/// errors or its lines whole would die on the cap instead of answering.
+fn run_capped(env: &Env, args: &[&str], stdin_path: &str, kib: u64) -> Out {
+    let bin = assert_cmd::cargo::cargo_bin("payctl");
+    let mut script = format!(
+        "ulimit -v {kib}; exec '{}' --data-dir '{}' -o json",
+        bin.display(),
+        env.path().display()
+    );
+    for a in args {
+        script.push_str(&format!(" '{a}'"));
+    }
+    script.push_str(&format!(" < '{stdin_path}'"));
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .env("PAYCTL_ACTOR", "tester")
+        .env_remove("PAYCTL_OUTPUT")
+        .env_remove("PAYCTL_DATA_DIR")
+        .output()
+        .unwrap();
+    Out::from(out)
+}
+
+/// Memory cap for the runs below: far below what the import used when it
+/// held the file (1.9 GB for 150,000 bad lines), well above what streaming
+/// needs (threads' stacks and allocator arenas count in the address space).
+const CAP_KIB: u64 = 1_500_000;
+
+#[test]
+fn many_bad_lines_are_checked_in_bounded_memory_and_reported_in_brief() {
+    let env = store();
+    let before = env.snapshot();
+    let path = env.dir.path().join("bad.jsonl");
+    let mut text = String::with_capacity(2_000_000);
+    // Line 1 is good, then 200,000 bad ones, then a good one.
+    text.push_str(&format!("{}\n", profile_body("good-00001")));
+    for _ in 0..200_000 {
+        text.push_str("{\"a\":1}\n");
+    }
+    text.push_str(&format!("{}\n", profile_body("good-00002")));
+    fs::write(&path, &text).unwrap();
+    for args in [
+        vec!["profile", "import", path.to_str().unwrap()],
+        vec!["profile", "import", "-"],
+    ] {
+        let o = run_capped(&env, &args, path.to_str().unwrap(), CAP_KIB);
+        o.refused(1, 10004).refused(1, 10002);
+        let msgs = o.messages();
+        // The first 100 bad lines (2-101) in detail, none after them.
+        assert!(
+            msgs.iter().any(|m| m.starts_with("line 2: a: ")),
+            "{msgs:?}"
+        );
+        assert!(msgs.iter().any(|m| m.starts_with("line 101: ")), "{msgs:?}");
+        assert!(
+            !msgs.iter().any(|m| m.starts_with("line 102: ")),
+            "{msgs:?}"
+        );
+        assert!(!msgs.iter().any(|m| m.starts_with("line 1: ")), "{msgs:?}");
+        let last = msgs.last().unwrap();
+        assert!(
+            last.starts_with("199,900 more line(s) are refused too"),
+            "{last}"
+        );
+        assert!(
+            o.stdout.len() < 200_000,
+            "the answer is {} bytes",
+            o.stdout.len()
+        );
+        assert_eq!(env.snapshot(), before, "nothing written");
+    }
+}
+
+#[test]
+fn a_line_past_one_mib_is_refused_naming_it_and_dev_zero_ends() {
+    let env = store();
+    let before = env.snapshot();
+    let path = env.dir.path().join("long.jsonl");
+    let mut text = format!(
+        "{}\n{}\n",
+        profile_body("long-00001"),
+        profile_body("long-00002")
+    );
+    // Line 3: a JSON string one byte past the cap.
+    text.push('"');
+    text.push_str(&"x".repeat((1 << 20) - 1));
+    text.push_str("\"\n");
+    text.push_str(&format!("{}\n", profile_body("long-00003")));
+    fs::write(&path, &text).unwrap();
+    let o = env.run(&["profile", "import", path.to_str().unwrap()]);
+    o.refused(1, 10005)
+        .mentions("line 3: is longer than 1 MiB, the most one line may hold");
+    assert_eq!(env.snapshot(), before, "nothing written");
+
+    // /dev/zero has no line end: one endless line, refused at 1 MiB.
+    for args in [
+        vec!["profile", "import", "/dev/zero"],
+        vec!["profile", "import", "-"],
+    ] {
+        let started = std::time::Instant::now();
+        let o = run_capped(&env, &args, "/dev/zero", CAP_KIB);
+        o.refused(1, 10005).mentions("line 1: is longer than 1 MiB");
+        assert!(started.elapsed().as_secs() < 30, "{args:?}");
+        assert_eq!(env.snapshot(), before, "nothing written");
+    }
+}
+
+/// The lines checked are the lines written: stdin is read once (the lines
+/// to write wait in a private scratch file in the store, gone afterwards).
+#[test]
+fn an_import_from_stdin_leaves_no_scratch_file_behind() {
+    let env = store();
+    let o = import(&env, &lines(&bodies("spool", 3)), &[]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data().len(), 3);
+    let stray: Vec<_> = fs::read_dir(env.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("scratch"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+    check_clean(&env);
+}

@@ -3,18 +3,30 @@
 //! Every line is checked before anything is written, with the rules of
 //! `profile create` ([`profile::validate_create`]), and the keys against the
 //! rest of the file and the store. If any line is refused, nothing is written
-//! and every bad line is reported (`line N: <json path>: <rule>`). Otherwise
+//! and the bad lines are reported (`line N: <json path>: <rule>`), the first
+//! [`REPORTED_LINES`] in detail, then one error counting the rest. Otherwise
 //! the profiles are created in chunks of [`CHUNK`], each chunk one store
 //! transaction: a crash loses at most the chunk in hand, never half of one,
 //! and a re-run with `skip_existing` creates exactly the missing profiles.
+//!
+//! Memory stays bounded whatever the input (issue 12). The input is read as
+//! a stream, one batch of lines at a time; a line longer than
+//! [`caps::LINE_BYTES`] stops the import at once (a file without line ends,
+//! such as `/dev/zero`, is one endless line). The check pass keeps only what
+//! finding repeated keys needs (each key once) and the reported errors; the
+//! lines to write go to a scratch file the caller provides (in the store, so
+//! as private as the records), which the write pass reads back, one chunk at
+//! a time. So stdin, a pipe and a file are read once, and the lines written
+//! are exactly the lines checked.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 
 use serde_json::Value;
 
 use super::Ctx;
 use super::profile::{self, NewProfile};
+use super::rules::{self, caps};
 use crate::error::{ApiError, Error, Result, code};
 use crate::model::catalog::Facilitator;
 use crate::store::{KeyIndex, Store};
@@ -23,6 +35,18 @@ use crate::store::{KeyIndex, Store};
 /// cost (the journal, one sync of the file system) is spread thin, small
 /// enough that the journal stays a few megabytes.
 pub const CHUNK: usize = 5000;
+
+/// Bad lines reported in detail; the rest are counted in one last error.
+pub const REPORTED_LINES: usize = 100;
+
+/// Errors reported in detail for one line; the rest are counted.
+pub const ERRORS_PER_LINE: usize = 20;
+
+/// Lines checked per batch (split among the cores), and the most bytes a
+/// batch holds before it is checked: memory for a batch stays a few
+/// megabytes however long the file.
+const BATCH_LINES: usize = 4096;
+const BATCH_BYTES: usize = 8 << 20;
 
 /// How the import treats keys already in the store.
 #[derive(Debug, Clone, Copy, Default)]
@@ -52,22 +76,86 @@ pub struct Imported {
 /// What the import is doing, for a progress display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
-    /// Lines checked so far, of the total.
+    /// Bytes of the input checked so far, of its size (0 when unknown: stdin).
     Checking,
     /// Profiles written so far, of the total to write.
     Writing,
 }
 
-/// The lines of `input` that hold something: (1-based line number, text).
-/// Blank lines are skipped, a trailing `\r` (CRLF files) and a byte-order
-/// mark at the very start are ignored.
-fn lines(input: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    input
-        .split(|&b| b == b'\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix(b"\r").unwrap_or(l)))
-        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+/// Where the input was when it stopped being readable line by line.
+enum Next {
+    /// A line (its bytes are in the caller's buffer, without the line end).
+    Line,
+    /// A line longer than the cap: reading stops there.
+    TooLong,
+    End,
+}
+
+/// Reads the input's lines, at most [`caps::LINE_BYTES`] each, never holding
+/// more than one line: a trailing `\r` (CRLF files) and a byte-order mark at
+/// the very start are dropped.
+struct Lines<R> {
+    input: R,
+    /// The number of the line last read (1-based).
+    n: usize,
+    /// Bytes read so far.
+    bytes: u64,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R) -> Self {
+        Lines {
+            input,
+            n: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Append the next line to `buf` (which it clears first).
+    fn next(&mut self, buf: &mut Vec<u8>) -> std::io::Result<Next> {
+        buf.clear();
+        let mut any = false;
+        loop {
+            let avail = match self.input.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                if !any {
+                    return Ok(Next::End);
+                }
+                break;
+            }
+            any = true;
+            let (part, used, ends) = match avail.iter().position(|&b| b == b'\n') {
+                Some(i) => (&avail[..i], i + 1, true),
+                None => (avail, avail.len(), false),
+            };
+            // One byte of slack for the `\r` of a CRLF line end.
+            if buf.len() + part.len() > caps::LINE_BYTES + 1 {
+                self.n += 1;
+                return Ok(Next::TooLong);
+            }
+            buf.extend_from_slice(part);
+            self.input.consume(used);
+            self.bytes += used as u64;
+            if ends {
+                break;
+            }
+        }
+        self.n += 1;
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+        if buf.len() > caps::LINE_BYTES {
+            return Ok(Next::TooLong);
+        }
+        if self.n == 1 && buf.starts_with(b"\xEF\xBB\xBF") {
+            buf.drain(..3);
+        }
+        Ok(Next::Line)
+    }
 }
 
 fn at_line(n: usize, e: ApiError) -> ApiError {
@@ -95,11 +183,40 @@ fn parse_line(n: usize, line: &[u8]) -> std::result::Result<Value, ApiError> {
 /// What checking one line gave.
 struct Checked {
     line: usize,
-    /// The `customer_key` the line names, if it is a string at all.
+    /// The `customer_key` the line names, when it could be one (at most 50
+    /// key characters): only those are looked for again in the file, so a
+    /// file of long bad keys costs no memory.
     key: Option<String>,
-    result: std::result::Result<NewProfile, Vec<ApiError>>,
+    result: std::result::Result<(), Vec<ApiError>>,
     /// Whether a stored profile already has the key (checked for valid lines).
     exists: bool,
+}
+
+fn could_be_key(s: &str) -> bool {
+    s.len() <= 50 && s.chars().all(rules::is_key_char)
+}
+
+fn validate(
+    ctx: &Ctx,
+    fac: &Facilitator,
+    n: usize,
+    line: &[u8],
+) -> (
+    Option<String>,
+    std::result::Result<NewProfile, Vec<ApiError>>,
+) {
+    let body = match parse_line(n, line) {
+        Ok(b) => b,
+        Err(e) => return (None, Err(vec![e])),
+    };
+    let key = body
+        .get("customer_key")
+        .and_then(Value::as_str)
+        .filter(|k| could_be_key(k))
+        .map(String::from);
+    let result = profile::validate_create(&body, ctx, fac)
+        .map_err(|e| e.errors.into_iter().map(|e| at_line(n, e)).collect());
+    (key, result)
 }
 
 fn check_line(
@@ -109,23 +226,7 @@ fn check_line(
     n: usize,
     line: &[u8],
 ) -> Result<Checked> {
-    let body = match parse_line(n, line) {
-        Ok(b) => b,
-        Err(e) => {
-            return Ok(Checked {
-                line: n,
-                key: None,
-                result: Err(vec![e]),
-                exists: false,
-            });
-        }
-    };
-    let key = body
-        .get("customer_key")
-        .and_then(Value::as_str)
-        .map(String::from);
-    let result = profile::validate_create(&body, ctx, fac)
-        .map_err(|e| e.errors.into_iter().map(|e| at_line(n, e)).collect());
+    let (key, result) = validate(ctx, fac, n, line);
     let exists = match &result {
         Ok(new) => keys.owner(&new.customer_key)?.is_some(),
         Err(_) => false,
@@ -133,135 +234,357 @@ fn check_line(
     Ok(Checked {
         line: n,
         key,
-        result,
+        result: result.map(|_| ()),
         exists,
     })
 }
 
-/// Check every line (split among the cores: this is most of an import's
-/// computing); the profiles to create with their line numbers, and the
-/// number of lines skipped. Reports `(done, total)` lines through `progress`.
-fn check(
-    store: &Store,
-    ctx: &Ctx,
-    input: &[u8],
-    opts: Options,
-    progress: &mut dyn FnMut(Stage, usize, usize),
-) -> Result<(Vec<(usize, NewProfile)>, usize)> {
-    let fac = store.catalog()?.facilitator;
-    let keys = store.key_index()?;
-    let all: Vec<(usize, &[u8])> = lines(input).collect();
-    let total = all.len();
-    progress(Stage::Checking, 0, total);
-    let threads = std::thread::available_parallelism()
+/// A batch of lines read, checked together.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    /// (line number, range in `bytes`).
+    lines: Vec<(usize, std::ops::Range<usize>)>,
+}
+
+impl Batch {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.lines.clear();
+    }
+    fn push(&mut self, n: usize, line: &[u8]) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(line);
+        self.lines.push((n, start..self.bytes.len()));
+    }
+    fn full(&self) -> bool {
+        self.lines.len() >= BATCH_LINES || self.bytes.len() >= BATCH_BYTES
+    }
+    fn line(&self, i: usize) -> (usize, &[u8]) {
+        let (n, r) = &self.lines[i];
+        (*n, &self.bytes[r.clone()])
+    }
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 4)
-        .min(total.div_ceil(1000))
-        .max(1);
-    let done = AtomicUsize::new(0);
-    let per = total.div_ceil(threads).max(1);
-    let parts: Vec<Result<Vec<Checked>>> = std::thread::scope(|s| {
-        let work = |part: &[(usize, &[u8])]| -> Result<Vec<Checked>> {
-            let mut out = Vec::with_capacity(part.len());
-            for (i, &(n, line)) in part.iter().enumerate() {
-                out.push(check_line(&keys, ctx, &fac, n, line)?);
-                if i % 1000 == 999 {
-                    done.fetch_add(1000, Ordering::Relaxed);
-                }
-            }
-            Ok(out)
-        };
-        let handles: Vec<_> = all
-            .chunks(per)
-            .map(|part| s.spawn(move || work(part)))
+}
+
+/// Run `f` on every line of `batch`, split among the cores; the results in
+/// line order.
+fn each_line<T: Send>(
+    batch: &Batch,
+    f: &(dyn Fn(usize, &[u8]) -> Result<T> + Sync),
+) -> Result<Vec<T>> {
+    let total = batch.lines.len();
+    let threads = threads().min(total.div_ceil(256)).max(1);
+    if threads == 1 {
+        return (0..total)
+            .map(|i| {
+                let (n, l) = batch.line(i);
+                f(n, l)
+            })
             .collect();
-        // Progress from this thread while the others work.
-        while !handles.iter().all(|h| h.is_finished()) {
-            progress(
-                Stage::Checking,
-                done.load(Ordering::Relaxed).min(total),
-                total,
-            );
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
+    }
+    let per = total.div_ceil(threads);
+    let parts: Vec<Result<Vec<T>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (t * per..((t + 1) * per).min(total))
+                        .map(|i| {
+                            let (n, l) = batch.line(i);
+                            f(n, l)
+                        })
+                        .collect::<Result<Vec<T>>>()
+                })
+            })
+            .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("checking thread"))
             .collect()
     });
-    progress(Stage::Checking, total, total);
-    let mut errors: Vec<ApiError> = Vec::new();
-    let mut first_line_of: HashMap<String, usize> = HashMap::new();
-    let mut valid: Vec<(usize, NewProfile)> = Vec::new();
+    let mut out = Vec::with_capacity(total);
+    for p in parts {
+        out.extend(p?);
+    }
+    Ok(out)
+}
+
+/// The errors of an import, bounded: every error of the first
+/// [`REPORTED_LINES`] bad lines (at most [`ERRORS_PER_LINE`] each), then a
+/// count of the rest.
+#[derive(Default)]
+struct Report {
+    errors: Vec<ApiError>,
+    bad_lines: usize,
+    /// The last line counted as bad (a line may be bad for several reasons).
+    last_bad: usize,
+}
+
+impl Report {
+    fn add(&mut self, n: usize, errs: impl IntoIterator<Item = ApiError>) {
+        let mut errs = errs.into_iter().peekable();
+        if errs.peek().is_none() {
+            return;
+        }
+        if self.last_bad != n {
+            self.bad_lines += 1;
+            self.last_bad = n;
+        }
+        if self.bad_lines > REPORTED_LINES {
+            return;
+        }
+        let shown = self
+            .errors
+            .iter()
+            .rev()
+            .take_while(|e| e.message.starts_with(&format!("line {n}: ")))
+            .count();
+        let mut more = 0;
+        for (i, e) in errs.enumerate() {
+            if shown + i < ERRORS_PER_LINE {
+                self.errors.push(e);
+            } else {
+                more += 1;
+            }
+        }
+        if more > 0 {
+            self.errors.push(ApiError {
+                code: code::INVALID_VALUE,
+                message: format!("line {n}: {more} more error(s) on this line are not shown"),
+            });
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.bad_lines == 0
+    }
+
+    fn into_error(mut self, tail: Option<ApiError>) -> Error {
+        if self.bad_lines > REPORTED_LINES {
+            self.errors.push(ApiError {
+                code: code::INVALID_VALUE,
+                message: format!(
+                    "{} more line(s) are refused too (only the first {REPORTED_LINES} bad lines \
+                     are shown); nothing was written",
+                    thousands(self.bad_lines - REPORTED_LINES)
+                ),
+            });
+        }
+        self.errors.extend(tail);
+        Error::refused(self.errors)
+    }
+}
+
+/// `n` with a comma every three digits (a count is no sensitive number, and
+/// reads better so).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Check every line of `input`, copying the lines to write to `scratch` as
+/// `N <json>\n`; the number of lines to write and of lines skipped.
+/// Reports `(bytes read, size)` through `progress`.
+#[allow(clippy::too_many_arguments)]
+fn check(
+    store: &Store,
+    keys: &KeyIndex,
+    ctx: &Ctx,
+    input: &mut dyn Read,
+    size: u64,
+    scratch: &mut dyn Write,
+    opts: Options,
+    progress: &mut dyn FnMut(Stage, usize, usize),
+) -> Result<(usize, usize)> {
+    let fac = store.catalog()?.facilitator;
+    let mut lines = Lines::new(BufReader::with_capacity(256 << 10, input));
+    let unreadable =
+        |e: std::io::Error| Error::one(code::MALFORMED, format!("FILE: cannot be read ({e})"));
+    let mut report = Report::default();
+    let mut first_line_of: HashMap<Box<str>, usize> = HashMap::new();
+    let mut to_write = 0;
     let mut skipped = 0;
-    for part in parts {
-        for c in part? {
+    let mut batch = Batch::default();
+    let mut line = Vec::new();
+    let mut too_long = None;
+    progress(Stage::Checking, 0, size as usize);
+    loop {
+        batch.clear();
+        let mut end = false;
+        while !batch.full() {
+            match lines.next(&mut line).map_err(unreadable)? {
+                Next::Line if line.iter().all(u8::is_ascii_whitespace) => {}
+                Next::Line => batch.push(lines.n, &line),
+                Next::TooLong => {
+                    too_long = Some(lines.n);
+                    end = true;
+                    break;
+                }
+                Next::End => {
+                    end = true;
+                    break;
+                }
+            }
+        }
+        let checked = each_line(&batch, &|n, l| check_line(keys, ctx, &fac, n, l))?;
+        for (i, c) in checked.into_iter().enumerate() {
             let n = c.line;
             // A key repeated in the file is refused whatever else is wrong
             // with either line, so fixing one error does not reveal another.
-            let repeated = c.key.and_then(|k| match first_line_of.get(&k) {
+            let repeated = c.key.and_then(|k| match first_line_of.get(k.as_str()) {
                 Some(&first) => Some(first),
                 None => {
-                    first_line_of.insert(k, n);
+                    // Past the detailed report a bad line's key is not kept:
+                    // nothing will be written, and memory stays bounded.
+                    if c.result.is_ok() || report.bad_lines < REPORTED_LINES {
+                        first_line_of.insert(k.into_boxed_str(), n);
+                    }
                     None
                 }
             });
             match c.result {
-                Err(e) => errors.extend(e),
-                Ok(_) if repeated.is_some() => {}
-                Ok(_) if c.exists && opts.skip_existing => skipped += 1,
-                Ok(_) if c.exists => errors.push(ApiError {
-                    code: code::KEY_IN_USE,
-                    message: format!(
-                        "line {n}: customer_key: another customer profile already has this key \
-                         (--skip-existing skips such lines)"
-                    ),
-                }),
-                Ok(new) => valid.push((n, new)),
+                Err(e) => report.add(n, e),
+                Ok(()) if repeated.is_some() => {}
+                Ok(()) if c.exists && opts.skip_existing => skipped += 1,
+                Ok(()) if c.exists => report.add(
+                    n,
+                    [ApiError {
+                        code: code::KEY_IN_USE,
+                        message: format!(
+                            "line {n}: customer_key: another customer profile already has this \
+                             key (--skip-existing skips such lines)"
+                        ),
+                    }],
+                ),
+                Ok(()) => {
+                    // Once a line is refused nothing is written: stop copying.
+                    if report.is_empty() {
+                        let (_, text) = batch.line(i);
+                        let mut rec = Vec::with_capacity(text.len() + 12);
+                        write!(rec, "{n} ").expect("write to a Vec");
+                        rec.extend_from_slice(text);
+                        rec.push(b'\n');
+                        scratch.write_all(&rec).map_err(scratch_error)?;
+                    }
+                    to_write += 1;
+                }
             }
             if let Some(first) = repeated {
-                errors.push(ApiError {
-                    code: code::KEY_IN_USE,
-                    message: format!(
-                        "line {n}: customer_key: repeats the customer_key of line {first}"
-                    ),
-                });
+                report.add(
+                    n,
+                    [ApiError {
+                        code: code::KEY_IN_USE,
+                        message: format!(
+                            "line {n}: customer_key: repeats the customer_key of line {first}"
+                        ),
+                    }],
+                );
             }
         }
+        progress(Stage::Checking, lines.bytes as usize, size as usize);
+        if end {
+            break;
+        }
     }
-    if !errors.is_empty() {
-        return Err(Error::refused(errors));
+    if let Some(n) = too_long {
+        let tail = ApiError {
+            code: code::MALFORMED,
+            message: format!(
+                "line {n}: is longer than {} MiB, the most one line may hold; the lines after \
+                 it were not checked and nothing was written",
+                caps::LINE_BYTES >> 20
+            ),
+        };
+        return Err(report.into_error(Some(tail)));
     }
-    Ok((valid, skipped))
+    if !report.is_empty() {
+        return Err(report.into_error(None));
+    }
+    Ok((to_write, skipped))
 }
 
-/// Import the JSON Lines `input`: every line checked first, then the new
-/// profiles written [`CHUNK`] per store transaction, in file order. The store
-/// must be open for writing; it stays locked throughout, so the keys checked
-/// stay free until written. Every profile gets `ctx`'s time and actor.
-pub fn import(
+fn scratch_error(e: std::io::Error) -> Error {
+    Error::one(
+        code::MALFORMED,
+        format!("profile import: cannot use its scratch file in the store ({e})"),
+    )
+}
+
+/// Import the JSON Lines `input` (`size` bytes, 0 when unknown): every line
+/// checked first, then the new profiles written [`CHUNK`] per store
+/// transaction, in file order. The store must be open for writing; it stays
+/// locked throughout, so the keys checked stay free until written. `scratch`
+/// is an empty private file (see [`Store::scratch_file`]) that holds the lines
+/// to write between the two passes. Every profile gets `ctx`'s time and actor.
+pub fn import<S: Read + Write + Seek>(
     store: &Store,
     ctx: &Ctx,
-    input: &[u8],
+    input: &mut dyn Read,
+    size: u64,
+    scratch: &mut S,
     opts: Options,
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<Imported> {
-    let (valid, skipped) = check(store, ctx, input, opts, progress)?;
-    if !valid.is_empty() {
+    let keys = store.key_index()?;
+    let (total, skipped) = {
+        let mut w = std::io::BufWriter::with_capacity(256 << 10, &mut *scratch);
+        let counts = check(store, &keys, ctx, input, size, &mut w, opts, progress)?;
+        w.flush().map_err(scratch_error)?;
+        counts
+    };
+    drop(keys);
+    if total > 0 {
         store.ensure_profile_ids()?;
     }
-    let total = valid.len();
+    scratch.seek(SeekFrom::Start(0)).map_err(scratch_error)?;
+    let fac = store.catalog()?.facilitator;
+    let mut rest = BufReader::with_capacity(256 << 10, &mut *scratch);
     let mut created = Vec::with_capacity(total);
-    let mut rest = valid.into_iter().peekable();
+    let mut batch = Batch::default();
+    let mut rec = Vec::new();
     progress(Stage::Writing, 0, total);
     // Profiles of the chunks committed so far: an error answer names them.
     let mut committed = 0;
     // Chunk k is written on another thread while chunk k+1 is built here.
     let written = std::thread::scope(|s| -> Result<()> {
         let mut writing: Option<(std::thread::ScopedJoinHandle<'_, Result<()>>, usize)> = None;
-        while rest.peek().is_some() || writing.is_some() {
+        loop {
+            batch.clear();
+            while batch.lines.len() < CHUNK {
+                rec.clear();
+                if rest.read_until(b'\n', &mut rec).map_err(scratch_error)? == 0 {
+                    break;
+                }
+                let text = rec.strip_suffix(b"\n").unwrap_or(&rec);
+                let (n, line) = split_record(text)?;
+                batch.push(n, line);
+            }
+            if batch.lines.is_empty() && writing.is_none() {
+                break;
+            }
+            // The lines were checked already: validating them again gives
+            // the profiles (cheaper in memory than keeping them all).
+            let news = each_line(&batch, &|n, l| match validate(ctx, &fac, n, l).1 {
+                Ok(new) => Ok((n, new)),
+                Err(_) => Err(Error::one(
+                    code::MALFORMED,
+                    format!("line {n}: changed between the check and the write"),
+                )),
+            })?;
             let mut tx = store.begin();
-            for (line, new) in rest.by_ref().take(CHUNK) {
+            for (line, new) in news {
                 let customer = new.into_customer(ctx);
                 created.push(Created {
                     id: customer.profile.customer_profile_id.clone(),
@@ -298,4 +621,95 @@ pub fn import(
         return Err(e);
     }
     Ok(Imported { created, skipped })
+}
+
+/// `N <json>` of the scratch file.
+fn split_record(text: &[u8]) -> Result<(usize, &[u8])> {
+    let space = text.iter().position(|&b| b == b' ');
+    space
+        .and_then(|i| {
+            let n = std::str::from_utf8(&text[..i]).ok()?.parse().ok()?;
+            Some((n, &text[i + 1..]))
+        })
+        .ok_or_else(|| {
+            Error::one(
+                code::MALFORMED,
+                "profile import: its scratch file in the store was changed during the import",
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &[u8]) -> Vec<std::result::Result<(usize, Vec<u8>), usize>> {
+        let mut l = Lines::new(BufReader::with_capacity(16, input));
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        loop {
+            match l.next(&mut buf).unwrap() {
+                Next::Line => out.push(Ok((l.n, buf.clone()))),
+                Next::TooLong => {
+                    out.push(Err(l.n));
+                    break;
+                }
+                Next::End => break,
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn lines_drop_crlf_and_a_leading_bom() {
+        let got = all(b"\xEF\xBB\xBF{}\r\n\n[1]\nlast");
+        let want: Vec<std::result::Result<(usize, Vec<u8>), usize>> = vec![
+            Ok((1, b"{}".to_vec())),
+            Ok((2, b"".to_vec())),
+            Ok((3, b"[1]".to_vec())),
+            Ok((4, b"last".to_vec())),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_line_past_the_cap_stops_reading_without_holding_it() {
+        let mut input = b"{}\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', caps::LINE_BYTES));
+        input.extend(b"\n");
+        input.extend(std::iter::repeat_n(b'y', caps::LINE_BYTES + 2));
+        input.extend(b"\n{}\n");
+        let got = all(&input);
+        assert_eq!(got.len(), 3);
+        assert_eq!(
+            got[1].as_ref().map(|(n, l)| (*n, l.len())),
+            Ok((2, caps::LINE_BYTES))
+        );
+        assert_eq!(got[2], Err(3));
+        // An endless line (/dev/zero) ends the same way.
+        let mut l = Lines::new(BufReader::new(std::io::repeat(0)));
+        let mut buf = Vec::new();
+        assert!(matches!(l.next(&mut buf).unwrap(), Next::TooLong));
+        assert!(buf.capacity() <= 2 * caps::LINE_BYTES + (256 << 10));
+    }
+
+    #[test]
+    fn the_report_is_bounded() {
+        let mut r = Report::default();
+        for n in 1..=1000 {
+            let errs = (0..30).map(move |i| ApiError {
+                code: code::INVALID_VALUE,
+                message: format!("line {n}: e{i}"),
+            });
+            r.add(n, errs);
+        }
+        let e = r.into_error(None);
+        // 100 lines × (20 shown + 1 "more"), then the count of the rest.
+        assert_eq!(e.errors.len(), REPORTED_LINES * (ERRORS_PER_LINE + 1) + 1);
+        let last = &e.errors.last().unwrap().message;
+        assert!(last.starts_with("900 more line(s) are refused"), "{last}");
+        assert_eq!(thousands(199_900), "199,900");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(thousands(7), "7");
+    }
 }

@@ -454,6 +454,27 @@ impl Store {
         &self.root
     }
 
+    /// An empty scratch file for a command that must read its input twice
+    /// (`profile import`): in the store, mode 0600 (it may hold SSNs, and
+    /// `/tmp` may be memory), unlinked at once so that it is gone when the
+    /// command ends however it ends. Its temp-file name is removed by
+    /// `store check --repair` if payctl dies between the create and the unlink.
+    pub fn scratch_file(&self) -> Result<std::fs::File> {
+        let path = self
+            .root
+            .join(format!("import-scratch{}", atomic::TEMP_SUFFIX));
+        let _ = std::fs::remove_file(&path);
+        let f = atomic::open_private(
+            &path,
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true),
+        )?;
+        std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(f)
+    }
+
     /// Whether `index/profiles.ids` is there (a store written by an earlier
     /// payctl has only the summary log; then it is missing while the log is not
     /// empty).
