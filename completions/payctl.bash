@@ -40,11 +40,17 @@ _payctl() {
             payctl,instrument)
                 cmd="payctl__subcmd__instrument"
                 ;;
+            payctl,openapi)
+                cmd="payctl__subcmd__openapi"
+                ;;
             payctl,profile)
                 cmd="payctl__subcmd__profile"
                 ;;
             payctl,program)
                 cmd="payctl__subcmd__program"
+                ;;
+            payctl,serve)
+                cmd="payctl__subcmd__serve"
                 ;;
             payctl,store)
                 cmd="payctl__subcmd__store"
@@ -130,11 +136,17 @@ _payctl() {
             payctl__subcmd__help,instrument)
                 cmd="payctl__subcmd__help__subcmd__instrument"
                 ;;
+            payctl__subcmd__help,openapi)
+                cmd="payctl__subcmd__help__subcmd__openapi"
+                ;;
             payctl__subcmd__help,profile)
                 cmd="payctl__subcmd__help__subcmd__profile"
                 ;;
             payctl__subcmd__help,program)
                 cmd="payctl__subcmd__help__subcmd__program"
+                ;;
+            payctl__subcmd__help,serve)
+                cmd="payctl__subcmd__help__subcmd__serve"
                 ;;
             payctl__subcmd__help,store)
                 cmd="payctl__subcmd__help__subcmd__store"
@@ -407,7 +419,7 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --output --actor --no-input --yes --lock-timeout --color --help --version profile address instrument program template txn dict worker init store completions demo generate-docs help"
+            opts="-o -y -h -V --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -437,6 +449,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -445,7 +465,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help create list get update delete help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -475,6 +495,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -483,7 +511,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__create)
-            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -561,6 +589,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -569,7 +605,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__delete)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -597,6 +633,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -607,7 +651,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -635,6 +679,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -743,7 +795,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -785,6 +837,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -793,7 +853,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__update)
-            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -867,6 +927,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -875,7 +943,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__completions)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help bash elvish fish powershell zsh"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -903,6 +971,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -913,7 +989,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__demo)
-            opts="-o -y -h --keep --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --keep --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -941,6 +1017,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -951,7 +1035,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help list help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -979,6 +1063,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1031,7 +1123,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict__subcmd__list)
-            opts="-o -y -h --country --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --country --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1077,6 +1169,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1085,7 +1185,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__generate__subcmd__docs)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1115,6 +1215,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1123,7 +1231,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help)
-            opts="profile address instrument program template txn dict worker init store completions demo generate-docs help"
+            opts="profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1388,6 +1496,20 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__help__subcmd__openapi)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__help__subcmd__profile)
             opts="create list get update import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1545,6 +1667,20 @@ _payctl() {
         payctl__subcmd__help__subcmd__program__subcmd__profiles)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1725,7 +1861,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__init)
-            opts="-o -y -h --catalog --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --catalog --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1759,6 +1895,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1767,7 +1911,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help create list get update help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1797,6 +1941,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1805,7 +1957,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__create)
-            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1883,6 +2035,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1891,7 +2051,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1919,6 +2079,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2013,7 +2181,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2055,6 +2223,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2063,7 +2239,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__update)
-            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2137,6 +2313,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2144,8 +2328,8 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        payctl__subcmd__profile)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help create list get update import help"
+        payctl__subcmd__openapi)
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2175,6 +2359,60 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__profile)
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2183,7 +2421,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__create)
-            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2269,6 +2507,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2277,7 +2523,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2305,6 +2551,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2413,7 +2667,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__import)
-            opts="-o -y -h --skip-existing --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --skip-existing --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2443,6 +2697,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2451,7 +2713,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__list)
-            opts="-o -y -h --first-name --last-name --email --customer-key --tag --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --first-name --last-name --email --customer-key --tag --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2513,6 +2775,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2521,7 +2791,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__update)
-            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2603,6 +2873,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2611,7 +2889,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help list applications attach profiles profile help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2641,6 +2919,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2649,7 +2935,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__applications)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2691,6 +2977,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2699,7 +2993,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__attach)
-            opts="-o -y -h --reason --body --wait --timeout --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --reason --body --wait --timeout --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2743,6 +3037,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2851,7 +3153,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2891,6 +3193,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2901,7 +3211,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profile)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2931,6 +3241,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2939,7 +3257,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profiles)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2981,6 +3299,80 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__serve)
+            opts="-q -o -y -h --listen --token --no-worker --worker-interval --max-body --request-timeout --quiet --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --worker-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2989,7 +3381,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help check help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3019,6 +3411,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3027,7 +3427,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__check)
-            opts="-o -y -h --repair --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --repair --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3055,6 +3455,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3107,7 +3515,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help list steps help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3135,6 +3543,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3201,7 +3617,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3241,6 +3657,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3251,7 +3675,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__steps)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3293,6 +3717,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3301,7 +3733,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help create get list parameters steps help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3331,6 +3763,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3339,7 +3779,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__create)
-            opts="-o -y -h --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3409,6 +3849,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3417,7 +3865,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3445,6 +3893,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3553,7 +4009,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__list)
-            opts="-o -y -h --status --template --program --customer --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --status --template --program --customer --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3611,6 +4067,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3619,7 +4083,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__parameters)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3659,6 +4123,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -3669,7 +4141,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__steps)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3711,6 +4183,14 @@ _payctl() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3719,7 +4199,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__worker)
-            opts="-o -y -h --watch --interval --data-dir --output --actor --no-input --yes --lock-timeout --color --help"
+            opts="-o -y -h --watch --interval --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3751,6 +4231,14 @@ _payctl() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_payctl_global_optspecs
-    string join \n data-dir= o/output= actor= no-input y/yes lock-timeout= color= h/help V/version
+    string join \n data-dir= o/output= actor= no-input y/yes lock-timeout= color= base-url= http-timeout= h/help V/version
 end
 
 function __fish_payctl_needs_command
@@ -33,6 +33,8 @@ complete -c payctl -n "__fish_payctl_needs_command" -l lock-timeout -d 'Seconds 
 complete -c payctl -n "__fish_payctl_needs_command" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_needs_command" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_needs_command" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help'
@@ -48,6 +50,8 @@ complete -c payctl -n "__fish_payctl_needs_command" -f -a "worker" -d 'Do the ba
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "store" -d 'Integrity of the store'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "serve" -d 'Serve the spec\'s HTTP API over the store (ours)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "openapi" -d 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -60,6 +64,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_se
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s h -l help -d 'Print help'
@@ -95,6 +101,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -115,6 +123,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -127,6 +137,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
@@ -155,6 +167,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -167,6 +181,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l skip-existing -d 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -186,6 +202,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_se
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s h -l help -d 'Print help'
@@ -273,6 +291,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -288,6 +308,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -300,6 +322,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
@@ -380,6 +404,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -392,6 +418,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -410,6 +438,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help'
@@ -441,6 +471,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -456,6 +488,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -468,6 +502,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
@@ -493,6 +529,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -510,6 +548,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_se
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s h -l help -d 'Print help'
@@ -531,6 +571,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -546,6 +588,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s h -l help -d 'Print help'
@@ -562,6 +606,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l wait -d 'Wait until the worker has processed the request (poll every 200 ms)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -578,6 +624,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s h -l help -d 'Print help'
@@ -590,6 +638,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -608,6 +658,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_s
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s h -l help -d 'Print help'
@@ -626,6 +678,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -641,6 +695,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help'
@@ -656,6 +712,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s h -l help -d 'Print help'
@@ -684,6 +742,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l wait -d 'Wait until the worker has processed the request (poll every 200 ms)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -697,6 +757,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
@@ -716,6 +778,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -731,6 +795,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s h -l help -d 'Print help'
@@ -746,6 +812,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help'
@@ -764,6 +832,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
@@ -782,6 +852,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subc
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -797,6 +869,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand worker" -l lock-timeout -d
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l watch -d 'Keep polling the queue until interrupted (Ctrl-C or SIGTERM)'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -811,6 +885,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand init" -l lock-timeout -d '
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s h -l help -d 'Print help'
@@ -823,6 +899,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help'
@@ -837,6 +915,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l repair -d 'Rebuild derived data and remove stray temp files'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -852,9 +932,46 @@ complete -c payctl -n "__fish_payctl_using_subcommand completions" -l lock-timeo
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0: a free one). Beyond loopback, --token is required' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l token -d 'Require `Authorization: Bearer TOKEN` on every request (compared in constant time)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l worker-interval -d 'Seconds between passes of the background worker (0.01-86400)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l max-body -d 'Largest request body in bytes (larger: 413)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l request-timeout -d 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-worker -d 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -s q -l quiet -d 'No access log on stderr'
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
@@ -864,6 +981,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand demo" -l lock-timeout -d '
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l keep -d 'Keep the scratch store instead of removing it at the end'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -877,23 +996,27 @@ complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l lock-tim
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "profile" -d 'Customer profiles (spec 2.1)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "store" -d 'Integrity of the store'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "completions" -d 'Print a shell completion script'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions demo generate-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "profile" -d 'Customer profiles (spec 2.1)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "store" -d 'Integrity of the store'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "completions" -d 'Print a shell completion script'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "serve" -d 'Serve the spec\'s HTTP API over the store (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "openapi" -d 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'

@@ -14,7 +14,15 @@ pub mod code {
     pub const UNKNOWN_FIELD: u32 = 10004;
     pub const MALFORMED: u32 = 10005;
     pub const CONFIRMATION_REQUIRED: u32 = 10006;
+    /// HTTP: no or a wrong `Authorization: Bearer` token (401).
+    pub const UNAUTHORIZED: u32 = 10007;
+    /// HTTP: the path exists, the method does not (405).
+    pub const METHOD_NOT_ALLOWED: u32 = 10008;
+    /// HTTP: the request body is larger than `--max-body` (413).
+    pub const BODY_TOO_LARGE: u32 = 10009;
     pub const NOT_FOUND: u32 = 20001;
+    /// HTTP: no endpoint has this path (404).
+    pub const ROUTE_NOT_FOUND: u32 = 20002;
     pub const ALREADY_ATTACHED: u32 = 21001;
     pub const KEY_IN_USE: u32 = 21002;
     pub const DEFAULT_ADDRESS: u32 = 21003;
@@ -27,6 +35,10 @@ pub mod code {
     pub const TIMEOUT: u32 = 30005;
     pub const STORE_FINDINGS: u32 = 30006;
     pub const STORE_OTHER_OWNER: u32 = 30009;
+    /// Remote mode: the service could not be reached (exit 3).
+    pub const UNREACHABLE: u32 = 30007;
+    /// Remote mode: the service answered something that is not the envelope (exit 3).
+    pub const UNEXPECTED_RESPONSE: u32 = 30008;
 }
 
 /// The short title of a code, used as the start of a message.
@@ -39,7 +51,11 @@ pub fn title(c: u32) -> &'static str {
         code::UNKNOWN_FIELD => "Unknown Field",
         code::MALFORMED => "Malformed Body",
         code::CONFIRMATION_REQUIRED => "Confirmation Required",
+        code::UNAUTHORIZED => "Unauthorized",
+        code::METHOD_NOT_ALLOWED => "Method Not Allowed",
+        code::BODY_TOO_LARGE => "Body Too Large",
         code::NOT_FOUND => "Record Not Found",
+        code::ROUTE_NOT_FOUND => "Route Not Found",
         code::ALREADY_ATTACHED => "Customer Profile already attached to the program",
         code::KEY_IN_USE => "Customer key already in use",
         code::DEFAULT_ADDRESS => "Default address cannot be deleted",
@@ -52,6 +68,8 @@ pub fn title(c: u32) -> &'static str {
         code::TIMEOUT => "Timed out",
         code::STORE_FINDINGS => "Store check found problems",
         code::STORE_OTHER_OWNER => "Store owned by another user",
+        code::UNREACHABLE => "Service unreachable",
+        code::UNEXPECTED_RESPONSE => "Unexpected response",
         _ => "Error",
     }
 }

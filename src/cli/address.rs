@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::Global;
 use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_bool};
-use super::profile::to_json;
 use super::prompt::{self, Dict, DictParser};
+use crate::api::endpoints::{Op, Request};
 use crate::core::address;
 use crate::error::Result;
 use crate::output::Response;
@@ -156,36 +156,24 @@ impl AddressCommand {
             } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
-                let id = prompt::create_asking(
+                prompt::create_asking(
                     g,
                     body,
                     || Ok(prompt::address_form()),
                     |body| {
-                        idem.run(
-                            g,
-                            "POST /customer-profiles/{id}/addresses",
-                            &[&csp],
-                            body,
-                            |s| address::create(s, &g.ctx(), &csp, body),
+                        g.call(
+                            Request::new(Op::AddressCreate)
+                                .at([csp.as_str()])
+                                .body(body.clone())
+                                .idempotency_key(idem.idempotency_key.clone()),
                         )
                     },
-                )?;
-                Ok(Response::Id(id))
+                )
             }
             AddressCommand::List { csp, page } => {
-                let store = g.read()?;
-                let page = address::list(&store, &csp, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
+                g.call(Request::new(Op::AddressList).at([csp]).page(page.request()))
             }
-            AddressCommand::Get { csp, cpa } => {
-                let store = g.read()?;
-                Ok(Response::Records(vec![to_json(&address::get(
-                    &store, &csp, &cpa,
-                )?)]))
-            }
+            AddressCommand::Get { csp, cpa } => g.call(Request::new(Op::AddressGet).at([csp, cpa])),
             AddressCommand::Update {
                 csp,
                 cpa,
@@ -193,26 +181,22 @@ impl AddressCommand {
                 fields,
             } => {
                 let body = fields.over(body.read()?);
-                let store = g.write()?;
-                Ok(Response::Id(address::update(
-                    &store,
-                    &g.ctx(),
-                    &csp,
-                    &cpa,
-                    &body,
-                )?))
+                g.call(Request::new(Op::AddressUpdate).at([csp, cpa]).body(body))
             }
             AddressCommand::Delete { csp, cpa } => {
                 // Before a prompt, check (read-only) that the address exists and
                 // may go, so nobody is asked about a delete that would be refused.
                 // Without a prompt, nothing is opened before the confirmation.
                 if g.interactive && !g.yes {
-                    address::check_delete(&g.read()?, &csp, &cpa)?;
+                    if g.remote.is_some() {
+                        g.call(Request::new(Op::AddressGet).at([csp.as_str(), cpa.as_str()]))?;
+                    } else {
+                        address::check_delete(&g.read()?, &csp, &cpa)?;
+                    }
                 }
                 let shown = crate::error::shown_id(&cpa);
                 g.confirm(&format!("delete address {shown}"))?;
-                let store = g.write()?;
-                Ok(Response::Id(address::delete(&store, &csp, &cpa)?))
+                g.call(Request::new(Op::AddressDelete).at([csp, cpa]))
             }
         }
     }

@@ -72,7 +72,17 @@ impl BodyArg {
 }
 
 /// Parse a request body: UTF-8 JSON, no byte-order mark, at most [`MAX_BODY`].
+/// Its sensitive values are remembered for this run's messages.
 pub fn parse_body(bytes: &[u8]) -> Result<Value> {
+    let body = parse_body_only(bytes)?;
+    crate::output::mask::remember_in(&body);
+    Ok(body)
+}
+
+/// [`parse_body`] without remembering its sensitive values: for `payctl
+/// serve`, which runs for ever and masks each request's messages with the
+/// values of that request only.
+pub fn parse_body_only(bytes: &[u8]) -> Result<Value> {
     let bad = |why: String| Error::one(code::MALFORMED, format!("body: {why}"));
     if bytes.len() as u64 > MAX_BODY {
         return Err(bad(format!("is larger than {} MiB", MAX_BODY >> 20)));
@@ -90,7 +100,6 @@ pub fn parse_body(bytes: &[u8]) -> Result<Value> {
         // serde_json's syntax messages name a position, never a value.
         bad(format!("is not valid JSON ({e})"))
     })?;
-    crate::output::mask::remember_in(&body);
     if let Some(dup) = crate::core::body::duplicate_key(text) {
         return Err(bad(dup));
     }
@@ -220,29 +229,5 @@ impl IdempotencyArg {
             Some(k) => crate::core::idempotency::validate_key("--idempotency-key", k),
             None => Ok(()),
         }
-    }
-
-    /// Run `create` on a store opened for writing under this key: the
-    /// request is `endpoint` on `path_ids` with `body` (after the flags).
-    pub fn run(
-        &self,
-        g: &super::Global,
-        endpoint: &str,
-        path_ids: &[&str],
-        body: &Value,
-        create: impl FnOnce(&crate::store::Store) -> Result<String>,
-    ) -> Result<String> {
-        use crate::core::idempotency;
-        self.check()?;
-        let store = g.write()?;
-        let fp = idempotency::fingerprint(endpoint, path_ids, body);
-        let now = chrono::Utc::now().timestamp();
-        let out = idempotency::run(&store, self.idempotency_key.as_deref(), &fp, now, create)?;
-        if out.replayed() {
-            eprintln!(
-                "note: --idempotency-key was used before for this same request: answering its id, nothing was changed"
-            );
-        }
-        Ok(out.into_id())
     }
 }

@@ -2,12 +2,11 @@
 
 use clap::Subcommand;
 
-use serde_json::Value;
-
 use super::Global;
 use super::args::PageArgs;
+use crate::api::endpoints::{Endpoint, Op, Request};
+use crate::catalog::dictionaries::canonical_name;
 use crate::core::dict;
-use crate::core::paging::paginate;
 use crate::error::{Error, Result};
 use crate::output::Response;
 
@@ -36,7 +35,7 @@ pub enum DictCommand {
 impl DictCommand {
     /// Dictionaries are lists with paging like every list (CLI.md: 50 per
     /// page unless `--page-size` says otherwise); their keys are their ids.
-    pub fn exec(self, _g: &Global) -> Result<Response> {
+    pub fn exec(self, g: &Global) -> Result<Response> {
         let DictCommand::List {
             name,
             country,
@@ -56,25 +55,20 @@ impl DictCommand {
                 "--country: only `dict list states` takes a country; give the dictionary name `states`",
             ));
         }
-        let records = match name {
-            None => dict::names(),
-            Some(n) => dict::list(&n, country.unwrap_or(1))?,
+        let req = match name.as_deref().map(|n| (n, canonical_name(n))) {
+            None => Request::new(Op::DictNames),
+            Some((_, Some("states"))) => {
+                Request::new(Op::DictStates).at([country.unwrap_or(1).to_string()])
+            }
+            Some((n, canonical)) => match canonical.and_then(Endpoint::dictionary) {
+                Some(e) => Request::to(e),
+                // The name is refused the same way locally and remotely.
+                None => {
+                    return dict::list(n, country.unwrap_or(1))
+                        .map(|_| Response::Records(Vec::new()));
+                }
+            },
         };
-        let keyed: Vec<(String, Value)> = records
-            .into_iter()
-            .map(|v| {
-                let key = match v.as_object().and_then(|m| m.values().next()) {
-                    Some(Value::String(s)) => s.clone(),
-                    Some(other) => other.to_string(),
-                    None => String::new(),
-                };
-                (key, v)
-            })
-            .collect();
-        let page = paginate(keyed, |(k, _)| k, &page.request())?;
-        Ok(Response::List {
-            paging: page.paging,
-            data: page.items.into_iter().map(|(_, v)| v).collect(),
-        })
+        g.call(req.page(page.request()))
     }
 }

@@ -4,9 +4,8 @@ use clap::{Args, Subcommand};
 
 use super::Global;
 use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_bool, parse_tag};
-use super::profile::to_json;
 use super::prompt::{self, Dict, DictParser};
-use crate::core::instrument;
+use crate::api::endpoints::{Op, Request};
 use crate::error::Result;
 use crate::model::Tag;
 use crate::output::Response;
@@ -139,35 +138,27 @@ impl InstrumentCommand {
             } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
-                let id = prompt::create_asking(
+                prompt::create_asking(
                     g,
                     body,
                     || prompt::instrument_form(g),
                     |body| {
-                        idem.run(
-                            g,
-                            "POST /customer-profiles/{id}/payment_instruments",
-                            &[&csp],
-                            body,
-                            |s| instrument::create(s, &g.ctx(), &csp, body),
+                        g.call(
+                            Request::new(Op::InstrumentCreate)
+                                .at([csp.as_str()])
+                                .body(body.clone())
+                                .idempotency_key(idem.idempotency_key.clone()),
                         )
                     },
-                )?;
-                Ok(Response::Id(id))
+                )
             }
-            InstrumentCommand::List { csp, page } => {
-                let store = g.read()?;
-                let page = instrument::list(&store, &csp, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
-            }
+            InstrumentCommand::List { csp, page } => g.call(
+                Request::new(Op::InstrumentList)
+                    .at([csp])
+                    .page(page.request()),
+            ),
             InstrumentCommand::Get { csp, pin } => {
-                let store = g.read()?;
-                Ok(Response::Records(vec![to_json(&instrument::get(
-                    &store, &csp, &pin,
-                )?)]))
+                g.call(Request::new(Op::InstrumentGet).at([csp, pin]))
             }
             InstrumentCommand::Update {
                 csp,
@@ -176,14 +167,7 @@ impl InstrumentCommand {
                 fields,
             } => {
                 let body = fields.over(body.read()?);
-                let store = g.write()?;
-                Ok(Response::Id(instrument::update(
-                    &store,
-                    &g.ctx(),
-                    &csp,
-                    &pin,
-                    &body,
-                )?))
+                g.call(Request::new(Op::InstrumentUpdate).at([csp, pin]).body(body))
             }
         }
     }

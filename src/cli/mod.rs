@@ -10,6 +10,7 @@ pub mod instrument;
 pub mod profile;
 pub mod program;
 pub mod prompt;
+pub mod serve;
 pub mod store;
 pub mod template;
 pub mod txn;
@@ -22,6 +23,8 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::api::client::Client;
+use crate::api::endpoints::{Backend, Request};
 use crate::core::Ctx;
 use crate::error::{Error, Result, code};
 use crate::output::{self, Format, Response, Style};
@@ -32,7 +35,8 @@ Exit codes: 0 success; 1 refused (validation, not found, conflict: see errors[].
 2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format),
 or the answer could not be written (stderr then says whether a change was committed, and its id).
 
-Environment: PAYCTL_DATA_DIR, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT, NO_COLOR.
+Environment: PAYCTL_DATA_DIR, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT, PAYCTL_BASE_URL,
+PAYCTL_TOKEN, NO_COLOR.
 
 Examples:
   payctl demo
@@ -52,13 +56,16 @@ EXIT CODES
 ERROR CODES (errors[].code)
   10000 Invalid Usage              10001 Invalid Value              10002 Required Value Missing
   10003 Value Cannot Be Updated    10004 Unknown Field              10005 Malformed Body
-  10006 Confirmation Required      20001 Record Not Found
+  10006 Confirmation Required      10007 Unauthorized (HTTP 401)    10008 Method Not Allowed (HTTP 405)
+  10009 Body Too Large (HTTP 413)  20001 Record Not Found           20002 Route Not Found (HTTP 404)
   21001 Customer Profile already attached to the program            21002 Customer key already in use
   21003 Default address cannot be deleted                           21004 Customer Profile not attached to the program
   21005 Idempotency key reused with another request
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
   30004 Store format not supported 30005 Timed out (--wait; exit 1)
   30006 Store check found problems 30009 Store owned by another user
+  30007 Service unreachable (remote mode)
+  30008 Unexpected response (remote mode: the answer is not the envelope)
 
 ENVIRONMENT
   PAYCTL_DATA_DIR   the store (like --data-dir)
@@ -66,6 +73,9 @@ ENVIRONMENT
   PAYCTL_ACTOR      the name written to created_by / modified_by (like --actor)
   PAYCTL_NO_INPUT   never prompt (like --no-input)
   PAYCTL_ALLOW_OTHER_OWNER=1  write a store whose directory another user owns (refused otherwise: 30009)
+  PAYCTL_BASE_URL   remote mode: the service to send commands to (like --base-url)
+  PAYCTL_TOKEN      remote mode: sent as `Authorization: Bearer`
+  PAYCTL_SERVE_TOKEN  serve: the token every request must carry (like serve --token)
   NO_COLOR          no colour on a terminal
 
 FILES
@@ -144,6 +154,13 @@ pub struct GlobalArgs {
     /// Colour: auto, always, never (NO_COLOR is respected)
     #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
+    /// Remote mode: send each command to the service at URL (`payctl serve` or the real
+    /// {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`
+    #[arg(long, env = "PAYCTL_BASE_URL", global = true, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)
+    #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", value_parser = args::parse_secs)]
+    pub http_timeout: f64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -206,6 +223,14 @@ pub enum Command {
         /// bash, zsh, fish, powershell or elvish
         shell: clap_complete::Shell,
     },
+    /// Serve the spec's HTTP API over the store (ours)
+    #[command(after_help = serve::SERVE_HELP)]
+    Serve(serve::ServeArgs),
+    /// Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)
+    #[command(
+        after_help = "Example:\n  payctl openapi > openapi.json   # the same as GET /openapi.json of `payctl serve`"
+    )]
+    Openapi,
     /// Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)
     Demo(demo::DemoArgs),
     /// Write completions/ and man/ into DIR (for maintainers)
@@ -235,6 +260,8 @@ pub struct Global {
     pub yes: bool,
     pub lock_timeout: Duration,
     pub stderr_color: bool,
+    /// Remote mode: the service every command with an endpoint goes to.
+    pub remote: Option<Client>,
 }
 
 impl Global {
@@ -286,6 +313,32 @@ impl Global {
         Ok(store)
     }
 
+    /// Send a request of the endpoint table: to the service in remote mode,
+    /// else to the local store in process.
+    pub fn call(&self, req: Request) -> Result<Response> {
+        let (resp, replayed) = match &self.remote {
+            Some(client) => client.call_replayed(&req)?,
+            None => crate::api::endpoints::call_replayed(self, &self.ctx(), &req)?,
+        };
+        if replayed {
+            eprintln!(
+                "note: --idempotency-key was used before for this same request: answering its id, nothing was changed"
+            );
+        }
+        Ok(resp)
+    }
+
+    /// Refuse a command that has no endpoint in remote mode (exit 2).
+    pub fn local_only(&self, what: &str) -> Result<()> {
+        if self.remote.is_some() {
+            return Err(Error::usage(format!(
+                "`payctl {what}` works on a local store only (it has no endpoint); \
+                 unset --base-url / PAYCTL_BASE_URL and use --data-dir"
+            )));
+        }
+        Ok(())
+    }
+
     /// The store with a shared lock, for reading.
     pub fn read(&self) -> Result<Store> {
         self.open(Mode::Shared)
@@ -323,6 +376,15 @@ impl Global {
                 "{what}: not confirmed, nothing was changed"
             )))
         }
+    }
+}
+
+impl Backend for Global {
+    fn read(&self) -> Result<Store> {
+        Global::read(self)
+    }
+    fn write(&self) -> Result<Store> {
+        Global::write(self)
     }
 }
 
@@ -392,6 +454,9 @@ const OUR_ENV: &[&str] = &[
     "PAYCTL_OUTPUT",
     "PAYCTL_ACTOR",
     "PAYCTL_NO_INPUT",
+    "PAYCTL_BASE_URL",
+    "PAYCTL_TOKEN",
+    "PAYCTL_SERVE_TOKEN",
 ];
 
 /// Run payctl; the exit code.
@@ -425,19 +490,37 @@ pub fn run(cli: Cli) -> i32 {
     } else {
         Format::Json
     });
+    let actor = g
+        .actor
+        .clone()
+        .filter(|a| !a.is_empty())
+        .unwrap_or_else(os_user);
+    let remote = g
+        .base_url
+        .as_deref()
+        .map(|url| {
+            Client::new(
+                url,
+                std::env::var("PAYCTL_TOKEN").ok(),
+                &actor,
+                Duration::from_secs_f64(g.http_timeout.max(0.001)),
+            )
+        })
+        .transpose();
+    let (remote, remote_err) = match remote {
+        Ok(r) => (r, None),
+        Err(e) => (None, Some(e)),
+    };
     let global = Global {
         data_dir: g.data_dir.clone().unwrap_or_else(default_data_dir),
         data_dir_explicit: g.data_dir.is_some(),
         format,
-        actor: g
-            .actor
-            .clone()
-            .filter(|a| !a.is_empty())
-            .unwrap_or_else(os_user),
+        actor,
         interactive: !g.no_input && std::io::stdin().is_terminal(),
         yes: g.yes,
         lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),
         stderr_color: color_enabled(g.color, std::io::stderr().is_terminal()),
+        remote,
     };
     let style = Style {
         format,
@@ -445,8 +528,11 @@ pub fn run(cli: Cli) -> i32 {
         color: global.stderr_color,
         out_color: color_enabled(g.color, stdout_tty),
     };
-    let result =
-        check_actor(&global.actor, g.actor.is_some()).and_then(|()| dispatch(cli.command, &global));
+    let result = match remote_err {
+        Some(e) => Err(e),
+        None => check_actor(&global.actor, g.actor.is_some())
+            .and_then(|()| dispatch(cli.command, &global)),
+    };
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
     // A change committed but not finished (a full disk): the answer is the
@@ -536,9 +622,27 @@ fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
         Command::Txn(c) => c.exec(g),
         Command::Dict(c) => c.exec(g),
         Command::Worker(c) => c.exec(g),
-        Command::Store(c) => c.exec(g),
-        Command::Init(a) => init(a, g),
-        Command::Demo(a) => a.exec(g, g.data_dir_explicit),
+        Command::Store(c) => {
+            g.local_only("store check")?;
+            c.exec(g)
+        }
+        Command::Init(a) => {
+            g.local_only("init")?;
+            init(a, g)
+        }
+        Command::Demo(a) => {
+            g.local_only("demo")?;
+            a.exec(g, g.data_dir_explicit)
+        }
+        Command::Serve(a) => {
+            g.local_only("serve")?;
+            a.exec(g)
+        }
+        Command::Openapi => Ok(Response::Raw(format!(
+            "{}\n",
+            serde_json::to_string_pretty(&crate::api::openapi::document())
+                .map_err(|e| Error::usage(format!("openapi: {e}")))?
+        ))),
         Command::GenerateDocs { dir } => docs::generate(&dir).map(|written| {
             Response::Records(
                 written

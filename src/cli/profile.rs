@@ -5,7 +5,7 @@ use clap::{Args, Subcommand};
 use super::Global;
 use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_tag};
 use super::prompt::{self, Dict, DictParser};
-use crate::core::profile::{self, Filter};
+use crate::api::endpoints::{Op, Params, Request};
 use crate::error::Result;
 use crate::model::Tag;
 use crate::output::Response;
@@ -166,17 +166,18 @@ impl ProfileCommand {
             ProfileCommand::Create { body, fields, idem } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
-                let id = prompt::create_asking(
+                prompt::create_asking(
                     g,
                     body,
                     || prompt::profile_form(g),
                     |body| {
-                        idem.run(g, "POST /customer-profiles", &[], body, |s| {
-                            profile::create(s, &g.ctx(), body)
-                        })
+                        g.call(
+                            Request::new(Op::ProfileCreate)
+                                .body(body.clone())
+                                .idempotency_key(idem.idempotency_key.clone()),
+                        )
                     },
-                )?;
-                Ok(Response::Id(id))
+                )
             }
             ProfileCommand::List {
                 first_name,
@@ -186,39 +187,28 @@ impl ProfileCommand {
                 tags,
                 page,
             } => {
-                let filter = Filter {
+                let query = Params {
+                    page: page.request(),
                     first_name,
                     last_name,
                     email,
                     customer_key,
                     tags,
+                    ..Params::default()
                 };
-                let store = g.read()?;
-                let page = profile::list(&store, &filter, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
+                g.call(Request::new(Op::ProfileList).query(query))
             }
-            ProfileCommand::Get { csp } => {
-                let store = g.read()?;
-                Ok(Response::Records(vec![to_json(&profile::get(
-                    &store, &csp,
-                )?)]))
-            }
+            ProfileCommand::Get { csp } => g.call(Request::new(Op::ProfileGet).at([csp])),
             ProfileCommand::Import {
                 file,
                 skip_existing,
-            } => import::exec(g, &file, skip_existing),
+            } => {
+                g.local_only("profile import")?;
+                import::exec(g, &file, skip_existing)
+            }
             ProfileCommand::Update { csp, body, fields } => {
                 let body = fields.over(body.read()?);
-                let store = g.write()?;
-                Ok(Response::Id(profile::update(
-                    &store,
-                    &g.ctx(),
-                    &csp,
-                    &body,
-                )?))
+                g.call(Request::new(Op::ProfileUpdate).at([csp]).body(body))
             }
         }
     }

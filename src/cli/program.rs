@@ -7,8 +7,7 @@ use clap::Subcommand;
 
 use super::Global;
 use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch};
-use super::profile::to_json;
-use crate::core::program;
+use crate::api::endpoints::{Op, Request};
 use crate::error::{Error, Result, code};
 use crate::model::status::attachment::PENDING;
 use crate::output::Response;
@@ -55,6 +54,39 @@ pub fn wait_until(
             ));
         }
         std::thread::sleep((end - now).min(Duration::from_millis(200)));
+    }
+}
+
+/// The CSP argument put into the spec's body (`customer_profile_id`); a
+/// different id already in the body is refused as the core refuses it.
+fn with_csp(mut body: serde_json::Value, csp: Option<&str>) -> Result<serde_json::Value> {
+    const FIELD: &str = "customer_profile_id";
+    let (Some(csp), Some(obj)) = (csp, body.as_object_mut()) else {
+        return Ok(body);
+    };
+    match obj.get(FIELD) {
+        None => {
+            obj.insert(FIELD.into(), csp.into());
+        }
+        Some(serde_json::Value::String(sent)) if sent != csp => {
+            let mut errs = crate::error::Errors::new();
+            errs.invalid(
+                FIELD,
+                "differs from the CSP argument; give it once, or the same in both",
+            );
+            errs.finish()?;
+        }
+        // The same id, or a value of the wrong type (refused by the core).
+        Some(_) => {}
+    }
+    Ok(body)
+}
+
+/// The number `field` of the first record of an answer.
+pub fn first_u64(resp: &Response, field: &str) -> Option<u64> {
+    match resp {
+        Response::Records(d) | Response::List { data: d, .. } => d.first()?.get(field)?.as_u64(),
+        _ => None,
     }
 }
 
@@ -136,21 +168,13 @@ impl ProgramCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
             ProgramCommand::List { page } => {
-                let store = g.read()?;
-                let page = program::list_programs(&store, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items,
-                })
+                g.call(Request::new(Op::ProgramList).page(page.request()))
             }
-            ProgramCommand::Applications { prm, page } => {
-                let store = g.read()?;
-                let page = program::list_applications(&store, &prm, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items,
-                })
-            }
+            ProgramCommand::Applications { prm, page } => g.call(
+                Request::new(Op::ApplicationList)
+                    .at([prm])
+                    .page(page.request()),
+            ),
             ProgramCommand::Attach {
                 prm,
                 csp,
@@ -162,56 +186,48 @@ impl ProgramCommand {
                 idem.check()?;
                 let mut p = Patch::new();
                 p.str("customer_profile_program_status_reason", &reason);
-                let body = p.over(body.read()?);
-                // The request as the API has it: the CSP argument in the body.
-                let mut request = body.clone();
-                if let (Some(csp), Some(o)) = (&csp, request.as_object_mut()) {
-                    o.entry("customer_profile_id")
-                        .or_insert_with(|| serde_json::Value::String(csp.clone()));
-                }
-                let id = idem.run(
-                    g,
-                    "POST /programs/{id}/customer-profiles",
-                    &[&prm],
-                    &request,
-                    |s| program::attach(s, &g.ctx(), &prm, csp.as_deref(), &body),
+                let body = with_csp(p.over(body.read()?), csp.as_deref())?;
+                let attached = g.call(
+                    Request::new(Op::Attach)
+                        .at([prm.as_str()])
+                        .body(body)
+                        .idempotency_key(idem.idempotency_key),
                 )?;
-                if let Some(limit) = wait.limit() {
+                if let (Some(limit), Response::Id(id)) = (wait.limit(), &attached) {
                     wait_until(
                         limit,
                         &format!("customer profile {id} in program {prm}"),
                         || {
-                            let record = program::get_profile(&g.read()?, &prm, &id)?;
-                            Ok(record.customer_profile_program_status_id != PENDING)
+                            let got = g.call(
+                                Request::new(Op::AttachmentGet).at([prm.as_str(), id.as_str()]),
+                            )?;
+                            let status = first_u64(&got, "customer_profile_program_status_id");
+                            Ok(status != Some(PENDING.into()))
                         },
                     )?;
                 }
-                Ok(Response::Id(id))
+                Ok(attached)
             }
-            ProgramCommand::Profiles { prm, page } => {
-                let store = g.read()?;
-                let page = program::list_profiles(&store, &prm, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
-            }
+            ProgramCommand::Profiles { prm, page } => g.call(
+                Request::new(Op::AttachmentList)
+                    .at([prm])
+                    .page(page.request()),
+            ),
             ProgramCommand::Profile { prm, csp } => {
-                let store = g.read()?;
-                let record = program::get_profile(&store, &prm, &csp).inspect_err(|e| {
-                    // The envelope's message is the spec's, exactly ("Invalid
-                    // Value"); a person at a table also reads why.
-                    if g.format != crate::output::Format::Json
-                        && e.has_code(crate::error::code::INVALID_VALUE)
-                    {
-                        eprintln!(
-                            "note: customer profile {} has no record for program {} (not attached)",
-                            crate::error::shown_id(&csp),
-                            crate::error::shown_id(&prm)
-                        );
-                    }
-                })?;
-                Ok(Response::Records(vec![to_json(&record)]))
+                let shown = (crate::error::shown_id(&csp), crate::error::shown_id(&prm));
+                g.call(Request::new(Op::AttachmentGet).at([prm, csp]))
+                    .inspect_err(|e| {
+                        // The envelope's message is the spec's, exactly ("Invalid
+                        // Value"); a person at a table also reads why.
+                        if g.format != crate::output::Format::Json
+                            && e.has_code(crate::error::code::INVALID_VALUE)
+                        {
+                            eprintln!(
+                                "note: customer profile {} has no record for program {} (not attached)",
+                                shown.0, shown.1
+                            );
+                        }
+                    })
             }
         }
     }

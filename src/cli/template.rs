@@ -4,8 +4,7 @@ use clap::Subcommand;
 
 use super::Global;
 use super::args::PageArgs;
-use super::profile::to_json;
-use crate::core::program;
+use crate::api::endpoints::{Op, Request};
 use crate::error::Result;
 use crate::output::Response;
 
@@ -35,22 +34,16 @@ pub enum TemplateCommand {
 impl TemplateCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            TemplateCommand::List { app, page } => {
-                let store = g.read()?;
-                let page = program::list_templates(&store, &app, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items,
-                })
-            }
-            TemplateCommand::Steps { trt, page } => {
-                let store = g.read()?;
-                let page = program::list_template_steps(&store, &trt, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
-            }
+            TemplateCommand::List { app, page } => g.call(
+                Request::new(Op::TemplateList)
+                    .at([app])
+                    .page(page.request()),
+            ),
+            TemplateCommand::Steps { trt, page } => g.call(
+                Request::new(Op::TemplateStepList)
+                    .at([trt])
+                    .page(page.request()),
+            ),
         }
     }
 }

@@ -7,9 +7,9 @@ use serde_json::{Map, Number, Value};
 
 use super::Global;
 use super::args::{BodyArg, PageArgs, Patch, parse_tag};
-use super::profile::to_json;
+use crate::api::endpoints::{Op, Params, Request};
 use crate::catalog::dictionaries as dict;
-use crate::core::txn::{self, Filter};
+use crate::core::txn;
 use crate::error::Result;
 use crate::model::Tag;
 use crate::model::status::txn::{COMPLETED, FAILED};
@@ -295,23 +295,23 @@ impl TxnCommand {
             } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
-                let id = idem.run(g, "POST /transactions", &[], &body, |s| {
-                    txn::create(s, &g.ctx(), &body)
-                })?;
+                let created = g.call(
+                    Request::new(Op::TxnCreate)
+                        .body(body)
+                        .idempotency_key(idem.idempotency_key),
+                )?;
                 // --wait: until the worker finished it, Completed or Failed
                 // (exit 0 either way: read the status with `txn get`).
-                if let Some(limit) = wait.limit() {
+                if let (Some(limit), Response::Id(id)) = (wait.limit(), &created) {
                     super::program::wait_until(limit, &format!("transaction {id}"), || {
-                        let status = txn::get(&g.read()?, &id)?.transaction_status_id;
-                        Ok(status == COMPLETED || status == FAILED)
+                        let got = g.call(Request::new(Op::TxnGet).at([id.as_str()]))?;
+                        let status = super::program::first_u64(&got, "transaction_status_id");
+                        Ok(status == Some(COMPLETED.into()) || status == Some(FAILED.into()))
                     })?;
                 }
-                Ok(Response::Id(id))
+                Ok(created)
             }
-            TxnCommand::Get { trn } => {
-                let store = g.read()?;
-                Ok(Response::Records(vec![to_json(&txn::get(&store, &trn)?)]))
-            }
+            TxnCommand::Get { trn } => g.call(Request::new(Op::TxnGet).at([trn])),
             TxnCommand::List {
                 status,
                 template,
@@ -319,34 +319,23 @@ impl TxnCommand {
                 customer,
                 page,
             } => {
-                let filter = Filter {
+                let query = Params {
+                    page: page.request(),
                     status,
                     template,
                     program,
                     customer,
+                    ..Params::default()
                 };
-                let store = g.read()?;
-                let page = txn::list(&store, &filter, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
+                g.call(Request::new(Op::TxnList).query(query))
             }
-            TxnCommand::Parameters { trn, page } => {
-                let store = g.read()?;
-                let page = txn::parameters_of(&store, &trn, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
-            }
+            TxnCommand::Parameters { trn, page } => g.call(
+                Request::new(Op::TxnParameters)
+                    .at([trn])
+                    .page(page.request()),
+            ),
             TxnCommand::Steps { trn, page } => {
-                let store = g.read()?;
-                let page = txn::steps(&store, &trn, &page.request())?;
-                Ok(Response::List {
-                    paging: page.paging,
-                    data: page.items.iter().map(to_json).collect(),
-                })
+                g.call(Request::new(Op::TxnSteps).at([trn]).page(page.request()))
             }
         }
     }

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::Global;
 use super::profile::to_json;
+use crate::api::endpoints::{Op, Request};
 use crate::core::Ctx;
 use crate::core::worker::{self, Summary};
 use crate::error::{Error, ErrorKind, Result, code};
@@ -25,7 +26,7 @@ pub struct WorkerArgs {
     pub interval: f64,
 }
 
-fn parse_interval(s: &str) -> std::result::Result<f64, String> {
+pub fn parse_interval(s: &str) -> std::result::Result<f64, String> {
     let v: f64 = s
         .trim()
         .parse()
@@ -57,7 +58,49 @@ fn sleep_unless_stopped(d: Duration, stop: &AtomicBool) -> bool {
 }
 
 impl WorkerArgs {
+    /// Remote mode: each pass is `POST /_payctl/worker` on the service.
+    fn exec_remote(self, g: &Global) -> Result<Response> {
+        let pass = || g.call(Request::new(Op::Worker));
+        if !self.watch {
+            return pass();
+        }
+        let stop = interrupt::install();
+        let interval = Duration::from_secs_f64(self.interval);
+        let mut total = serde_json::Map::new();
+        loop {
+            match pass() {
+                Ok(Response::Records(d)) => {
+                    if let Some(s) = d.first().and_then(|s| s.as_object()) {
+                        if s.values().any(|v| v.as_u64().is_some_and(|n| n > 0)) {
+                            eprintln!("{}", serde_json::Value::Object(s.clone()));
+                        }
+                        for (k, v) in s {
+                            let sum = total.get(k).and_then(|t| t.as_u64()).unwrap_or(0)
+                                + v.as_u64().unwrap_or(0);
+                            total.insert(k.clone(), sum.into());
+                        }
+                    }
+                }
+                Ok(_) => {}
+                Err(e) if e.has_code(code::STORE_BUSY) || e.has_code(code::UNREACHABLE) => {
+                    eprintln!("note: {e}; retrying")
+                }
+                Err(e) => return Err(e),
+            }
+            if sleep_unless_stopped(interval, stop) {
+                break;
+            }
+        }
+        if total.is_empty() {
+            return Ok(Response::Records(vec![to_json(&Summary::default())]));
+        }
+        Ok(Response::Records(vec![serde_json::Value::Object(total)]))
+    }
+
     pub fn exec(self, g: &Global) -> Result<Response> {
+        if g.remote.is_some() {
+            return self.exec_remote(g);
+        }
         let stop = interrupt::install();
         let progress = Progress::new();
         // Each batch opens the store: the moment to count what is left.

@@ -28,7 +28,7 @@ impl Default for PageRequest {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Paging {
     pub page_size: u32,
     pub page_number: u32,

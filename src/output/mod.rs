@@ -76,15 +76,35 @@ fn record_id(v: &Value) -> Option<String> {
     }
 }
 
+/// The envelope of a success, masked: what `-o json` prints and what
+/// `payctl serve` answers.
+pub fn success_envelope(resp: &Response) -> Value {
+    envelope(&masked(resp))
+}
+
+/// The envelope of a failure, masked (`-o json` and `payctl serve`).
+pub fn error_envelope(err: &Error) -> Value {
+    let errors: Vec<Value> = err
+        .errors
+        .iter()
+        .map(|e| json!({"code": e.code, "message": mask::message(&e.message)}))
+        .collect();
+    json!({"paging": null, "data": null, "errors": errors})
+}
+
+fn masked(resp: &Response) -> Response {
+    let mut resp = resp.clone();
+    if let Response::List { data, .. } | Response::Records(data) = &mut resp {
+        data.iter_mut().for_each(mask::mask)
+    }
+    resp
+}
+
 /// Print a success to stdout.
 pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<()> {
-    let mut resp = resp.clone();
-    match &mut resp {
-        Response::List { data, .. } | Response::Records(data) => {
-            data.iter_mut().for_each(mask::mask)
-        }
-        Response::Id(_) => {}
-        Response::Raw(text) => return out.write_all(text.as_bytes()),
+    let resp = masked(resp);
+    if let Response::Raw(text) = &resp {
+        return out.write_all(text.as_bytes());
     }
     match style.format {
         Format::Json => writeln!(out, "{}", json_text(&envelope(&resp), style.pretty)),
@@ -111,16 +131,8 @@ pub fn print_error(
     style: Style,
     err: &Error,
 ) -> io::Result<()> {
-    let errors: Vec<Value> = err
-        .errors
-        .iter()
-        .map(|e| json!({"code": e.code, "message": mask::message(&e.message)}))
-        .collect();
     match style.format {
-        Format::Json => {
-            let v = json!({"paging": null, "data": null, "errors": errors});
-            writeln!(out, "{}", json_text(&v, style.pretty))
-        }
+        Format::Json => writeln!(out, "{}", json_text(&error_envelope(err), style.pretty)),
         Format::Table | Format::Id => {
             for e in &err.errors {
                 let line = format!("error[{}]: {}", e.code, mask::message(&e.message));

@@ -1,0 +1,891 @@
+//! The spec's section 4 as data: one entry per endpoint, naming its method,
+//! its path, the core operation that serves it, the record kind it answers,
+//! its query parameters and its body. The CLI (in process), `payctl serve`
+//! and remote mode (`--base-url`) all go through this table and [`call`], so
+//! that they cannot disagree; the OpenAPI document is generated from it.
+
+use serde_json::Value;
+
+use crate::core::paging::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageRequest, paginate};
+use crate::core::{self, Ctx};
+use crate::error::{ApiError, Error, ErrorKind, Result, code};
+use crate::model::Tag;
+use crate::output::Response;
+use crate::store::Store;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Delete,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Delete => "DELETE",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Method> {
+        Some(match s {
+            "GET" => Method::Get,
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "DELETE" => Method::Delete,
+            _ => return None,
+        })
+    }
+    /// Repeating the request cannot change the outcome (RFC 9110 9.2.2).
+    pub fn idempotent(self) -> bool {
+        !matches!(self, Method::Post)
+    }
+}
+
+/// The core operation behind an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    ProfileCreate,
+    ProfileList,
+    ProfileGet,
+    ProfileUpdate,
+    AddressCreate,
+    AddressList,
+    AddressGet,
+    AddressUpdate,
+    AddressDelete,
+    InstrumentCreate,
+    InstrumentList,
+    InstrumentGet,
+    InstrumentUpdate,
+    ProgramList,
+    ApplicationList,
+    Attach,
+    AttachmentList,
+    AttachmentGet,
+    TemplateList,
+    TemplateStepList,
+    TxnCreate,
+    TxnList,
+    TxnGet,
+    TxnParameters,
+    TxnSteps,
+    DictNames,
+    /// The dictionary named by the last segment of the path.
+    Dict,
+    DictStates,
+    Health,
+    Worker,
+    OpenApi,
+}
+
+/// What the records of an answer are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `data: [{"id": …}]` of a create, an update or a delete.
+    Id,
+    Profile,
+    Address,
+    Instrument,
+    Program,
+    Application,
+    Template,
+    TemplateStep,
+    Attachment,
+    Transaction,
+    Parameter,
+    Step,
+    Dictionary,
+    DictionaryName,
+    WorkerSummary,
+    Health,
+    /// The OpenAPI document itself (not an envelope).
+    Document,
+}
+
+/// The query parameters an endpoint takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Query {
+    None,
+    /// `page_size`, `page_number`, `last_evaluated_key`.
+    Paging,
+    /// Paging and the profile filters.
+    Profiles,
+    /// Paging and the transaction filters.
+    Transactions,
+}
+
+/// The request body an endpoint takes (its schema in the OpenAPI document).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    None,
+    ProfileCreate,
+    ProfileUpdate,
+    AddressCreate,
+    AddressUpdate,
+    InstrumentCreate,
+    InstrumentUpdate,
+    Attach,
+    TxnCreate,
+}
+
+#[derive(Debug)]
+pub struct Endpoint {
+    pub method: Method,
+    /// The path with `{name}` for each identifier, relative to `{base_url}`.
+    pub path: &'static str,
+    pub op: Op,
+    pub kind: Kind,
+    pub query: Query,
+    pub body: Body,
+    /// Another spelling of a canonical path (the spec uses both
+    /// `payment_instruments` and `payment-instruments`); remote mode sends
+    /// the canonical one.
+    pub alias: bool,
+    pub summary: &'static str,
+}
+
+const fn ep(
+    method: Method,
+    path: &'static str,
+    op: Op,
+    kind: Kind,
+    query: Query,
+    body: Body,
+    summary: &'static str,
+) -> Endpoint {
+    Endpoint {
+        method,
+        path,
+        op,
+        kind,
+        query,
+        body,
+        alias: false,
+        summary,
+    }
+}
+
+const fn alias(e: Endpoint) -> Endpoint {
+    Endpoint { alias: true, ..e }
+}
+
+const fn get(path: &'static str, op: Op, kind: Kind, query: Query, s: &'static str) -> Endpoint {
+    ep(Method::Get, path, op, kind, query, Body::None, s)
+}
+
+const fn dict(path: &'static str, s: &'static str) -> Endpoint {
+    get(path, Op::Dict, Kind::Dictionary, Query::Paging, s)
+}
+
+use Method::{Delete, Post, Put};
+
+const CSP: &str = "/customer-profiles/{customer_profile_id}";
+
+/// Every endpoint: spec section 4, then ours (marked so in the summary).
+#[rustfmt::skip]
+pub static ENDPOINTS: &[Endpoint] = &[
+    // 4.1 Customer profiles
+    ep(Post, "/customer-profiles", Op::ProfileCreate, Kind::Id, Query::None, Body::ProfileCreate, "Create a customer profile"),
+    get("/customer-profiles", Op::ProfileList, Kind::Profile, Query::Profiles, "List customer profiles, oldest first"),
+    get(CSP_PATH, Op::ProfileGet, Kind::Profile, Query::None, "Show one customer profile"),
+    ep(Put, CSP_PATH, Op::ProfileUpdate, Kind::Id, Query::None, Body::ProfileUpdate, "Change a customer profile (partial)"),
+    // 4.2 Addresses
+    ep(Post, ADDRESSES, Op::AddressCreate, Kind::Id, Query::None, Body::AddressCreate, "Add an address to a customer profile"),
+    get(ADDRESSES, Op::AddressList, Kind::Address, Query::Paging, "List the addresses of a customer profile"),
+    get(ADDRESS, Op::AddressGet, Kind::Address, Query::None, "Show one address"),
+    ep(Put, ADDRESS, Op::AddressUpdate, Kind::Id, Query::None, Body::AddressUpdate, "Change an address (partial)"),
+    ep(Delete, ADDRESS, Op::AddressDelete, Kind::Id, Query::None, Body::None, "Delete an address that is not the default"),
+    // 4.3 Payment instruments: the spec's create uses the underscore spelling,
+    // the rest the hyphen; both spellings answer every method.
+    ep(Post, INSTRUMENTS_U, Op::InstrumentCreate, Kind::Id, Query::None, Body::InstrumentCreate, "Add a bank-account payment instrument"),
+    alias(ep(Post, INSTRUMENTS, Op::InstrumentCreate, Kind::Id, Query::None, Body::InstrumentCreate, "Add a bank-account payment instrument (hyphen spelling)")),
+    get(INSTRUMENTS, Op::InstrumentList, Kind::Instrument, Query::Paging, "List the payment instruments of a customer profile"),
+    alias(get(INSTRUMENTS_U, Op::InstrumentList, Kind::Instrument, Query::Paging, "List the payment instruments (underscore spelling)")),
+    get(INSTRUMENT, Op::InstrumentGet, Kind::Instrument, Query::None, "Show one payment instrument"),
+    alias(get(INSTRUMENT_U, Op::InstrumentGet, Kind::Instrument, Query::None, "Show one payment instrument (underscore spelling)")),
+    ep(Put, INSTRUMENT, Op::InstrumentUpdate, Kind::Id, Query::None, Body::InstrumentUpdate, "Change the label, change reason or is_default of an instrument"),
+    alias(ep(Put, INSTRUMENT_U, Op::InstrumentUpdate, Kind::Id, Query::None, Body::InstrumentUpdate, "Change an instrument (underscore spelling)")),
+    // 4.4 Programs, applications and attachment
+    get("/programs", Op::ProgramList, Kind::Program, Query::Paging, "List the Facilitator's programs"),
+    get("/programs/{program_id}/applications", Op::ApplicationList, Kind::Application, Query::Paging, "List the applications of a program"),
+    ep(Post, "/programs/{program_id}/customer-profiles", Op::Attach, Kind::Id, Query::None, Body::Attach, "Ask for a customer profile to be attached to a program"),
+    get("/programs/{program_id}/customer-profiles", Op::AttachmentList, Kind::Attachment, Query::Paging, "List the profile-program records of a program"),
+    get("/programs/{program_id}/customer-profiles/{customer_profile_id}", Op::AttachmentGet, Kind::Attachment, Query::None, "Show the profile-program record of one profile"),
+    // 4.5 Templates
+    get("/applications/{application_id}/transaction-templates", Op::TemplateList, Kind::Template, Query::Paging, "List the transaction templates of an application"),
+    get("/transaction-templates/{transaction_template_id}/transaction-template-steps", Op::TemplateStepList, Kind::TemplateStep, Query::Paging, "List the steps of a transaction template"),
+    // 4.6 Transactions
+    ep(Post, "/transactions", Op::TxnCreate, Kind::Id, Query::None, Body::TxnCreate, "Create a transaction"),
+    get("/transactions", Op::TxnList, Kind::Transaction, Query::Transactions, "List transactions, oldest first (ours)"),
+    get("/transactions/{transaction_id}", Op::TxnGet, Kind::Transaction, Query::None, "Show one transaction (ours)"),
+    get("/transactions/{transaction_id}/parameters", Op::TxnParameters, Kind::Parameter, Query::Paging, "List the stored parameters of a transaction"),
+    get("/transactions/{transaction_id}/transaction-steps", Op::TxnSteps, Kind::Step, Query::Paging, "List the steps of a transaction"),
+    // 4.7 Dictionaries
+    get("/dictionaries", Op::DictNames, Kind::DictionaryName, Query::Paging, "The names of the dictionaries (ours)"),
+    dict("/dictionaries/customer-types", "Customer types"),
+    alias(dict("/dictionaries/customer_types", "Customer types (underscore spelling)")),
+    dict("/dictionaries/address-types", "Address types"),
+    dict("/dictionaries/countries", "Countries"),
+    get("/dictionaries/countries/{country_id}/states", Op::DictStates, Kind::Dictionary, Query::Paging, "States of a country"),
+    dict("/dictionaries/payment-instrument-types", "Payment instrument types"),
+    dict("/dictionaries/payment-methods", "Payment methods"),
+    dict("/dictionaries/payment-instrument-ach-types", "ACH types"),
+    dict("/dictionaries/transfer-types", "Transfer types"),
+    dict("/dictionaries/destinations", "Destinations"),
+    dict("/dictionaries/account-codes", "Account codes"),
+    dict("/dictionaries/cardinality", "Cardinalities"),
+    dict("/dictionaries/parameter-types", "Parameter types"),
+    dict("/dictionaries/customer-profile-program-statuses", "Statuses of a profile in a program (ours)"),
+    dict("/dictionaries/payment-instrument-statuses", "Statuses of a payment instrument (ours)"),
+    dict("/dictionaries/transaction-statuses", "Statuses of a transaction (ours)"),
+    dict("/dictionaries/transaction-step-statuses", "Statuses of a transaction step (ours)"),
+    // Administration (ours), under /_payctl/ only.
+    get("/_payctl/health", Op::Health, Kind::Health, Query::None, "200 when the store can be opened"),
+    ep(Post, "/_payctl/worker", Op::Worker, Kind::WorkerSummary, Query::None, Body::None, "Run one pass of the background work now; answers its summary"),
+    get("/openapi.json", Op::OpenApi, Kind::Document, Query::None, "This API as an OpenAPI 3.1 document"),
+];
+
+const CSP_PATH: &str = CSP;
+const ADDRESSES: &str = "/customer-profiles/{customer_profile_id}/addresses";
+const ADDRESS: &str = "/customer-profiles/{customer_profile_id}/addresses/{address_id}";
+const INSTRUMENTS: &str = "/customer-profiles/{customer_profile_id}/payment-instruments";
+const INSTRUMENTS_U: &str = "/customer-profiles/{customer_profile_id}/payment_instruments";
+const INSTRUMENT: &str =
+    "/customer-profiles/{customer_profile_id}/payment-instruments/{payment_instrument_id}";
+const INSTRUMENT_U: &str =
+    "/customer-profiles/{customer_profile_id}/payment_instruments/{payment_instrument_id}";
+
+impl Endpoint {
+    /// The canonical endpoint of `op` (the first non-alias entry).
+    pub fn of(op: Op) -> &'static Endpoint {
+        ENDPOINTS
+            .iter()
+            .find(|e| e.op == op && !e.alias)
+            .expect("every operation has an endpoint (tested)")
+    }
+
+    /// The endpoint of dictionary `name` (its canonical name), if any.
+    pub fn dictionary(name: &str) -> Option<&'static Endpoint> {
+        ENDPOINTS
+            .iter()
+            .find(|e| e.op == Op::Dict && !e.alias && e.path.rsplit('/').next() == Some(name))
+    }
+
+    /// The names of the path's identifiers, in order.
+    pub fn path_params(&self) -> Vec<&'static str> {
+        self.path
+            .split('/')
+            .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+            .collect()
+    }
+
+    /// A create (or attach) answers 201.
+    pub fn creates(&self) -> bool {
+        self.method == Method::Post && self.kind == Kind::Id
+    }
+}
+
+/// What the table says about a method and a path.
+pub enum Route {
+    Found(&'static Endpoint, Vec<String>),
+    /// The path exists with other methods (for `Allow`).
+    MethodNotAllowed(Vec<Method>),
+    NotFound,
+}
+
+/// Match decoded path segments (without the leading empty one) against the table.
+pub fn route(method: Option<Method>, segments: &[String]) -> Route {
+    let mut allowed = Vec::new();
+    for e in ENDPOINTS {
+        let pattern: Vec<&str> = e.path.split('/').skip(1).collect();
+        if pattern.len() != segments.len() {
+            continue;
+        }
+        let mut params = Vec::new();
+        let fits = pattern.iter().zip(segments).all(|(p, s)| {
+            if p.starts_with('{') {
+                params.push(s.clone());
+                !s.is_empty()
+            } else {
+                p == s
+            }
+        });
+        if !fits {
+            continue;
+        }
+        if Some(e.method) == method {
+            return Route::Found(e, params);
+        }
+        if !allowed.contains(&e.method) {
+            allowed.push(e.method);
+        }
+    }
+    if allowed.is_empty() {
+        Route::NotFound
+    } else {
+        Route::MethodNotAllowed(allowed)
+    }
+}
+
+/// The query parameters of a request, typed.
+#[derive(Debug, Clone, Default)]
+pub struct Params {
+    pub page: PageRequest,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub customer_key: Option<String>,
+    pub tags: Vec<Tag>,
+    pub status: Option<u32>,
+    pub template: Option<String>,
+    pub program: Option<String>,
+    pub customer: Option<String>,
+}
+
+/// The names of the query parameters an endpoint takes.
+pub fn query_names(q: Query) -> &'static [&'static str] {
+    const PAGING: &[&str] = &["page_size", "page_number", "last_evaluated_key"];
+    const PROFILES: &[&str] = &[
+        "page_size",
+        "page_number",
+        "last_evaluated_key",
+        "first_name",
+        "last_name",
+        "email",
+        "customer_key",
+        "tag",
+    ];
+    const TXNS: &[&str] = &[
+        "page_size",
+        "page_number",
+        "last_evaluated_key",
+        "status",
+        "template",
+        "program",
+        "customer",
+    ];
+    match q {
+        Query::None => &[],
+        Query::Paging => PAGING,
+        Query::Profiles => PROFILES,
+        Query::Transactions => TXNS,
+    }
+}
+
+impl Params {
+    /// The query pairs of these parameters (only those given).
+    pub fn to_pairs(&self, q: Query) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if q == Query::None {
+            return out;
+        }
+        let mut push = |k: &str, v: Option<String>| {
+            if let Some(v) = v {
+                out.push((k.to_string(), v));
+            }
+        };
+        if self.page.size != DEFAULT_PAGE_SIZE {
+            push("page_size", Some(self.page.size.to_string()));
+        }
+        push("page_number", self.page.number.map(|n| n.to_string()));
+        push("last_evaluated_key", self.page.after.clone());
+        if q == Query::Profiles {
+            push("first_name", self.first_name.clone());
+            push("last_name", self.last_name.clone());
+            push("email", self.email.clone());
+            push("customer_key", self.customer_key.clone());
+            for t in &self.tags {
+                push("tag", Some(format!("{}:{}", t.key, t.value)));
+            }
+        }
+        if q == Query::Transactions {
+            push("status", self.status.map(|s| s.to_string()));
+            push("template", self.template.clone());
+            push("program", self.program.clone());
+            push("customer", self.customer.clone());
+        }
+        out
+    }
+
+    /// Parse decoded query pairs for an endpoint taking `q`; every bad or
+    /// unknown parameter is named (400).
+    pub fn from_pairs(pairs: &[(String, String)], q: Query) -> Result<Params> {
+        let mut p = Params::default();
+        let mut errs = Vec::new();
+        let known = query_names(q);
+        let mut seen: Vec<&str> = Vec::new();
+        for (k, v) in pairs {
+            let k = k.as_str();
+            if !known.contains(&k) {
+                let list = if known.is_empty() {
+                    "this endpoint takes none".to_string()
+                } else {
+                    format!("the known ones are: {}", known.join(", "))
+                };
+                errs.push(ApiError::new(
+                    code::UNKNOWN_FIELD,
+                    format!(
+                        "query parameter `{}` is not known; {list}",
+                        crate::error::shown_id(k)
+                    ),
+                ));
+                continue;
+            }
+            if k != "tag" {
+                if seen.contains(&k) {
+                    errs.push(ApiError::new(
+                        code::INVALID_VALUE,
+                        format!("query parameter {k}: given more than once"),
+                    ));
+                    continue;
+                }
+                seen.push(k);
+            }
+            let number = |min: u32, max: u32| -> std::result::Result<u32, ApiError> {
+                match v.parse::<u32>() {
+                    Ok(n) if (min..=max).contains(&n) => Ok(n),
+                    _ => Err(ApiError::new(
+                        code::INVALID_VALUE,
+                        format!("query parameter {k}: must be a whole number from {min} to {max}"),
+                    )),
+                }
+            };
+            match k {
+                "page_size" => match number(1, MAX_PAGE_SIZE) {
+                    Ok(n) => p.page.size = n,
+                    Err(e) => errs.push(e),
+                },
+                "page_number" => match number(1, u32::MAX) {
+                    Ok(n) => p.page.number = Some(n),
+                    Err(e) => errs.push(e),
+                },
+                "status" => match number(0, u32::MAX) {
+                    Ok(n) => p.status = Some(n),
+                    Err(e) => errs.push(e),
+                },
+                "last_evaluated_key" => p.page.after = Some(v.clone()),
+                "first_name" => p.first_name = Some(v.clone()),
+                "last_name" => p.last_name = Some(v.clone()),
+                "email" => p.email = Some(v.clone()),
+                "customer_key" => p.customer_key = Some(v.clone()),
+                "template" => p.template = Some(v.clone()),
+                "program" => p.program = Some(v.clone()),
+                "customer" => p.customer = Some(v.clone()),
+                "tag" => match v.split_once(':') {
+                    Some((key, value)) => p.tags.push(Tag {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    }),
+                    None => errs.push(ApiError::new(
+                        code::INVALID_VALUE,
+                        "query parameter tag: expected KEY:VALUE",
+                    )),
+                },
+                _ => {}
+            }
+        }
+        if p.page.number.is_some() && p.page.after.is_some() {
+            errs.push(ApiError::new(
+                code::INVALID_VALUE,
+                "query parameters page_number and last_evaluated_key: give one of them, not both",
+            ));
+        }
+        if errs.is_empty() {
+            Ok(p)
+        } else {
+            Err(Error::refused(errs))
+        }
+    }
+}
+
+/// One request to an endpoint of the table: what every transport carries.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub endpoint: &'static Endpoint,
+    /// The path's identifiers, in order.
+    pub params: Vec<String>,
+    pub query: Params,
+    pub body: Option<Value>,
+    /// The `Idempotency-Key` of a POST.
+    pub idempotency_key: Option<String>,
+}
+
+impl Request {
+    pub fn new(op: Op) -> Request {
+        Request::to(Endpoint::of(op))
+    }
+    pub fn to(endpoint: &'static Endpoint) -> Request {
+        Request {
+            endpoint,
+            params: Vec::new(),
+            query: Params::default(),
+            body: None,
+            idempotency_key: None,
+        }
+    }
+    /// The path's identifiers.
+    pub fn at<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Request {
+        self.params = ids.into_iter().map(Into::into).collect();
+        self
+    }
+    pub fn body(mut self, body: Value) -> Request {
+        self.body = Some(body);
+        self
+    }
+    pub fn page(mut self, page: PageRequest) -> Request {
+        self.query.page = page;
+        self
+    }
+    pub fn query(mut self, query: Params) -> Request {
+        self.query = query;
+        self
+    }
+    pub fn idempotency_key(mut self, key: Option<String>) -> Request {
+        self.idempotency_key = key;
+        self
+    }
+
+    /// The path with the identifiers filled in (percent-encoded).
+    pub fn path(&self) -> String {
+        let mut params = self.params.iter();
+        self.endpoint
+            .path
+            .split('/')
+            .map(|s| {
+                if s.starts_with('{') {
+                    percent_encode(params.next().map(String::as_str).unwrap_or(""))
+                } else {
+                    s.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// The path and the query string.
+    pub fn target(&self) -> String {
+        let pairs = self.query.to_pairs(self.endpoint.query);
+        let mut t = self.path();
+        for (i, (k, v)) in pairs.iter().enumerate() {
+            t.push(if i == 0 { '?' } else { '&' });
+            t.push_str(&percent_encode(k));
+            t.push('=');
+            t.push_str(&percent_encode(v));
+        }
+        t
+    }
+
+    fn param(&self, i: usize) -> &str {
+        self.params.get(i).map(String::as_str).unwrap_or("")
+    }
+}
+
+/// RFC 3986 percent-encoding of everything but the unreserved characters.
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decode `%XX` (and, in a query, `+` as a space); None when the result is
+/// not UTF-8 or an escape is broken.
+pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3)?;
+                let hex = std::str::from_utf8(hex).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' if plus_is_space => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// How a transport gets at the local store.
+pub trait Backend {
+    /// The store with a shared lock, for reading.
+    fn read(&self) -> Result<Store>;
+    /// The store with the exclusive lock, for a read-modify-write.
+    fn write(&self) -> Result<Store>;
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).expect("records serialize")
+}
+
+fn list<T: serde::Serialize>(page: core::paging::Page<T>) -> Response {
+    Response::List {
+        paging: page.paging,
+        data: page.items.iter().map(to_json).collect(),
+    }
+}
+
+/// A page of dictionary records (their keys are their first field).
+fn dict_page(records: Vec<Value>, req: &PageRequest) -> Result<Response> {
+    let keyed: Vec<(String, Value)> = records
+        .into_iter()
+        .map(|v| {
+            let key = match v.as_object().and_then(|m| m.values().next()) {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            (key, v)
+        })
+        .collect();
+    let page = paginate(keyed, |(k, _)| k, req)?;
+    Ok(Response::List {
+        paging: page.paging,
+        data: page.items.into_iter().map(|(_, v)| v).collect(),
+    })
+}
+
+/// The body of a request that needs one (`{}` when none was sent: each
+/// operation then names the fields it requires).
+fn body_of(req: &Request) -> Value {
+    req.body
+        .clone()
+        .unwrap_or_else(|| Value::Object(Default::default()))
+}
+
+/// Serve `req` on the local store: the in-process transport, used by the
+/// CLI and by `payctl serve`.
+pub fn call(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
+    call_replayed(b, ctx, req).map(|(resp, _)| resp)
+}
+
+/// [`call`], and whether the answer is the replay of an earlier request
+/// with the same `Idempotency-Key` (nothing was written then).
+///
+/// Every create (a POST answering an id) runs under
+/// [`core::idempotency::run`] on one store opened for writing, with the
+/// fingerprint of its canonical endpoint (`POST /customer-profiles/{id}/addresses`),
+/// the path's ids and the body: the same key means the same thing whether
+/// it came as `--idempotency-key` or as the header.
+pub fn call_replayed(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, bool)> {
+    if !req.endpoint.creates() {
+        return serve(b, ctx, req).map(|r| (r, false));
+    }
+    let body = body_of(req);
+    let canonical = Endpoint::of(req.endpoint.op);
+    let name = canonical
+        .path
+        .split('/')
+        .map(|s| if s.starts_with('{') { "{id}" } else { s })
+        .collect::<Vec<_>>()
+        .join("/");
+    let ids: Vec<&str> = req.params.iter().map(String::as_str).collect();
+    let fp = core::idempotency::fingerprint(&format!("POST {name}"), &ids, &body);
+    let store = b.write()?;
+    let out = core::idempotency::run(
+        &store,
+        req.idempotency_key.as_deref(),
+        &fp,
+        chrono::Utc::now().timestamp(),
+        |s| create(s, ctx, req),
+    )?;
+    let replayed = out.replayed();
+    Ok((Response::Id(out.into_id()), replayed))
+}
+
+/// The create of `req` on `store`, opened for writing: its new id.
+fn create(store: &Store, ctx: &Ctx, req: &Request) -> Result<String> {
+    use core::{address, instrument, profile, program, txn};
+    let body = body_of(req);
+    let p = |i| req.param(i);
+    match req.endpoint.op {
+        Op::ProfileCreate => profile::create(store, ctx, &body),
+        Op::AddressCreate => address::create(store, ctx, p(0), &body),
+        Op::InstrumentCreate => instrument::create(store, ctx, p(0), &body),
+        Op::Attach => program::attach(store, ctx, p(0), None, &body),
+        Op::TxnCreate => txn::create(store, ctx, &body),
+        other => Err(Error::store(
+            code::STORE_IO,
+            format!("{other:?} is not a create"),
+        )),
+    }
+}
+
+fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
+    use core::{address, dict, instrument, profile, program, txn};
+    let page = &req.query.page;
+    let p = |i| req.param(i);
+    let q = &req.query;
+    Ok(match req.endpoint.op {
+        Op::ProfileCreate
+        | Op::AddressCreate
+        | Op::InstrumentCreate
+        | Op::Attach
+        | Op::TxnCreate => Response::Id(create(&b.write()?, ctx, req)?),
+        Op::ProfileList => {
+            let filter = profile::Filter {
+                first_name: q.first_name.clone(),
+                last_name: q.last_name.clone(),
+                email: q.email.clone(),
+                customer_key: q.customer_key.clone(),
+                tags: q.tags.clone(),
+            };
+            list(profile::list(&b.read()?, &filter, page)?)
+        }
+        Op::ProfileGet => Response::Records(vec![to_json(&profile::get(&b.read()?, p(0))?)]),
+        Op::ProfileUpdate => Response::Id(profile::update(&b.write()?, ctx, p(0), &body_of(req))?),
+        Op::AddressList => list(address::list(&b.read()?, p(0), page)?),
+        Op::AddressGet => Response::Records(vec![to_json(&address::get(&b.read()?, p(0), p(1))?)]),
+        Op::AddressUpdate => Response::Id(address::update(
+            &b.write()?,
+            ctx,
+            p(0),
+            p(1),
+            &body_of(req),
+        )?),
+        Op::AddressDelete => Response::Id(address::delete(&b.write()?, p(0), p(1))?),
+        Op::InstrumentList => list(instrument::list(&b.read()?, p(0), page)?),
+        Op::InstrumentGet => {
+            Response::Records(vec![to_json(&instrument::get(&b.read()?, p(0), p(1))?)])
+        }
+        Op::InstrumentUpdate => Response::Id(instrument::update(
+            &b.write()?,
+            ctx,
+            p(0),
+            p(1),
+            &body_of(req),
+        )?),
+        Op::ProgramList => list(program::list_programs(&b.read()?, page)?),
+        Op::ApplicationList => list(program::list_applications(&b.read()?, p(0), page)?),
+        Op::AttachmentList => list(program::list_profiles(&b.read()?, p(0), page)?),
+        Op::AttachmentGet => Response::Records(vec![to_json(&program::get_profile(
+            &b.read()?,
+            p(0),
+            p(1),
+        )?)]),
+        Op::TemplateList => list(program::list_templates(&b.read()?, p(0), page)?),
+        Op::TemplateStepList => list(program::list_template_steps(&b.read()?, p(0), page)?),
+        Op::TxnList => {
+            let filter = txn::Filter {
+                status: q.status,
+                template: q.template.clone(),
+                program: q.program.clone(),
+                customer: q.customer.clone(),
+            };
+            list(txn::list(&b.read()?, &filter, page)?)
+        }
+        Op::TxnGet => Response::Records(vec![to_json(&txn::get(&b.read()?, p(0))?)]),
+        Op::TxnParameters => list(txn::parameters_of(&b.read()?, p(0), page)?),
+        Op::TxnSteps => list(txn::steps(&b.read()?, p(0), page)?),
+        Op::DictNames => dict_page(dict::names(), page)?,
+        Op::Dict => {
+            let name = req.endpoint.path.rsplit('/').next().unwrap_or("");
+            dict_page(dict::list(name, 1)?, page)?
+        }
+        Op::DictStates => {
+            // A country id that is not a number names no country (20001).
+            let country = p(0)
+                .parse::<u32>()
+                .map_err(|_| Error::not_found("country", p(0)))?;
+            dict_page(dict::list("states", country)?, page)?
+        }
+        Op::Health => {
+            drop(b.read()?);
+            Response::Records(vec![serde_json::json!({"status": "ok"})])
+        }
+        Op::Worker => worker_pass(b)?,
+        Op::OpenApi => Response::Records(vec![super::openapi::document()]),
+    })
+}
+
+/// One pass of the background work (`POST /_payctl/worker`): every queued
+/// item as far as it can go, as `payctl worker` does once.
+pub fn worker_pass(b: &dyn Backend) -> Result<Response> {
+    static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let ctx = Ctx::new(
+        crate::model::status::SYSTEM,
+        chrono::Local::now().naive_local(),
+    );
+    let run = core::worker::run_once(&|| b.write(), &ctx, &NEVER)?;
+    if run.held.is_empty() {
+        Ok(Response::Records(vec![to_json(&run.summary)]))
+    } else {
+        Err(Error {
+            kind: ErrorKind::Store,
+            errors: run.held,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_has_a_canonical_endpoint_and_paths_are_unique() {
+        for e in ENDPOINTS {
+            let _ = Endpoint::of(e.op);
+            let same = ENDPOINTS
+                .iter()
+                .filter(|o| o.path == e.path && o.method == e.method)
+                .count();
+            assert_eq!(same, 1, "{} {}", e.method.as_str(), e.path);
+        }
+    }
+
+    #[test]
+    fn routes_match_both_spellings_and_name_allowed_methods() {
+        let segs = |p: &str| -> Vec<String> { p.split('/').skip(1).map(String::from).collect() };
+        match route(
+            Some(Method::Post),
+            &segs("/customer-profiles/csp_x/payment-instruments"),
+        ) {
+            Route::Found(e, params) => {
+                assert_eq!(e.op, Op::InstrumentCreate);
+                assert_eq!(params, ["csp_x"]);
+            }
+            _ => panic!("not found"),
+        }
+        match route(Some(Method::Delete), &segs("/customer-profiles")) {
+            Route::MethodNotAllowed(m) => assert_eq!(m, [Method::Post, Method::Get]),
+            _ => panic!("expected 405"),
+        }
+        assert!(matches!(
+            route(Some(Method::Get), &segs("/nowhere")),
+            Route::NotFound
+        ));
+    }
+
+    #[test]
+    fn targets_encode_ids_and_queries() {
+        let mut r = Request::new(Op::ProfileList);
+        r.query.email = Some("a+b@x.com".into());
+        r.query.page.size = 10;
+        assert_eq!(
+            r.target(),
+            "/customer-profiles?page_size=10&email=a%2Bb%40x.com"
+        );
+        let r = Request::new(Op::AddressGet).at(["csp_1", "../x"]);
+        assert_eq!(r.path(), "/customer-profiles/csp_1/addresses/..%2Fx");
+        assert_eq!(percent_decode("a%2Bb+c", true).as_deref(), Some("a+b c"));
+        assert_eq!(percent_decode("%ff", false), None);
+    }
+}

@@ -1,0 +1,93 @@
+//! The spec's HTTP API: one endpoint table (`endpoints`) and the transports
+//! around it: in process ([`endpoints::call`] on the local store), the HTTP
+//! server (`server`, `payctl serve`) and the HTTP client (`client`, remote
+//! mode). `openapi` describes the table as an OpenAPI 3.1 document.
+
+pub mod client;
+pub mod endpoints;
+pub mod openapi;
+pub mod server;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::error::{Error, ErrorKind, Result, code};
+use crate::store::{Mode, Store};
+
+/// The local store at a directory, opened per request.
+#[derive(Debug, Clone)]
+pub struct Local {
+    pub data_dir: PathBuf,
+    pub lock_timeout: Duration,
+}
+
+impl Local {
+    fn open(&self, mode: Mode) -> Result<Store> {
+        Store::open(
+            &self.data_dir,
+            mode,
+            self.lock_timeout,
+            || {
+                let now = crate::core::Ctx::new(
+                    crate::model::status::SYSTEM,
+                    chrono::Local::now().naive_local(),
+                )
+                .now;
+                crate::catalog::builtin(crate::model::status::SYSTEM, &now)
+            },
+            |_| {},
+        )
+        .map(|(s, _)| s)
+    }
+}
+
+impl endpoints::Backend for Local {
+    fn read(&self) -> Result<Store> {
+        self.open(Mode::Shared)
+    }
+    fn write(&self) -> Result<Store> {
+        self.open(Mode::Exclusive)
+    }
+}
+
+/// The HTTP status of a failure (README "Serve: HTTP statuses", after
+/// Google AIP-193 / Zalando): 400 invalid, 401, 404, 405, 409 conflict with
+/// the state of a record, 413, 503 store busy, 500 store unusable.
+pub fn status_of(err: &Error) -> u16 {
+    match err.kind {
+        ErrorKind::Store if err.has_code(code::STORE_BUSY) => 503,
+        ErrorKind::Store => 500,
+        ErrorKind::Usage => 400,
+        ErrorKind::Refused => {
+            let has = |c| err.has_code(c);
+            if has(code::UNAUTHORIZED) {
+                401
+            } else if has(code::NOT_FOUND) || has(code::ROUTE_NOT_FOUND) {
+                404
+            } else if has(code::METHOD_NOT_ALLOWED) {
+                405
+            } else if has(code::BODY_TOO_LARGE) {
+                413
+            } else if err.errors.iter().any(|e| (21000..22000).contains(&e.code)) {
+                409
+            } else {
+                400
+            }
+        }
+    }
+}
+
+/// The kind of failure (and so the exit code) an error envelope received
+/// over HTTP stands for: what the local command would have exited with.
+pub fn kind_of(status: u16, codes: &[u32]) -> ErrorKind {
+    if status >= 500 || codes.iter().any(|c| (30000..40000).contains(c)) {
+        ErrorKind::Store
+    } else if codes
+        .iter()
+        .any(|c| *c == code::USAGE || *c == code::CONFIRMATION_REQUIRED)
+    {
+        ErrorKind::Usage
+    } else {
+        ErrorKind::Refused
+    }
+}

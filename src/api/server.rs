@@ -1,0 +1,604 @@
+//! `payctl serve`: the endpoint table over HTTP/1.1 (axum on tokio, hyper's
+//! connection builder for the header limits). Each request is matched
+//! against the table, checked (token, body size, query), and handed to
+//! [`endpoints::call`] on a blocking thread, since the store is synchronous.
+//! Answers are the envelopes of `-o json`, with the HTTP statuses of
+//! [`super::status_of`].
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::Value;
+
+use super::Local;
+use super::endpoints::{self, Backend, Method, Op, Params, Request, Route};
+use crate::core::Ctx;
+use crate::error::{ApiError, Error, Result, code};
+use crate::output;
+
+/// How `payctl serve` runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub token: Option<String>,
+    /// None: no background worker (`--no-worker`).
+    pub worker_interval: Option<Duration>,
+    pub max_body: usize,
+    /// Time allowed to send the headers, and then the body.
+    pub request_timeout: Duration,
+    pub quiet: bool,
+    /// The actor of writes that name none (`X-Payctl-Actor`).
+    pub actor: String,
+    pub store: Local,
+}
+
+/// Largest request head (request line and headers): 64 KiB, then 431.
+const MAX_HEAD: usize = 64 * 1024;
+/// Longest actor name (characters), as `--actor`.
+const MAX_ACTOR: usize = crate::cli::MAX_ACTOR;
+/// Longest `Idempotency-Key`.
+const MAX_IDEMPOTENCY_KEY: usize = crate::core::idempotency::MAX_KEY;
+/// How long shutdown waits for requests in flight.
+const DRAIN: Duration = Duration::from_secs(30);
+
+struct App {
+    cfg: Config,
+    /// Set on SIGTERM / Ctrl-C: the worker stops after the batch in hand.
+    stop: AtomicBool,
+}
+
+/// Run the server until SIGTERM or Ctrl-C; Ok once everything in flight is done.
+pub fn serve(cfg: Config) -> Result<()> {
+    if !cfg.listen.ip().is_loopback() && cfg.token.is_none() {
+        return Err(Error::usage(format!(
+            "--listen {}: serving beyond loopback needs --token TOKEN (or PAYCTL_SERVE_TOKEN); \
+             every request must then carry `Authorization: Bearer TOKEN`",
+            cfg.listen
+        )));
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::store(code::STORE_IO, format!("cannot start the runtime: {e}")))?;
+    rt.block_on(run(cfg))
+}
+
+async fn run(cfg: Config) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind(cfg.listen)
+        .await
+        .map_err(|e| Error::usage(format!("--listen {}: cannot listen: {e}", cfg.listen)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::usage(format!("--listen {}: {e}", cfg.listen)))?;
+    let app = Arc::new(App {
+        cfg,
+        stop: AtomicBool::new(false),
+    });
+    let router = axum::Router::new().fallback(handle).with_state(app.clone());
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let worker = app
+        .cfg
+        .worker_interval
+        .map(|every| tokio::spawn(worker_loop(app.clone(), every, stop_rx)));
+    eprintln!("listening on http://{addr}");
+
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let signal = shutdown_signal();
+    tokio::pin!(signal);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, _peer) = match accepted {
+                    Ok(a) => a,
+                    Err(e) => {
+                        // Out of descriptors and the like: note it, keep serving.
+                        eprintln!("note: accept failed: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let svc = hyper_util::service::TowerToHyperService::new(router.clone());
+                let conn = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(app.cfg.request_timeout)
+                    .max_buf_size(MAX_HEAD)
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), svc);
+                let conn = graceful.watch(conn);
+                tokio::spawn(async move {
+                    let _ = conn.await;
+                });
+            }
+            _ = &mut signal => break,
+        }
+    }
+    drop(listener);
+    if !app.cfg.quiet {
+        eprintln!("note: stopping: finishing the requests in flight");
+    }
+    app.stop.store(true, Ordering::SeqCst);
+    let _ = stop_tx.send(true);
+    if let Some(w) = worker {
+        let _ = w.await;
+    }
+    if tokio::time::timeout(DRAIN, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        eprintln!(
+            "note: requests still open after {} s were dropped",
+            DRAIN.as_secs()
+        );
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = ctrl_c => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = ctrl_c.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
+
+/// The background work every `every`, until shutdown; the batch in hand is
+/// finished and committed first.
+async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.changed() => return,
+        }
+        let a = app.clone();
+        let pass = tokio::task::spawn_blocking(move || {
+            let ctx = Ctx::new(
+                crate::model::status::SYSTEM,
+                chrono::Local::now().naive_local(),
+            );
+            crate::core::worker::run_once(&|| a.cfg.store.write(), &ctx, &a.stop)
+        })
+        .await;
+        match pass {
+            Ok(Ok(run)) => {
+                if !run.summary.is_empty() && !app.cfg.quiet {
+                    eprintln!(
+                        "worker: {}",
+                        serde_json::to_string(&run.summary).unwrap_or_default()
+                    );
+                }
+                for e in &run.held {
+                    eprintln!("note: worker: {}", output::mask::mask_text(&e.message));
+                }
+            }
+            Ok(Err(e)) => eprintln!(
+                "note: worker: {}; retrying in {} s",
+                output::mask::mask_text(&e.to_string()),
+                every.as_secs_f64()
+            ),
+            Err(e) => eprintln!("note: worker: {e}"),
+        }
+        if app.stop.load(Ordering::SeqCst) {
+            return;
+        }
+    }
+}
+
+/// Every request: answer, then one access-log line.
+async fn handle(
+    State(app): State<Arc<App>>,
+    req: axum::extract::Request,
+) -> axum::response::Response {
+    let start = Instant::now();
+    let method = req.method().as_str().to_string();
+    let path = req.uri().path().to_string();
+    let resp = answer(&app, req).await;
+    // A change committed but not finished (a full disk): its answer was the
+    // change's; this says what is left for the next opening of the store.
+    for w in crate::store::journal::take_warnings() {
+        eprintln!("warning: {}", output::mask::mask_text(&w));
+    }
+    if !app.cfg.quiet {
+        eprintln!(
+            "{} {} {} {:.1}ms",
+            shown(&method, 16),
+            shown(&path, 200),
+            resp.status().as_u16(),
+            start.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+    resp
+}
+
+/// Text of a client's, shortened and escaped for a log line.
+fn shown(s: &str, max: usize) -> String {
+    let mut t: String = s
+        .chars()
+        .take(max)
+        .collect::<String>()
+        .escape_debug()
+        .to_string();
+    if s.chars().count() > max {
+        t.push('…');
+    }
+    t
+}
+
+fn json_reply(status: u16, body: &Value) -> axum::response::Response {
+    let text = serde_json::to_string(body).unwrap_or_default();
+    let mut r = axum::response::Response::new(Body::from(text));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+fn error_reply(err: &Error) -> axum::response::Response {
+    let status = super::status_of(err);
+    let mut r = json_reply(status, &output::error_envelope(err));
+    if status == 503 {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    if status == 401 {
+        r.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"payctl\""),
+        );
+    }
+    r
+}
+
+fn refused(c: u32, detail: impl std::fmt::Display) -> Error {
+    Error::refused(vec![ApiError::new(c, detail)])
+}
+
+/// The actor of `X-Payctl-Actor`: UTF-8, percent-encoded (remote mode
+/// encodes it so that any `--actor` travels), with the rules of `--actor`.
+fn actor_of(raw: &str) -> Result<String> {
+    let bad = |why: String| refused(code::INVALID_VALUE, format!("header X-Payctl-Actor: {why}"));
+    let actor = endpoints::percent_decode(raw, false)
+        .ok_or_else(|| bad("is not percent-encoded UTF-8".into()))?;
+    let n = actor.chars().count();
+    if n == 0 || n > MAX_ACTOR {
+        return Err(bad(format!(
+            "must be 1-{MAX_ACTOR} characters long (is {n})"
+        )));
+    }
+    crate::core::rules::clean_text(&actor).map_err(bad)?;
+    Ok(actor)
+}
+
+/// The sensitive values of a request body (as `output::mask` knows them),
+/// longer than their last 4: the last guard on this request's messages.
+fn sensitive_values(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, val) in map {
+                let text = match val {
+                    Value::String(s) => Some(s.clone()),
+                    Value::Number(n) => Some(n.to_string()),
+                    _ => None,
+                };
+                match text {
+                    Some(t) if output::mask::SENSITIVE.contains(&k.as_str()) => {
+                        if t.chars().count() > 4 {
+                            out.push(t);
+                        }
+                    }
+                    _ => sensitive_values(val, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| sensitive_values(x, out)),
+        _ => {}
+    }
+}
+
+/// Reduce every one of `secrets` in the envelope's messages to its last 4.
+fn mask_messages(envelope: &mut Value, secrets: &[String]) {
+    let mut secrets: Vec<&String> = secrets.iter().collect();
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    if let Some(errors) = envelope["errors"].as_array_mut() {
+        for e in errors {
+            if let Some(m) = e["message"].as_str() {
+                let mut m = m.to_string();
+                for s in &secrets {
+                    m = m.replace(s.as_str(), &format!("…{}", output::mask::last4(s)));
+                }
+                e["message"] = Value::String(m);
+            }
+        }
+    }
+}
+
+/// Equal, in time that depends only on the lengths.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let mut diff = (a.len() ^ b.len()) as u8 | u8::from(a.len() != b.len());
+    for i in 0..a.len().max(b.len()) {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0xff);
+        diff |= x ^ y;
+    }
+    diff == 0
+}
+
+fn authorized(token: &str, headers: &HeaderMap) -> bool {
+    let Some(v) = headers.get(header::AUTHORIZATION) else {
+        return false;
+    };
+    let v = v.as_bytes();
+    let Some(given) = v
+        .get(..7)
+        .filter(|p| p.eq_ignore_ascii_case(b"bearer "))
+        .and(v.get(7..))
+    else {
+        return false;
+    };
+    constant_time_eq(given, token.as_bytes())
+}
+
+/// A header as text: None when absent, 400 when not visible ASCII or too long.
+fn header_text(headers: &HeaderMap, name: &str, max: usize) -> Result<Option<String>> {
+    let Some(v) = headers.get(name) else {
+        return Ok(None);
+    };
+    let text = v
+        .to_str()
+        .ok()
+        .filter(|t| !t.is_empty() && t.len() <= max && t.chars().all(|c| !c.is_control()))
+        .ok_or_else(|| {
+            refused(
+                code::INVALID_VALUE,
+                format!("header {name}: must be 1-{max} visible ASCII characters"),
+            )
+        })?;
+    Ok(Some(text.trim().to_string()))
+}
+
+async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::Response {
+    match prepare(app, req).await {
+        Ok(Prepared::Call(request, ctx)) => {
+            let mut secrets = Vec::new();
+            if let Some(b) = &request.body {
+                sensitive_values(b, &mut secrets);
+            }
+            let backend = app.cfg.store.clone();
+            let creates = request.endpoint.creates();
+            let r = tokio::task::spawn_blocking(move || {
+                endpoints::call_replayed(&backend, &ctx, &request)
+            })
+            .await;
+            match r {
+                Ok(Ok((resp, replayed))) => {
+                    let mut r = json_reply(
+                        if creates { 201 } else { 200 },
+                        &output::success_envelope(&resp),
+                    );
+                    if replayed {
+                        r.headers_mut()
+                            .insert("idempotent-replayed", HeaderValue::from_static("true"));
+                    }
+                    r
+                }
+                Ok(Err(e)) => {
+                    let mut r = error_reply(&e);
+                    if !secrets.is_empty() {
+                        let mut env = output::error_envelope(&e);
+                        mask_messages(&mut env, &secrets);
+                        *r.body_mut() = Body::from(serde_json::to_string(&env).unwrap_or_default());
+                        r.headers_mut().remove(header::CONTENT_LENGTH);
+                    }
+                    r
+                }
+                Err(e) => error_reply(&Error::store(
+                    code::STORE_IO,
+                    format!("the request failed inside the server: {e}"),
+                )),
+            }
+        }
+        Ok(Prepared::Document) => json_reply(200, &super::openapi::document()),
+        Err(reply) => reply,
+    }
+}
+
+enum Prepared {
+    Call(Box<Request>, Ctx),
+    Document,
+}
+
+/// Everything before the store: token, route, query, headers, body.
+async fn prepare(
+    app: &Arc<App>,
+    req: axum::extract::Request,
+) -> std::result::Result<Prepared, axum::response::Response> {
+    let fail = |e: Error| error_reply(&e);
+    if let Some(token) = &app.cfg.token
+        && !authorized(token, req.headers())
+    {
+        {
+            return Err(fail(refused(
+                code::UNAUTHORIZED,
+                "send `Authorization: Bearer TOKEN` with the server's --token",
+            )));
+        }
+    }
+    let (parts, body) = req.into_parts();
+    let raw_path = parts.uri.path();
+    let mut segments = Vec::new();
+    for s in raw_path.split('/').skip(1) {
+        match endpoints::percent_decode(s, false) {
+            Some(d) if !d.contains('\0') => segments.push(d),
+            _ => {
+                return Err(fail(refused(
+                    code::INVALID_VALUE,
+                    "path: a segment is not valid UTF-8 once decoded, or holds NUL",
+                )));
+            }
+        }
+    }
+    let method = Method::parse(parts.method.as_str());
+    let (endpoint, params) = match endpoints::route(method, &segments) {
+        Route::Found(e, p) => (e, p),
+        Route::NotFound => {
+            return Err(fail(refused(
+                code::ROUTE_NOT_FOUND,
+                format!(
+                    "no endpoint has the path {}; see GET /openapi.json",
+                    shown(raw_path, 100)
+                ),
+            )));
+        }
+        Route::MethodNotAllowed(allowed) => {
+            let allow: Vec<&str> = allowed.iter().map(|m| m.as_str()).collect();
+            let mut r = fail(refused(
+                code::METHOD_NOT_ALLOWED,
+                format!(
+                    "{} is not served at {}; allowed: {}",
+                    shown(parts.method.as_str(), 16),
+                    shown(raw_path, 100),
+                    allow.join(", ")
+                ),
+            ));
+            if let Ok(v) = HeaderValue::from_str(&allow.join(", ")) {
+                r.headers_mut().insert(header::ALLOW, v);
+            }
+            return Err(r);
+        }
+    };
+    if endpoint.op == Op::OpenApi {
+        return Ok(Prepared::Document);
+    }
+    let mut pairs = Vec::new();
+    for pair in parts
+        .uri
+        .query()
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        match (
+            endpoints::percent_decode(k, true),
+            endpoints::percent_decode(v, true),
+        ) {
+            (Some(k), Some(v)) => pairs.push((k, v)),
+            _ => {
+                return Err(fail(refused(
+                    code::INVALID_VALUE,
+                    "query: not valid UTF-8 once decoded",
+                )));
+            }
+        }
+    }
+    let query = Params::from_pairs(&pairs, endpoint.query).map_err(fail)?;
+    let actor = match header_text(&parts.headers, "x-payctl-actor", 3 * MAX_ACTOR).map_err(fail)? {
+        Some(raw) => actor_of(&raw).map_err(fail)?,
+        None => app.cfg.actor.clone(),
+    };
+    let idempotency_key =
+        header_text(&parts.headers, "idempotency-key", MAX_IDEMPOTENCY_KEY).map_err(fail)?;
+    if let Some(k) = &idempotency_key {
+        crate::core::idempotency::validate_key("header Idempotency-Key", k).map_err(fail)?;
+    }
+    let body = if endpoint.body == endpoints::Body::None {
+        None
+    } else {
+        let bytes = read_body(app, &parts.headers, body).await.map_err(fail)?;
+        Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
+    };
+    let ctx = Ctx::new(&actor, chrono::Local::now().naive_local());
+    let mut request = Request::to(endpoint)
+        .query(query)
+        .idempotency_key(idempotency_key);
+    request.params = params;
+    request.body = body;
+    Ok(Prepared::Call(Box::new(request), ctx))
+}
+
+/// The body, at most `--max-body` bytes (413), within the request timeout.
+async fn read_body(app: &Arc<App>, headers: &HeaderMap, body: Body) -> Result<Vec<u8>> {
+    let max = app.cfg.max_body;
+    let too_large = || {
+        refused(
+            code::BODY_TOO_LARGE,
+            format!("the request body is larger than the server's --max-body of {max} bytes"),
+        )
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_large());
+    }
+    let read = async {
+        let mut body = body;
+        let mut buf = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame = frame
+                .map_err(|e| refused(code::MALFORMED, format!("body: could not be read ({e})")))?;
+            if let Ok(data) = frame.into_data() {
+                if buf.len() + data.len() > max {
+                    return Err(too_large());
+                }
+                buf.extend_from_slice(&data);
+            }
+        }
+        Ok(buf)
+    };
+    match tokio::time::timeout(app.cfg.request_timeout, read).await {
+        Ok(r) => r,
+        Err(_) => Err(refused(
+            code::MALFORMED,
+            format!(
+                "body: not received within {} s",
+                app.cfg.request_timeout.as_secs_f64()
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(constant_time_eq(b"secret", b"secret"));
+        assert!(!constant_time_eq(b"secret", b"secreT"));
+        assert!(!constant_time_eq(b"secret", b"secret2"));
+        assert!(!constant_time_eq(b"", b"x"));
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer tok"),
+        );
+        assert!(authorized("tok", &h));
+        assert!(!authorized("to", &h));
+        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic tok"));
+        assert!(!authorized("tok", &h));
+    }
+}
