@@ -2,6 +2,8 @@
 //! temporary data directory and parse its JSON envelope.
 #![allow(dead_code)]
 
+pub mod serve;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

@@ -1,0 +1,388 @@
+//! `payctl serve` through a real HTTP client: statuses, limits, the token,
+//! hostile paths, HTTP writers beside a CLI writer, SIGTERM; and remote mode
+//! (`--base-url`) errors of its own.
+
+mod common;
+
+use common::serve::Server;
+use common::{Env, profile_body};
+use serde_json::{Value, json};
+
+#[test]
+fn statuses_follow_the_envelope_and_the_guide() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let h = s.get("/_payctl/health");
+    assert_eq!(h.status, 200, "{h:?}");
+    assert_eq!(h.json["data"][0]["status"], "ok");
+
+    // 201 with the id; the record as -o json shows it (ssn masked).
+    let created = s.post("/customer-profiles", &profile_body("cust-http-1"));
+    assert_eq!(created.status, 201, "{created:?}");
+    assert_eq!(created.header("content-type"), Some("application/json"));
+    let csp = created.id();
+    let got = s.get(&format!("/customer-profiles/{csp}"));
+    assert_eq!(got.status, 200);
+    assert_eq!(
+        got.json["data"][0]["customer_profile_individual"]["ssn"],
+        "6789"
+    );
+    assert!(!got.text.contains("123456789"), "{}", got.text);
+    let local = env.run(&["profile", "get", &csp]);
+    assert_eq!(got.json, local.json, "the envelope of -o json");
+
+    // 400 validation (every field named), 409 conflicts, 404 record.
+    let mut bad = profile_body("cust-http-2");
+    bad["customer_profile_individual"]["email"] = json!("not-an-email");
+    bad.as_object_mut().unwrap().remove("customer_type_id");
+    let r = s.post("/customer-profiles", &bad);
+    r.refused(400, 10002);
+    assert!(r.codes().contains(&10001), "{r:?}");
+    s.post("/customer-profiles", &profile_body("cust-http-1"))
+        .refused(409, 21002);
+    s.get("/customer-profiles/csp_doesnotexist0000000")
+        .refused(404, 20001);
+    s.send("POST", "/customer-profiles", Some("{not json"), &[])
+        .refused(400, 10005);
+
+    // Attach: 201, again 409 with the spec's 21001; the worker by POST.
+    let prm = env.program_id();
+    let path = format!("/programs/{prm}/customer-profiles");
+    let a = s.post(&path, &json!({"customer_profile_id": csp}));
+    assert_eq!(a.status, 201, "{a:?}");
+    assert_eq!(a.id(), csp);
+    s.post(&path, &json!({"customer_profile_id": csp}))
+        .refused(409, 21001);
+    let w = s.send("POST", "/_payctl/worker", None, &[]);
+    assert_eq!(w.status, 200, "{w:?}");
+    assert_eq!(w.json["data"][0]["attachments_processed"], 1);
+    let rec = s.get(&format!("{path}/{csp}"));
+    assert_eq!(
+        rec.json["data"][0]["customer_profile_program_status_id"],
+        10
+    );
+
+    // Paging and filters as query parameters.
+    s.post("/customer-profiles", &profile_body("cust-http-3"));
+    let page = s.get("/customer-profiles?page_size=1&customer_key=cust-http-3");
+    assert_eq!(page.status, 200, "{page:?}");
+    assert_eq!(page.json["paging"]["total_count"], 1);
+    assert_eq!(page.json["data"][0]["customer_key"], "cust-http-3");
+    let tagged = s.get("/customer-profiles?tag=segment:retail&page_size=1");
+    assert_eq!(tagged.json["paging"]["total_count"], 2, "{tagged:?}");
+    assert!(tagged.json["paging"]["last_evaluated_key"].is_string());
+    s.get("/customer-profiles?page_size=0").refused(400, 10001);
+    s.get("/customer-profiles?colour=red").refused(400, 10004);
+
+    // Both spellings of the instruments path answer.
+    for spelling in ["payment-instruments", "payment_instruments"] {
+        let l = s.get(&format!("/customer-profiles/{csp}/{spelling}"));
+        assert_eq!(l.status, 200, "{spelling}: {l:?}");
+        assert_eq!(l.json["paging"]["total_count"], 0);
+    }
+    // Dictionaries, with the spec's customer_types spelling.
+    let d = s.get("/dictionaries/customer_types");
+    assert_eq!(d.status, 200);
+    assert_eq!(d.json["data"][0]["customer_type_id"], 1);
+    assert_eq!(
+        s.get("/dictionaries/countries/1/states").json["paging"]["total_count"],
+        56
+    );
+    s.get("/dictionaries/countries/7/states")
+        .refused(404, 20001);
+
+    // Unknown path 404 and unknown method 405, both as envelopes.
+    s.get("/customers").refused(404, 20002);
+    let m = s.send("DELETE", "/customer-profiles", None, &[]);
+    m.refused(405, 10008);
+    assert_eq!(m.header("allow"), Some("POST, GET"));
+    s.send(
+        "PATCH",
+        &format!("/customer-profiles/{csp}"),
+        Some("{}"),
+        &[],
+    )
+    .refused(405, 10008);
+}
+
+#[test]
+fn a_body_over_max_body_is_413_and_changes_nothing() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--max-body", "512"]);
+    let before = env.snapshot();
+    let mut body = profile_body("cust-big-01");
+    body["customer_profile_individual"]["first_name"] = json!("x".repeat(600));
+    let r = s.post("/customer-profiles", &body);
+    r.refused(413, 10009);
+    // Chunked, without a Content-Length: stopped while reading.
+    let chunk = "y".repeat(700);
+    let raw = format!(
+        "POST /customer-profiles HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
+        chunk.len()
+    );
+    let answer = s.raw(raw.as_bytes());
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("\"code\":10009"), "{answer}");
+    assert_eq!(env.snapshot(), before, "a refused body wrote nothing");
+    // A body under the cap goes through.
+    assert_eq!(
+        s.post("/customer-profiles", &profile_body("cust-ok-001"))
+            .status,
+        201
+    );
+}
+
+#[test]
+fn beyond_loopback_a_token_is_required_and_checked() {
+    let env = Env::new();
+    let mut c = env.cmd();
+    c.args(["serve", "--listen", "0.0.0.0:0", "--no-worker"])
+        .env_remove("PAYCTL_SERVE_TOKEN");
+    let o = common::Out::from(c.output().unwrap());
+    o.refused(2, 10000).mentions("--token");
+
+    let token = "0123456789abcdef-token";
+    let s = Server::start(&env, &["--token", token]);
+    s.get("/customer-profiles").refused(401, 10007);
+    let wrong = s.send(
+        "GET",
+        "/customer-profiles",
+        None,
+        &[("Authorization", "Bearer 0123456789abcdef-tokeN")],
+    );
+    wrong.refused(401, 10007);
+    assert!(wrong.header("www-authenticate").is_some());
+    // Even unknown paths say 401 first: no route is revealed without the token.
+    s.get("/nowhere").refused(401, 10007);
+    let bearer = format!("Bearer {token}");
+    let ok = s.send(
+        "GET",
+        "/customer-profiles",
+        None,
+        &[("Authorization", &bearer)],
+    );
+    assert_eq!(ok.status, 200, "{ok:?}");
+
+    // Remote mode sends PAYCTL_TOKEN.
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", &s.base)
+        .env("PAYCTL_TOKEN", token)
+        .args(["profile", "list"]);
+    let o = common::Out::from(c.output().unwrap());
+    assert_eq!(o.code, 0, "{o:?}");
+    let o = s.cli(&env, &["profile", "list"]);
+    o.refused(1, 10007);
+}
+
+#[test]
+fn hostile_paths_and_headers_answer_4xx_envelopes() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let long = "a".repeat(10_000);
+    for path in [
+        "/customer-profiles/..%2F..%2Fmeta.json".to_string(),
+        "/customer-profiles/%2E%2E/addresses".to_string(),
+        "/customer-profiles/csp_abc%00def".to_string(),
+        "/customer-profiles/%ff%fe".to_string(),
+        format!("/customer-profiles/csp_{long}"),
+        format!("/transactions/{long}/transaction-steps"),
+        "/dictionaries/countries/..%2F..%2F/states".to_string(),
+    ] {
+        let raw = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        let answer = s.raw(raw.as_bytes());
+        let status: u16 = answer[9..12].parse().unwrap_or(0);
+        assert!((400..500).contains(&status), "{path:.80}: {answer:.300}");
+        let body = answer.split("\r\n\r\n").nth(1).unwrap_or("");
+        let v: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+        assert!(
+            v["errors"].is_array() && v["data"].is_null(),
+            "{path:.80}: {answer:.300}"
+        );
+        assert!(
+            body.len() < 1000,
+            "the id is not echoed whole: {}",
+            body.len()
+        );
+    }
+    // A request head far beyond 64 KiB is refused, the server goes on.
+    let huge = format!(
+        "GET /_payctl/health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
+        "b".repeat(200_000)
+    );
+    let answer = s.raw(huge.as_bytes());
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer:.200}");
+    // A bad actor header is named.
+    s.send(
+        "POST",
+        "/customer-profiles",
+        Some("{}"),
+        &[("X-Payctl-Actor", &"z".repeat(65))],
+    )
+    .refused(400, 10001);
+    // The server is unharmed and the store clean.
+    assert_eq!(s.get("/_payctl/health").status, 200);
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+#[test]
+fn a_stalled_client_does_not_block_others() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--request-timeout", "2"]);
+    // Half a request head, then nothing.
+    let mut stalled = std::net::TcpStream::connect(&s.addr).unwrap();
+    use std::io::Write;
+    stalled
+        .write_all(b"POST /customer-profiles HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        .unwrap();
+    let t = std::time::Instant::now();
+    assert_eq!(
+        s.post("/customer-profiles", &profile_body("cust-fast-1"))
+            .status,
+        201
+    );
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        t.elapsed()
+    );
+    // The stalled body is refused after --request-timeout.
+    use std::io::Read;
+    stalled
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut out = String::new();
+    let _ = stalled.read_to_string(&mut out);
+    assert!(out.starts_with("HTTP/1.1 400"), "{out}");
+    assert!(out.contains("not received within"), "{out}");
+}
+
+#[test]
+fn http_writers_beside_a_cli_writer_all_land_with_unique_ids() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    const PER: usize = 6;
+    let ids = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for w in 0..8 {
+            let (s, ids) = (&s, &ids);
+            scope.spawn(move || {
+                for i in 0..PER {
+                    let r = s.post(
+                        "/customer-profiles",
+                        &profile_body(&format!("cust-h{w}-{i:03}")),
+                    );
+                    assert_eq!(r.status, 201, "{r:?}");
+                    ids.lock().unwrap().push(r.id());
+                }
+            });
+        }
+        let (env, ids) = (&env, &ids);
+        scope.spawn(move || {
+            for i in 0..PER {
+                let id = env.create_profile(&format!("cust-cli-{i:03}"));
+                ids.lock().unwrap().push(id);
+            }
+        });
+    });
+    let mut ids = ids.into_inner().unwrap();
+    assert_eq!(ids.len(), 9 * PER);
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 9 * PER, "ids are unique");
+    let listed = s.get("/customer-profiles?page_size=1000");
+    assert_eq!(listed.json["paging"]["total_count"], 9 * PER);
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert_eq!(check.json["data"][0]["customers"], 9 * PER);
+    assert!(
+        s.log
+            .lock()
+            .unwrap()
+            .lines()
+            .all(|l| !l.starts_with("POST")),
+        "--quiet"
+    );
+}
+
+#[test]
+fn sigterm_finishes_and_exits_0_with_an_access_log() {
+    let env = Env::new();
+    let s = Server::try_start(&env, &["--worker-interval", "0.05"], &[]).expect("serve");
+    assert_eq!(
+        s.post("/customer-profiles", &profile_body("cust-term-1"))
+            .status,
+        201
+    );
+    let (code, log) = s.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("POST /customer-profiles 201"), "{log}");
+    assert!(log.contains("stopping"), "{log}");
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+#[test]
+fn the_background_worker_runs_every_interval() {
+    let env = Env::new();
+    let s = Server::try_start(&env, &["--worker-interval", "0.1"], &[]).expect("serve");
+    let csp = env.create_profile("cust-bg-001");
+    let prm = env.program_id();
+    // --wait polls the GET endpoint in remote mode; serve's worker attaches.
+    let o = s.cli(
+        &env,
+        &["program", "attach", &prm, &csp, "--wait", "--timeout", "20"],
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    let rec = env.run(&["program", "profile", &prm, &csp]);
+    assert_eq!(rec.data()[0]["customer_profile_program_status_id"], 10);
+    assert_eq!(rec.data()[0]["modified_by"], "SYSTEM");
+    let (code, log) = s.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("\"attachments_processed\":1"), "{log}");
+}
+
+#[test]
+fn remote_mode_names_its_own_failures() {
+    let env = Env::new();
+    // Nothing listens: 30007, exit 3.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = free.local_addr().unwrap().port();
+    drop(free);
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .args(["profile", "list"]);
+    common::Out::from(c.output().unwrap()).refused(3, 30007);
+
+    // Something that is not payctl: 30008, exit 3.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming().take(1) {
+            let mut stream = stream.unwrap();
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello",
+            );
+        }
+    });
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", format!("http://{addr}"))
+        .args(["profile", "get", "csp_x"]);
+    common::Out::from(c.output().unwrap()).refused(3, 30008);
+
+    // Commands without an endpoint say so.
+    let s = Server::start(&env, &[]);
+    for args in [&["init"][..], &["store", "check"], &["demo"], &["serve"]] {
+        s.cli(&env, args)
+            .refused(2, 10000)
+            .mentions("local store only");
+    }
+    // A bad --base-url is a usage error.
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", "ftp://x")
+        .args(["profile", "list"]);
+    common::Out::from(c.output().unwrap()).refused(2, 10000);
+}
