@@ -386,3 +386,68 @@ fn remote_mode_names_its_own_failures() {
         .args(["profile", "list"]);
     common::Out::from(c.output().unwrap()).refused(2, 10000);
 }
+
+#[test]
+fn an_idempotency_key_makes_a_retried_post_answer_its_first_result() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let body = profile_body("cust-idem-01").to_string();
+    let key = [("Idempotency-Key", "8a1f7c52-retry-1")];
+    let first = s.send("POST", "/customer-profiles", Some(&body), &key);
+    assert_eq!(first.status, 201, "{first:?}");
+    assert_eq!(first.header("idempotent-replayed"), None);
+    let again = s.send("POST", "/customer-profiles", Some(&body), &key);
+    assert_eq!(again.status, 201, "{again:?}");
+    assert_eq!(again.id(), first.id());
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(
+        s.get("/customer-profiles").json["paging"]["total_count"],
+        1,
+        "one record"
+    );
+    // The same key for another request: 409.
+    let other = profile_body("cust-idem-02").to_string();
+    s.send("POST", "/customer-profiles", Some(&other), &key)
+        .refused(409, 21005);
+    // A malformed key: 400 naming the header, nothing written.
+    s.send(
+        "POST",
+        "/customer-profiles",
+        Some(&other),
+        &[("Idempotency-Key", "a b")],
+    )
+    .refused(400, 10001);
+    // The CLI's --idempotency-key in remote mode is the same header, and the
+    // same key as a local --idempotency-key (one fingerprint of the request).
+    let o = s.cli(
+        &env,
+        &[
+            "profile",
+            "create",
+            "--body",
+            "-",
+            "--idempotency-key",
+            "8a1f7c52-retry-1",
+        ],
+    );
+    assert_eq!(o.code, 1, "no body on stdin is another request: {o:?}");
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", &s.base)
+        .args([
+            "profile",
+            "create",
+            "--body",
+            "-",
+            "--idempotency-key",
+            "8a1f7c52-retry-1",
+        ])
+        .write_stdin(body.clone());
+    let o = common::Out::from(c.output().unwrap());
+    assert_eq!(o.id(), first.id(), "{o:?}");
+    assert!(o.stderr.contains("used before"), "{o:?}");
+    let local = env.body(
+        &["profile", "create", "--idempotency-key", "8a1f7c52-retry-1"],
+        &profile_body("cust-idem-01"),
+    );
+    assert_eq!(local.id(), first.id());
+}
