@@ -379,6 +379,12 @@ fn header_text(headers: &HeaderMap, name: &str, max: usize) -> Result<Option<Str
 }
 
 async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::Response {
+    // A refusal before the body was read leaves it unread on the connection:
+    // say that the connection closes, so that no client reuses it.
+    let h = req.headers();
+    let has_body = h.contains_key(header::TRANSFER_ENCODING)
+        || h.get(header::CONTENT_LENGTH)
+            .is_some_and(|v| v.as_bytes() != b"0");
     match prepare(app, req).await {
         Ok(Prepared::Call(request, ctx)) => {
             let mut secrets = Vec::new();
@@ -420,7 +426,14 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
             }
         }
         Ok(Prepared::Document) => json_reply(200, &super::openapi::document()),
-        Err(reply) => reply,
+        Err(mut reply) => {
+            if has_body {
+                reply
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            reply
+        }
     }
 }
 
