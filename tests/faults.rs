@@ -586,6 +586,30 @@ fn links_in_place_of_store_files_are_never_followed() {
                 "{rel}: store check does not name the link: {o:?}"
             );
         }
+        // --repair removes a link where derived data or the lock belong,
+        // never one where a record, the catalog or the metadata belong.
+        let derived =
+            rel == "payctl.lock" || rel.starts_with("index/") || rel.starts_with("queue/");
+        let is_link = |p: &Path| fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+        let o = run_bounded(&env, &["store", "check", "--repair"], None);
+        assert!(!o.stderr.contains("panicked"), "{rel}: {o:?}");
+        if derived {
+            assert_eq!(o.code, 0, "{rel}: {o:?}");
+            assert!(!is_link(&target), "{rel}: repair kept the link");
+            assert_clean(&env);
+        } else if rel != "journal.json" {
+            assert_eq!(o.code, 3, "{rel}: {o:?}");
+            assert!(
+                is_link(&target) || rel.starts_with("customers/"),
+                "{rel}: repair removed it"
+            );
+        }
+        assert_eq!(
+            fs::read(&outside).unwrap(),
+            content,
+            "{rel}: written by repair"
+        );
+        assert_eq!(mode(&outside), 0o644, "{rel}: chmodded by repair");
     }
     // Links in place of directories: the key index, a customer shard.
     for rel in ["index/keys", &shard, "index"] {
