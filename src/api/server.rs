@@ -527,12 +527,12 @@ async fn prepare(
         }
     }
     let query = Params::from_pairs(&pairs, endpoint.query).map_err(fail)?;
-    let actor = match header_text(&parts.headers, "x-payctl-actor", 3 * MAX_ACTOR).map_err(fail)? {
+    let actor = match header_text(&parts.headers, "X-Payctl-Actor", 3 * MAX_ACTOR).map_err(fail)? {
         Some(raw) => actor_of(&raw).map_err(fail)?,
         None => app.cfg.actor.clone(),
     };
     let idempotency_key =
-        header_text(&parts.headers, "idempotency-key", MAX_IDEMPOTENCY_KEY).map_err(fail)?;
+        header_text(&parts.headers, "Idempotency-Key", MAX_IDEMPOTENCY_KEY).map_err(fail)?;
     if let Some(k) = &idempotency_key {
         crate::core::idempotency::validate_key("header Idempotency-Key", k).map_err(fail)?;
     }
