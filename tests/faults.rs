@@ -381,6 +381,14 @@ fn a_store_owned_by_another_user_is_not_written() {
     assert_eq!(before, env.snapshot(), "a refused write changed the store");
     let o = env.run(&["profile", "get", &id]);
     assert_eq!(o.code, 0, "reads work: {o:?}");
+    // Even without payctl.lock, a reader creates nothing in it.
+    fs::remove_file(env.path().join("payctl.lock")).unwrap();
+    let o = env.run(&["profile", "get", &id]);
+    assert_eq!(o.code, 0, "reads work: {o:?}");
+    assert!(
+        !env.path().join("payctl.lock").exists(),
+        "a reader created a file in another user's store"
+    );
     // A change committed but not applied (killed after the journal): a
     // reader reads through the journal without replaying it.
     chown_tree(&env.path(), 0);

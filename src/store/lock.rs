@@ -178,7 +178,7 @@ fn writable_check(dir: &File, root: &Path) -> Result<()> {
 /// Open `payctl.lock`: a writer creates it, a reader only opens it (a
 /// reader may be on a read-only mount). `None` when it cannot be used (see
 /// the module doc).
-fn open_gate(path: &Path, mode: Mode) -> Option<File> {
+fn open_gate(path: &Path, mode: Mode, may_create: bool) -> Option<File> {
     let how = match mode {
         Mode::Exclusive => safefs::How {
             read: true,
@@ -190,7 +190,9 @@ fn open_gate(path: &Path, mode: Mode) -> Option<File> {
     };
     match safefs::open(path, how) {
         Ok(Some(f)) => Some(f),
-        // A reader before any writer: make it if it can (never mind if not).
+        // A reader before any writer: make it if it can (never mind if not),
+        // unless the store is another user's (a file of ours in it).
+        Ok(None) if !may_create => None,
         Ok(None) => safefs::open(
             path,
             safefs::How {
@@ -237,7 +239,10 @@ impl Lock {
                 owner_check(&dir, root)?;
                 writable_check(&dir, root)?;
             }
-            let gate = open_gate(&gate_path, mode);
+            let mine = dir
+                .metadata()
+                .is_ok_and(|m| m.uid() == rustix::process::geteuid().as_raw());
+            let gate = open_gate(&gate_path, mode, mine);
             if let Some(g) = &gate {
                 let what = match mode {
                     Mode::Exclusive => format!(
