@@ -451,3 +451,46 @@ fn an_idempotency_key_makes_a_retried_post_answer_its_first_result() {
     );
     assert_eq!(local.id(), first.id());
 }
+
+#[test]
+fn remote_import_creates_the_lines_and_a_rerun_only_the_missing_ones() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let file = env.dir.path().join("customers.jsonl");
+    let mut lines: Vec<String> = (0..20)
+        .map(|i| profile_body(&format!("cust-imp-{i:03}")).to_string())
+        .collect();
+    // Line 6 is refused (a bad e-mail); the others are created.
+    let mut bad = profile_body("cust-imp-005");
+    bad["customer_profile_individual"]["email"] = json!("nope");
+    lines[5] = bad.to_string();
+    std::fs::write(&file, lines.join("\r\n") + "\n\n").unwrap();
+    let path = file.to_str().unwrap();
+    let first = s.cli(&env, &["profile", "import", path]);
+    first.refused(1, 10001).mentions("line 6: ");
+    let count = |s: &Server| s.get("/customer-profiles").json["paging"]["total_count"].clone();
+    assert_eq!(count(&s), 19);
+
+    // Fixed and run again: the 19 answer their first ids, line 6 is created.
+    lines[5] = profile_body("cust-imp-005").to_string();
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let again = s.cli(&env, &["profile", "import", path]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert_eq!(again.data().len(), 20);
+    assert!(
+        again
+            .stderr
+            .contains("19 line(s) were created by an earlier run"),
+        "{again:?}"
+    );
+    assert_eq!(count(&s), 20);
+    let lines_of: Vec<u64> = again
+        .data()
+        .iter()
+        .map(|d| d["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines_of, (1..=20).collect::<Vec<u64>>());
+    assert_eq!(again.data()[5]["customer_key"], "cust-imp-005");
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
