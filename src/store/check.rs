@@ -323,7 +323,7 @@ impl Store {
     pub fn check(&self, repair: bool) -> Result<Report> {
         let mut report = Report::default();
         let f = &mut report.findings;
-        if self.root.join(JOURNAL).exists() {
+        if super::safefs::exists(&self.root.join(JOURNAL)).unwrap_or(true) {
             f.push(Finding {
                 path: JOURNAL.into(),
                 problem: "an unfinished write is pending (it is replayed by the next writer)"

@@ -288,7 +288,9 @@ fn finish(root: &Path, journal: &Journal, path: &Path) -> Result<()> {
 /// [`commit`]) before anything is built on the files it changes. Costs one
 /// `stat` when there is none. The caller holds the exclusive lock.
 pub fn finish_pending(root: &Path) -> Result<()> {
-    if root.join(JOURNAL).exists() {
+    // Unfollowed: a link in place of the journal is damage that `recover`
+    // names, never a journal to skip.
+    if super::safefs::exists(&root.join(JOURNAL))? {
         recover(root)?;
     }
     Ok(())
@@ -498,7 +500,7 @@ fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)]) -> Result<()> {
 fn append_unsynced(target: &Path, base_len: u64, data: &[u8]) -> Result<(std::fs::File, bool)> {
     use std::io::{Seek, SeekFrom};
     // (Under the exclusive lock nobody else creates it in between.)
-    let created = !target.exists();
+    let created = !super::safefs::exists(target)?;
     let mut f = atomic::open_private(
         target,
         OpenOptions::new().write(true).create(true).truncate(false),
