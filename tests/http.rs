@@ -494,3 +494,94 @@ fn remote_import_creates_the_lines_and_a_rerun_only_the_missing_ones() {
     let check = env.run(&["store", "check"]);
     assert_eq!(check.code, 0, "{check:?}");
 }
+
+#[test]
+fn sigterm_lets_a_request_in_flight_finish_and_accepts_no_new_one() {
+    use std::io::{Read, Write};
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let body = profile_body("cust-flight-1").to_string();
+    let mut conn = std::net::TcpStream::connect(&s.addr).unwrap();
+    write!(
+        conn,
+        "POST /customer-profiles HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    conn.write_all(&body.as_bytes()[..10]).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    s.sigterm();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // No new connection is accepted once stopping.
+    assert!(
+        std::net::TcpStream::connect(&s.addr).is_err(),
+        "the listener is closed"
+    );
+    // The request in hand completes.
+    conn.write_all(&body.as_bytes()[10..]).unwrap();
+    let mut answer = String::new();
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    let _ = conn.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    let (code, log) = s.wait();
+    assert_eq!(code, Some(0), "{log}");
+    let listed = env.run(&["profile", "list"]);
+    assert_eq!(
+        listed.json["paging"]["total_count"], 1,
+        "the answered create is stored"
+    );
+}
+
+#[test]
+fn remote_mode_retries_a_get_on_503_and_not_a_plain_post() {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // A service that is busy twice, then answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hits = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = hits.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let mut stream = stream.unwrap();
+            let mut buf = [0u8; 8192];
+            let _ = stream.read(&mut buf);
+            let n = seen.fetch_add(1, Ordering::SeqCst);
+            let (status, body) = if n % 3 < 2 {
+                (
+                    "503 Service Unavailable",
+                    r#"{"paging":null,"data":null,"errors":[{"code":30001,"message":"Store busy: try again"}]}"#,
+                )
+            } else {
+                (
+                    "200 OK",
+                    r#"{"paging":null,"data":[{"status":"ok"}],"errors":null}"#,
+                )
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nRetry-After: 0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let env = Env::new();
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", format!("http://{addr}")).args([
+        "profile",
+        "get",
+        "csp_abcdefghij0123456789",
+    ]);
+    let o = common::Out::from(c.output().unwrap());
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(hits.load(Ordering::SeqCst), 3, "two retries");
+    // A POST without an idempotency key is sent once: 503 is its answer (exit 3).
+    hits.store(0, Ordering::SeqCst);
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", format!("http://{addr}"))
+        .args(["profile", "create", "--body", "-"])
+        .write_stdin(profile_body("cust-once-01").to_string());
+    common::Out::from(c.output().unwrap()).refused(3, 30001);
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "not retried");
+}

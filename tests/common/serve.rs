@@ -172,13 +172,23 @@ impl Server {
         String::from_utf8_lossy(&out).into_owned()
     }
 
-    /// SIGTERM, then wait for the exit; its code and the whole log.
-    pub fn terminate(mut self) -> (Option<i32>, String) {
+    /// Send SIGTERM, without waiting.
+    pub fn sigterm(&self) {
         let pid = self.child.id().to_string();
         Command::new("kill")
             .args(["-TERM", &pid])
             .status()
             .expect("kill -TERM");
+    }
+
+    /// SIGTERM, then wait for the exit; its code and the whole log.
+    pub fn terminate(self) -> (Option<i32>, String) {
+        self.sigterm();
+        self.wait()
+    }
+
+    /// Wait for the exit; its code and the whole log.
+    pub fn wait(mut self) -> (Option<i32>, String) {
         let status = self.child.wait().expect("wait");
         std::thread::sleep(Duration::from_millis(200));
         let log = self.log.lock().unwrap().clone();
