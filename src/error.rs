@@ -39,6 +39,14 @@ pub mod code {
     pub const UNREACHABLE: u32 = 30007;
     /// Remote mode: the service answered something that is not the envelope (exit 3).
     pub const UNEXPECTED_RESPONSE: u32 = 30008;
+    /// The database of `--database-url` could not be reached (exit 3).
+    pub const DB_CONNECT: u32 = 30016;
+    /// A database error, or the connection lost mid-command (exit 3).
+    pub const DB_ERROR: u32 = 30017;
+    /// `store migrate`: the target already holds a store (exit 1).
+    pub const TARGET_NOT_EMPTY: u32 = 30018;
+    /// The database could not serialize a change after the retries (exit 3).
+    pub const DB_RETRIES: u32 = 30019;
 }
 
 /// The short title of a code, used as the start of a message.
@@ -70,6 +78,10 @@ pub fn title(c: u32) -> &'static str {
         code::STORE_OTHER_OWNER => "Store owned by another user",
         code::UNREACHABLE => "Service unreachable",
         code::UNEXPECTED_RESPONSE => "Unexpected response",
+        code::DB_CONNECT => "Database unreachable",
+        code::DB_ERROR => "Database error",
+        code::TARGET_NOT_EMPTY => "Migration target not empty",
+        code::DB_RETRIES => "Database serialization retries exhausted",
         _ => "Error",
     }
 }

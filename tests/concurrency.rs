@@ -17,12 +17,15 @@ use serde_json::{Value, json};
 /// A payctl child on `env`'s store, JSON output, `stdin` fed and closed.
 fn spawn(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Child {
     let mut c = Command::new(env!("CARGO_BIN_EXE_payctl"));
-    c.arg("--data-dir")
-        .arg(env.path())
-        .args(["-o", "json", "--lock-timeout", "60"])
+    match &env.db {
+        Some(url) => c.arg("--database-url").arg(url),
+        None => c.arg("--data-dir").arg(env.path()),
+    };
+    c.args(["-o", "json", "--lock-timeout", "60"])
         .args(args)
         .env_remove("PAYCTL_OUTPUT")
         .env_remove("PAYCTL_DATA_DIR")
+        .env_remove("PAYCTL_DATABASE_URL")
         .env_remove("PAYCTL_FAULT")
         .env("PAYCTL_ACTOR", "tester")
         .stdin(Stdio::piped())
@@ -84,7 +87,20 @@ fn all_profiles(env: &Env) -> Vec<Value> {
 /// 1(a): 4 writers × 10 creates while 4 readers list 10 times each.
 #[test]
 fn readers_never_see_a_partial_store_and_every_write_lands() {
-    let env = Env::new();
+    readers_never_see_a_partial_store_and_every_write_lands_on(Env::new());
+}
+
+/// The same on the PostgreSQL store: the database decides the race.
+#[test]
+fn readers_never_see_a_partial_store_and_every_write_lands_on_postgres() {
+    if let Some(env) =
+        Env::database("readers_never_see_a_partial_store_and_every_write_lands_on_postgres")
+    {
+        readers_never_see_a_partial_store_and_every_write_lands_on(env);
+    }
+}
+
+fn readers_never_see_a_partial_store_and_every_write_lands_on(env: Env) {
     env.run(&["init"]);
     let env = &env;
     let writers_done = &AtomicBool::new(false);
@@ -194,7 +210,18 @@ fn readers_never_see_a_partial_store_and_every_write_lands() {
 /// exist yet (so the first-use creation races too).
 #[test]
 fn one_key_raced_by_eight_processes_is_given_once() {
-    let env = Env::new();
+    one_key_raced_by_eight_processes_is_given_once_on(Env::new());
+}
+
+/// The same on the PostgreSQL store: the database decides the race.
+#[test]
+fn one_key_raced_by_eight_processes_is_given_once_on_postgres() {
+    if let Some(env) = Env::database("one_key_raced_by_eight_processes_is_given_once_on_postgres") {
+        one_key_raced_by_eight_processes_is_given_once_on(env);
+    }
+}
+
+fn one_key_raced_by_eight_processes_is_given_once_on(env: Env) {
     let kids = (0..8)
         .map(|_| spawn_body(&env, &["profile", "create"], &profile_body("raced-key")))
         .collect();
@@ -214,7 +241,19 @@ fn one_key_raced_by_eight_processes_is_given_once() {
 /// 1(c): 8 attaches of one profile to one program at once.
 #[test]
 fn one_attach_raced_by_eight_processes_is_made_once() {
-    let env = Env::new();
+    one_attach_raced_by_eight_processes_is_made_once_on(Env::new());
+}
+
+/// The same on the PostgreSQL store: the database decides the race.
+#[test]
+fn one_attach_raced_by_eight_processes_is_made_once_on_postgres() {
+    if let Some(env) = Env::database("one_attach_raced_by_eight_processes_is_made_once_on_postgres")
+    {
+        one_attach_raced_by_eight_processes_is_made_once_on(env);
+    }
+}
+
+fn one_attach_raced_by_eight_processes_is_made_once_on(env: Env) {
     let prm = env.program_id();
     let csp = env.create_profile("attach-race");
     let kids = (0..8)
@@ -254,7 +293,20 @@ fn one_attach_raced_by_eight_processes_is_made_once() {
 /// 1(d): 8 default addresses created at once on one profile.
 #[test]
 fn eight_default_addresses_at_once_leave_exactly_one_default() {
-    let env = Env::new();
+    eight_default_addresses_at_once_leave_exactly_one_default_on(Env::new());
+}
+
+/// The same on the PostgreSQL store: the database decides the race.
+#[test]
+fn eight_default_addresses_at_once_leave_exactly_one_default_on_postgres() {
+    if let Some(env) =
+        Env::database("eight_default_addresses_at_once_leave_exactly_one_default_on_postgres")
+    {
+        eight_default_addresses_at_once_leave_exactly_one_default_on(env);
+    }
+}
+
+fn eight_default_addresses_at_once_leave_exactly_one_default_on(env: Env) {
     let csp = env.create_profile("addr-race");
     let kids = (0..8)
         .map(|_| spawn_body(&env, &["address", "create", &csp], &address_body(true)))
@@ -279,7 +331,20 @@ fn eight_default_addresses_at_once_leave_exactly_one_default() {
 /// keys at once create them once.
 #[test]
 fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key() {
-    let env = Env::new();
+    concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on(Env::new());
+}
+
+/// The same on the PostgreSQL store: the database decides the race.
+#[test]
+fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on_postgres() {
+    if let Some(env) =
+        Env::database("concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on_postgres")
+    {
+        concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on(env);
+    }
+}
+
+fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on(env: Env) {
     env.run(&["init"]);
     let jsonl = |prefix: &str| -> Vec<u8> {
         (0..50)
@@ -342,7 +407,18 @@ fn worker_sum(outs: &[Out], field: &str) -> u64 {
 /// transactions: every item processed exactly once.
 #[test]
 fn four_workers_at_once_process_each_item_once() {
-    let env = Env::new();
+    four_workers_at_once_process_each_item_once_on(Env::new());
+}
+
+/// The same on the PostgreSQL store: the database decides the race.
+#[test]
+fn four_workers_at_once_process_each_item_once_on_postgres() {
+    if let Some(env) = Env::database("four_workers_at_once_process_each_item_once_on_postgres") {
+        four_workers_at_once_process_each_item_once_on(env);
+    }
+}
+
+fn four_workers_at_once_process_each_item_once_on(env: Env) {
     let prm = env.program_id();
     let ids = create_profiles(&env, "work", 40);
     let kids = ids

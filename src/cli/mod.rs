@@ -35,8 +35,8 @@ Exit codes: 0 success; 1 refused (validation, not found, conflict: see errors[].
 2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format),
 or the answer could not be written (stderr then says whether a change was committed, and its id).
 
-Environment: PAYCTL_DATA_DIR, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT, PAYCTL_BASE_URL,
-PAYCTL_TOKEN, NO_COLOR.
+Environment: PAYCTL_DATA_DIR, PAYCTL_DATABASE_URL, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT,
+PAYCTL_BASE_URL, PAYCTL_TOKEN, NO_COLOR.
 
 Examples:
   payctl demo
@@ -66,9 +66,12 @@ ERROR CODES (errors[].code)
   30006 Store check found problems 30009 Store owned by another user
   30007 Service unreachable (remote mode)
   30008 Unexpected response (remote mode: the answer is not the envelope)
+  30016 Database unreachable       30017 Database error             30018 Migration target not empty
+  30019 Database serialization retries exhausted
 
 ENVIRONMENT
   PAYCTL_DATA_DIR   the store (like --data-dir)
+  PAYCTL_DATABASE_URL  a PostgreSQL database as the store (like --database-url)
   PAYCTL_OUTPUT     table, json or id (like -o)
   PAYCTL_ACTOR      the name written to created_by / modified_by (like --actor)
   PAYCTL_NO_INPUT   never prompt (like --no-input)
@@ -119,6 +122,18 @@ pub struct GlobalArgs {
     /// The store (default: the platform data dir, ~/.local/share/payctl on Linux)
     #[arg(long, env = "PAYCTL_DATA_DIR", global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// A PostgreSQL database as the store instead of a directory:
+    /// postgresql://user:password@host:port/dbname (also postgres://; TLS is not
+    /// supported: sslmode=disable or prefer). The first command creates the schema in
+    /// an empty database. --data-dir is then not used
+    #[arg(
+        long,
+        env = "PAYCTL_DATABASE_URL",
+        hide_env_values = true,
+        global = true,
+        value_name = "URL"
+    )]
+    pub database_url: Option<String>,
     /// Output format [default: table on a terminal, else json]
     #[arg(
         short = 'o',
@@ -251,6 +266,8 @@ pub struct InitArgs {
 /// Everything a command needs from the global options.
 pub struct Global {
     pub data_dir: PathBuf,
+    /// --database-url: the store is this database, not `data_dir`.
+    pub database_url: Option<String>,
     /// Whether --data-dir or PAYCTL_DATA_DIR named the store.
     pub data_dir_explicit: bool,
     pub format: Format,
@@ -290,6 +307,16 @@ impl Global {
     }
 
     fn open(&self, mode: Mode) -> Result<Store> {
+        if let Some(url) = &self.database_url {
+            let (store, opened) = Store::open_database(url, mode, self.default_catalog())?;
+            if opened == Opened::Created {
+                eprintln!(
+                    "note: created a new store with the built-in catalog in the database {}",
+                    store.root().display()
+                );
+            }
+            return Ok(store);
+        }
         let (store, opened) = Store::open(
             &self.data_dir,
             mode,
@@ -513,6 +540,7 @@ pub fn run(cli: Cli) -> i32 {
     };
     let global = Global {
         data_dir: g.data_dir.clone().unwrap_or_else(default_data_dir),
+        database_url: g.database_url.clone().filter(|u| !u.is_empty()),
         data_dir_explicit: g.data_dir.is_some(),
         format,
         actor,
@@ -669,7 +697,10 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
         }
         None => crate::catalog::builtin(crate::model::status::SYSTEM, &ctx.now),
     };
-    let store = Store::init(&g.data_dir, g.wait(), &catalog)?;
+    let store = match &g.database_url {
+        Some(url) => Store::init_database(url, &catalog)?,
+        None => Store::init(&g.data_dir, g.wait(), &catalog)?,
+    };
     eprintln!("note: created a new store at {}", store.root().display());
     let programs = catalog
         .programs

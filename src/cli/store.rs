@@ -24,15 +24,32 @@ journal.json.corrupt-<UTC time>, and said so on stderr; the one commit it held i
         #[arg(long)]
         repair: bool,
     },
+    /// Copy this store into an empty one: a directory, or a PostgreSQL database
+    #[command(
+        after_help = "The current store (--data-dir or --database-url) is copied in batches of 500 records (one commit each; a progress bar on a terminal) into TARGET, which must be empty: a directory that does not exist or is empty, or a database without a payctl schema (else 30018, nothing written). Customers, transactions, profile-program records, the worker's queue and the idempotency keys of the last 24 hours are copied; then the counts of every kind are compared (30006 when they differ). The source is only read.
+
+Examples:
+  payctl --data-dir ./store store migrate --to postgresql://payctl:PASSWORD@db:5432/payctl
+  payctl --database-url \"$URL\" store migrate --to ./store-copy"
+    )]
+    Migrate {
+        /// A directory, or postgresql://user:password@host:port/dbname
+        #[arg(long, value_name = "TARGET")]
+        to: String,
+    },
 }
 
 impl StoreCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
-        let StoreCommand::Check { repair } = self;
+        let repair = match self {
+            StoreCommand::Check { repair } => repair,
+            StoreCommand::Migrate { to } => return migrate(g, &to),
+        };
         let mut set_aside = None;
         if repair
+            && g.database_url.is_none()
             && let Some(aside) =
-                crate::store::Store::set_aside_corrupt_journal(&g.data_dir, g.wait())?
+                crate::store::JsonStore::set_aside_corrupt_journal(&g.data_dir, g.wait())?
         {
             set_aside = Some(format!(
                 "journal.json (unreadable) moved aside to {}",
@@ -72,4 +89,76 @@ impl StoreCommand {
             "repaired": report.repaired,
         })]))
     }
+}
+
+fn migrate(g: &Global, to: &str) -> Result<Response> {
+    use std::io::IsTerminal;
+    let source = g.read()?;
+    let catalog = source.catalog()?;
+    let not_empty = |what: String| {
+        Error::one(
+            code::TARGET_NOT_EMPTY,
+            format!(
+                "--to: {what} is not empty: nothing was written (store migrate copies into an empty target only)"
+            ),
+        )
+    };
+    let target = if to.starts_with("postgresql://") || to.starts_with("postgres://") {
+        crate::store::Store::init_database(to, &catalog).map_err(|e| {
+            if e.errors
+                .iter()
+                .any(|a| a.message.contains("a store already exists"))
+            {
+                not_empty(format!(
+                    "the database {}",
+                    crate::store::pg::Target::parse(to).map_or_else(|_| "?".into(), |t| t.shown)
+                ))
+            } else {
+                e
+            }
+        })?
+    } else {
+        let dir = std::path::Path::new(to);
+        if std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) || dir.is_file() {
+            return Err(not_empty(crate::output::mask::mask_text(
+                &dir.display().to_string(),
+            )));
+        }
+        crate::store::Store::init(dir, g.wait(), &catalog)?
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr())
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg:12} [{bar:40}] {human_pos}/{human_len} ({eta} left)",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let mut progress = |kind: &str, done: usize, total: usize| {
+        if bar.message() != kind {
+            bar.reset();
+            bar.set_message(kind.to_string());
+            bar.set_length(total as u64);
+        }
+        bar.set_position(done as u64);
+    };
+    let now = chrono::Utc::now().timestamp();
+    let counts = crate::core::migrate::migrate(&source, &target, now, &mut progress)?;
+    bar.finish_and_clear();
+    eprintln!(
+        "note: copied the store into {} ({} customers, {} transactions); the source is unchanged",
+        target.root().display(),
+        counts.customers,
+        counts.transactions
+    );
+    Ok(Response::Records(vec![serde_json::json!({
+        "target": target.root().display().to_string(),
+        "customers": counts.customers,
+        "transactions": counts.transactions,
+        "attachments": counts.attachments,
+        "queued": counts.queued,
+        "idempotency_keys": counts.idempotency_keys,
+    })]))
 }

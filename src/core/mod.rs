@@ -7,6 +7,7 @@ pub mod dict;
 pub mod idempotency;
 pub mod import;
 pub mod instrument;
+pub mod migrate;
 pub mod paging;
 pub mod profile;
 pub mod program;

@@ -14,8 +14,8 @@ use serde::Serialize;
 use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{JOURNAL, Journal, Op};
 use super::{
-    ATTACHMENTS_LOG, CUSTOMERS_DIR, KEYS_DIR, PROFILE_IDS, PROFILES_LOG, QUEUE_DIR, Store,
-    TXNS_DIR, TXNS_LOG, atomic, attachments, index, keys,
+    ATTACHMENTS_LOG, CUSTOMERS_DIR, JsonStore as Store, KEYS_DIR, PROFILE_IDS, PROFILES_LOG,
+    QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, index, keys,
 };
 use crate::error::{Error, Result};
 use crate::model::catalog::Catalog;
@@ -345,7 +345,7 @@ impl Store {
         let scan = self.scan(f)?;
         report.customers = scan.customers.len();
         report.transactions = scan.txns.len();
-        invariants(&scan, catalog.as_ref(), f);
+        invariants(&scan.customers, &scan.txns, catalog.as_ref(), f);
         let first_derived = f.len();
         let derived = self.derived_findings(&scan, f)? || !scan.remove.is_empty();
         let derived_range = first_derived..f.len();
@@ -823,9 +823,14 @@ fn pending_work(scan: &Scan) -> BTreeSet<String> {
 }
 
 /// The spec's invariants over the records themselves.
-fn invariants(scan: &Scan, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
+pub(crate) fn invariants(
+    customers: &[Customer],
+    txns: &[TxnFile],
+    catalog: Option<&Catalog>,
+    f: &mut Vec<Finding>,
+) {
     let mut keys: HashMap<&str, &str> = HashMap::new();
-    for c in &scan.customers {
+    for c in customers {
         let path = Store::customer_rel(c.id());
         let mut bad = |problem: String| {
             f.push(Finding {
@@ -876,7 +881,7 @@ fn invariants(scan: &Scan, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
             bad("malformed customer id".into());
         }
     }
-    for t in &scan.txns {
+    for t in txns {
         let path = Store::txn_rel(&t.transaction.transaction_id);
         let mut seqs = BTreeSet::new();
         for s in &t.steps {

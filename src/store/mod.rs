@@ -29,6 +29,7 @@
 
 pub mod atomic;
 pub mod attachments;
+pub mod backend;
 pub mod check;
 pub mod fault;
 pub mod idempotency;
@@ -36,6 +37,7 @@ pub mod index;
 pub mod journal;
 pub mod keys;
 pub mod lock;
+pub mod pg;
 pub mod safefs;
 
 use std::collections::{BTreeMap, HashMap};
@@ -48,6 +50,7 @@ use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 use crate::model::{Customer, id};
+pub use backend::{KeyIndex, Prepared, Store, Tx};
 pub use index::{ProfileSummary, QueueItem, TxnSummary};
 use journal::{Journal, Op};
 pub use lock::Mode;
@@ -56,7 +59,7 @@ pub use lock::Mode;
 /// 2: the bucketed key index of [`keys`];
 /// 3: the attachment index of [`attachments`].
 /// An older store is upgraded by the first command that opens it
-/// ([`Store::upgrade`]).
+/// ([`JsonStore::upgrade`]).
 pub const FORMAT_VERSION: u32 = 3;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
@@ -76,13 +79,13 @@ struct Meta {
 }
 
 /// An open store holding its lock for as long as it lives.
-pub struct Store {
+pub struct JsonStore {
     root: PathBuf,
     lock: lock::Lock,
     mode: Mode,
     wait: lock::Wait,
-    /// The idempotency record that the next [`Tx::commit_created`] writes
-    /// (see [`Store::arm_idempotency`]).
+    /// The idempotency record that the next [`JsonTx::commit_created`] writes
+    /// (see [`JsonStore::arm_idempotency`]).
     armed: std::sync::Mutex<Option<Armed>>,
     /// A reader's view of a pending journal that it could not replay (a full
     /// disk): the files it changes, as the replay would leave them (`None`:
@@ -98,7 +101,7 @@ struct Armed {
     now: i64,
 }
 
-/// What [`Store::open`] did besides opening.
+/// What [`JsonStore::open`] did besides opening.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Opened {
     Existing,
@@ -106,7 +109,7 @@ pub enum Opened {
     Created,
 }
 
-impl Store {
+impl JsonStore {
     /// Open the store at `root` with a shared (read) or exclusive (write) lock.
     /// A store that does not exist yet is created with `default_catalog()`;
     /// one of an earlier format is upgraded, after `upgrading(from)` is told.
@@ -116,7 +119,7 @@ impl Store {
         wait: impl Into<lock::Wait>,
         default_catalog: impl FnOnce() -> Catalog,
         upgrading: impl FnOnce(u32),
-    ) -> Result<(Store, Opened)> {
+    ) -> Result<(JsonStore, Opened)> {
         let wait = wait.into();
         safefs::set_root(root);
         refuse_foreign(root)?;
@@ -126,7 +129,7 @@ impl Store {
         }
         let first = if initialized { mode } else { Mode::Exclusive };
         let lock = lock::Lock::acquire(root, first, &wait)?;
-        let mut store = Store {
+        let mut store = JsonStore {
             root: root.to_path_buf(),
             lock,
             mode: first,
@@ -188,13 +191,13 @@ impl Store {
     }
 
     /// Create a new store with `catalog`; refused when one exists at `root`.
-    pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<Store> {
+    pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<JsonStore> {
         let wait = wait.into();
         safefs::set_root(root);
         refuse_foreign(root)?;
         atomic::ensure_dir(root)?;
         let lock = lock::Lock::acquire(root, Mode::Exclusive, &wait)?;
-        let mut store = Store {
+        let mut store = JsonStore {
             root: root.to_path_buf(),
             lock,
             mode: Mode::Exclusive,
@@ -417,7 +420,7 @@ impl Store {
     }
 
     /// The content of `path` as this store shows it: from the overlay of
-    /// a pending journal (see [`Store::recover`]) when it names the file,
+    /// a pending journal (see [`JsonStore::recover`]) when it names the file,
     /// else from the disk; `None` when it does not exist.
     fn read_bytes(&self, path: &Path) -> Result<Option<Vec<u8>>> {
         if let Some(c) = self.overlaid(path) {
@@ -495,7 +498,7 @@ impl Store {
 
     /// Build `index/profiles.ids` from the summary log when it is missing
     /// (a store written by an earlier payctl): call before building a
-    /// transaction that creates customers ([`Tx::new_customer`] appends to
+    /// transaction that creates customers ([`JsonTx::new_customer`] appends to
     /// it). A commit of its own; the store must be open for writing.
     pub fn ensure_profile_ids(&self) -> Result<()> {
         if self.profile_ids_built()? {
@@ -595,7 +598,7 @@ impl Store {
 
     /// The whole key index read once, for many lookups (an import checks
     /// every line's key: one read of each bucket instead of one per line).
-    pub fn key_index(&self) -> Result<KeyIndex<'_>> {
+    pub fn key_index(&self) -> Result<JsonKeyIndex<'_>> {
         let mut owners: HashMap<String, Vec<String>> = HashMap::new();
         for b in 0..=u8::MAX {
             let Some(bytes) = self.read_bytes(&self.root.join(keys::bucket_path(b)))? else {
@@ -605,7 +608,7 @@ impl Store {
                 owners.entry(key).or_default().push(owner);
             }
         }
-        Ok(KeyIndex {
+        Ok(JsonKeyIndex {
             store: self,
             owners,
         })
@@ -749,7 +752,23 @@ impl Store {
         Ok(idempotency::find(&records, key, now).cloned())
     }
 
-    /// Make the next [`Tx::commit_created`] on this store record `key` with
+    /// Every live idempotency record (for `store migrate`), bucket by bucket.
+    pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
+        let mut out = Vec::new();
+        for b in 0..=u8::MAX {
+            let path = self.root.join(idempotency::bucket_path(b));
+            let Some(bytes) = self.read_bytes(&path)? else {
+                continue;
+            };
+            let records = idempotency::parse(&bytes).map_err(|n| {
+                Error::corrupt(&path, format!("line {n} is not an idempotency record"))
+            })?;
+            out.extend(records.into_iter().filter(|r| !r.expired(now)));
+        }
+        Ok(out)
+    }
+
+    /// Make the next [`JsonTx::commit_created`] on this store record `key` with
     /// the request's fingerprint `fp` and its result, in the same commit.
     pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
         *self.armed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Armed {
@@ -760,7 +779,7 @@ impl Store {
     }
 
     /// Forget an armed key; whether one was still armed (a create that
-    /// succeeded without [`Tx::commit_created`] leaves it armed).
+    /// succeeded without [`JsonTx::commit_created`] leaves it armed).
     pub fn disarm_idempotency(&self) -> bool {
         self.armed
             .lock()
@@ -770,9 +789,9 @@ impl Store {
     }
 
     /// Start a write transaction. Only a store opened for writing may write.
-    pub fn begin(&self) -> Tx<'_> {
+    pub fn begin(&self) -> JsonTx<'_> {
         assert_eq!(self.mode, Mode::Exclusive, "write on a read-locked store");
-        Tx {
+        JsonTx {
             store: self,
             ops: Vec::new(),
             puts: HashMap::new(),
@@ -783,15 +802,15 @@ impl Store {
     }
 }
 
-/// The key index in memory (see [`Store::key_index`]).
-pub struct KeyIndex<'s> {
-    store: &'s Store,
+/// The key index in memory (see [`JsonStore::key_index`]).
+pub struct JsonKeyIndex<'s> {
+    store: &'s JsonStore,
     /// Each key's owners in the order of their lines.
     owners: HashMap<String, Vec<String>>,
 }
 
-impl KeyIndex<'_> {
-    /// What [`Store::key_owner`] answers, without reading the index again.
+impl JsonKeyIndex<'_> {
+    /// What [`JsonStore::key_owner`] answers, without reading the index again.
     pub fn owner(&self, key: &str) -> Result<Option<String>> {
         let Some(owners) = self.owners.get(key) else {
             return Ok(None);
@@ -801,7 +820,7 @@ impl KeyIndex<'_> {
     }
 }
 
-/// Whether `root` holds nothing but what [`Store::create`] makes before it
+/// Whether `root` holds nothing but what [`JsonStore::create`] makes before it
 /// writes `meta.json` (the lock, `catalog.json`, the empty layout directories,
 /// temp files): a first use killed halfway is finished by the next payctl
 /// instead of leaving a directory that is refused as "not a payctl store".
@@ -837,7 +856,7 @@ fn refuse_foreign(root: &Path) -> Result<()> {
 }
 
 /// Whether a reader that could not replay a pending journal because of `e`
-/// reads through it instead (see [`Store::recover`]): the store cannot be
+/// reads through it instead (see [`JsonStore::recover`]): the store cannot be
 /// written (I/O, a read-only file system) or must not be (another user's).
 fn read_through(e: &Error) -> bool {
     e.has_code(code::STORE_IO) || e.has_code(code::STORE_OTHER_OWNER)
@@ -907,11 +926,11 @@ fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
 }
 
 /// A write transaction: collects operations, applies them all or none on
-/// [`Tx::commit`]. Aggregates put in it are read back by [`Tx::customer`] and
-/// [`Tx::txn`], so one transaction can carry several changes to one record
+/// [`JsonTx::commit`]. Aggregates put in it are read back by [`JsonTx::customer`] and
+/// [`JsonTx::txn`], so one transaction can carry several changes to one record
 /// (the worker processes a batch of items in one commit).
-pub struct Tx<'s> {
-    store: &'s Store,
+pub struct JsonTx<'s> {
+    store: &'s JsonStore,
     /// The journal's operations in order; `None` where a later put of the
     /// same path replaced one.
     ops: Vec<Option<Op>>,
@@ -923,7 +942,7 @@ pub struct Tx<'s> {
     txns: BTreeMap<String, TxnFile>,
 }
 
-impl Tx<'_> {
+impl JsonTx<'_> {
     fn put(&mut self, rel: String, bytes: Vec<u8>) {
         let data = String::from_utf8(bytes).expect("json is utf-8");
         if let Some(i) = self.puts.insert(rel.clone(), self.ops.len()) {
@@ -976,7 +995,7 @@ impl Tx<'_> {
         }
     }
 
-    pub fn store(&self) -> &Store {
+    pub fn store(&self) -> &JsonStore {
         self.store
     }
 
@@ -1004,13 +1023,18 @@ impl Tx<'_> {
 
     /// A new customer: its record, its key in the key index, its summary and
     /// its place in creation order (`index/profiles.ids`). The caller has
-    /// checked that the key is free and called [`Store::ensure_profile_ids`].
+    /// checked that the key is free and called [`JsonStore::ensure_profile_ids`].
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.set_key(&c.profile.customer_key, c.id())?;
         self.append_profile(&ProfileSummary::of(&c.profile))?;
         self.append(PROFILE_IDS, &index::id_record(c.id()))?;
         self.customers.insert(c.id().to_string(), c);
         Ok(())
+    }
+
+    /// An idempotency record copied as it is (`store migrate`).
+    pub fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
+        self.append(&idempotency::bucket_rel(&rec.key), &rec.line())
     }
 
     pub fn enqueue(&mut self, item: &QueueItem) {
@@ -1033,7 +1057,7 @@ impl Tx<'_> {
     }
 
     /// Commit a create whose answer is `result` (the new id). When the store
-    /// has an idempotency key armed ([`Store::arm_idempotency`]), its record
+    /// has an idempotency key armed ([`JsonStore::arm_idempotency`]), its record
     /// with this result is written in the same commit.
     pub fn commit_created(mut self, result: &str) -> Result<()> {
         let armed = self
@@ -1065,10 +1089,10 @@ impl Tx<'_> {
 
     /// Fix what the commit depends on in the store as it is now (the
     /// length of each appended file), leaving the serializing and writing to
-    /// [`Prepared::commit`], which may run on another thread while the next
+    /// [`JsonPrepared::commit`], which may run on another thread while the next
     /// transaction is built. The next transaction must be prepared only
     /// after this one's commit returned.
-    pub fn prepare(mut self) -> Result<Prepared> {
+    pub fn prepare(mut self) -> Result<JsonPrepared> {
         // The lengths below are of files as a finished commit left them.
         journal::finish_pending(&self.store.root)?;
         for op in self.ops.iter_mut().flatten() {
@@ -1076,7 +1100,7 @@ impl Tx<'_> {
                 *base_len = index::complete_len(&self.store.root.join(path.as_str()))?;
             }
         }
-        Ok(Prepared {
+        Ok(JsonPrepared {
             root: self.store.root.clone(),
             ops: std::mem::take(&mut self.ops),
             customers: std::mem::take(&mut self.customers),
@@ -1085,25 +1109,25 @@ impl Tx<'_> {
     }
 }
 
-/// A write transaction ready to commit (see [`Tx::prepare`]).
-pub struct Prepared {
+/// A write transaction ready to commit (see [`JsonTx::prepare`]).
+pub struct JsonPrepared {
     root: PathBuf,
     ops: Vec<Option<Op>>,
     customers: BTreeMap<String, Customer>,
     txns: BTreeMap<String, TxnFile>,
 }
 
-impl Prepared {
+impl JsonPrepared {
     /// Apply everything durably; on return the change is on disk.
     pub fn commit(self) -> Result<()> {
         let mut ops: Vec<Op> = self.ops.into_iter().flatten().collect();
         // The aggregates last (no other put names their paths).
         ops.reserve(self.customers.len() + self.txns.len());
         for (id, c) in &self.customers {
-            ops.push(journal::put_json(Store::customer_rel(id), c));
+            ops.push(journal::put_json(JsonStore::customer_rel(id), c));
         }
         for (id, t) in &self.txns {
-            ops.push(journal::put_json(Store::txn_rel(id), t));
+            ops.push(journal::put_json(JsonStore::txn_rel(id), t));
         }
         // Never write a record that reads would refuse (before the commit
         // point: nothing changes).

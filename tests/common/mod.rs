@@ -10,8 +10,12 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+pub mod pg;
+
 pub struct Env {
     pub dir: TempDir,
+    /// The database of `--database-url` when the store is one (see pg.rs).
+    pub db: Option<String>,
 }
 
 /// What one run of payctl gave.
@@ -95,7 +99,17 @@ impl Env {
     pub fn new() -> Self {
         Env {
             dir: TempDir::new().expect("tempdir"),
+            db: None,
         }
+    }
+    /// An environment whose store is a fresh PostgreSQL database; `None`
+    /// when PostgreSQL is not available (outside CI; see pg.rs).
+    pub fn database(test: &str) -> Option<Self> {
+        let db = pg::fresh_database(test)?;
+        Some(Env {
+            dir: TempDir::new().expect("tempdir"),
+            db: Some(db),
+        })
     }
     pub fn path(&self) -> PathBuf {
         self.dir.path().join("store")
@@ -109,7 +123,12 @@ impl Env {
     }
     pub fn cmd(&self) -> Command {
         let mut c = Command::cargo_bin("payctl").expect("binary");
-        c.arg("--data-dir").arg(self.path()).arg("-o").arg("json");
+        match &self.db {
+            Some(url) => c.arg("--database-url").arg(url),
+            None => c.arg("--data-dir").arg(self.path()),
+        };
+        c.arg("-o").arg("json");
+        c.env_remove("PAYCTL_DATABASE_URL");
         c.env_remove("PAYCTL_OUTPUT")
             .env_remove("PAYCTL_DATA_DIR")
             .env("PAYCTL_ACTOR", "tester");

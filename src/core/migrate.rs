@@ -1,0 +1,136 @@
+//! `payctl store migrate --to TARGET`: copy every record of one store into
+//! another, empty one, whichever their backends, in batches (one commit
+//! each), then verify that the target holds as many records of every kind
+//! as the source. The source is only read.
+
+use crate::error::{Error, Result, code};
+use crate::model::txn::TxnFile;
+use crate::store::{Store, TxnSummary};
+
+/// Records per commit.
+pub const BATCH: usize = 500;
+
+/// How many records of each kind a store holds.
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub customers: usize,
+    pub transactions: usize,
+    pub attachments: usize,
+    pub queued: usize,
+    pub idempotency_keys: usize,
+}
+
+/// Copy `source` into the empty `target` (created with the source's
+/// catalog). `progress(kind, done, total)` is told after each batch.
+pub fn migrate(
+    source: &Store,
+    target: &Store,
+    now: i64,
+    progress: &mut dyn FnMut(&str, usize, usize),
+) -> Result<Counts> {
+    let mut want = Counts::default();
+    let total = source.profile_count()?;
+    want.customers = total;
+    let mut done = 0;
+    progress("customers", 0, total);
+    while done < total {
+        let ids = source.profile_ids(done, (done + BATCH).min(total))?;
+        if ids.is_empty() {
+            break;
+        }
+        let mut tx = target.begin();
+        for id in &ids {
+            let c = source
+                .customer(id)?
+                .ok_or_else(|| vanished(&format!("customer {id}")))?;
+            let mut atts: Vec<_> = c.attachments.iter().collect();
+            atts.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
+            for a in atts {
+                tx.new_attachment(&a.program_id, c.id())?;
+                want.attachments += 1;
+            }
+            tx.new_customer(c)?;
+        }
+        tx.commit()?;
+        done += ids.len();
+        progress("customers", done, total);
+    }
+    let txns = source.txns()?;
+    want.transactions = txns.len();
+    progress("transactions", 0, txns.len());
+    for (i, chunk) in txns.chunks(BATCH).enumerate() {
+        let mut tx = target.begin();
+        for s in chunk {
+            let t: TxnFile = source
+                .txn(&s.id)?
+                .ok_or_else(|| vanished(&format!("transaction {}", s.id)))?;
+            tx.append_txn(&TxnSummary::of(&t))?;
+            tx.put_txn(&t);
+        }
+        tx.commit()?;
+        progress(
+            "transactions",
+            (i * BATCH + chunk.len()).min(txns.len()),
+            txns.len(),
+        );
+    }
+    let queue = source.queue()?;
+    let keys = source.idempotency_records(now)?;
+    want.queued = queue.len();
+    want.idempotency_keys = keys.len();
+    let mut tx = target.begin();
+    for q in &queue {
+        tx.enqueue(q);
+    }
+    for r in &keys {
+        tx.put_idempotency(r)?;
+    }
+    if !tx.is_empty() {
+        tx.commit()?;
+    }
+    let got = counts(target, now)?;
+    if got != want {
+        return Err(Error::store(
+            code::STORE_FINDINGS,
+            format!(
+                "store migrate: the target's counts {got:?} differ from the source's {want:?}; \
+                 the source is unchanged, remove the target and migrate again"
+            ),
+        ));
+    }
+    Ok(got)
+}
+
+/// The records of each kind in `store`.
+pub fn counts(store: &Store, now: i64) -> Result<Counts> {
+    let mut c = Counts {
+        customers: store.profile_count()?,
+        transactions: store.txns()?.len(),
+        queued: store.queue()?.len(),
+        idempotency_keys: store.idempotency_records(now)?.len(),
+        ..Counts::default()
+    };
+    let mut start = 0;
+    while start < c.customers {
+        let ids = store.profile_ids(start, start + BATCH)?;
+        if ids.is_empty() {
+            break;
+        }
+        for id in &ids {
+            if let Some(cu) = store.customer(id)? {
+                c.attachments += cu.attachments.len();
+            }
+        }
+        start += ids.len();
+    }
+    Ok(c)
+}
+
+fn vanished(what: &str) -> Error {
+    Error::store(
+        code::STORE_UNREADABLE,
+        format!(
+            "store migrate: {what} is listed by the source but cannot be read; run `payctl store check` on the source"
+        ),
+    )
+}

@@ -1,0 +1,320 @@
+//! The storage seam: the one [`Store`] (and its write transaction [`Tx`])
+//! that `core` and the CLI use, dispatching to a backend: the JSON directory
+//! ([`JsonStore`], the embedded default) or a PostgreSQL database
+//! ([`PgStore`], `--database-url`).
+//!
+//! The interface is at the level of the aggregates: read a customer or a
+//! transaction, find a customer_key's owner, list profiles and transactions
+//! in creation order, list a program's profile records, claim pending work,
+//! keep idempotency records, and commit a set of changes atomically. The
+//! derived-index calls of [`Tx`] (`set_key`, `append_profile`,
+//! `new_attachment`, `append_txn`) are upkeep of the JSON directory's own
+//! indexes; the PostgreSQL backend derives what it needs from the aggregates
+//! it stores (its columns and tables) and ignores them.
+
+use std::path::Path;
+
+use super::check::Report;
+use super::pg::{PgKeyIndex, PgStore, PgTx};
+use super::{JsonKeyIndex, JsonPrepared, JsonStore, JsonTx, Mode, Opened, idempotency, lock};
+use super::{ProfileSummary, QueueItem, TxnSummary};
+use crate::error::Result;
+use crate::model::Customer;
+use crate::model::catalog::Catalog;
+use crate::model::txn::TxnFile;
+
+/// An open store, whichever its backend. (One per command or request: the
+/// size of a variant does not matter.)
+#[allow(clippy::large_enum_variant)]
+pub enum Store {
+    Json(JsonStore),
+    Pg(PgStore),
+}
+
+macro_rules! both {
+    ($self:expr, $s:ident => $e:expr) => {
+        match $self {
+            Store::Json($s) => $e,
+            Store::Pg($s) => $e,
+        }
+    };
+}
+
+impl Store {
+    /// The JSON directory at `root` (see [`JsonStore::open`]).
+    pub fn open(
+        root: &Path,
+        mode: Mode,
+        wait: impl Into<lock::Wait>,
+        default_catalog: impl FnOnce() -> Catalog,
+        upgrading: impl FnOnce(u32),
+    ) -> Result<(Store, Opened)> {
+        JsonStore::open(root, mode, wait, default_catalog, upgrading)
+            .map(|(s, o)| (Store::Json(s), o))
+    }
+
+    /// The database at `url` (see [`PgStore::open`]).
+    pub fn open_database(
+        url: &str,
+        mode: Mode,
+        default_catalog: impl FnOnce() -> Catalog,
+    ) -> Result<(Store, Opened)> {
+        PgStore::open(url, mode, default_catalog).map(|(s, o)| (Store::Pg(s), o))
+    }
+
+    /// Create a new JSON store at `root`.
+    pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<Store> {
+        JsonStore::init(root, wait, catalog).map(Store::Json)
+    }
+
+    /// Create the schema of a new store in the empty database at `url`.
+    pub fn init_database(url: &str, catalog: &Catalog) -> Result<Store> {
+        PgStore::init(url, catalog).map(Store::Pg)
+    }
+
+    /// Where the store is, for people: a directory, or the database's URL
+    /// without its password.
+    pub fn root(&self) -> &Path {
+        both!(self, s => s.root())
+    }
+
+    pub fn scratch_file(&self) -> Result<std::fs::File> {
+        both!(self, s => s.scratch_file())
+    }
+
+    pub fn ensure_profile_ids(&self) -> Result<()> {
+        match self {
+            Store::Json(s) => s.ensure_profile_ids(),
+            Store::Pg(_) => Ok(()),
+        }
+    }
+
+    pub fn catalog(&self) -> Result<Catalog> {
+        both!(self, s => s.catalog())
+    }
+
+    pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        both!(self, s => s.customer(cid))
+    }
+
+    pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        both!(self, s => s.txn(tid))
+    }
+
+    pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
+        both!(self, s => s.key_owner(key))
+    }
+
+    pub fn key_index(&self) -> Result<KeyIndex<'_>> {
+        Ok(match self {
+            Store::Json(s) => KeyIndex::Json(s.key_index()?),
+            Store::Pg(s) => KeyIndex::Pg(s.key_index()?),
+        })
+    }
+
+    pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+        both!(self, s => s.profiles())
+    }
+
+    pub fn profiles_containing(&self, needles: &[String]) -> Result<Vec<ProfileSummary>> {
+        both!(self, s => s.profiles_containing(needles))
+    }
+
+    pub fn profile_count(&self) -> Result<usize> {
+        both!(self, s => s.profile_count())
+    }
+
+    pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
+        both!(self, s => s.profile_ids(start, end))
+    }
+
+    pub fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
+        both!(self, s => s.profile_position(cid))
+    }
+
+    pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
+        both!(self, s => s.program_customers(program_id))
+    }
+
+    pub fn txns(&self) -> Result<Vec<TxnSummary>> {
+        both!(self, s => s.txns())
+    }
+
+    pub fn queue(&self) -> Result<Vec<QueueItem>> {
+        both!(self, s => s.queue())
+    }
+
+    /// Whether `item` is still queued; on a database opened for writing,
+    /// also claims it for this transaction (another worker skips it).
+    pub fn is_queued(&self, item: &QueueItem) -> bool {
+        both!(self, s => s.is_queued(item))
+    }
+
+    pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        both!(self, s => s.idempotency_record(key, now))
+    }
+
+    /// Every live idempotency record (`store migrate`).
+    pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
+        both!(self, s => s.idempotency_records(now))
+    }
+
+    pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
+        both!(self, s => s.arm_idempotency(key, fp, now))
+    }
+
+    pub fn disarm_idempotency(&self) -> bool {
+        both!(self, s => s.disarm_idempotency())
+    }
+
+    /// `store check [--repair]`.
+    pub fn check(&self, repair: bool) -> Result<Report> {
+        both!(self, s => s.check(repair))
+    }
+
+    pub fn begin(&self) -> Tx<'_> {
+        let inner = match self {
+            Store::Json(s) => TxInner::Json(s.begin()),
+            Store::Pg(s) => TxInner::Pg(s.begin()),
+        };
+        Tx { store: self, inner }
+    }
+}
+
+/// The key index read once, for many lookups (an import).
+pub enum KeyIndex<'s> {
+    Json(JsonKeyIndex<'s>),
+    Pg(PgKeyIndex),
+}
+
+impl KeyIndex<'_> {
+    pub fn owner(&self, key: &str) -> Result<Option<String>> {
+        match self {
+            KeyIndex::Json(k) => k.owner(key),
+            KeyIndex::Pg(k) => Ok(k.owner(key)),
+        }
+    }
+}
+
+/// A write transaction: all of its changes are committed, or none.
+pub struct Tx<'s> {
+    store: &'s Store,
+    inner: TxInner<'s>,
+}
+
+enum TxInner<'s> {
+    Json(JsonTx<'s>),
+    Pg(PgTx<'s>),
+}
+
+macro_rules! tx_both {
+    ($self:expr, $t:ident => $e:expr) => {
+        match $self {
+            TxInner::Json($t) => $e,
+            TxInner::Pg($t) => $e,
+        }
+    };
+}
+
+impl Tx<'_> {
+    pub fn put_customer(&mut self, c: &Customer) {
+        tx_both!(&mut self.inner, t => t.put_customer(c))
+    }
+
+    pub fn put_txn(&mut self, t: &TxnFile) {
+        tx_both!(&mut self.inner, x => x.put_txn(t))
+    }
+
+    pub fn customer(&self, id: &str) -> Result<Option<Customer>> {
+        tx_both!(&self.inner, t => t.customer(id))
+    }
+
+    pub fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
+        tx_both!(&self.inner, t => t.txn(id))
+    }
+
+    pub fn store(&self) -> &Store {
+        self.store
+    }
+
+    pub fn set_key(&mut self, key: &str, owner: &str) -> Result<()> {
+        match &mut self.inner {
+            TxInner::Json(t) => t.set_key(key, owner),
+            TxInner::Pg(_) => Ok(()),
+        }
+    }
+
+    pub fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
+        match &mut self.inner {
+            TxInner::Json(t) => t.append_profile(s),
+            TxInner::Pg(_) => Ok(()),
+        }
+    }
+
+    pub fn new_attachment(&mut self, program_id: &str, customer_id: &str) -> Result<()> {
+        match &mut self.inner {
+            TxInner::Json(t) => t.new_attachment(program_id, customer_id),
+            TxInner::Pg(_) => Ok(()),
+        }
+    }
+
+    pub fn append_txn(&mut self, s: &TxnSummary) -> Result<()> {
+        match &mut self.inner {
+            TxInner::Json(t) => t.append_txn(s),
+            TxInner::Pg(_) => Ok(()),
+        }
+    }
+
+    pub fn new_customer(&mut self, c: Customer) -> Result<()> {
+        tx_both!(&mut self.inner, t => t.new_customer(c))
+    }
+
+    pub fn enqueue(&mut self, item: &QueueItem) {
+        tx_both!(&mut self.inner, t => t.enqueue(item))
+    }
+
+    pub fn dequeue(&mut self, item: &QueueItem) {
+        tx_both!(&mut self.inner, t => t.dequeue(item))
+    }
+
+    /// An idempotency record copied as it is (`store migrate`).
+    pub fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
+        tx_both!(&mut self.inner, t => t.put_idempotency(rec))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        tx_both!(&self.inner, t => t.is_empty())
+    }
+
+    pub fn commit(self) -> Result<()> {
+        tx_both!(self.inner, t => t.commit())
+    }
+
+    pub fn commit_created(self, result: &str) -> Result<()> {
+        tx_both!(self.inner, t => t.commit_created(result))
+    }
+
+    /// See [`JsonTx::prepare`]. On a database the transaction is committed
+    /// here (the database does the writing), and the returned commit is done.
+    pub fn prepare(self) -> Result<Prepared> {
+        match self.inner {
+            TxInner::Json(t) => t.prepare().map(Prepared::Json),
+            TxInner::Pg(t) => t.commit().map(|()| Prepared::Done),
+        }
+    }
+}
+
+/// A write transaction ready to commit (see [`Tx::prepare`]).
+pub enum Prepared {
+    Json(JsonPrepared),
+    Done,
+}
+
+impl Prepared {
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Prepared::Json(p) => p.commit(),
+            Prepared::Done => Ok(()),
+        }
+    }
+}

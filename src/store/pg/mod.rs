@@ -1,0 +1,573 @@
+//! The PostgreSQL backend (`--database-url`): the same aggregates as the
+//! JSON directory, as JSONB rows of one database that any number of payctl
+//! processes on any number of machines share (see schema.rs).
+//!
+//! The database decides every race. A store opened for reading runs each
+//! query on its own. A store opened for writing runs one database
+//! transaction from its first query to its commit: the customer and
+//! transaction rows it reads are locked (`SELECT … FOR UPDATE`) until then,
+//! a customer_key looked up is locked too (a transaction-scoped advisory
+//! lock on the key, the UNIQUE index as the last word), and a queue item is
+//! claimed with `FOR UPDATE SKIP LOCKED` so that each item is processed by
+//! exactly one worker. A command that ends without committing rolls back.
+
+pub mod check;
+pub mod conn;
+pub mod schema;
+pub mod tx;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use postgres::Client;
+use postgres::types::ToSql;
+
+use super::{Mode, Opened, ProfileSummary, QueueItem, TxnSummary, idempotency};
+use crate::error::{Error, Result, code};
+use crate::model::catalog::Catalog;
+use crate::model::txn::TxnFile;
+use crate::model::{Customer, id};
+pub use conn::Target;
+pub use tx::PgTx;
+
+/// An open database store.
+pub struct PgStore {
+    target: Target,
+    shown_path: PathBuf,
+    mode: Mode,
+    conn: Mutex<Conn>,
+    armed: Mutex<Option<tx::Armed>>,
+}
+
+struct Conn {
+    client: Client,
+    /// A transaction is open (a store opened for writing, since its first query).
+    in_tx: bool,
+}
+
+impl PgStore {
+    /// Open the store in the database at `url`; an empty database gets the
+    /// schema and `default_catalog()`.
+    pub fn open(
+        url: &str,
+        mode: Mode,
+        default_catalog: impl FnOnce() -> Catalog,
+    ) -> Result<(PgStore, Opened)> {
+        let store = PgStore::connect(url, mode)?;
+        let opened = match store.version()? {
+            Some(v) => {
+                store.refuse_newer(v)?;
+                Opened::Existing
+            }
+            None => {
+                if store.create(&default_catalog())? {
+                    Opened::Created
+                } else {
+                    Opened::Existing
+                }
+            }
+        };
+        Ok((store, opened))
+    }
+
+    /// Create a store with `catalog` in the database at `url`; refused when
+    /// it holds one.
+    pub fn init(url: &str, catalog: &Catalog) -> Result<PgStore> {
+        let store = PgStore::connect(url, Mode::Exclusive)?;
+        if store.version()?.is_some() || !store.create(catalog)? {
+            return Err(Error::one(
+                code::INVALID_VALUE,
+                format!(
+                    "a store already exists in the database {}",
+                    store.target.shown
+                ),
+            ));
+        }
+        Ok(store)
+    }
+
+    fn connect(url: &str, mode: Mode) -> Result<PgStore> {
+        let target = Target::parse(url)?;
+        let client = target.connect()?;
+        Ok(PgStore {
+            shown_path: PathBuf::from(&target.shown),
+            target,
+            mode,
+            conn: Mutex::new(Conn {
+                client,
+                in_tx: false,
+            }),
+            armed: Mutex::new(None),
+        })
+    }
+
+    /// The database's URL without its password.
+    pub fn shown(&self) -> &str {
+        &self.target.shown
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.shown_path
+    }
+
+    pub(crate) fn err(&self, e: &postgres::Error) -> Error {
+        conn::db_error(&self.target.shown, e)
+    }
+
+    /// A database in a state that this payctl did not leave (like a corrupt file).
+    pub(crate) fn corrupt(&self, what: impl std::fmt::Display) -> Error {
+        Error::store(
+            code::STORE_UNREADABLE,
+            format!(
+                "the database {} is corrupt or unreadable ({}); run `payctl store check`",
+                self.target.shown,
+                crate::output::mask::mask_text(&what.to_string())
+            ),
+        )
+    }
+
+    /// Run `f` on the connection: inside the transaction of a store opened
+    /// for writing (begun at its first query), else on its own, retried a
+    /// bounded number of times when the connection was lost.
+    pub(crate) fn with<T>(
+        &self,
+        f: impl Fn(&mut Client) -> std::result::Result<T, postgres::Error>,
+    ) -> Result<T> {
+        let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        if self.mode == Mode::Exclusive {
+            if !conn.in_tx {
+                conn.client
+                    .batch_execute("BEGIN")
+                    .map_err(|e| self.err(&e))?;
+                conn.in_tx = true;
+            }
+            return f(&mut conn.client).map_err(|e| self.err(&e));
+        }
+        let mut attempt = 0;
+        loop {
+            match f(&mut conn.client) {
+                Ok(v) => return Ok(v),
+                Err(e) if attempt + 1 < conn::ATTEMPTS && conn::retryable(&e) => {
+                    attempt += 1;
+                    if conn.client.is_closed() {
+                        conn.client = self.target.connect()?;
+                    }
+                }
+                Err(e) => return Err(self.err(&e)),
+            }
+        }
+    }
+
+    /// End the transaction of a store opened for writing: `COMMIT`, and the
+    /// next query begins another.
+    pub(crate) fn finish(&self, commit: bool) -> Result<()> {
+        let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        if !conn.in_tx {
+            return Ok(());
+        }
+        conn.in_tx = false;
+        let sql = if commit { "COMMIT" } else { "ROLLBACK" };
+        conn.client.batch_execute(sql).map_err(|e| self.err(&e))
+    }
+
+    fn version(&self) -> Result<Option<u32>> {
+        let v = self.with(|c| {
+            let exists: bool = c
+                .query_one("SELECT to_regclass('payctl_meta') IS NOT NULL", &[])?
+                .get(0);
+            if !exists {
+                return Ok(None);
+            }
+            let row = c.query_opt(
+                "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
+                &[],
+            )?;
+            Ok(row.map(|r| r.get::<_, String>(0)))
+        })?;
+        match v {
+            None => Ok(None),
+            Some(text) => text
+                .parse()
+                .map(Some)
+                .map_err(|_| self.corrupt("payctl_meta.schema_version is not a number")),
+        }
+    }
+
+    fn refuse_newer(&self, v: u32) -> Result<()> {
+        if v > schema::SCHEMA_VERSION {
+            return Err(Error::store(
+                code::STORE_VERSION,
+                format!(
+                    "the database {} has schema version {v}, this payctl reads up to {}: \
+                     upgrade payctl",
+                    self.target.shown,
+                    schema::SCHEMA_VERSION
+                ),
+            ));
+        }
+        if v < 1 {
+            return Err(self.corrupt("unknown schema version"));
+        }
+        Ok(())
+    }
+
+    /// Create the schema and the catalog in one transaction, serialized with
+    /// any other payctl doing the same; `false` when another did it first.
+    fn create(&self, catalog: &Catalog) -> Result<bool> {
+        let text = serde_json::to_string(catalog).expect("catalog serializes");
+        let version = schema::SCHEMA_VERSION.to_string();
+        let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let created = (|| {
+            let mut t = conn.client.transaction()?;
+            t.execute("SELECT pg_advisory_xact_lock($1)", &[&schema::CREATE_LOCK])?;
+            t.batch_execute(schema::TABLES)?;
+            let had = t
+                .query_opt(
+                    "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
+                    &[],
+                )?
+                .is_some();
+            if had {
+                t.commit()?;
+                return Ok(false);
+            }
+            t.execute(
+                "INSERT INTO payctl_meta (name, value) VALUES ('catalog', $1), ('schema_version', $2)",
+                &[&text, &version],
+            )?;
+            t.commit()?;
+            Ok(true)
+        })()
+        .map_err(|e: postgres::Error| self.err(&e))?;
+        Ok(created)
+    }
+
+    /// `FOR UPDATE` when this store writes: the row stays locked until the commit.
+    fn lock_clause(&self) -> &'static str {
+        if self.mode == Mode::Exclusive {
+            " FOR UPDATE"
+        } else {
+            ""
+        }
+    }
+
+    pub fn scratch_file(&self) -> Result<std::fs::File> {
+        let path = std::env::temp_dir().join(format!(
+            "payctl-import-{}-{}{}",
+            std::process::id(),
+            rand::random::<u64>(),
+            super::atomic::TEMP_SUFFIX
+        ));
+        let f = super::atomic::open_private(
+            &path,
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true),
+        )?;
+        std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(f)
+    }
+
+    pub fn catalog(&self) -> Result<Catalog> {
+        let text: Option<String> = self.with(|c| {
+            Ok(
+                c.query_opt("SELECT value FROM payctl_meta WHERE name = 'catalog'", &[])?
+                    .map(|r| r.get(0)),
+            )
+        })?;
+        let text = text.ok_or_else(|| self.corrupt("the catalog is missing"))?;
+        serde_json::from_str(&text).map_err(|e| self.corrupt(format!("the catalog: {e}")))
+    }
+
+    fn doc<T: serde::de::DeserializeOwned>(&self, what: &str, text: &str) -> Result<T> {
+        serde_json::from_str(text).map_err(|e| self.corrupt(format!("{what}: {e}")))
+    }
+
+    pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        if !id::is_valid(id::CUSTOMER, cid) {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT doc::text FROM payctl_customers WHERE id = $1{}",
+            self.lock_clause()
+        );
+        let text: Option<String> =
+            self.with(|c| Ok(c.query_opt(sql.as_str(), &[&cid])?.map(|r| r.get(0))))?;
+        let Some(text) = text else { return Ok(None) };
+        let c: Customer = self.doc(&format!("customer {cid}"), &text)?;
+        if c.id() != cid {
+            return Err(self.corrupt(format!("the row of customer {cid} holds another customer")));
+        }
+        Ok(Some(c))
+    }
+
+    pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        if !id::is_valid(id::TRANSACTION, tid) {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT doc::text FROM payctl_transactions WHERE id = $1{}",
+            self.lock_clause()
+        );
+        let text: Option<String> =
+            self.with(|c| Ok(c.query_opt(sql.as_str(), &[&tid])?.map(|r| r.get(0))))?;
+        let Some(text) = text else { return Ok(None) };
+        let t: TxnFile = self.doc(&format!("transaction {tid}"), &text)?;
+        if t.transaction.transaction_id != tid {
+            return Err(self.corrupt(format!(
+                "the row of transaction {tid} holds another transaction"
+            )));
+        }
+        Ok(Some(t))
+    }
+
+    /// The customer holding `key`. A store opened for writing also locks the
+    /// key until its commit, so that of two creates of one key the second
+    /// sees the first's customer.
+    pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
+        let lock = self.mode == Mode::Exclusive;
+        self.with(|c| {
+            if lock {
+                c.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended($1, 7))",
+                    &[&key],
+                )?;
+            }
+            Ok(c.query_opt(
+                "SELECT id FROM payctl_customers WHERE customer_key = $1",
+                &[&key],
+            )?
+            .map(|r| r.get(0)))
+        })
+    }
+
+    pub fn key_index(&self) -> Result<PgKeyIndex> {
+        let owners = self.with(|c| {
+            Ok(
+                c.query("SELECT customer_key, id FROM payctl_customers", &[])?
+                    .into_iter()
+                    .map(|r| (r.get(0), r.get(1)))
+                    .collect(),
+            )
+        })?;
+        Ok(PgKeyIndex { owners })
+    }
+
+    fn docs<T: serde::de::DeserializeOwned>(
+        &self,
+        what: &str,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<T>> {
+        let rows: Vec<String> = self.with(|c| {
+            Ok(c.query(sql, params)?
+                .into_iter()
+                .map(|r| r.get::<_, String>(0))
+                .collect())
+        })?;
+        rows.iter().map(|t| self.doc(what, t)).collect()
+    }
+
+    /// Every customer in creation order (for a check or a migration).
+    pub fn all_customers(&self) -> Result<Vec<Customer>> {
+        self.docs(
+            "a customer",
+            "SELECT doc::text FROM payctl_customers ORDER BY seq",
+            &[],
+        )
+    }
+
+    /// Every transaction in creation order.
+    pub fn all_txns(&self) -> Result<Vec<TxnFile>> {
+        self.docs(
+            "a transaction",
+            "SELECT doc::text FROM payctl_transactions ORDER BY seq",
+            &[],
+        )
+    }
+
+    pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+        Ok(self
+            .all_customers()?
+            .iter()
+            .map(|c| ProfileSummary::of(&c.profile))
+            .collect())
+    }
+
+    /// The profiles whose names, e-mail or key may hold every needle
+    /// (ignoring case): a superset, the caller filters exactly.
+    pub fn profiles_containing(&self, needles: &[String]) -> Result<Vec<ProfileSummary>> {
+        let needles: Vec<String> = needles.iter().map(|n| n.to_lowercase()).collect();
+        let cs: Vec<Customer> = self.docs(
+            "a customer",
+            "SELECT doc::text FROM payctl_customers c WHERE NOT EXISTS ( \
+               SELECT 1 FROM unnest($1::text[]) n WHERE strpos(lower(c.doc::text), n) = 0) \
+             ORDER BY seq",
+            &[&needles],
+        )?;
+        Ok(cs.iter().map(|c| ProfileSummary::of(&c.profile)).collect())
+    }
+
+    pub fn profile_count(&self) -> Result<usize> {
+        let n: i64 = self.with(|c| {
+            Ok(c.query_one("SELECT count(*) FROM payctl_customers", &[])?
+                .get(0))
+        })?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
+        let offset = i64::try_from(start).unwrap_or(i64::MAX);
+        let limit = i64::try_from(end.saturating_sub(start)).unwrap_or(i64::MAX);
+        self.with(|c| {
+            Ok(c.query(
+                "SELECT id FROM payctl_customers ORDER BY seq OFFSET $1 LIMIT $2",
+                &[&offset, &limit],
+            )?
+            .into_iter()
+            .map(|r| r.get(0))
+            .collect())
+        })
+    }
+
+    pub fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
+        let n: Option<i64> = self.with(|c| {
+            Ok(c.query_opt(
+                "SELECT (SELECT count(*) FROM payctl_customers o WHERE o.seq < c.seq) \
+                 FROM payctl_customers c WHERE c.id = $1",
+                &[&cid],
+            )?
+            .map(|r| r.get(0)))
+        })?;
+        Ok(n.map(|n| usize::try_from(n).unwrap_or(0)))
+    }
+
+    pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
+        self.with(|c| {
+            Ok(c.query(
+                "SELECT customer_id FROM payctl_attachments WHERE program_id = $1 ORDER BY seq",
+                &[&program_id],
+            )?
+            .into_iter()
+            .map(|r| r.get(0))
+            .collect())
+        })
+    }
+
+    pub fn txns(&self) -> Result<Vec<TxnSummary>> {
+        Ok(self.all_txns()?.iter().map(TxnSummary::of).collect())
+    }
+
+    pub fn queue(&self) -> Result<Vec<QueueItem>> {
+        let names: Vec<String> = self.with(|c| {
+            Ok(c.query("SELECT name FROM payctl_queue ORDER BY name", &[])?
+                .into_iter()
+                .map(|r| r.get(0))
+                .collect())
+        })?;
+        Ok(names.iter().filter_map(|n| QueueItem::parse(n)).collect())
+    }
+
+    /// Whether `item` is queued; a store opened for writing claims it until
+    /// its commit (`FOR UPDATE SKIP LOCKED`: an item another worker holds is
+    /// not queued for this one).
+    pub fn is_queued(&self, item: &QueueItem) -> bool {
+        let sql = if self.mode == Mode::Exclusive {
+            "SELECT 1 FROM payctl_queue WHERE name = $1 FOR UPDATE SKIP LOCKED"
+        } else {
+            "SELECT 1 FROM payctl_queue WHERE name = $1"
+        };
+        let name = item.file_name();
+        self.with(|c| Ok(c.query_opt(sql, &[&name])?.is_some()))
+            .unwrap_or(false)
+    }
+
+    pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        let row: Option<(String, i64, String)> = self.with(|c| {
+            Ok(c.query_opt(
+                "SELECT fp, at, result FROM payctl_idempotency WHERE key = $1",
+                &[&key],
+            )?
+            .map(|r| (r.get(0), r.get(1), r.get(2))))
+        })?;
+        let Some((fp, at, result)) = row else {
+            return Ok(None);
+        };
+        let rec = idempotency::Record {
+            key: key.to_string(),
+            fp,
+            at,
+            result: self.doc("an idempotency record", &result)?,
+        };
+        Ok((!rec.expired(now)).then_some(rec))
+    }
+
+    /// Every live idempotency record (for `store migrate`).
+    pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
+        let rows: Vec<(String, String, i64, String)> = self.with(|c| {
+            Ok(c.query(
+                "SELECT key, fp, at, result FROM payctl_idempotency ORDER BY at, key",
+                &[],
+            )?
+            .into_iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect())
+        })?;
+        let mut out = Vec::new();
+        for (key, fp, at, result) in rows {
+            let rec = idempotency::Record {
+                key,
+                fp,
+                at,
+                result: self.doc("an idempotency record", &result)?,
+            };
+            if !rec.expired(now) {
+                out.push(rec);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Rows per table of the store (for `store migrate`'s verification).
+    pub fn attachment_count(&self) -> Result<usize> {
+        let n: i64 = self.with(|c| {
+            Ok(c.query_one("SELECT count(*) FROM payctl_attachments", &[])?
+                .get(0))
+        })?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
+        *self.armed.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx::Armed {
+            key: key.to_string(),
+            fp: fp.to_string(),
+            now,
+        });
+    }
+
+    pub fn disarm_idempotency(&self) -> bool {
+        self.armed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .is_some()
+    }
+
+    pub fn begin(&self) -> PgTx<'_> {
+        assert_eq!(self.mode, Mode::Exclusive, "write on a read-only store");
+        PgTx::new(self)
+    }
+}
+
+/// Every customer_key and its holder, read once (an import).
+pub struct PgKeyIndex {
+    owners: HashMap<String, String>,
+}
+
+impl PgKeyIndex {
+    pub fn owner(&self, key: &str) -> Option<String> {
+        self.owners.get(key).cloned()
+    }
+}

@@ -1,0 +1,68 @@
+//! The database's schema, created by the first command in an empty
+//! database, and its version (refused when newer than this payctl's).
+//!
+//! Every aggregate is one JSONB row (`doc`) beside the columns that lists,
+//! filters and races need: a creation sequence (`seq`), the customer_key
+//! (UNIQUE: the database decides which of two creates wins), lower-cased
+//! names and e-mail, a transaction's program and status. Profile-program
+//! records (`payctl_attachments`, primary key program and customer) are
+//! derived from the customer aggregates on every commit. The worker's
+//! pending items are rows of `payctl_queue`, claimed with
+//! `FOR UPDATE SKIP LOCKED`. Idempotency records are rows of
+//! `payctl_idempotency`.
+
+/// The schema version this payctl writes and reads.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A lock number of `pg_advisory_xact_lock` that serializes the creation of
+/// the schema by concurrent first commands.
+pub const CREATE_LOCK: i64 = 0x7061_7963_746c; // "payctl"
+
+pub const TABLES: &str = "
+CREATE TABLE IF NOT EXISTS payctl_meta (
+    name text PRIMARY KEY,
+    value text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS payctl_customers (
+    id text PRIMARY KEY,
+    seq bigserial NOT NULL UNIQUE,
+    customer_key text NOT NULL UNIQUE,
+    first_name_lc text NOT NULL,
+    last_name_lc text NOT NULL,
+    email_lc text NOT NULL,
+    doc jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS payctl_transactions (
+    id text PRIMARY KEY,
+    seq bigserial NOT NULL UNIQUE,
+    program_id text NOT NULL,
+    template_id text NOT NULL,
+    status_id integer NOT NULL,
+    doc jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS payctl_attachments (
+    program_id text NOT NULL,
+    customer_id text NOT NULL REFERENCES payctl_customers (id),
+    seq bigserial NOT NULL UNIQUE,
+    PRIMARY KEY (program_id, customer_id)
+);
+CREATE TABLE IF NOT EXISTS payctl_queue (
+    name text PRIMARY KEY
+);
+CREATE TABLE IF NOT EXISTS payctl_idempotency (
+    key text PRIMARY KEY,
+    fp text NOT NULL,
+    at bigint NOT NULL,
+    result text NOT NULL
+);
+";
+
+/// The tables a store has, for `store migrate` (a target must have none of
+/// their rows) and for the check of a database in an unexpected state.
+pub const RECORD_TABLES: [&str; 5] = [
+    "payctl_customers",
+    "payctl_transactions",
+    "payctl_attachments",
+    "payctl_queue",
+    "payctl_idempotency",
+];

@@ -1,0 +1,167 @@
+//! A throwaway PostgreSQL for the tests that run on the database store:
+//! `initdb` + `pg_ctl` of Debian's `postgresql` package (binaries under
+//! /usr/lib/postgresql/<version>/bin, or on PATH), one server per test
+//! binary on a free port in a temporary directory, one fresh database per
+//! test. As root the server runs as `nobody` (PostgreSQL refuses root). A
+//! watcher stops the server and removes its directory when the test binary
+//! exits.
+//!
+//! Without PostgreSQL a test that needs it says so on stderr and passes
+//! without running; with `CI=true` it fails instead (CI installs the
+//! package: see .ci/run).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Server {
+    port: u16,
+}
+
+static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
+static NEXT_DB: AtomicUsize = AtomicUsize::new(0);
+
+fn bin_dir() -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("bin"))
+        .filter(|p| p.join("initdb").exists() && p.join("pg_ctl").exists())
+        .collect();
+    dirs.sort();
+    dirs.pop()
+}
+
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").port()
+}
+
+fn is_root() -> bool {
+    rustix::process::geteuid().is_root()
+}
+
+/// `program args…`, as `nobody` when this process is root.
+fn as_server_user(program: &Path) -> Command {
+    if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "nobody", "--"]).arg(program);
+        c
+    } else {
+        Command::new(program)
+    }
+}
+
+fn start() -> Result<Server, String> {
+    let bin = bin_dir().ok_or("no PostgreSQL server binaries under /usr/lib/postgresql")?;
+    let dir = std::env::temp_dir().join(format!(
+        "payctl-pg-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    if is_root() {
+        let ok = Command::new("chown")
+            .args(["nobody", dir.to_str().unwrap()])
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !ok.success() {
+            return Err("chown nobody failed".into());
+        }
+    }
+    let data = dir.join("data");
+    let out = as_server_user(&bin.join("initdb"))
+        .args([
+            "-D",
+            data.to_str().unwrap(),
+            "-U",
+            "postgres",
+            "--auth=trust",
+        ])
+        .args(["--no-sync", "-E", "UTF8", "--locale=C"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "initdb failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let port = free_port();
+    let opts = format!(
+        "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off \
+         -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+        dir.display()
+    );
+    let out = as_server_user(&bin.join("pg_ctl"))
+        .args(["-D", data.to_str().unwrap(), "-o", &opts, "-w", "-t", "60"])
+        .args(["-l", dir.join("log").to_str().unwrap(), "start"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let log = std::fs::read_to_string(dir.join("log")).unwrap_or_default();
+        return Err(format!(
+            "pg_ctl start failed: {}{log}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    // Stop the server and remove its directory once this test binary exits.
+    let stop = format!(
+        "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; \
+         {run} {pg_ctl} -D {data} -m immediate stop >/dev/null 2>&1; rm -rf {dir}",
+        pid = std::process::id(),
+        run = if is_root() {
+            "runuser -u nobody --"
+        } else {
+            ""
+        },
+        pg_ctl = bin.join("pg_ctl").display(),
+        data = data.display(),
+        dir = dir.display(),
+    );
+    Command::new("sh")
+        .args(["-c", &stop])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    Ok(Server { port })
+}
+
+fn rand_suffix() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+/// The URL of a fresh, empty database, or `None` (after saying why on
+/// stderr) when no PostgreSQL can be started outside CI.
+pub fn fresh_database(test: &str) -> Option<String> {
+    let server = SERVER.get_or_init(start);
+    let server = match server {
+        Ok(s) => s,
+        Err(why) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{test}: PostgreSQL is required in CI and could not be started: {why}");
+            }
+            eprintln!(
+                "SKIPPED {test}: needs PostgreSQL ({why}); install the `postgresql` package \
+                 (apt-get install postgresql) and run `cargo test` again"
+            );
+            return None;
+        }
+    };
+    let n = NEXT_DB.fetch_add(1, Ordering::SeqCst);
+    let name = format!("t{}_{n}", std::process::id());
+    let admin = format!("postgresql://postgres@127.0.0.1:{}/postgres", server.port);
+    let mut c = postgres::Client::connect(&admin, postgres::NoTls).expect("connect to test server");
+    c.batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create database");
+    Some(format!(
+        "postgresql://postgres:secret-pw@127.0.0.1:{}/{name}",
+        server.port
+    ))
+}

@@ -1,0 +1,295 @@
+//! The PostgreSQL store (`--database-url`): every command on a fresh
+//! database (see tests/common/pg.rs; skipped with a note when PostgreSQL is
+//! not installed, never in CI), the schema's version, connection errors.
+
+mod common;
+
+use common::{Env, address_body, txn_create_args};
+use serde_json::{Value, json};
+
+fn db(test: &str) -> Option<Env> {
+    Env::database(test)
+}
+
+/// The lifecycle of the README on the database: profile, address,
+/// instrument, attach, worker, a transaction and its steps, lists, store
+/// check; and nothing is written into --data-dir.
+#[test]
+fn every_command_works_on_the_database() {
+    let Some(env) = db("every_command_works_on_the_database") else {
+        return;
+    };
+    let o = env.run(&["program", "list"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stderr.contains("created a new store"), "{o:?}");
+    assert!(!o.stderr.contains("secret-pw"), "{o:?}");
+    let prm = env.program_id();
+    let a = env.create_profile("alpha-001");
+    let b = env.create_profile("bravo-002");
+    env.run(&["profile", "get", &a]).json["data"][0]["customer_key"]
+        .as_str()
+        .map(|k| assert_eq!(k, "alpha-001"))
+        .expect("key");
+    // The same key again: refused, nothing written.
+    env.body(&["profile", "create"], &common::profile_body("alpha-001"))
+        .refused(1, 21002);
+    let o = env.run(&["profile", "list"]);
+    let keys: Vec<&str> = o
+        .data()
+        .iter()
+        .map(|p| p["customer_key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["alpha-001", "bravo-002"], "creation order: {o:?}");
+    assert_eq!(o.json["paging"]["total_count"], 2);
+    let o = env.run(&["profile", "list", "--customer-key", "bravo-002"]);
+    assert_eq!(o.data().len(), 1, "{o:?}");
+    let page = env.run(&["profile", "list", "--page-size", "1", "--page-number", "2"]);
+    assert_eq!(page.data()[0]["customer_key"], "bravo-002", "{page:?}");
+    // Address and its default rule.
+    let addr = env.body(&["address", "create", &a], &address_body(true));
+    assert_eq!(addr.code, 0, "{addr:?}");
+    let aid = addr.id();
+    env.run(&["address", "delete", &a, &aid, "--yes"])
+        .refused(1, 21003);
+    // Attach both, process, then a transaction between them.
+    for c in [&a, &b] {
+        let o = env.run(&["program", "attach", &prm, c]);
+        assert_eq!(o.code, 0, "{o:?}");
+    }
+    env.run(&["program", "attach", &prm, &a]).refused(1, 21001);
+    let w = env.run(&["worker"]);
+    assert_eq!(w.code, 0, "{w:?}");
+    assert_eq!(w.json["data"][0]["attachments_processed"], 2, "{w:?}");
+    let o = env.run(&["program", "profiles", &prm]);
+    let ids: Vec<&str> = o
+        .data()
+        .iter()
+        .map(|p| p["customer_profile_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [a.as_str(), b.as_str()], "{o:?}");
+    let src = format!("@source_customers={a}:1.25");
+    let dst = format!("@targets={b}:1.25");
+    let t = env.run(&txn_create_args(
+        &prm,
+        "internal_transfer",
+        &[&src, &dst, "@facilitator=1.00"],
+    ));
+    assert_eq!(t.code, 0, "{t:?}");
+    let trn = t.id();
+    let w = env.run(&["worker"]);
+    assert_eq!(w.json["data"][0]["transactions_processed"], 1, "{w:?}");
+    let steps = env.run(&["txn", "steps", &trn]);
+    assert_eq!(steps.data().len(), 2, "{steps:?}");
+    let list = env.run(&["txn", "list"]);
+    assert_eq!(list.data().len(), 1, "{list:?}");
+    // The spec's invariants on the database's aggregates.
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.json["data"][0]["customers"], 2, "{o:?}");
+    assert_eq!(o.json["data"][0]["transactions"], 1, "{o:?}");
+    // --data-dir is not used.
+    assert!(!env.path().exists());
+}
+
+/// An idempotency key on the database: the retry answers the same id.
+#[test]
+fn an_idempotent_create_is_answered_once_on_the_database() {
+    let Some(env) = db("an_idempotent_create_is_answered_once_on_the_database") else {
+        return;
+    };
+    let body = common::profile_body("idem-0001");
+    let first = env.body(&["profile", "create", "--idempotency-key", "k-123"], &body);
+    assert_eq!(first.code, 0, "{first:?}");
+    let again = env.body(&["profile", "create", "--idempotency-key", "k-123"], &body);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert_eq!(first.id(), again.id());
+    let other = common::profile_body("idem-0002");
+    env.body(&["profile", "create", "--idempotency-key", "k-123"], &other)
+        .refused(1, 21005);
+    assert_eq!(env.run(&["profile", "list"]).data().len(), 1);
+}
+
+/// `init` creates the schema with the given catalog; a second is refused.
+#[test]
+fn init_on_a_database_then_again_is_refused() {
+    let Some(env) = db("init_on_a_database_then_again_is_refused") else {
+        return;
+    };
+    let o = env.run(&["init"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let o = env.run(&["init"]);
+    assert_eq!(o.code, 1, "{o:?}");
+    o.mentions("a store already exists in the database");
+    assert!(!o.stderr.contains("secret-pw") && !o.stdout.contains("secret-pw"));
+}
+
+/// A schema written by a newer payctl is refused like a newer store format.
+#[test]
+fn a_newer_schema_version_is_refused() {
+    let Some(env) = db("a_newer_schema_version_is_refused") else {
+        return;
+    };
+    assert_eq!(env.run(&["init"]).code, 0);
+    let url = env.db.clone().unwrap();
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    c.execute(
+        "UPDATE payctl_meta SET value = '99' WHERE name = 'schema_version'",
+        &[],
+    )
+    .unwrap();
+    let o = env.run(&["profile", "list"]);
+    o.refused(3, 30004).mentions("schema version 99");
+}
+
+/// A database that cannot be reached: exit 3, 30016, the host named, never
+/// the password.
+#[test]
+fn an_unreachable_database_names_the_host_not_the_password() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = Env {
+        dir: tempfile::TempDir::new().unwrap(),
+        db: Some(format!(
+            "postgresql://payuser:hunter2-secret@127.0.0.1:{port}/payments"
+        )),
+    };
+    let o = env.run(&["profile", "list"]);
+    o.refused(3, 30016)
+        .mentions(&format!("postgresql://payuser@127.0.0.1:{port}/payments"));
+    let all = format!("{}{}", o.stdout, o.stderr);
+    assert!(!all.contains("hunter2"), "{all}");
+    // A URL that is not one is a usage error.
+    let env = Env {
+        dir: tempfile::TempDir::new().unwrap(),
+        db: Some("mysql://x".into()),
+    };
+    let o = env.run(&["profile", "list"]);
+    assert_eq!(o.code, 2, "{o:?}");
+}
+
+/// The summary of a store check holds the records of the database.
+#[test]
+fn store_check_reports_a_broken_invariant_in_the_database() {
+    let Some(env) = db("store_check_reports_a_broken_invariant_in_the_database") else {
+        return;
+    };
+    let a = env.create_profile("check-001");
+    for d in [true, true] {
+        let mut body: Value = address_body(d);
+        body["is_default"] = json!(d);
+        assert_eq!(env.body(&["address", "create", &a], &body).code, 0);
+    }
+    assert_eq!(env.run(&["store", "check"]).code, 0);
+    // Make two defaults behind payctl's back.
+    let url = env.db.clone().unwrap();
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let doc: String = c
+        .query_one("SELECT doc::text FROM payctl_customers", &[])
+        .unwrap()
+        .get(0);
+    let mut v: Value = serde_json::from_str(&doc).unwrap();
+    for a in v["addresses"].as_array_mut().unwrap() {
+        a["is_default"] = json!(true);
+    }
+    c.execute(
+        "UPDATE payctl_customers SET doc = $1::text::jsonb",
+        &[&v.to_string()],
+    )
+    .unwrap();
+    let o = env.run(&["store", "check"]);
+    o.refused(3, 30006)
+        .mentions("more than one default address");
+}
+
+/// What a store answers, to compare two stores: profiles in order with
+/// their records, program profiles, transactions, the queue's size.
+fn answers(env: &Env, prm: &str) -> Vec<Value> {
+    let mut out = Vec::new();
+    let list = env.run(&["profile", "list", "--page-size", "1000"]);
+    assert_eq!(list.code, 0, "{list:?}");
+    out.push(list.json["data"].clone());
+    for p in list.data() {
+        let id = p["customer_profile_id"].as_str().unwrap();
+        out.push(env.run(&["address", "list", id]).json["data"].clone());
+    }
+    out.push(env.run(&["program", "profiles", prm]).json["data"].clone());
+    out.push(env.run(&["txn", "list"]).json["data"].clone());
+    out
+}
+
+/// `store migrate` from a directory into a database and back: the same
+/// answers, the same counts, the source unchanged, a non-empty target
+/// refused.
+#[test]
+fn store_migrate_both_ways() {
+    let Some(pg) = db("store_migrate_both_ways") else {
+        return;
+    };
+    let dir = Env::new();
+    let prm = dir.program_id();
+    let mut ids = Vec::new();
+    for i in 0..7 {
+        ids.push(dir.create_profile(&format!("mig-{i:04}")));
+    }
+    assert_eq!(
+        dir.body(&["address", "create", &ids[0]], &address_body(true))
+            .code,
+        0
+    );
+    for id in &ids[..3] {
+        assert_eq!(dir.run(&["program", "attach", &prm, id]).code, 0);
+    }
+    assert_eq!(dir.run(&["worker"]).code, 0);
+    // One still pending (queued), one idempotent create.
+    assert_eq!(dir.run(&["program", "attach", &prm, &ids[3]]).code, 0);
+    let idem = dir.body(
+        &["profile", "create", "--idempotency-key", "mig-key"],
+        &common::profile_body("mig-idem"),
+    );
+    assert_eq!(idem.code, 0, "{idem:?}");
+    let before = dir.snapshot();
+    let want = answers(&dir, &prm);
+
+    let url = pg.db.clone().unwrap();
+    let o = dir.run(&["store", "migrate", "--to", &url]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let counts = &o.json["data"][0];
+    assert_eq!(counts["customers"], 8, "{o:?}");
+    assert_eq!(counts["attachments"], 4, "{o:?}");
+    assert_eq!(counts["queued"], 1, "{o:?}");
+    assert_eq!(counts["idempotency_keys"], 1, "{o:?}");
+    assert!(!o.stderr.contains("secret-pw") && !o.stdout.contains("secret-pw"));
+    assert_eq!(dir.snapshot(), before, "the source is unchanged");
+    assert_eq!(answers(&pg, &prm), want);
+    assert_eq!(pg.run(&["store", "check"]).code, 0);
+    // The idempotency key came along: the retry answers the same id.
+    let again = pg.body(
+        &["profile", "create", "--idempotency-key", "mig-key"],
+        &common::profile_body("mig-idem"),
+    );
+    assert_eq!(again.id(), idem.id());
+    // The pending attachment is processed on the database.
+    let w = pg.run(&["worker"]);
+    assert_eq!(w.json["data"][0]["attachments_processed"], 1, "{w:?}");
+
+    // Into a non-empty target: refused, nothing written.
+    dir.run(&["store", "migrate", "--to", &url])
+        .refused(1, 30018);
+    let other = Env::new();
+    assert_eq!(other.run(&["init"]).code, 0);
+    dir.run(&["store", "migrate", "--to", other.path().to_str().unwrap()])
+        .refused(1, 30018);
+
+    // Back from the database into a new directory.
+    let back = Env::new();
+    let want = answers(&pg, &prm);
+    let o = pg.run(&["store", "migrate", "--to", back.path().to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.json["data"][0]["customers"], 8, "{o:?}");
+    assert_eq!(answers(&back, &prm), want);
+    let check = back.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
