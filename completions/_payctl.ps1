@@ -22,6 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
     $completions = @(switch ($command) {
         'payctl' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -56,6 +57,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;profile' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -92,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--office-phone', '--office-phone', [CompletionResultType]::ParameterName, 'office-phone')
             [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -116,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -132,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;profile;get' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -161,6 +166,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--home-phone', '--home-phone', [CompletionResultType]::ParameterName, 'home-phone')
             [CompletionResult]::new('--office-phone', '--office-phone', [CompletionResultType]::ParameterName, 'office-phone')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -177,6 +183,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;profile;import' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -221,6 +228,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;address' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -255,6 +263,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--zip', '--zip', [CompletionResultType]::ParameterName, 'xxxxx or xxxxx-xxxx')
             [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -274,6 +283,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -290,6 +300,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;address;get' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -317,6 +328,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--city', '--city', [CompletionResultType]::ParameterName, '1-50 characters')
             [CompletionResult]::new('--zip', '--zip', [CompletionResultType]::ParameterName, 'xxxxx or xxxxx-xxxx')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -333,6 +345,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;address;delete' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -376,6 +389,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;instrument' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -409,6 +423,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)')
             [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -428,6 +443,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -444,6 +460,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;instrument;get' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -471,6 +488,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--ach-type-id', '--ach-type-id', [CompletionResultType]::ParameterName, 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -510,6 +528,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;program' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -535,6 +554,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -554,6 +574,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -574,6 +595,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1')
             [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -594,6 +616,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -610,6 +633,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;program;profile' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -653,6 +677,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;template' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -675,6 +700,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -694,6 +720,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -725,6 +752,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;txn' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -757,6 +785,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1')
             [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -774,6 +803,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;txn;get' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -797,6 +827,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -816,6 +847,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -835,6 +867,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -878,6 +911,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;dict' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -900,6 +934,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -928,6 +963,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;worker' {
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between polls with --watch (fractions allowed, 0.01-86400)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -946,6 +982,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;init' {
             [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -962,6 +999,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;store' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -975,11 +1013,13 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'payctl;store;check' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -995,12 +1035,34 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'payctl;store;migrate' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'A directory, or postgresql://user:password@host:port/dbname')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'payctl;store;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'payctl;store;help;check' {
+            break
+        }
+        'payctl;store;help;migrate' {
             break
         }
         'payctl;store;help;help' {
@@ -1008,6 +1070,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;completions' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -1029,6 +1092,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Largest request body in bytes (larger: 413)')
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)')
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -1048,6 +1112,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;openapi' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -1064,6 +1129,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;demo' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -1081,6 +1147,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;generate-docs' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
@@ -1251,9 +1318,13 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         }
         'payctl;help;store' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
             break
         }
         'payctl;help;store;check' {
+            break
+        }
+        'payctl;help;store;migrate' {
             break
         }
         'payctl;help;completions' {

@@ -223,6 +223,9 @@ _payctl() {
             payctl__subcmd__help__subcmd__store,check)
                 cmd="payctl__subcmd__help__subcmd__store__subcmd__check"
                 ;;
+            payctl__subcmd__help__subcmd__store,migrate)
+                cmd="payctl__subcmd__help__subcmd__store__subcmd__migrate"
+                ;;
             payctl__subcmd__help__subcmd__template,list)
                 cmd="payctl__subcmd__help__subcmd__template__subcmd__list"
                 ;;
@@ -352,11 +355,17 @@ _payctl() {
             payctl__subcmd__store,help)
                 cmd="payctl__subcmd__store__subcmd__help"
                 ;;
+            payctl__subcmd__store,migrate)
+                cmd="payctl__subcmd__store__subcmd__migrate"
+                ;;
             payctl__subcmd__store__subcmd__help,check)
                 cmd="payctl__subcmd__store__subcmd__help__subcmd__check"
                 ;;
             payctl__subcmd__store__subcmd__help,help)
                 cmd="payctl__subcmd__store__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__store__subcmd__help,migrate)
+                cmd="payctl__subcmd__store__subcmd__help__subcmd__migrate"
                 ;;
             payctl__subcmd__template,help)
                 cmd="payctl__subcmd__template__subcmd__help"
@@ -419,13 +428,17 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help"
+            opts="-o -y -h -V --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -465,13 +478,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -511,7 +528,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__create)
-            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -569,6 +586,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -605,13 +626,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__delete)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -651,13 +676,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -795,7 +824,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -814,6 +843,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -853,7 +886,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__update)
-            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -907,6 +940,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -943,13 +980,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__completions)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -989,13 +1030,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__demo)
-            opts="-o -y -h --keep --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --keep --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1035,13 +1080,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1123,7 +1172,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict__subcmd__list)
-            opts="-o -y -h --country --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --country --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1146,6 +1195,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1185,13 +1238,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__generate__subcmd__docs)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1693,7 +1750,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help__subcmd__store)
-            opts="check"
+            opts="check migrate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1707,6 +1764,20 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help__subcmd__store__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__store__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1861,7 +1932,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__init)
-            opts="-o -y -h --catalog --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --catalog --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1872,6 +1943,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1911,13 +1986,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1957,7 +2036,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__create)
-            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2015,6 +2094,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -2051,13 +2134,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2181,7 +2268,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2200,6 +2287,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2239,7 +2330,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__update)
-            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2293,6 +2384,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -2329,13 +2424,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__openapi)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2375,13 +2474,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2421,7 +2524,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__create)
-            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2487,6 +2590,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -2523,13 +2630,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2667,13 +2778,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__import)
-            opts="-o -y -h --skip-existing --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --skip-existing --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2713,7 +2828,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__list)
-            opts="-o -y -h --first-name --last-name --email --customer-key --tag --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --first-name --last-name --email --customer-key --tag --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2755,6 +2870,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -2791,7 +2910,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__update)
-            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2853,6 +2972,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -2889,13 +3012,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2935,7 +3062,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__applications)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2954,6 +3081,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2993,7 +3124,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__attach)
-            opts="-o -y -h --reason --body --wait --timeout --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --reason --body --wait --timeout --idempotency-key --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3016,6 +3147,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3153,7 +3288,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3172,6 +3307,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3211,13 +3350,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profile)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3257,7 +3400,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profiles)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3276,6 +3419,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3315,7 +3462,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__serve)
-            opts="-q -o -y -h --listen --token --no-worker --worker-interval --max-body --request-timeout --quiet --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-q -o -y -h --listen --token --no-worker --worker-interval --max-body --request-timeout --quiet --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3342,6 +3489,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3381,13 +3532,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help check help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help check migrate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3427,13 +3582,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__check)
-            opts="-o -y -h --repair --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --repair --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3473,7 +3632,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__help)
-            opts="check help"
+            opts="check migrate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3514,14 +3673,86 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__store__subcmd__help__subcmd__migrate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__migrate)
+            opts="-o -y -h --to --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__template)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3617,7 +3848,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__list)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3636,6 +3867,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3675,7 +3910,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__steps)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3694,6 +3929,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3733,13 +3972,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3779,7 +4022,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__create)
-            opts="-o -y -h --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3829,6 +4072,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
                     return 0
@@ -3865,13 +4112,17 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__get)
-            opts="-o -y -h --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4009,7 +4260,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__list)
-            opts="-o -y -h --status --template --program --customer --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --status --template --program --customer --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4044,6 +4295,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4083,7 +4338,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__parameters)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4102,6 +4357,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4141,7 +4400,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__steps)
-            opts="-o -y -h --page-size --page-number --after --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --page-size --page-number --after --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4160,6 +4419,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4199,7 +4462,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__worker)
-            opts="-o -y -h --watch --interval --data-dir --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --watch --interval --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4210,6 +4473,10 @@ _payctl() {
                     return 0
                     ;;
                 --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

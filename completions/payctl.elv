@@ -19,6 +19,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
     var completions = [
         &'payctl'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -52,6 +53,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;profile'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -87,6 +89,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --office-phone 'office-phone'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -110,6 +113,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -125,6 +129,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;profile;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -153,6 +158,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --home-phone 'home-phone'
             cand --office-phone 'office-phone'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -168,6 +174,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;profile;import'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -204,6 +211,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;address'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -237,6 +245,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --zip 'xxxxx or xxxxx-xxxx'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -255,6 +264,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -270,6 +280,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;address;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -296,6 +307,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --city '1-50 characters'
             cand --zip 'xxxxx or xxxxx-xxxx'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -311,6 +323,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;address;delete'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -346,6 +359,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;instrument'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -378,6 +392,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -396,6 +411,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -411,6 +427,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;instrument;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -437,6 +454,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --ach-type-id 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking'
             cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -469,6 +487,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;program'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -493,6 +512,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -511,6 +531,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -530,6 +551,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --timeout 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -549,6 +571,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -564,6 +587,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;program;profile'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -599,6 +623,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;template'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -620,6 +645,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -638,6 +664,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -664,6 +691,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;txn'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -695,6 +723,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --timeout 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -711,6 +740,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;txn;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -733,6 +763,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -751,6 +782,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -769,6 +801,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -804,6 +837,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;dict'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -825,6 +859,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -849,6 +884,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;worker'= {
             cand --interval 'Seconds between polls with --watch (fractions allowed, 0.01-86400)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -866,6 +902,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;init'= {
             cand --catalog 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -881,6 +918,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;store'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -894,10 +932,12 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
             cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold'
+            cand migrate 'Copy this store into an empty one: a directory, or a PostgreSQL database'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;store;check'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -912,16 +952,37 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'payctl;store;migrate'= {
+            cand --to 'A directory, or postgresql://user:password@host:port/dbname'
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'payctl;store;help'= {
             cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold'
+            cand migrate 'Copy this store into an empty one: a directory, or a PostgreSQL database'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;store;help;check'= {
+        }
+        &'payctl;store;help;migrate'= {
         }
         &'payctl;store;help;help'= {
         }
         &'payctl;completions'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -942,6 +1003,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --max-body 'Largest request body in bytes (larger: 413)'
             cand --request-timeout 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -960,6 +1022,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;openapi'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -975,6 +1038,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;demo'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -991,6 +1055,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;generate-docs'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -1123,8 +1188,11 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;help;store'= {
             cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold'
+            cand migrate 'Copy this store into an empty one: a directory, or a PostgreSQL database'
         }
         &'payctl;help;store;check'= {
+        }
+        &'payctl;help;store;migrate'= {
         }
         &'payctl;help;completions'= {
         }
