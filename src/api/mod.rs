@@ -14,30 +14,29 @@ use std::time::Duration;
 use crate::error::{Error, ErrorKind, Result, code};
 use crate::store::{Mode, Store};
 
-/// The local store at a directory, opened per request.
+/// The local store at a directory, or the database of `--database-url`,
+/// opened per request.
 #[derive(Debug, Clone)]
 pub struct Local {
     pub data_dir: PathBuf,
+    pub database_url: Option<String>,
     pub lock_timeout: Duration,
 }
 
 impl Local {
     fn open(&self, mode: Mode) -> Result<Store> {
-        Store::open(
-            &self.data_dir,
-            mode,
-            self.lock_timeout,
-            || {
-                let now = crate::core::Ctx::new(
-                    crate::model::status::SYSTEM,
-                    chrono::Local::now().naive_local(),
-                )
-                .now;
-                crate::catalog::builtin(crate::model::status::SYSTEM, &now)
-            },
-            |_| {},
-        )
-        .map(|(s, _)| s)
+        let catalog = || {
+            let now = crate::core::Ctx::new(
+                crate::model::status::SYSTEM,
+                chrono::Local::now().naive_local(),
+            )
+            .now;
+            crate::catalog::builtin(crate::model::status::SYSTEM, &now)
+        };
+        if let Some(url) = &self.database_url {
+            return Store::open_database(url, mode, catalog).map(|(s, _)| s);
+        }
+        Store::open(&self.data_dir, mode, self.lock_timeout, catalog, |_| {}).map(|(s, _)| s)
     }
 }
 

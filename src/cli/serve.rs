@@ -84,6 +84,7 @@ impl ServeArgs {
             actor: g.actor.clone(),
             store: Local {
                 data_dir: g.data_dir.clone(),
+                database_url: g.database_url.clone(),
                 lock_timeout: g.lock_timeout,
             },
         })?;
