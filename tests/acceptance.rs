@@ -232,6 +232,28 @@ fn lifecycle(side: &Side) -> Vec<(String, i32, Value)> {
     seen
 }
 
+/// The same commands give the same envelopes and exit codes on the
+/// PostgreSQL store (`--database-url`), locally and through `payctl serve`
+/// on the database, as on a directory (issue 16).
+#[test]
+fn the_lifecycle_answers_the_same_on_postgres() {
+    let name = "the_lifecycle_answers_the_same_on_postgres";
+    let Some(db) = Side::database(name) else {
+        return;
+    };
+    let Some(db_remote) = Side::database_remote(name) else {
+        return;
+    };
+    let here = lifecycle(&Side::local());
+    for (side, what) in [(&db, "database"), (&db_remote, "serve on the database")] {
+        let there = lifecycle(side);
+        assert_eq!(here.len(), there.len());
+        for (l, r) in here.iter().zip(&there) {
+            assert_eq!(l, r, "directory vs {what}");
+        }
+    }
+}
+
 /// The same commands give the same envelopes and exit codes locally and in
 /// remote mode against `payctl serve` (issue 15).
 #[test]

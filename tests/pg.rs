@@ -293,3 +293,101 @@ fn store_migrate_both_ways() {
     let check = back.run(&["store", "check"]);
     assert_eq!(check.code, 0, "{check:?}");
 }
+
+/// Two `payctl serve` on one database: creates through both land, one
+/// customer_key raced across both has exactly one winner, and the
+/// background workers of both process each item once (each transaction
+/// gets its steps once).
+#[test]
+fn two_serve_instances_share_one_database() {
+    use common::serve::Server;
+    let Some(env) = db("two_serve_instances_share_one_database") else {
+        return;
+    };
+    let prm = env.program_id();
+    let a = Server::start(&env, &["--quiet"]);
+    let b = Server::start(&env, &["--quiet"]);
+    // Creates through both.
+    std::thread::scope(|scope| {
+        for (w, s) in [&a, &b, &a, &b].into_iter().enumerate() {
+            scope.spawn(move || {
+                for i in 0..5 {
+                    let r = s.post(
+                        "/customer-profiles",
+                        &common::profile_body(&format!("two-{w}-{i:03}")),
+                    );
+                    assert_eq!(r.status, 201, "{r:?}");
+                }
+            });
+        }
+    });
+    for s in [&a, &b] {
+        let listed = s.get("/customer-profiles?page_size=1000");
+        assert_eq!(listed.json["paging"]["total_count"], 20, "{listed:?}");
+    }
+    // One key raced across both: exactly one winner.
+    let replies: Vec<common::serve::Reply> = std::thread::scope(|scope| {
+        let hs: Vec<_> = (0..8)
+            .map(|i| {
+                let s = if i % 2 == 0 { &a } else { &b };
+                scope
+                    .spawn(move || s.post("/customer-profiles", &common::profile_body("raced-key")))
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        replies.iter().filter(|r| r.status == 201).count(),
+        1,
+        "{replies:#?}"
+    );
+    for r in replies.iter().filter(|r| r.status != 201) {
+        r.refused(409, 21002);
+    }
+    drop((a, b));
+    // Work for the workers: 12 transactions between the first profiles.
+    let ids: Vec<String> = env
+        .run(&["profile", "list", "--page-size", "1000"])
+        .data()
+        .iter()
+        .map(|p| p["customer_profile_id"].as_str().unwrap().to_string())
+        .collect();
+    for id in &ids[..4] {
+        assert_eq!(env.run(&["program", "attach", &prm, id]).code, 0);
+    }
+    assert_eq!(env.run(&["worker"]).code, 0);
+    let mut trns = Vec::new();
+    for i in 0..12 {
+        let src = format!("@source_customers={}:1.25", ids[i % 2]);
+        let dst = format!("@targets={}:1.25", ids[2 + i % 2]);
+        let o = env.run(&txn_create_args(
+            &prm,
+            "internal_transfer",
+            &[&src, &dst, "@facilitator=1.00"],
+        ));
+        trns.push(o.id());
+    }
+    let a = Server::try_start(&env, &["--worker-interval", "0.05", "--quiet"], &[]).unwrap();
+    let b = Server::try_start(&env, &["--worker-interval", "0.05", "--quiet"], &[]).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let queued = env.run(&["txn", "list", "--page-size", "1000"]);
+        let done = queued
+            .data()
+            .iter()
+            .all(|t| t["transaction_status_id"] != 10 && t["transaction_status_id"] != 20);
+        if done {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{queued:?}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    drop((a, b));
+    for t in &trns {
+        let steps = env.run(&["txn", "steps", t]);
+        assert_eq!(steps.data().len(), 2, "steps made once: {steps:?}");
+    }
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert_eq!(check.json["data"][0]["customers"], 21);
+}

@@ -65,9 +65,12 @@ impl Server {
     /// Start with `flags` and `extra`; Err with the stderr when it exits first.
     pub fn try_start(env: &Env, flags: &[&str], extra: &[&str]) -> Result<Server, String> {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("payctl"));
-        cmd.arg("--data-dir")
-            .arg(env.path())
-            .args(["serve", "--listen", "127.0.0.1:0"])
+        match &env.db {
+            Some(url) => cmd.arg("--database-url").arg(url),
+            None => cmd.arg("--data-dir").arg(env.path()),
+        };
+        cmd.args(["serve", "--listen", "127.0.0.1:0"])
+            .env_remove("PAYCTL_DATABASE_URL")
             .args(flags)
             .args(extra)
             .env_remove("PAYCTL_BASE_URL")
@@ -230,6 +233,23 @@ impl Side {
             env,
             server: Some(server),
         }
+    }
+    /// The local CLI on a fresh PostgreSQL database (`None`: no PostgreSQL
+    /// here, see pg.rs).
+    pub fn database(test: &str) -> Option<Side> {
+        Some(Side {
+            env: Env::database(test)?,
+            server: None,
+        })
+    }
+    /// Remote mode against `payctl serve` on a fresh PostgreSQL database.
+    pub fn database_remote(test: &str) -> Option<Side> {
+        let env = Env::database(test)?;
+        let server = Server::start(&env, &["--quiet"]);
+        Some(Side {
+            env,
+            server: Some(server),
+        })
     }
     /// Both sides, local first.
     pub fn both() -> [Side; 2] {
