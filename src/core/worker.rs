@@ -100,6 +100,10 @@ pub fn run_once(open: &dyn Fn() -> Result<Store>, ctx: &Ctx, stop: &AtomicBool) 
     }
 }
 
+/// How many batches of a run the database may roll back for a conflict
+/// before the run gives up (30019).
+const MAX_CONFLICTS: usize = 3;
+
 fn batches(
     open: &dyn Fn() -> Result<Store>,
     ctx: &Ctx,
@@ -110,6 +114,10 @@ fn batches(
     // The queue as last listed, oldest first: listed again only when used up,
     // so a long queue is not read whole for every batch.
     let mut listed: VecDeque<QueueItem> = VecDeque::new();
+    // Batches rolled back by the database for a deadlock or a
+    // serialization failure (another worker locked the same records in
+    // another order): redone, a bounded number of times.
+    let mut conflicts = 0;
     while !stop.load(Ordering::SeqCst) {
         let store = open()?;
         // Read once per batch, before any item: a catalog that cannot be read
@@ -148,6 +156,13 @@ fn batches(
                     failed = Some((i, e));
                     break;
                 }
+                Err(e) if e.has_code(code::DB_RETRIES) && conflicts < MAX_CONFLICTS => {
+                    conflicts += 1;
+                    for item in queue.drain(..).rev() {
+                        listed.push_front(item);
+                    }
+                    break;
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -164,8 +179,23 @@ fn batches(
             }
             continue;
         }
+        if queue.is_empty() {
+            // Rolled back for a conflict (above): the batch is redone.
+            continue;
+        }
         let unfinished = crate::store::journal::unfinished();
-        tx.commit()?;
+        match tx.commit() {
+            Ok(()) => {}
+            Err(e) if e.has_code(code::DB_RETRIES) && conflicts < MAX_CONFLICTS => {
+                conflicts += 1;
+                drop(store);
+                for item in queue.into_iter().rev() {
+                    listed.push_front(item);
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
         drop(store);
         run.summary.add(&batch);
         if crate::store::journal::unfinished() != unfinished {
