@@ -391,3 +391,26 @@ fn two_serve_instances_share_one_database() {
     assert_eq!(check.code, 0, "{check:?}");
     assert_eq!(check.json["data"][0]["customers"], 21);
 }
+
+/// `demo` tours a scratch directory even when PAYCTL_DATABASE_URL names a
+/// database: it never writes its records into the team's store.
+#[test]
+fn demo_never_writes_into_the_database_of_the_environment() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let o = assert_cmd::Command::cargo_bin("payctl")
+        .unwrap()
+        .args(["-o", "json", "demo"])
+        .env(
+            "PAYCTL_DATABASE_URL",
+            format!("postgresql://u:p@127.0.0.1:{port}/nowhere"),
+        )
+        .env_remove("PAYCTL_DATA_DIR")
+        .output()
+        .unwrap();
+    let out = common::Out::from(o);
+    assert_eq!(out.code, 0, "{out:?}");
+}

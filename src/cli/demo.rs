@@ -32,6 +32,9 @@ impl Tour {
         let mut c = Command::new(&self.exe);
         c.arg("--data-dir").arg(&self.dir).arg("--no-input");
         c.env_remove("PAYCTL_OUTPUT");
+        // The tour is of a scratch directory: never of a database that
+        // PAYCTL_DATABASE_URL names (its records are not the demo's to write).
+        c.env_remove("PAYCTL_DATABASE_URL");
         c
     }
 
