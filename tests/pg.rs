@@ -43,6 +43,27 @@ fn every_command_works_on_the_database() {
     assert_eq!(o.json["paging"]["total_count"], 2);
     let o = env.run(&["profile", "list", "--customer-key", "bravo-002"]);
     assert_eq!(o.data().len(), 1, "{o:?}");
+    // Filters ignore case, and find nothing where nothing matches.
+    let o = env.run(&[
+        "profile",
+        "list",
+        "--last-name",
+        "LOVELACE",
+        "--email",
+        "Ada@Example.com",
+    ]);
+    assert_eq!(o.data().len(), 2, "{o:?}");
+    let o = env.run(&["profile", "list", "--first-name", "Grace"]);
+    assert_eq!(o.data().len(), 0, "{o:?}");
+    let o = env.run(&[
+        "profile",
+        "list",
+        "--tag",
+        "segment=retail",
+        "--first-name",
+        "ada",
+    ]);
+    assert_eq!(o.data().len(), 2, "{o:?}");
     let page = env.run(&["profile", "list", "--page-size", "1", "--page-number", "2"]);
     assert_eq!(page.data()[0]["customer_key"], "bravo-002", "{page:?}");
     // Address and its default rule.

@@ -388,26 +388,62 @@ impl PgStore {
         )
     }
 
+    /// Profile summaries in creation order, from the columns and the
+    /// profile's own fields (the addresses and instruments are not read).
     pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        Ok(self
-            .all_customers()?
-            .iter()
-            .map(|c| ProfileSummary::of(&c.profile))
-            .collect())
+        self.summaries("", &[])
     }
 
-    /// The profiles whose names, e-mail or key may hold every needle
-    /// (ignoring case): a superset, the caller filters exactly.
+    fn summaries(
+        &self,
+        filter: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<ProfileSummary>> {
+        let sql = format!(
+            "SELECT id, customer_key, \
+               coalesce(doc #>> '{{profile,customer_profile_individual,first_name}}', ''), \
+               coalesce(doc #>> '{{profile,customer_profile_individual,last_name}}', ''), \
+               coalesce(doc #>> '{{profile,customer_profile_individual,email}}', ''), \
+               coalesce(doc #>> '{{profile,customer_profile_tags}}', '[]') \
+             FROM payctl_customers c {filter} ORDER BY seq"
+        );
+        let rows: Vec<(String, String, String, String, String, String)> = self.with(|c| {
+            Ok(c.query(sql.as_str(), params)?
+                .into_iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4), r.get(5)))
+                .collect())
+        })?;
+        rows.into_iter()
+            .map(|(id, customer_key, first_name, last_name, email, tags)| {
+                Ok(ProfileSummary {
+                    tags: self.doc(&format!("the tags of customer {id}"), &tags)?,
+                    id,
+                    customer_key,
+                    first_name,
+                    last_name,
+                    email,
+                })
+            })
+            .collect()
+    }
+
+    /// The profiles whose row may hold every needle (ignoring case): a
+    /// superset, the caller filters exactly.
     pub fn profiles_containing(&self, needles: &[String]) -> Result<Vec<ProfileSummary>> {
-        let needles: Vec<String> = needles.iter().map(|n| n.to_lowercase()).collect();
-        let cs: Vec<Customer> = self.docs(
-            "a customer",
-            "SELECT doc::text FROM payctl_customers c WHERE NOT EXISTS ( \
-               SELECT 1 FROM unnest($1::text[]) n WHERE strpos(lower(c.doc::text), n) = 0) \
-             ORDER BY seq",
+        // As the JSON store's scan: only plain ASCII needles are looked for
+        // in the row's text (JSON escapes the others), else every profile.
+        let plain = |n: &String| {
+            n.bytes().all(|b| b.is_ascii_graphic() || b == b' ') && !n.contains(['"', '\\'])
+        };
+        if !needles.iter().all(plain) {
+            return self.profiles();
+        }
+        let needles: Vec<String> = needles.iter().map(|n| n.to_ascii_lowercase()).collect();
+        self.summaries(
+            "WHERE NOT EXISTS (SELECT 1 FROM unnest($1::text[]) n \
+             WHERE strpos(lower(c.doc::text), n) = 0)",
             &[&needles],
-        )?;
-        Ok(cs.iter().map(|c| ProfileSummary::of(&c.profile)).collect())
+        )
     }
 
     pub fn profile_count(&self) -> Result<usize> {
