@@ -435,3 +435,20 @@ fn demo_never_writes_into_the_database_of_the_environment() {
     let out = common::Out::from(o);
     assert_eq!(out.code, 0, "{out:?}");
 }
+
+/// A database whose schema lost a table answers like a corrupt store:
+/// exit 3, 30002, naming the database and the table.
+#[test]
+fn a_database_missing_a_table_answers_like_a_corrupt_store() {
+    let Some(env) = db("a_database_missing_a_table_answers_like_a_corrupt_store") else {
+        return;
+    };
+    env.create_profile("gone-0001");
+    let url = env.db.clone().unwrap();
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    c.batch_execute("DROP TABLE payctl_queue").unwrap();
+    let o = env.run(&["worker"]);
+    o.refused(3, 30002).mentions("payctl_queue");
+    assert!(o.messages()[0].contains("127.0.0.1"), "{o:?}");
+    assert!(!o.stderr.contains("secret-pw"), "{o:?}");
+}

@@ -118,6 +118,21 @@ pub fn db_error(shown: &str, e: &postgres::Error) -> Error {
             ),
         );
     }
+    // A table or a column of the schema is missing: the database is not in
+    // the state a payctl left it (answered like a corrupt store).
+    if matches!(
+        e.code(),
+        Some(c) if *c == SqlState::UNDEFINED_TABLE || *c == SqlState::UNDEFINED_COLUMN
+    ) {
+        return Error::store(
+            code::STORE_UNREADABLE,
+            format!(
+                "the database {shown} is corrupt or unreadable ({}): its payctl schema is \
+                 incomplete; restore it from a backup or migrate the store again",
+                reason(e)
+            ),
+        );
+    }
     if retryable(e) {
         return Error::store(
             code::DB_RETRIES,
