@@ -585,3 +585,90 @@ fn remote_mode_retries_a_get_on_503_and_not_a_plain_post() {
     common::Out::from(c.output().unwrap()).refused(3, 30001);
     assert_eq!(hits.load(Ordering::SeqCst), 1, "not retried");
 }
+
+/// Findings of a generic OpenAPI tester (schemathesis) and of hand-made
+/// requests: each answer here was wrong before.
+#[test]
+fn what_an_openapi_tester_found_is_answered_right() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let csp = s
+        .post("/customer-profiles", &profile_body("cust-st-001"))
+        .id();
+    let before = env.snapshot();
+
+    // HEAD of a GET route is the GET without its body (was 405).
+    let head = s.send("HEAD", &format!("/customer-profiles/{csp}"), None, &[]);
+    assert_eq!(head.status, 200, "{head:?}");
+    assert_eq!(head.header("content-type"), Some("application/json"));
+    assert!(head.text.is_empty(), "{head:?}");
+
+    // A body that says it is not JSON is 415 (was read as JSON and written).
+    let mut body = profile_body("cust-st-002");
+    body["customer_profile_individual"]["ssn"] = json!("987654321");
+    let text = body.to_string();
+    for ct in ["text/plain", "application/x-www-form-urlencoded"] {
+        let raw = format!(
+            "POST /customer-profiles HTTP/1.1\r\nHost: x\r\nContent-Type: {ct}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+            text.len()
+        );
+        let answer = s.raw(raw.as_bytes());
+        assert!(answer.starts_with("HTTP/1.1 415"), "{ct}: {answer}");
+        assert!(answer.contains("\"code\":10005"), "{answer}");
+        assert!(answer.contains("Content-Type"), "{answer}");
+        assert!(!answer.contains("987654321"), "{answer}");
+    }
+    // JSON with parameters, and a +json type, are JSON.
+    let ok = s.send(
+        "POST",
+        "/customer-profiles",
+        Some(&profile_body("cust-st-003").to_string()),
+        &[("Content-Type", "application/json; charset=utf-8")],
+    );
+    assert_eq!(ok.status, 201, "{ok:?}");
+
+    // `%+0` is not a percent-escape (was decoded as NUL by from_str_radix).
+    s.get("/customer-profiles/a%+0b").refused(400, 10001);
+    s.get("/customer-profiles?first_name=%+1")
+        .refused(400, 10001);
+
+    // X-Payctl-Actor: what the document's pattern allows is accepted, what
+    // it refuses is refused.
+    let doc = s.get("/openapi.json").json;
+    let actor = doc["paths"]["/_payctl/worker"]["post"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "X-Payctl-Actor")
+        .unwrap()
+        .clone();
+    let pattern = regex::Regex::new(actor["schema"]["pattern"].as_str().unwrap()).unwrap();
+    for good in ["#", "{}", "ops%20team", "a.b"] {
+        assert!(pattern.is_match(good), "{good}");
+        let r = s.send("POST", "/_payctl/worker", None, &[("X-Payctl-Actor", good)]);
+        assert_eq!(r.status, 200, "{good}: {r:?}");
+    }
+    for bad in ["%zz", "%+1", "%"] {
+        assert!(!pattern.is_match(bad), "{bad}");
+        s.send("POST", "/_payctl/worker", None, &[("X-Payctl-Actor", bad)])
+            .refused(400, 10001);
+    }
+    let after_ok = env.snapshot();
+    assert_ne!(after_ok, before);
+    // Every operation with a body documents 415.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if op.get("requestBody").is_some() {
+                assert!(op["responses"]["415"].is_object(), "{method} {path}");
+            }
+        }
+    }
+
+    assert_eq!(env.snapshot(), after_ok, "refused requests wrote nothing");
+    let check = env.run(&["store", "check"]);
+    assert!(check.json["errors"].is_null(), "{:?}", check.json);
+    let (_, log) = s.terminate();
+    assert!(log.contains("HEAD /customer-profiles/"), "{log}");
+    assert!(log.contains(" 415 "), "{log}");
+    assert!(!log.contains("987654321"), "{log}");
+}

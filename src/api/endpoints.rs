@@ -606,7 +606,10 @@ pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
     while i < bytes.len() {
         match bytes[i] {
             b'%' => {
-                let hex = bytes.get(i + 1..i + 3)?;
+                // Two hex digits exactly: `from_str_radix` alone would take `%+1`.
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))?;
                 let hex = std::str::from_utf8(hex).ok()?;
                 out.push(u8::from_str_radix(hex, 16).ok()?);
                 i += 3;

@@ -280,8 +280,9 @@ fn operation(e: &Endpoint) -> Value {
     }
     if e.method != Method::Get {
         params.push(json!({"name": "X-Payctl-Actor", "in": "header", "required": false,
-            "schema": {"type": "string", "pattern": "^[A-Za-z0-9._~-]{1,64}$"},
-            "description": "the actor written to created_by / modified_by, percent-encoded UTF-8 (default: serve's --actor)"}));
+            "schema": {"type": "string", "minLength": 1, "maxLength": 192,
+                       "pattern": "^([!-$&-~]|%[0-9A-Fa-f]{2})([ !-$&-~]|%[0-9A-Fa-f]{2})*$"},
+            "description": "the actor written to created_by / modified_by, percent-encoded UTF-8, 1-64 characters once decoded, no control or invisible format characters (default: serve's --actor)"}));
     }
     let ok = if e.creates() { "201" } else { "200" };
     let mut responses = Map::new();
@@ -305,6 +306,7 @@ fn operation(e: &Endpoint) -> Value {
     }
     if e.body != Body::None {
         responses.insert("413".into(), err("TooLarge"));
+        responses.insert("415".into(), err("UnsupportedMediaType"));
     }
     responses.insert("500".into(), err("StoreUnusable"));
     responses.insert("503".into(), err("Busy"));
@@ -348,6 +350,7 @@ pub fn document() -> Value {
                 "NotFound": error("a record in the path does not exist (20001)"),
                 "Conflict": error("conflict with the state of a record (21001-21005)"),
                 "TooLarge": error("the body is larger than --max-body (10009)"),
+                "UnsupportedMediaType": error("the body's Content-Type is not JSON (10005)"),
                 "StoreUnusable": error("the store cannot be used (30002-30004)"),
                 "Busy": {
                     "description": "the store is busy (30001); retry after Retry-After seconds",

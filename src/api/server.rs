@@ -472,7 +472,12 @@ async fn prepare(
             }
         }
     }
-    let method = Method::parse(parts.method.as_str());
+    // HEAD is GET without the body (RFC 9110 9.3.2); hyper leaves the body out.
+    let method = if parts.method == axum::http::Method::HEAD {
+        Some(Method::Get)
+    } else {
+        Method::parse(parts.method.as_str())
+    };
     let (endpoint, params) = match endpoints::route(method, &segments) {
         Route::Found(e, p) => (e, p),
         Route::NotFound => {
@@ -539,6 +544,7 @@ async fn prepare(
     let body = if endpoint.body == endpoints::Body::None {
         None
     } else {
+        json_content_type(&parts.headers)?;
         let bytes = read_body(app, &parts.headers, body).await.map_err(fail)?;
         Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
     };
@@ -549,6 +555,35 @@ async fn prepare(
     request.params = params;
     request.body = body;
     Ok(Prepared::Call(Box::new(request), ctx))
+}
+
+/// A body sent as anything but JSON is 415 (10005): `Content-Type` absent,
+/// `application/json` or `application/*+json` (any parameters) is read.
+fn json_content_type(headers: &HeaderMap) -> std::result::Result<(), axum::response::Response> {
+    let Some(v) = headers.get(header::CONTENT_TYPE) else {
+        return Ok(());
+    };
+    let media = v
+        .to_str()
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let json = media == "application/json"
+        || (media.starts_with("application/") && media.ends_with("+json"));
+    if json {
+        return Ok(());
+    }
+    let err = refused(
+        code::MALFORMED,
+        format!(
+            "header Content-Type: `{}` is not JSON; send the body as `Content-Type: application/json`",
+            shown(v.to_str().unwrap_or("(not visible ASCII)"), 100)
+        ),
+    );
+    Err(json_reply(415, &output::error_envelope(&err)))
 }
 
 /// The body, at most `--max-body` bytes (413), within the request timeout.
