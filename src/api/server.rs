@@ -544,7 +544,9 @@ async fn prepare(
     let body = if endpoint.body == endpoints::Body::None {
         None
     } else {
-        json_content_type(&parts.headers)?;
+        if let Some(refusal) = not_json(&parts.headers) {
+            return Err(refusal);
+        }
         let bytes = read_body(app, &parts.headers, body).await.map_err(fail)?;
         Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
     };
@@ -557,12 +559,10 @@ async fn prepare(
     Ok(Prepared::Call(Box::new(request), ctx))
 }
 
-/// A body sent as anything but JSON is 415 (10005): `Content-Type` absent,
+/// The 415 (10005) of a body sent as anything but JSON: `Content-Type` absent,
 /// `application/json` or `application/*+json` (any parameters) is read.
-fn json_content_type(headers: &HeaderMap) -> std::result::Result<(), axum::response::Response> {
-    let Some(v) = headers.get(header::CONTENT_TYPE) else {
-        return Ok(());
-    };
+fn not_json(headers: &HeaderMap) -> Option<axum::response::Response> {
+    let v = headers.get(header::CONTENT_TYPE)?;
     let media = v
         .to_str()
         .unwrap_or("")
@@ -574,7 +574,7 @@ fn json_content_type(headers: &HeaderMap) -> std::result::Result<(), axum::respo
     let json = media == "application/json"
         || (media.starts_with("application/") && media.ends_with("+json"));
     if json {
-        return Ok(());
+        return None;
     }
     let err = refused(
         code::MALFORMED,
@@ -583,7 +583,7 @@ fn json_content_type(headers: &HeaderMap) -> std::result::Result<(), axum::respo
             shown(v.to_str().unwrap_or("(not visible ASCII)"), 100)
         ),
     );
-    Err(json_reply(415, &output::error_envelope(&err)))
+    Some(json_reply(415, &output::error_envelope(&err)))
 }
 
 /// The body, at most `--max-body` bytes (413), within the request timeout.
