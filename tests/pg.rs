@@ -221,8 +221,9 @@ fn store_check_reports_a_broken_invariant_in_the_database() {
     )
     .unwrap();
     let o = env.run(&["store", "check"]);
-    o.refused(3, 30006)
-        .mentions("more than one default address");
+    o.refused(3, 30006).mentions(&format!(
+        "payctl_customers/{a}: more than one default address"
+    ));
 }
 
 /// What a store answers, to compare two stores: profiles in order with

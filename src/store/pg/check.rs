@@ -63,7 +63,12 @@ impl PgStore {
         }
         report.customers = customers.len();
         report.transactions = txns.len();
+        let first = f.len();
         invariants(&customers, &txns, catalog.as_ref(), f);
+        // The shared checks name the JSON store's files: name the rows.
+        for x in &mut f[first..] {
+            x.path = row_of(&x.path);
+        }
         // Derived: the attachments table.
         let want: BTreeSet<(String, String)> = customers
             .iter()
@@ -196,5 +201,22 @@ fn key_of(q: &QueueItem) -> String {
             ..
         } => format!("att.{customer_id}.{program_id}"),
         QueueItem::Txn { transaction_id, .. } => format!("trn.{transaction_id}"),
+    }
+}
+
+/// `customers/<xx>/<id>.json` as `payctl_customers/<id>` (and transactions
+/// alike); anything else as it is.
+fn row_of(path: &str) -> String {
+    let id = path
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.strip_suffix(".json"))
+        .unwrap_or(path);
+    if path.starts_with("customers/") {
+        cust(id)
+    } else if path.starts_with("transactions/") {
+        format!("payctl_transactions/{id}")
+    } else {
+        path.to_string()
     }
 }
