@@ -672,3 +672,42 @@ fn what_an_openapi_tester_found_is_answered_right() {
     assert!(log.contains(" 415 "), "{log}");
     assert!(!log.contains("987654321"), "{log}");
 }
+
+/// With `--token`, the served document requires the Bearer scheme on every
+/// operation (it offered anonymous access, which that server refuses with 401);
+/// without it, anonymous access stays documented.
+#[test]
+fn the_served_document_says_when_the_token_is_required() {
+    let env = Env::new();
+    let token = "0123456789abcdef-token";
+    let s = Server::start(&env, &["--token", token]);
+    s.get("/openapi.json").refused(401, 10007);
+    let bearer = format!("Bearer {token}");
+    let doc = s.send("GET", "/openapi.json", None, &[("Authorization", &bearer)]);
+    assert_eq!(doc.status, 200, "{doc:?}");
+    assert_eq!(doc.json["security"], json!([{"bearer": []}]));
+    assert_eq!(
+        doc.json["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    for item in doc.json["paths"].as_object().unwrap().values() {
+        for op in item.as_object().unwrap().values() {
+            assert!(op["responses"]["401"].is_object(), "{op}");
+        }
+    }
+    let open = Server::start(&env, &[]);
+    let doc = open.get("/openapi.json");
+    assert!(
+        doc.json["security"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({})),
+        "{}",
+        doc.json["security"]
+    );
+    let local = env.run(&["openapi"]);
+    assert_eq!(
+        local.json["security"], doc.json["security"],
+        "payctl openapi"
+    );
+}

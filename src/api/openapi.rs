@@ -323,7 +323,17 @@ fn operation(e: &Endpoint) -> Value {
     op
 }
 
-/// The whole document.
+/// The document as a server started with `--token` serves it: every
+/// operation requires the Bearer token (401 otherwise), so no anonymous
+/// alternative is offered.
+pub fn document_with_token() -> Value {
+    let mut doc = document();
+    doc["security"] = json!([{"bearer": []}]);
+    doc
+}
+
+/// The whole document (`payctl openapi`; a server without `--token`, where
+/// the Bearer token is optional).
 pub fn document() -> Value {
     let mut paths: Map<String, Value> = Map::new();
     for e in ENDPOINTS {

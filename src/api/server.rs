@@ -425,7 +425,14 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                 )),
             }
         }
-        Ok(Prepared::Document) => json_reply(200, &super::openapi::document()),
+        Ok(Prepared::Document) => {
+            let doc = if app.cfg.token.is_some() {
+                super::openapi::document_with_token()
+            } else {
+                super::openapi::document()
+            };
+            json_reply(200, &doc)
+        }
         Err(mut reply) => {
             if has_body {
                 reply
