@@ -7,48 +7,21 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use common::{Env, Out, address_body, profile_body, txn_create_args};
+use common::{Env, Out, address_body, finish, profile_body, txn_create_args};
 use serde_json::{Value, json};
 
 /// A payctl child on `env`'s store, JSON output, `stdin` fed and closed.
 fn spawn(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Child {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_payctl"));
-    match &env.db {
-        Some(url) => c.arg("--database-url").arg(url),
-        None => c.arg("--data-dir").arg(env.path()),
-    };
-    c.args(["-o", "json", "--lock-timeout", "60"])
-        .args(args)
-        .env_remove("PAYCTL_OUTPUT")
-        .env_remove("PAYCTL_DATA_DIR")
-        .env_remove("PAYCTL_DATABASE_URL")
-        .env_remove("PAYCTL_FAULT")
-        .env("PAYCTL_ACTOR", "tester")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("spawn payctl");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Some(bytes) = stdin {
-        pipe.write_all(bytes).expect("write stdin");
-    }
-    drop(pipe);
-    child
+    env.spawn(&[&["--lock-timeout", "60"], args].concat(), stdin)
 }
 
 fn spawn_body(env: &Env, args: &[&str], body: &Value) -> Child {
     let mut a = args.to_vec();
     a.extend(["--body", "-"]);
     spawn(env, &a, Some(body.to_string().as_bytes()))
-}
-
-fn finish(child: Child) -> Out {
-    let o = child.wait_with_output().expect("wait payctl");
-    Out::from(o)
 }
 
 fn finish_all(children: Vec<Child>) -> Vec<Out> {

@@ -12,9 +12,9 @@ mod common;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use common::{Env, Out, address_body, profile_body, txn_create_args};
+use common::{Env, Out, address_body, feed, finish, payctl, profile_body, txn_create_args};
 use serde_json::{Value, json};
 
 const SSN: &str = "123456789";
@@ -29,25 +29,9 @@ const SECRETS: &[&str] = &[SSN, ACCOUNT, ROUTING, BAD_SSN, BAD_ACCOUNT, OTHER_SS
 
 /// Run payctl with `-o format` and `stdin`; both streams are returned.
 fn run(env: &Env, format: &str, args: &[&str], stdin: Option<&[u8]>) -> Out {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_payctl"));
-    c.arg("--data-dir")
-        .arg(env.path())
-        .args(["-o", format, "--no-input", "--color", "never"])
-        .args(args)
-        .env_remove("PAYCTL_OUTPUT")
-        .env_remove("PAYCTL_DATA_DIR")
-        .env("PAYCTL_ACTOR", "tester")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("spawn");
-    {
-        use std::io::Write;
-        let mut pipe = child.stdin.take().unwrap();
-        pipe.write_all(stdin.unwrap_or(b"")).unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
-    Out::from(o)
+    let mut c = payctl(env, format);
+    c.args(["--no-input", "--color", "never"]).args(args);
+    finish(feed(c, stdin))
 }
 
 /// Neither stream holds a secret whole.
@@ -538,24 +522,10 @@ fn permissive(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Out {
         "-c",
         "umask 000; exec \"$0\" \"$@\"",
         env!("CARGO_BIN_EXE_payctl"),
-    ])
-    .arg("--data-dir")
-    .arg(env.path())
-    .args(["-o", "json"])
-    .args(args)
-    .env_remove("PAYCTL_OUTPUT")
-    .env_remove("PAYCTL_DATA_DIR")
-    .env("PAYCTL_ACTOR", "tester")
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    {
-        use std::io::Write;
-        let mut pipe = child.stdin.take().unwrap();
-        pipe.write_all(stdin.unwrap_or(b"")).unwrap();
-    }
-    let out = Out::from(child.wait_with_output().unwrap());
+    ]);
+    common::configure(&mut c, env, "json");
+    c.args(args);
+    let out = finish(feed(c, stdin));
     assert_eq!(out.code, 0, "{args:?}: {out:?}");
     out
 }

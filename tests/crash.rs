@@ -17,38 +17,20 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
+use std::process::{Child, Command};
 use std::time::Duration;
 
-use common::{Env, Out, address_body, copy_dir, profile_body, txn_create_args};
+use common::{
+    Env, FAULT_POINTS, Out, address_body, assert_clean, clone_env, feed, finish, payctl,
+    profile_body, temp_files, txn_create_args,
+};
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
-/// Every fault point of the write path (src/store/fault.rs).
-const POINTS: &[&str] = &[
-    "before-write",
-    "after-write",
-    "after-sync",
-    "after-rename",
-    "before-dir-sync",
-    "after-journal",
-    "before-journal-remove",
-];
-
 fn command(env: &Env, fault: Option<&str>, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_payctl"));
-    c.arg("--data-dir")
-        .arg(env.path())
-        .args(["-o", "json"])
-        .args(args)
-        .env_remove("PAYCTL_OUTPUT")
-        .env_remove("PAYCTL_DATA_DIR")
-        .env_remove("PAYCTL_FAULT")
-        .env("PAYCTL_ACTOR", "tester")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut c = payctl(env, "json");
+    c.args(args);
     if let Some(f) = fault {
         c.env("PAYCTL_FAULT", f);
     }
@@ -56,57 +38,13 @@ fn command(env: &Env, fault: Option<&str>, args: &[&str]) -> Command {
 }
 
 fn spawn(env: &Env, fault: Option<&str>, args: &[&str], stdin: Option<&[u8]>) -> Child {
-    let mut child = command(env, fault, args).spawn().expect("spawn payctl");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Some(b) = stdin {
-        pipe.write_all(b).expect("stdin");
-    }
-    drop(pipe);
-    child
-}
-
-fn finish(child: Child) -> Out {
-    let o = child.wait_with_output().expect("wait");
-    Out::from(o)
+    feed(command(env, fault, args), stdin)
 }
 
 fn ok(o: Out) -> Out {
     assert_eq!(o.code, 0, "expected success: {o:?}");
     assert!(!o.stderr.contains("panicked"), "{o:?}");
     o
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
-fn temp_files(env: &Env) -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    walk(&env.path(), &mut all);
-    all.retain(|p| p.to_string_lossy().ends_with(".payctl-tmp"));
-    all
-}
-
-/// A fresh store holding a copy of `fixture`'s.
-fn clone_env(fixture: &Env) -> Env {
-    let env = Env::new();
-    copy_dir(&fixture.path(), &env.path());
-    env
-}
-
-/// `store check` is clean: no journal, no temp file, indexes agree, rules hold.
-fn assert_clean(env: &Env, what: &str) {
-    let o = env.run(&["store", "check"]);
-    assert_eq!(o.code, 0, "{what}: store check: {o:?}");
-    assert!(!env.path().join("journal.json").exists(), "{what}");
-    assert!(temp_files(env).is_empty(), "{what}: {:?}", temp_files(env));
 }
 
 fn profiles(env: &Env) -> Vec<Value> {
@@ -129,7 +67,7 @@ struct Scenario<'a> {
 /// the number of trials.
 fn exhaust(fixture: &Env, s: &Scenario) -> usize {
     let mut trials = 0;
-    for point in POINTS {
+    for point in FAULT_POINTS {
         for n in 1.. {
             let fault = format!("{point}:{n}");
             let what = format!("{}, {fault}", s.name);
@@ -555,7 +493,7 @@ fn a_large_worker_batch_is_all_or_nothing() {
 /// the creation instead of refusing a half-made directory.
 #[test]
 fn a_first_use_killed_halfway_is_finished_by_the_next_command() {
-    for point in POINTS {
+    for point in FAULT_POINTS {
         for n in 1..=3 {
             let fault = format!("{point}:{n}");
             let env = Env::new();
@@ -804,8 +742,8 @@ fn findings(o: &Out) -> Vec<String> {
 
 fn customer_files(env: &Env) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
-    walk(&env.path().join("customers"), &mut files);
-    walk(&env.path().join("transactions"), &mut files);
+    common::files(&env.path().join("customers"), &mut files);
+    common::files(&env.path().join("transactions"), &mut files);
     files.sort();
     files
         .into_iter()

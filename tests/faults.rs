@@ -15,35 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Env, Out, profile_body};
-
-/// A payctl child on `env`'s store, JSON output, `stdin` fed and closed.
-fn spawn(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Child {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_payctl"));
-    c.arg("--data-dir")
-        .arg(env.path())
-        .args(["-o", "json"])
-        .args(args)
-        .env_remove("PAYCTL_OUTPUT")
-        .env_remove("PAYCTL_DATA_DIR")
-        .env_remove("PAYCTL_FAULT")
-        .env_remove("PAYCTL_ALLOW_OTHER_OWNER")
-        .env("PAYCTL_ACTOR", "tester")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().expect("spawn payctl");
-    let mut pipe = child.stdin.take().expect("stdin");
-    if let Some(bytes) = stdin {
-        pipe.write_all(bytes).expect("write stdin");
-    }
-    drop(pipe);
-    child
-}
-
-fn finish(child: Child) -> Out {
-    Out::from(child.wait_with_output().expect("wait payctl"))
-}
+use common::{Env, Out, finish, profile_body};
 
 /// Wait for `child` at most `limit`; `None` (and the child killed) when it
 /// did not exit by then.
@@ -105,7 +77,7 @@ fn deleting_the_lock_file_under_a_writer_lets_no_second_writer_in() {
     env.run(&["init"]);
     let n = 3_000;
     let last = format!("race-{}", n - 1);
-    let importer = spawn(&env, &["profile", "import", "-"], Some(&jsonl("race", n)));
+    let importer = env.spawn(&["profile", "import", "-"], Some(&jsonl("race", n)));
     let lock = env.path().join("payctl.lock");
     let start = Instant::now();
     while !held_exclusively(&lock) {
@@ -117,8 +89,7 @@ fn deleting_the_lock_file_under_a_writer_lets_no_second_writer_in() {
     }
     fs::remove_file(&lock).unwrap();
     let mut importer = importer;
-    let rival = spawn(
-        &env,
+    let rival = env.spawn(
         &["--lock-timeout", "120", "profile", "create", "--body", "-"],
         Some(profile_body(&last).to_string().as_bytes()),
     );
@@ -132,11 +103,7 @@ fn deleting_the_lock_file_under_a_writer_lets_no_second_writer_in() {
     o.refused(1, 21002);
     assert_clean(&env);
     // Replaced rather than deleted: the same.
-    let importer = spawn(
-        &env,
-        &["profile", "import", "-"],
-        Some(&jsonl("again", 3_000)),
-    );
+    let importer = env.spawn(&["profile", "import", "-"], Some(&jsonl("again", 3_000)));
     while !held_exclusively(&lock) {
         assert!(
             start.elapsed() < Duration::from_secs(60),
@@ -147,8 +114,7 @@ fn deleting_the_lock_file_under_a_writer_lets_no_second_writer_in() {
     let fresh = env.path().join("fresh");
     fs::write(&fresh, b"").unwrap();
     fs::rename(&fresh, &lock).unwrap();
-    let rival = spawn(
-        &env,
+    let rival = env.spawn(
         &["--lock-timeout", "120", "profile", "create", "--body", "-"],
         Some(profile_body("again-2999").to_string().as_bytes()),
     );
@@ -197,8 +163,7 @@ fn a_writer_is_not_starved_by_back_to_back_readers() {
     std::thread::sleep(Duration::from_millis(1500));
     let mut outs = Vec::new();
     for _ in 0..3 {
-        let o = finish(spawn(
-            &env,
+        let o = finish(env.spawn(
             &[
                 "--lock-timeout",
                 "15",
@@ -270,7 +235,7 @@ fn worker_watch_stops_waiting_for_the_lock_on_sigterm() {
             .open(env.path().join("payctl.lock"))
             .unwrap();
         lock.lock().unwrap();
-        let worker = spawn(&env, &["--lock-timeout", "60", "worker", "--watch"], None);
+        let worker = env.spawn(&["--lock-timeout", "60", "worker", "--watch"], None);
         std::thread::sleep(Duration::from_millis(700));
         let sent = Instant::now();
         signal(&worker, sig);
@@ -476,7 +441,7 @@ fn queue_items(env: &Env) -> Vec<PathBuf> {
 fn run_bounded(env: &Env, args: &[&str], stdin: Option<&[u8]>) -> Out {
     let mut a = vec!["--lock-timeout", "5"];
     a.extend_from_slice(args);
-    let child = spawn(env, &a, stdin);
+    let child = env.spawn(&a, stdin);
     finish_within(child, Duration::from_secs(20)).unwrap_or_else(|| panic!("payctl {args:?} hung"))
 }
 

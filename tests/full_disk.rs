@@ -17,19 +17,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use common::{Env, Out, copy_dir, profile_body, txn_create_args};
+use common::{
+    Env, FAULT_POINTS, Out, assert_clean, clone_env, payctl, profile_body, txn_create_args,
+};
 use serde_json::Value;
-
-/// Every fault point of the write path (src/store/fault.rs).
-const POINTS: &[&str] = &[
-    "before-write",
-    "after-write",
-    "after-sync",
-    "after-rename",
-    "before-dir-sync",
-    "after-journal",
-    "before-journal-remove",
-];
 
 const NO_SPACE: &str = "No space left on device";
 
@@ -46,37 +37,6 @@ fn run(env: &Env, fault: Option<&str>, args: &[&str], stdin: Option<&str>) -> Ou
 fn ok(o: Out) -> Out {
     assert_eq!(o.code, 0, "expected success: {o:?}");
     o
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
-fn temp_files(env: &Env) -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    walk(&env.path(), &mut all);
-    all.retain(|p| p.to_string_lossy().ends_with(".payctl-tmp"));
-    all
-}
-
-fn assert_clean(env: &Env, what: &str) {
-    let o = env.run(&["store", "check"]);
-    assert_eq!(o.code, 0, "{what}: store check: {o:?}");
-    assert!(!env.path().join("journal.json").exists(), "{what}");
-    assert!(temp_files(env).is_empty(), "{what}: {:?}", temp_files(env));
-}
-
-fn clone_env(fixture: &Env) -> Env {
-    let env = Env::new();
-    copy_dir(&fixture.path(), &env.path());
-    env
 }
 
 /// A write tried with ENOSPC at every hit of every point.
@@ -96,7 +56,7 @@ struct Case<'a> {
 /// commit point, committed with a warning) trials.
 fn exhaust(fixture: &Env, c: &Case) -> (usize, usize) {
     let (mut before_commit, mut after_commit) = (0, 0);
-    for point in POINTS {
+    for point in FAULT_POINTS {
         for n in 1.. {
             assert!(n < 60, "{}: runaway", c.name);
             let fault = format!("enospc@{point}:{n}");
@@ -315,17 +275,10 @@ fn worker_on_a_full_disk_processes_each_item_once() {
 
 /// Run payctl with `args` and its stdout on /dev/full.
 fn to_dev_full(env: &Env, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_payctl"))
-        .arg("--data-dir")
-        .arg(env.path())
-        .args(["-o", "json"])
+    payctl(env, "json")
         .args(args)
-        .env_remove("PAYCTL_FAULT")
-        .env_remove("PAYCTL_DATA_DIR")
-        .env_remove("PAYCTL_OUTPUT")
         .stdin(Stdio::null())
         .stdout(std::fs::File::create("/dev/full").unwrap())
-        .stderr(Stdio::piped())
         .output()
         .unwrap()
 }
@@ -646,20 +599,12 @@ fn every_write_tells_the_truth_on_a_full_disk() {
     ok(fixture.run(&["worker"]));
     ok(fixture.body(&["address", "create", &csp], &common::address_body(true)));
     let cpa = ok(fixture.body(&["address", "create", &csp], &common::address_body(false))).id();
-    let instrument = serde_json::json!({
-        "payment_instrument_tags": [{"key": "source", "value": "onboarding"}],
-        "payment_instrument_type_id": 1,
-        "payment_method_id": 1,
-        "is_default": true,
-        "payment_instrument_label": "Main",
-        "payment_instrument_change_reason": "Initial setup",
-        "program_id": prm,
-        "payment_instrument_ach": {
-            "account_number": "000123456789",
-            "routing_number": "021000021",
-            "payment_instrument_ach_type_id": 2
-        }
-    });
+    let instrument = common::ach_instrument_body(
+        &prm,
+        "Main",
+        true,
+        serde_json::json!([{"key": "source", "value": "onboarding"}]),
+    );
     let pin = ok(fixture.body(&["instrument", "create", &csp], &instrument)).id();
     let addresses = |env: &Env| ok(env.run(&["address", "list", &csp])).data().len();
     let instruments = |env: &Env| ok(env.run(&["instrument", "list", &csp])).data().len();

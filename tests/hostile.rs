@@ -607,20 +607,7 @@ fn tags(n: usize) -> Value {
 
 /// An instrument create body for `prm` with `tags`.
 fn instrument_body(prm: &str, tags: Value) -> Value {
-    json!({
-        "payment_instrument_tags": tags,
-        "payment_instrument_type_id": 1,
-        "payment_method_id": 1,
-        "is_default": false,
-        "payment_instrument_label": "Main checking",
-        "payment_instrument_change_reason": "Initial setup",
-        "program_id": prm,
-        "payment_instrument_ach": {
-            "account_number": "000123456789",
-            "routing_number": "021000021",
-            "payment_instrument_ach_type_id": 2
-        }
-    })
+    common::ach_instrument_body(prm, "Main checking", false, tags)
 }
 
 /// Issue 12: every array has a documented cap, refused with 10001 naming

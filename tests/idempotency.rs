@@ -20,20 +20,12 @@ fn attached(env: &Env, key: &str) -> (String, String) {
 }
 
 fn instrument_body(prm: &str, label: &str) -> Value {
-    json!({
-        "payment_instrument_tags": [{"key": "source", "value": "onboarding"}],
-        "payment_instrument_type_id": 1,
-        "payment_method_id": 1,
-        "is_default": true,
-        "payment_instrument_label": label,
-        "payment_instrument_change_reason": "Initial setup",
-        "program_id": prm,
-        "payment_instrument_ach": {
-            "account_number": "000123456789",
-            "routing_number": "021000021",
-            "payment_instrument_ach_type_id": 2
-        }
-    })
+    common::ach_instrument_body(
+        prm,
+        label,
+        true,
+        json!([{"key": "source", "value": "onboarding"}]),
+    )
 }
 
 fn with_key<'a>(args: &[&'a str], key: &'a str) -> Vec<&'a str> {

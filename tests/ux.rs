@@ -590,18 +590,7 @@ fn attach_wait_returns_once_a_background_worker_attached_it() {
 
 /// An ach_funding transaction of `csp` (Attached, with or without a Funding instrument).
 fn funding_args<'a>(prm: &'a str, param: &'a str) -> Vec<&'a str> {
-    vec![
-        "txn",
-        "create",
-        "--program",
-        prm,
-        "--application",
-        "payments",
-        "--template",
-        "ach_funding",
-        "--param",
-        param,
-    ]
+    common::txn_create_args(prm, "ach_funding", &[param])
 }
 
 #[test]

@@ -4,7 +4,9 @@
 
 pub mod serve;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
@@ -171,6 +173,123 @@ impl Env {
             .expect("default_program")
             .to_string()
     }
+}
+
+/// The payctl binary as a child process: its store and `-o format`, no
+/// PAYCTL_* variable of the caller's environment (PAYCTL_ACTOR is
+/// `tester`), the three streams piped. Add the arguments, then `feed` it.
+pub fn payctl(env: &Env, format: &str) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_payctl"));
+    configure(&mut c, env, format);
+    c
+}
+
+/// What `payctl` sets, on a command that runs payctl some other way (through
+/// `sh -c`, for one).
+pub fn configure(c: &mut std::process::Command, env: &Env, format: &str) {
+    match &env.db {
+        Some(url) => c.arg("--database-url").arg(url),
+        None => c.arg("--data-dir").arg(env.path()),
+    };
+    c.args(["-o", format])
+        .env_remove("PAYCTL_OUTPUT")
+        .env_remove("PAYCTL_DATA_DIR")
+        .env_remove("PAYCTL_DATABASE_URL")
+        .env_remove("PAYCTL_FAULT")
+        .env_remove("PAYCTL_ALLOW_OTHER_OWNER")
+        .env("PAYCTL_ACTOR", "tester")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+}
+
+/// Start `c` with `stdin` written to it and closed.
+pub fn feed(mut c: std::process::Command, stdin: Option<&[u8]>) -> Child {
+    let mut child = c.spawn().expect("spawn payctl");
+    let mut pipe = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    drop(pipe);
+    child
+}
+
+/// Wait for a child started by `feed`.
+pub fn finish(child: Child) -> Out {
+    Out::from(child.wait_with_output().expect("wait payctl"))
+}
+
+impl Env {
+    /// A payctl child on this store, JSON output, `stdin` fed and closed.
+    pub fn spawn(&self, args: &[&str], stdin: Option<&[u8]>) -> Child {
+        let mut c = payctl(self, "json");
+        c.args(args);
+        feed(c, stdin)
+    }
+}
+
+/// Every fault point of the write path (src/store/fault.rs).
+pub const FAULT_POINTS: &[&str] = &[
+    "before-write",
+    "after-write",
+    "after-sync",
+    "after-rename",
+    "before-dir-sync",
+    "after-journal",
+    "before-journal-remove",
+];
+
+/// Every file below `dir`.
+pub fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// The temp files of a write left in `env`'s store.
+pub fn temp_files(env: &Env) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    files(&env.path(), &mut all);
+    all.retain(|p| p.to_string_lossy().ends_with(".payctl-tmp"));
+    all
+}
+
+/// `store check` is clean: no journal, no temp file, indexes agree, rules hold.
+pub fn assert_clean(env: &Env, what: &str) {
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{what}: store check: {o:?}");
+    assert!(!env.path().join("journal.json").exists(), "{what}");
+    assert!(temp_files(env).is_empty(), "{what}: {:?}", temp_files(env));
+}
+
+/// A fresh store holding a copy of `fixture`'s.
+pub fn clone_env(fixture: &Env) -> Env {
+    let env = Env::new();
+    copy_dir(&fixture.path(), &env.path());
+    env
+}
+
+/// An ACH instrument create body for program `prm`.
+pub fn ach_instrument_body(prm: &str, label: &str, is_default: bool, tags: Value) -> Value {
+    json!({
+        "payment_instrument_tags": tags,
+        "payment_instrument_type_id": 1,
+        "payment_method_id": 1,
+        "is_default": is_default,
+        "payment_instrument_label": label,
+        "payment_instrument_change_reason": "Initial setup",
+        "program_id": prm,
+        "payment_instrument_ach": {
+            "account_number": "000123456789",
+            "routing_number": "021000021",
+            "payment_instrument_ach_type_id": 2
+        }
+    })
 }
 
 fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
