@@ -1122,6 +1122,80 @@ fn list_filters() {
     assert_eq!(o.code, 2, "{o:?}");
 }
 
+#[test]
+fn list_filters_answer_from_field_indexes_that_check_and_repair_keep() {
+    let env = Env::new();
+    let mk = |k: &str, first: &str, last: &str| {
+        let mut b = profile_body(k);
+        b[IND]["first_name"] = json!(first);
+        b[IND]["last_name"] = json!(last);
+        accepted(&env, &b)
+    };
+    let a = mk("fix-00001", "Élodie", "Lovelace");
+    let b = mk("fix-00002", "Grace", "Hopper");
+    let c = mk("fix-00003", "Ada", "Byron");
+    let ids = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["profile", "list"];
+        a.extend(args);
+        let o = env.run(&a);
+        assert_eq!(o.code, 0, "{o:?}");
+        assert_eq!(o.json["paging"]["total_count"], o.data().len(), "{o:?}");
+        o.data()
+            .iter()
+            .map(|p| p["customer_profile_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Unicode case folding, as documented.
+    assert_eq!(ids(&["--first-name", "éLODIE"]), [a.clone()]);
+    // A rename: found under the new name in creation order, not under the old one.
+    let o = env.run(&["profile", "update", &a, "--last-name", "BYRON"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(ids(&["--last-name", "byron"]), [a.clone(), c.clone()]);
+    assert!(ids(&["--last-name", "lovelace"]).is_empty());
+    let o = env.run(&[
+        "profile",
+        "list",
+        "--last-name",
+        "byron",
+        "--page-size",
+        "1",
+    ]);
+    assert_eq!(o.json["paging"]["total_count"], 2, "{o:?}");
+    let after = o.json["paging"]["last_evaluated_key"].as_str().unwrap();
+    assert_eq!(after, a);
+    let o = env.run(&["profile", "list", "--last-name", "byron", "--after", after]);
+    assert_eq!(o.data()[0]["customer_profile_id"], c.as_str(), "{o:?}");
+    assert_eq!(
+        ids(&["--tag", "segment=retail", "--last-name", "Hopper"]),
+        [b.clone()]
+    );
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
+    // The index is what answers: without it, check names it, repair rebuilds it.
+    std::fs::remove_dir_all(env.path().join("index/by-last-name")).unwrap();
+    let o = env.run(&["store", "check"]);
+    assert_ne!(o.code, 0, "{o:?}");
+    assert!(o.stdout.contains("index/by-last-name/"), "{o:?}");
+    let o = env.run(&["store", "check", "--repair"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(ids(&["--last-name", "byron"]), [a.clone(), c.clone()]);
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
+    // An entry at a wrong position is named.
+    let bucket = std::fs::read_dir(env.path().join("index/by-email"))
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&bucket).unwrap();
+    let (_, rest) = text.split_once(' ').unwrap();
+    std::fs::write(&bucket, format!("{text}77 {rest}")).unwrap();
+    let o = env.run(&["store", "check"]);
+    assert_ne!(o.code, 0, "{o:?}");
+    assert!(o.stdout.contains("position 77"), "{o:?}");
+}
+
 // ---------------------------------------------------------------- random input
 
 fn arb_json() -> impl Strategy<Value = Value> {

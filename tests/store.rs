@@ -161,7 +161,7 @@ fn newer_format_is_refused_with_exit_3() {
     let id = env.create_profile("ver-00001");
     let meta = env.path().join("meta.json");
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 3}));
+    assert_eq!(v, json!({"format_version": 4}));
     fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
     let before = env.snapshot();
     for args in [
@@ -194,9 +194,22 @@ fn newer_format_is_refused_with_exit_3() {
     }
 }
 
+/// Turn the store into the layout of format version 3, which had no
+/// field indexes.
+fn as_format_3(env: &Env) {
+    for d in ["by-email", "by-first-name", "by-last-name", "by-tag"] {
+        let p = env.path().join("index").join(d);
+        if p.exists() {
+            fs::remove_dir_all(p).unwrap();
+        }
+    }
+    fs::write(env.path().join("meta.json"), "{\"format_version\":3}\n").unwrap();
+}
+
 /// Turn the store into the layout of format version 2, which had no
 /// attachment index.
 fn as_format_2(env: &Env) {
+    as_format_3(env);
     fs::remove_file(env.path().join("index/attachments.log")).unwrap();
     fs::write(env.path().join("meta.json"), "{\"format_version\":2}\n").unwrap();
 }
@@ -262,7 +275,7 @@ fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     assert_eq!(o.data()[0]["customer_key"], "old-00001");
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 3}));
+    assert_eq!(meta, json!({"format_version": 4}));
     assert!(!env.path().join("journal.json").exists());
     // The attachment index was built, in the order the records were created.
     let o = env.run(&["program", "profiles", &prm]);
@@ -310,7 +323,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr.contains("note: upgrading the store at")
-            && o.stderr.contains("from format 2 to 3"),
+            && o.stderr.contains("from format 2 to 4"),
         "{o:?}"
     );
     assert_eq!(o.json["paging"]["total_count"], 3);
@@ -322,7 +335,30 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()]);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 3}));
+    assert_eq!(meta, json!({"format_version": 4}));
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
+}
+
+#[test]
+fn a_format_3_store_gets_its_field_indexes() {
+    let env = Env::new();
+    let ids: Vec<String> = (1..=3)
+        .map(|i| env.create_profile(&format!("three-000{i}")))
+        .collect();
+    // The second one changes its e-mail: the upgrade indexes the current one.
+    let o = env.run(&["profile", "update", &ids[1], "--email", "New@Example.com"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    as_format_3(&env);
+    let o = env.run(&["profile", "list", "--email", "new@example.COM"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stderr.contains("from format 3 to 4"), "{o:?}");
+    assert_eq!(o.json["paging"]["total_count"], 1, "{o:?}");
+    assert_eq!(o.data()[0]["customer_profile_id"], ids[1].as_str());
+    assert!(env.path().join("index/by-email").is_dir());
+    let meta: Value =
+        serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta, json!({"format_version": 4}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }

@@ -26,7 +26,7 @@ pub enum ProfileCommand {
     },
     /// List customer profiles, oldest first (GET /customer-profiles)
     #[command(
-        after_help = "Examples:\n  payctl profile list --email ada@example.com\n  payctl profile list --page-size 100 --page-number 2"
+        after_help = "Filters are exact and answered from indexes (the key index, and the field indexes\nof e-mail, names and tags), so their cost grows with the matches, not with the store.\n\nExamples:\n  payctl profile list --email ada@example.com\n  payctl profile list --page-size 100 --page-number 2"
     )]
     List {
         /// Only profiles with this first name (any case)

@@ -10,6 +10,7 @@ use crate::catalog::dictionaries as dict;
 use crate::error::{Error, Errors, Result, code};
 use crate::model::catalog::Facilitator;
 use crate::model::{Audit, Customer, Individual, Profile, Tag, id};
+use crate::store::fields::{Field, tag_value};
 use crate::store::{ProfileSummary, Store};
 
 pub const FIELDS: &[&str] = &[
@@ -340,25 +341,6 @@ impl Filter {
             && self.tags.is_empty()
     }
 
-    /// Texts every matching summary holds (for the store's line scan).
-    fn needles(&self) -> Vec<String> {
-        let mut out: Vec<String> = [
-            &self.first_name,
-            &self.last_name,
-            &self.email,
-            &self.customer_key,
-        ]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect();
-        for t in &self.tags {
-            out.push(t.key.clone());
-            out.push(t.value.clone());
-        }
-        out
-    }
-
     fn matches(&self, s: &ProfileSummary) -> bool {
         let eq = |want: &Option<String>, have: &str| {
             want.as_ref()
@@ -376,8 +358,12 @@ impl Filter {
 }
 
 /// GET /customer-profiles. Without a filter a page costs the same at any
-/// size of the store (the ids come from the creation-order index); with
-/// filters the summary log is scanned once.
+/// size of the store (the ids come from the creation-order index). With
+/// filters, one of them gives the candidates from an index (the key index
+/// for `customer_key`, else the field index of the e-mail, a tag, the last
+/// or the first name: one bucket read), and each candidate's record is
+/// read to apply every filter: the cost grows with the matches, not with
+/// the store.
 pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Profile>> {
     if filter.is_empty() {
         let total = store.profile_count()?;
@@ -389,12 +375,40 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Pr
         )?
         .try_map(|id| get(store, &id));
     }
-    let matching: Vec<ProfileSummary> = store
-        .profiles_containing(&filter.needles())?
-        .into_iter()
-        .filter(|s| filter.matches(s))
-        .collect();
-    paginate(matching, |s| &s.id, req)?.try_map(|s| get(store, &s.id))
+    let candidates: Vec<String> = if let Some(k) = &filter.customer_key {
+        store.key_owner(k)?.into_iter().collect()
+    } else {
+        let (field, value) = if let Some(e) = &filter.email {
+            (Field::Email, Field::Email.normal(e))
+        } else if let Some(t) = filter.tags.first() {
+            (Field::Tag, tag_value(&t.key, &t.value))
+        } else if let Some(n) = &filter.last_name {
+            (Field::LastName, Field::LastName.normal(n))
+        } else {
+            // Not empty, and none of the others: the first name is given.
+            let n = filter.first_name.as_deref().unwrap_or_default();
+            (Field::FirstName, Field::FirstName.normal(n))
+        };
+        match store.profiles_with(field, &value)? {
+            Some(c) => c.into_iter().map(|(_, id)| id).collect(),
+            // A backend without field indexes: every summary is a candidate.
+            None => store
+                .profiles()?
+                .into_iter()
+                .filter(|s| filter.matches(s))
+                .map(|s| s.id)
+                .collect(),
+        }
+    };
+    let mut matching: Vec<Profile> = Vec::new();
+    for id in candidates {
+        if let Some(c) = store.customer(&id)?
+            && filter.matches(&summary(&c.profile))
+        {
+            matching.push(c.profile);
+        }
+    }
+    paginate(matching, |p| &p.customer_profile_id, req)
 }
 
 /// PUT /customer-profiles/{id}: partial; `customer_key`, `ssn` and the tags
@@ -463,9 +477,7 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         p.audit.touch(&ctx.actor, &ctx.now);
         let mut tx = store.begin();
         let after = summary(&customer.profile);
-        if after != before {
-            tx.append_profile(&after)?;
-        }
+        tx.profile_updated(&before, &after)?;
         tx.put_customer(&customer);
         tx.commit()?;
     }

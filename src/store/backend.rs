@@ -116,8 +116,19 @@ impl Store {
         both!(self, s => s.profiles())
     }
 
-    pub fn profiles_containing(&self, needles: &[String]) -> Result<Vec<ProfileSummary>> {
-        both!(self, s => s.profiles_containing(needles))
+    /// The candidates of an exact filter on `field` = `value` (normalized),
+    /// `(position, id)` in creation order, from the JSON directory's field
+    /// index (see [`super::fields`]); `None` from a backend without one
+    /// (the caller reads every summary).
+    pub fn profiles_with(
+        &self,
+        field: super::fields::Field,
+        value: &str,
+    ) -> Result<Option<Vec<(usize, String)>>> {
+        match self {
+            Store::Json(s) => s.profiles_with(field, value).map(Some),
+            Store::Pg(_) => Ok(None),
+        }
     }
 
     pub fn profile_count(&self) -> Result<usize> {
@@ -247,6 +258,19 @@ impl Tx<'_> {
     pub fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
         match &mut self.inner {
             TxInner::Json(t) => t.append_profile(s),
+            TxInner::Pg(_) => Ok(()),
+        }
+    }
+
+    /// A stored profile updated from `before` to `after` (its summary line
+    /// and field index lines in the JSON directory).
+    pub fn profile_updated(
+        &mut self,
+        before: &ProfileSummary,
+        after: &ProfileSummary,
+    ) -> Result<()> {
+        match &mut self.inner {
+            TxInner::Json(t) => t.profile_updated(before, after),
             TxInner::Pg(_) => Ok(()),
         }
     }

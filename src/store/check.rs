@@ -15,7 +15,7 @@ use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{JOURNAL, Journal, Op};
 use super::{
     ATTACHMENTS_LOG, CUSTOMERS_DIR, JsonStore as Store, KEYS_DIR, PROFILE_IDS, PROFILES_LOG,
-    QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, index, keys,
+    QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, fields, index, keys,
 };
 use crate::error::{Error, Result};
 use crate::model::catalog::Catalog;
@@ -157,8 +157,9 @@ impl Store {
                 .iter()
                 .any(|d| r.starts_with(&format!("{d}/")));
             let record_slot = in_records && r.matches('/').count() >= 2;
-            let layout =
-                [CUSTOMERS_DIR, TXNS_DIR, "index", KEYS_DIR, QUEUE_DIR].contains(&r.as_str());
+            let layout = [CUSTOMERS_DIR, TXNS_DIR, "index", KEYS_DIR, QUEUE_DIR]
+                .contains(&r.as_str())
+                || fields::Field::ALL.iter().any(|f| f.dir() == r);
             if t.is_dir() {
                 let file_slot = [
                     super::lock::LOCK,
@@ -596,6 +597,76 @@ impl Store {
             }
             Err(e) => push(TXNS_LOG, e.errors[0].message.clone()),
         }
+        // Field indexes: every bucket parses, every customer's current
+        // values are there at its position in creation order, and every
+        // entry names a customer at that position (an entry of a value the
+        // customer no longer has is harmless: readers confirm each).
+        let positions: Option<HashMap<String, usize>> = index::ids_all(&ids_path)
+            .ok()
+            .filter(|ids| ids.len() == scan.customers.len())
+            .map(|ids| ids.into_iter().enumerate().map(|(i, id)| (id, i)).collect());
+        let mut have: BTreeSet<(fields::Field, String, usize, String)> = BTreeSet::new();
+        for field in fields::Field::ALL {
+            let dir = root.join(field.dir());
+            let mut files = Vec::new();
+            walk(&dir, &mut files)?;
+            for p in files.iter().filter(|p| !atomic::is_temp(p)) {
+                let r = rel(root, p);
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if p.parent() != Some(&dir) {
+                    nested.push(Finding {
+                        path: r,
+                        problem: "is in a directory of its own under a field index: remove it"
+                            .into(),
+                        repairable: false,
+                    });
+                    continue;
+                }
+                let Some(b) = fields::bucket_of_name(name) else {
+                    push(&r, "is not a bucket of a field index (`<bb>.log`)".into());
+                    continue;
+                };
+                let Ok(Some(bytes)) = atomic::read_opt(p) else {
+                    push(&r, "cannot be read as a bucket of a field index".into());
+                    continue;
+                };
+                let parsed = fields::parse_bucket(field, b, &bytes);
+                for problem in parsed.problems {
+                    push(&r, problem);
+                }
+                for (pos, id, v) in parsed.entries {
+                    if let Some(positions) = &positions
+                        && positions.get(&id) != Some(&pos)
+                    {
+                        push(
+                            &r,
+                            format!(
+                                "an entry names {id} at position {pos}, which is not its place in creation order"
+                            ),
+                        );
+                    }
+                    have.insert((field, v, pos, id));
+                }
+            }
+        }
+        if let Some(positions) = &positions {
+            for c in &scan.customers {
+                let s = ProfileSummary::of(&c.profile);
+                let Some(&pos) = positions.get(c.id()) else {
+                    continue;
+                };
+                for field in fields::Field::ALL {
+                    for v in field.values(&s) {
+                        if !have.contains(&(field, v.clone(), pos, c.id().to_string())) {
+                            push(
+                                &fields::bucket_rel(field, &v),
+                                format!("a value of {} is missing from {}", c.id(), field.dir()),
+                            );
+                        }
+                    }
+                }
+            }
+        }
         // The worker's queue: exactly the pending work.
         // (A queue that is not a directory is a finding of the scan.)
         let queued: BTreeSet<String> = self
@@ -711,6 +782,11 @@ impl Store {
             path: PROFILE_IDS.into(),
             data: id_records,
         });
+        let ordered: Vec<ProfileSummary> = ids
+            .iter()
+            .map(|id| ProfileSummary::of(&by_id[id.as_str()].profile))
+            .collect();
+        journal.ops.extend(self.field_ops_of(&ordered)?);
         let old: Vec<String> = self
             .txns()
             .map(|l| l.into_iter().map(|s| s.id).collect())
@@ -781,7 +857,7 @@ impl Store {
         }
         super::journal::commit(&self.root, &journal)?;
         done.push(
-            "rebuilt the key index, the attachment index, the summary logs, the profile ids and the worker queue".into(),
+            "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids and the worker queue".into(),
         );
         Ok((done, true))
     }

@@ -16,6 +16,8 @@
 //!                                  in 256 append-only buckets (see keys.rs)
 //! index/attachments.log           derived: profile-program records in creation
 //!                                  order, `<program id> <customer id>` (attachments.rs)
+//! index/by-<field>/<bb>.log        derived: which profiles have an e-mail, a first
+//!                                  or last name, a tag (see fields.rs)
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
 //! idempotency/<bb>.log             NOT derived: idempotency keys and the answers
 //!                                  they got, 256 buckets (see idempotency.rs)
@@ -32,6 +34,7 @@ pub mod attachments;
 pub mod backend;
 pub mod check;
 pub mod fault;
+pub mod fields;
 pub mod idempotency;
 pub mod index;
 pub mod journal;
@@ -57,10 +60,11 @@ pub use lock::Mode;
 
 /// 1: a key index of one file per key (`index/keys/k<hex of the key>`);
 /// 2: the bucketed key index of [`keys`];
-/// 3: the attachment index of [`attachments`].
+/// 3: the attachment index of [`attachments`];
+/// 4: the field indexes of [`fields`].
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
@@ -282,7 +286,8 @@ impl JsonStore {
     /// one journaled commit (all or nothing), whatever command opened it.
     /// From 1: the key index is rebuilt in buckets and the files of the old
     /// one-file-per-key index are removed. From 1 or 2: the attachment index
-    /// is built. Both from the customer records.
+    /// is built. From 1, 2 or 3: the field indexes are built. All from the
+    /// customer records.
     fn upgrade(&mut self, upgrading: impl FnOnce(u32)) -> Result<()> {
         if self.format_version()? == FORMAT_VERSION {
             return Ok(());
@@ -308,6 +313,9 @@ impl JsonStore {
                 path: ATTACHMENTS_LOG.into(),
                 data: attachments::rebuild(&[], &customers),
             });
+        }
+        if version < 4 {
+            ops.extend(self.field_index_ops(&customers)?);
         }
         let meta = Meta {
             format_version: FORMAT_VERSION,
@@ -365,6 +373,63 @@ impl JsonStore {
             let rel = format!("{KEYS_DIR}/{name}");
             if !kept.contains(&rel) {
                 ops.push(Op::Delete { path: rel });
+            }
+        }
+        Ok(ops)
+    }
+
+    /// The operations that make the field indexes exactly those of
+    /// `customers`, in the creation order of the summary log (the order of
+    /// `index/profiles.ids`; customers the log lacks come last, by id):
+    /// a put of each bucket that holds a value, a delete of every other
+    /// file in the fields' directories.
+    pub(crate) fn field_index_ops(&self, customers: &[Customer]) -> Result<Vec<Op>> {
+        let order: HashMap<String, usize> = self
+            .profiles()
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (s.id, i))
+            .collect();
+        let mut sorted: Vec<&Customer> = customers.iter().collect();
+        sorted.sort_by(|a, b| {
+            let key = |c: &Customer| {
+                (
+                    order.get(c.id()).copied().unwrap_or(usize::MAX),
+                    c.id().to_string(),
+                )
+            };
+            key(a).cmp(&key(b))
+        });
+        let summaries: Vec<ProfileSummary> = sorted
+            .iter()
+            .map(|c| ProfileSummary::of(&c.profile))
+            .collect();
+        self.field_ops_of(&summaries)
+    }
+
+    /// [`Store::field_index_ops`] of summaries already in creation order.
+    pub(crate) fn field_ops_of(&self, ordered: &[ProfileSummary]) -> Result<Vec<Op>> {
+        let mut ops = fields::rebuild(ordered);
+        let kept: std::collections::HashSet<String> = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Put { path, .. } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        for field in fields::Field::ALL {
+            for file in list_dir(&self.root.join(field.dir()))? {
+                let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
+                    continue;
+                };
+                if file.is_dir() {
+                    continue;
+                }
+                let rel = format!("{}/{name}", field.dir());
+                if !kept.contains(&rel) {
+                    ops.push(Op::Delete { path: rel });
+                }
             }
         }
         Ok(ops)
@@ -441,7 +506,10 @@ impl JsonStore {
     /// removes it before replaying, and `store check` then reports what the
     /// queue and the indexes miss.
     fn clear_layout(&self) -> Result<()> {
-        for d in ["index", KEYS_DIR, QUEUE_DIR] {
+        let dirs = ["index", KEYS_DIR, QUEUE_DIR]
+            .into_iter()
+            .chain(fields::Field::ALL.iter().map(|f| f.dir()));
+        for d in dirs {
             let p = self.root.join(d);
             if let Some(st) = safefs::lstat(&p)?
                 && rustix::fs::FileType::from_raw_mode(st.st_mode)
@@ -623,27 +691,22 @@ impl JsonStore {
         index::read_log(&path, |s: &ProfileSummary| &s.id)
     }
 
-    /// The summaries whose latest version may hold every one of `needles`
-    /// (compared ignoring ASCII case), in creation order: a superset of the
-    /// profiles whose fields equal the needles, found by a line scan that
-    /// parses only the candidates. The caller applies its exact filter.
-    pub fn profiles_containing(&self, needles: &[String]) -> Result<Vec<ProfileSummary>> {
-        let plain = |n: &String| {
-            n.bytes().all(|b| b.is_ascii_graphic() || b == b' ') && !n.contains(['"', '\\'])
+    /// The profiles whose `field` has had `value` (normalized, see
+    /// [`fields::Field::normal`]), from the field's index: `(position in
+    /// creation order, id)`, each id once, in creation order. One bucket read;
+    /// an entry may be stale (the profile changed since): the caller
+    /// confirms each against the record.
+    pub fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Vec<(usize, String)>> {
+        let path = self.root.join(fields::bucket_rel(field, value));
+        let Some(bucket) = self.read_bytes(&path)? else {
+            return Ok(Vec::new());
         };
-        let path = self.root.join(PROFILES_LOG);
-        if !needles.iter().all(plain) || self.overlaid(&path).is_some() {
-            return self.profiles();
-        }
-        let needles: Vec<Vec<u8>> = needles
-            .iter()
-            .map(|n| n.to_ascii_lowercase().into_bytes())
-            .collect();
-        index::read_log_where(
-            &path,
-            |s: &ProfileSummary| &s.id,
-            |line| index::may_contain_all(line, &needles),
-        )
+        fields::matches(&bucket, value).map_err(|n| {
+            Error::corrupt(
+                &path,
+                format!("line {n} is not `<position> <customer id> <value as a JSON string>`"),
+            )
+        })
     }
 
     /// Number of customer profiles (from `index/profiles.ids`).
@@ -798,6 +861,7 @@ impl JsonStore {
             appends: HashMap::new(),
             customers: BTreeMap::new(),
             txns: BTreeMap::new(),
+            new_profiles: Vec::new(),
         }
     }
 }
@@ -940,6 +1004,10 @@ pub struct JsonTx<'s> {
     appends: HashMap<String, usize>,
     customers: BTreeMap<String, Customer>,
     txns: BTreeMap<String, TxnFile>,
+    /// Summaries of the customers created in this transaction, in order:
+    /// their field index lines are written by [`Tx::prepare`], which knows
+    /// their positions.
+    new_profiles: Vec<ProfileSummary>,
 }
 
 impl JsonTx<'_> {
@@ -1026,7 +1094,9 @@ impl JsonTx<'_> {
     /// checked that the key is free and called [`JsonStore::ensure_profile_ids`].
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.set_key(&c.profile.customer_key, c.id())?;
-        self.append_profile(&ProfileSummary::of(&c.profile))?;
+        let summary = ProfileSummary::of(&c.profile);
+        self.append_profile(&summary)?;
+        self.new_profiles.push(summary);
         self.append(PROFILE_IDS, &index::id_record(c.id()))?;
         self.customers.insert(c.id().to_string(), c);
         Ok(())
@@ -1035,6 +1105,64 @@ impl JsonTx<'_> {
     /// An idempotency record copied as it is (`store migrate`).
     pub fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
         self.append(&idempotency::bucket_rel(&rec.key), &rec.line())
+    }
+
+    /// An update of a stored profile from `before` to `after` (summaries):
+    /// its new summary line, and a field index line for each indexed value
+    /// it did not have (the old lines stay: see [`fields`]).
+    pub fn profile_updated(
+        &mut self,
+        before: &ProfileSummary,
+        after: &ProfileSummary,
+    ) -> Result<()> {
+        if before == after {
+            return Ok(());
+        }
+        self.append_profile(after)?;
+        let mut pos = None;
+        for field in fields::Field::ALL {
+            let old = field.values(before);
+            for v in field.values(after) {
+                if old.contains(&v) {
+                    continue;
+                }
+                let p = match pos {
+                    Some(p) => p,
+                    None => {
+                        let p = self.position_of(before)?;
+                        pos = Some(p);
+                        p
+                    }
+                };
+                self.append(
+                    &fields::bucket_rel(field, &v),
+                    &fields::line(p, &after.id, &v),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The creation-order position of the stored profile `s`: from its
+    /// e-mail's field index entry (one bucket read), else from
+    /// `index/profiles.ids` (a scan, only for a damaged index).
+    fn position_of(&self, s: &ProfileSummary) -> Result<usize> {
+        let field = fields::Field::Email;
+        let found = self
+            .store
+            .profiles_with(field, &field.normal(&s.email))
+            .unwrap_or_default()
+            .into_iter()
+            .find(|(_, id)| *id == s.id);
+        if let Some((p, _)) = found {
+            return Ok(p);
+        }
+        self.store.profile_position(&s.id)?.ok_or_else(|| {
+            Error::corrupt(
+                &self.store.root.join(PROFILE_IDS),
+                format!("does not list {}", s.id),
+            )
+        })
     }
 
     pub fn enqueue(&mut self, item: &QueueItem) {
@@ -1095,6 +1223,22 @@ impl JsonTx<'_> {
     pub fn prepare(mut self) -> Result<JsonPrepared> {
         // The lengths below are of files as a finished commit left them.
         journal::finish_pending(&self.store.root)?;
+        if !self.new_profiles.is_empty() {
+            // Their places in creation order follow the profiles already
+            // listed in `index/profiles.ids`, as committed now.
+            let first = index::complete_len(&self.store.root.join(PROFILE_IDS))? as usize
+                / index::ID_RECORD;
+            for (i, s) in std::mem::take(&mut self.new_profiles).iter().enumerate() {
+                for field in fields::Field::ALL {
+                    for v in field.values(s) {
+                        self.append(
+                            &fields::bucket_rel(field, &v),
+                            &fields::line(first + i, &s.id, &v),
+                        )?;
+                    }
+                }
+            }
+        }
         for op in self.ops.iter_mut().flatten() {
             if let Op::Append { path, base_len, .. } = op {
                 *base_len = index::complete_len(&self.store.root.join(path.as_str()))?;

@@ -1,0 +1,260 @@
+//! Field indexes: which profiles have a given e-mail, first name, last name
+//! or tag, so that an exact `profile list` filter reads the few entries of
+//! one bucket instead of the whole summary log.
+//!
+//! For each field, [`BUCKETS`] append-only files
+//! `index/by-<field>/<bb>.log`, where `bb` is the low byte, in hex, of the
+//! 32-bit FNV-1a hash of the indexed value (as for the key index). Each line
+//! is `<position> <customer id> <value as a JSON string>`: the position is
+//! the profile's place in creation order (its record in
+//! `index/profiles.ids`), so matches come out in creation order without a
+//! second lookup. The value is lower-cased (Unicode `to_lowercase`) for the
+//! names and the e-mail, which compare without regard to case; a tag is
+//! `key=value`, compared exactly.
+//!
+//! Creating a profile appends one line per field (one per tag), in the same
+//! journal commit as the profile. An update that changes a name or the
+//! e-mail appends a line for the new value and leaves the old one: an entry
+//! says "this profile had this value once", and a reader confirms each
+//! candidate against the customer record (the aggregates are the truth), so
+//! a stale entry costs one record read and never a wrong answer. The index
+//! stays append-only, and `store check --repair` rebuilds it with only the
+//! current values.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::index::ProfileSummary;
+use super::journal::Op;
+use super::keys;
+
+/// The number of bucket files of each field.
+pub const BUCKETS: usize = keys::BUCKETS;
+
+/// A field with an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    Email,
+    FirstName,
+    LastName,
+    Tag,
+}
+
+impl Field {
+    pub const ALL: [Field; 4] = [Field::Email, Field::FirstName, Field::LastName, Field::Tag];
+
+    /// The directory of the field's buckets, store-relative.
+    pub fn dir(self) -> &'static str {
+        match self {
+            Field::Email => "index/by-email",
+            Field::FirstName => "index/by-first-name",
+            Field::LastName => "index/by-last-name",
+            Field::Tag => "index/by-tag",
+        }
+    }
+
+    /// The indexed form of a value of this field.
+    pub fn normal(self, value: &str) -> String {
+        match self {
+            Field::Tag => value.to_string(),
+            _ => value.to_lowercase(),
+        }
+    }
+
+    /// The indexed values of `p` for this field (normalized).
+    pub fn values(self, p: &ProfileSummary) -> Vec<String> {
+        match self {
+            Field::Email => vec![self.normal(&p.email)],
+            Field::FirstName => vec![self.normal(&p.first_name)],
+            Field::LastName => vec![self.normal(&p.last_name)],
+            Field::Tag => p.tags.iter().map(|t| tag_value(&t.key, &t.value)).collect(),
+        }
+    }
+}
+
+/// The indexed value of a tag.
+pub fn tag_value(key: &str, value: &str) -> String {
+    format!("{key}={value}")
+}
+
+/// The store-relative path of the bucket of `field` that holds `value`
+/// (normalized).
+pub fn bucket_rel(field: Field, value: &str) -> String {
+    bucket_path(field, keys::bucket(value))
+}
+
+/// The store-relative path of bucket `b` of `field`.
+pub fn bucket_path(field: Field, b: u8) -> String {
+    format!("{}/{b:02x}.log", field.dir())
+}
+
+/// The line that records that the profile at `pos` with id `id` has `value`
+/// (normalized).
+pub fn line(pos: usize, id: &str, value: &str) -> String {
+    let mut l = format!("{pos} {id} ");
+    l.push_str(&serde_json::to_string(value).expect("a string serializes"));
+    l.push('\n');
+    l
+}
+
+/// One line: `(position, id, value)`, or `None` when it does not parse.
+pub fn parse(line: &[u8]) -> Option<(usize, &str, String)> {
+    let text = std::str::from_utf8(line).ok()?;
+    let (pos, rest) = text.split_once(' ')?;
+    let (id, value) = rest.split_once(' ')?;
+    let pos: usize = pos.parse().ok()?;
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    let value: String = serde_json::from_str(value).ok()?;
+    Some((pos, id, value))
+}
+
+/// The `(position, id)` of every complete line of `bucket` whose value is
+/// `value` (normalized), each id once, in creation order. A partial last
+/// line (only a damaged store has one) is ignored; `Err(n)` names a line
+/// that does not parse.
+pub fn matches(bucket: &[u8], value: &str) -> Result<Vec<(usize, String)>, usize> {
+    let want = serde_json::to_string(value).expect("a string serializes");
+    let bytes = super::index::complete(bucket);
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (n, l) in bytes.split(|&b| b == b'\n').enumerate() {
+        if l.is_empty() {
+            continue;
+        }
+        // Cheap test first: the line ends with the value's JSON text (the
+        // JSON of a string is canonical as serde_json writes it, but parse
+        // the candidate anyway to be sure of its shape).
+        if !l.ends_with(want.as_bytes()) {
+            continue;
+        }
+        let Some((pos, id, v)) = parse(l) else {
+            return Err(n + 1);
+        };
+        if v != value {
+            continue;
+        }
+        let slot = seen.entry(id).or_insert(pos);
+        *slot = (*slot).min(pos);
+    }
+    let mut out: Vec<(usize, String)> = seen
+        .into_iter()
+        .map(|(id, pos)| (pos, id.to_string()))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// What `store check` finds in one bucket of `field`.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// `(position, id, value)` of every line that parses.
+    pub entries: Vec<(usize, String, String)>,
+    /// Problems, each naming the line.
+    pub problems: Vec<String>,
+}
+
+/// Read every line of bucket `b` of `field` for `store check`.
+pub fn parse_bucket(field: Field, b: u8, bytes: &[u8]) -> Parsed {
+    let mut out = Parsed::default();
+    let mut rest = bytes;
+    let mut n = 0;
+    while !rest.is_empty() {
+        n += 1;
+        let Some(i) = rest.iter().position(|&c| c == b'\n') else {
+            out.problems
+                .push(format!("line {n} is incomplete (no end of line)"));
+            break;
+        };
+        let l = &rest[..i];
+        rest = &rest[i + 1..];
+        match parse(l) {
+            Some((_, _, v)) if keys::bucket(&v) != b || field.normal(&v) != v => out
+                .problems
+                .push(format!("line {n} is in the wrong bucket for its value")),
+            Some((pos, id, v)) => out.entries.push((pos, id.to_string(), v)),
+            None => out.problems.push(format!(
+                "line {n} is not `<position> <customer id> <value as a JSON string>`"
+            )),
+        }
+    }
+    out
+}
+
+/// The bucket of a file name under a field's directory (`3f.log`), if any.
+pub fn bucket_of_name(name: &str) -> Option<u8> {
+    keys::bucket_of_name(name)
+}
+
+/// Every field's index for the profiles `ordered` (in creation order):
+/// one put per bucket that holds a value. The caller removes the other
+/// files of the fields' directories.
+pub fn rebuild<'a>(ordered: impl IntoIterator<Item = &'a ProfileSummary>) -> Vec<Op> {
+    let mut buckets: BTreeMap<(Field, u8), String> = BTreeMap::new();
+    for (pos, p) in ordered.into_iter().enumerate() {
+        for field in Field::ALL {
+            for v in field.values(p) {
+                buckets
+                    .entry((field, keys::bucket(&v)))
+                    .or_default()
+                    .push_str(&line(pos, &p.id, &v));
+            }
+        }
+    }
+    buckets
+        .into_iter()
+        .map(|((field, b), data)| Op::Put {
+            path: bucket_path(field, b),
+            data,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_whatever_the_value() {
+        for v in ["smith", "o'brien d\"x", "a b\nc", "ünïcödé", ""] {
+            let l = line(42, "csp_abc", v);
+            assert!(l.ends_with('\n') && l.matches('\n').count() == 1);
+            let (pos, id, got) = parse(l.trim_end_matches('\n').as_bytes()).unwrap();
+            assert_eq!((pos, id, got.as_str()), (42, "csp_abc", v));
+        }
+        assert!(parse(b"x csp_a \"v\"").is_none());
+        assert!(parse(b"1 csp/a \"v\"").is_none());
+        assert!(parse(b"1 csp_a v").is_none());
+    }
+
+    #[test]
+    fn matches_are_distinct_in_creation_order() {
+        let b = format!(
+            "{}{}{}{}{}",
+            line(7, "csp_b", "smith"),
+            line(3, "csp_a", "smith"),
+            line(5, "csp_c", "jones"),
+            line(7, "csp_b", "smith"),
+            line(9, "csp_d", "smith").trim_end()
+        );
+        let got = matches(b.as_bytes(), "smith").unwrap();
+        assert_eq!(got, [(3, "csp_a".into()), (7, "csp_b".into())]);
+        assert_eq!(matches(b.as_bytes(), "nobody").unwrap(), []);
+        assert_eq!(matches(b"garbage \"smith\"\n", "smith"), Err(1));
+    }
+
+    #[test]
+    fn parse_bucket_names_each_bad_line() {
+        let v = "smith";
+        let b = keys::bucket(v);
+        let text = format!(
+            "{}garbage\n{}",
+            line(0, "csp_1", v),
+            line(1, "csp_2", "Smith")
+        );
+        let p = parse_bucket(Field::LastName, keys::bucket("Smith"), text.as_bytes());
+        assert_eq!(p.problems.len(), 3, "{:?}", p.problems);
+        let p = parse_bucket(Field::LastName, b, line(0, "csp_1", v).as_bytes());
+        assert_eq!(p.entries, [(0, "csp_1".to_string(), v.to_string())]);
+        assert!(p.problems.is_empty());
+    }
+}
