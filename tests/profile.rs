@@ -1146,7 +1146,7 @@ fn list_filters_answer_from_field_indexes_that_check_and_repair_keep() {
             .collect()
     };
     // Unicode case folding, as documented.
-    assert_eq!(ids(&["--first-name", "éLODIE"]), [a.clone()]);
+    assert_eq!(ids(&["--first-name", "éLODIE"]), [a.as_str()]);
     // A rename: found under the new name in creation order, not under the old one.
     let o = env.run(&["profile", "update", &a, "--last-name", "BYRON"]);
     assert_eq!(o.code, 0, "{o:?}");
@@ -1167,7 +1167,7 @@ fn list_filters_answer_from_field_indexes_that_check_and_repair_keep() {
     assert_eq!(o.data()[0]["customer_profile_id"], c.as_str(), "{o:?}");
     assert_eq!(
         ids(&["--tag", "segment=retail", "--last-name", "Hopper"]),
-        [b.clone()]
+        [b.as_str()]
     );
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
