@@ -420,14 +420,24 @@ fn corrupt_profile_index_is_named() {
     let env = Env::new();
     env.create_profile("idx-00001");
     env.create_profile("idx-00002");
+    // A filtered list reads the field index of its filter (an unfiltered
+    // one pages through index/profiles.ids: tests/import.rs).
+    let dir = env.path().join("index/by-last-name");
+    let bucket = fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+    let mut bytes = fs::read(&bucket).unwrap();
+    bytes[0] = b'#';
+    fs::write(&bucket, &bytes).unwrap();
+    let o = env.run(&["profile", "list", "--last-name", "Lovelace"]);
+    o.refused(3, 30002).mentions("by-last-name");
+    assert_eq!(fs::read(&bucket).unwrap(), bytes);
+    // The summary log: named by store check.
     let log = env.path().join("index/profiles.log");
     let mut bytes = fs::read(&log).unwrap();
     bytes[3] = b'#';
     fs::write(&log, &bytes).unwrap();
-    // A filtered list reads the summary log (an unfiltered one pages through
-    // index/profiles.ids: tests/import.rs).
-    let o = env.run(&["profile", "list", "--last-name", "Lovelace"]);
-    o.refused(3, 30002).mentions("profiles.log");
+    let o = env.run(&["store", "check"]);
+    assert_ne!(o.code, 0, "{o:?}");
+    assert!(o.stdout.contains("profiles.log"), "{o:?}");
     assert_eq!(fs::read(&log).unwrap(), bytes);
 }
 
