@@ -310,7 +310,9 @@ def run(root):
                 c = json.load(f)
             c["attachments"].append(dict(att, customer_profile_id=cid))
             write_json(path, c)
-            open(os.path.join(ws, "queue", f"{base + n:020d}.att.{cid}.{wprm}"), "w").close()
+            # 0600 like every store file: `store check` reports any other mode.
+            os.close(os.open(os.path.join(ws, "queue", f"{base + n:020d}.att.{cid}.{wprm}"),
+                             os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
             index_lines.append(f"{wprm} {cid}\n")
         # The attachment index (index/attachments.log): one line per record.
         with open(os.path.join(ws, "index", "attachments.log"), "a") as f:
