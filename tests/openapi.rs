@@ -1,8 +1,10 @@
-//! The OpenAPI 3.1 document (`payctl openapi`, `GET /openapi.json`): its
-//! structure is that of OpenAPI 3.1 (checked here without network or a
-//! schema validator crate: the rules of the specification that a generic
-//! tool relies on), it covers every endpoint of the table, and the running
-//! server answers what it documents.
+//! The OpenAPI 3.1 document (`payctl openapi`, `GET /openapi.json`): it
+//! validates against the official OpenAPI 3.1 schema (with
+//! `openapi-spec-validator`, which bundles that schema; `.ci/run` installs
+//! it), its structure is that of OpenAPI 3.1 (the rules of the specification
+//! that a generic tool relies on, checked here without any tool), it covers
+//! every endpoint of the table, and the running server answers what it
+//! documents.
 
 mod common;
 
@@ -34,6 +36,71 @@ fn refs(v: &Value, out: &mut Vec<String>) {
         Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
         _ => {}
     }
+}
+
+/// The command that validates an OpenAPI document against the official
+/// schema: `$PAYCTL_OPENAPI_VALIDATOR`, else `openapi-spec-validator` on the
+/// PATH. `None` (the test says so and passes) outside CI when neither is
+/// there; with `CI=true` its absence fails the test.
+fn validator() -> Option<std::path::PathBuf> {
+    let named = std::env::var_os("PAYCTL_OPENAPI_VALIDATOR").map(std::path::PathBuf::from);
+    let found = named.or_else(|| {
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .map(|d| d.join("openapi-spec-validator"))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI=true: openapi-spec-validator is required (see .ci/run)"
+        );
+        eprintln!(
+            "skipped: openapi-spec-validator not found; run \
+             `python3 -m venv /tmp/oas && /tmp/oas/bin/pip install openapi-spec-validator` \
+             and set PAYCTL_OPENAPI_VALIDATOR=/tmp/oas/bin/openapi-spec-validator"
+        );
+    }
+    found
+}
+
+/// Run the validator on `doc`: its exit status and what it printed.
+fn validate(tool: &std::path::Path, dir: &std::path::Path, doc: &Value) -> (bool, String) {
+    let file = dir.join("openapi.json");
+    std::fs::write(&file, serde_json::to_vec_pretty(doc).unwrap()).unwrap();
+    let o = std::process::Command::new(tool)
+        .arg(&file)
+        .output()
+        .expect("run openapi-spec-validator");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), said)
+}
+
+#[test]
+fn the_document_validates_against_the_official_openapi_3_1_schema() {
+    let Some(tool) = validator() else { return };
+    let env = Env::new();
+    let doc = document(&env);
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, said) = validate(&tool, dir.path(), &doc);
+    assert!(ok, "the document is not valid OpenAPI 3.1:\n{said}");
+    assert!(said.contains("OK"), "{said}");
+    // The validator is not a rubber stamp: a response without its required
+    // string description, and an operation without responses, are refused.
+    let mut bad = doc.clone();
+    let first = bad["paths"]
+        .as_object_mut()
+        .unwrap()
+        .values_mut()
+        .next()
+        .unwrap();
+    let op = first.as_object_mut().unwrap().values_mut().next().unwrap();
+    op["responses"] = json!({"200": {"description": 1}});
+    let (ok, said) = validate(&tool, dir.path(), &bad);
+    assert!(!ok, "a broken document passed: {said}");
 }
 
 #[test]
