@@ -72,6 +72,13 @@ fn statuses_follow_the_envelope_and_the_guide() {
     assert_eq!(tagged.json["paging"]["total_count"], 2, "{tagged:?}");
     assert!(tagged.json["paging"]["last_evaluated_key"].is_string());
     s.get("/customer-profiles?page_size=0").refused(400, 10001);
+    // A stale key is named by the query parameter's name, which is also
+    // the paging object's: never by the CLI's flag alone.
+    let stale = s.get("/customer-profiles?last_evaluated_key=csp_doesnotexist0000000");
+    stale.refused(400, 10001);
+    let said = stale.json["errors"][0]["message"].as_str().unwrap();
+    assert!(said.contains("last_evaluated_key"), "{said}");
+    assert!(!said.starts_with("Invalid Value: after"), "{said}");
     s.get("/customer-profiles?colour=red").refused(400, 10004);
 
     // Both spellings of the instruments path answer.

@@ -391,7 +391,8 @@ fn paging_over_the_ids_index_matches_the_rules_of_every_list() {
     assert!(p4.data().is_empty());
     assert_eq!(total(&p4), 7);
     let o = env.run(&["profile", "list", "--after", "csp_doesnotexist0000000"]);
-    o.refused(1, 10001).mentions("after:");
+    o.refused(1, 10001)
+        .mentions("last_evaluated_key (--after):");
 }
 
 #[test]

@@ -108,7 +108,7 @@ fn bounds(
             None => {
                 return Err(Error::one(
                     code::INVALID_VALUE,
-                    "after: is not a key of this list (use the last_evaluated_key of the previous page)",
+                    "last_evaluated_key (--after): is not a key of this list (give the last_evaluated_key of the previous page)",
                 ));
             }
         },
