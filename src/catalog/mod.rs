@@ -10,6 +10,8 @@
 
 pub mod dictionaries;
 
+use std::collections::HashSet;
+
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
@@ -191,201 +193,33 @@ fn text(v: Option<String>, fallback: &str) -> String {
     v.unwrap_or_else(|| fallback.to_string())
 }
 
+/// Validate a parsed catalog level by level ([`Builder`]); every problem is
+/// reported at once, each message prefixed `catalog: `.
 fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
-    use dictionaries as d;
-    let mut errs = Errors::new();
-    let mut ids = std::collections::HashSet::new();
-    let mut check_id =
-        |errs: &mut Errors, path: &str, prefix: &str, given: Option<String>| -> String {
-            let v = given.unwrap_or_else(|| id::new_id(prefix));
-            if !id::is_valid(prefix, &v) {
-                errs.invalid(
-                    path,
-                    format!("must be `{prefix}_` followed by letters and digits"),
-                );
-            } else if !ids.insert(v.clone()) {
-                errs.invalid(path, "is used twice in the catalog");
-            }
-            v
-        };
+    let mut b = Builder {
+        errs: Errors::new(),
+        ids: HashSet::new(),
+        actor,
+        now,
+    };
     let f = &input.facilitator;
     if f.min_age > f.max_age {
-        errs.invalid("facilitator.min_age", "must not exceed facilitator.max_age");
+        b.errs
+            .invalid("facilitator.min_age", "must not exceed facilitator.max_age");
     }
     if input.programs.is_empty() {
-        errs.invalid("programs", "a Facilitator has at least one Program");
+        b.errs
+            .invalid("programs", "a Facilitator has at least one Program");
     }
-    let mut programs = Vec::new();
-    for (pi, p) in input.programs.into_iter().enumerate() {
-        let pp = format!("programs[{pi}]");
-        let program_id = check_id(
-            &mut errs,
-            &format!("{pp}.program_id"),
-            id::PROGRAM,
-            p.program_id,
-        );
-        if p.applications.is_empty() {
-            errs.invalid(
-                &format!("{pp}.applications"),
-                "a Program has at least one Application",
-            );
-        }
-        let mut applications = Vec::new();
-        for (ai, a) in p.applications.into_iter().enumerate() {
-            let ap = format!("{pp}.applications[{ai}]");
-            let application_id = check_id(
-                &mut errs,
-                &format!("{ap}.application_id"),
-                id::APPLICATION,
-                a.application_id,
-            );
-            let mut templates = Vec::new();
-            for (ti, t) in a.transaction_templates.into_iter().enumerate() {
-                let tp = format!("{ap}.transaction_templates[{ti}]");
-                let template_id = check_id(
-                    &mut errs,
-                    &format!("{tp}.transaction_template_id"),
-                    id::TEMPLATE,
-                    t.transaction_template_id,
-                );
-                if t.application_id
-                    .as_ref()
-                    .is_some_and(|a| *a != application_id)
-                {
-                    errs.invalid(
-                        &format!("{tp}.application_id"),
-                        format!(
-                            "must be the id of the enclosing application ({ap}.application_id)"
-                        ),
-                    );
-                }
-                if t.steps.is_empty() {
-                    errs.invalid(&format!("{tp}.steps"), "a Template has at least one Step");
-                }
-                let mut seqs = std::collections::HashSet::new();
-                let mut steps = Vec::new();
-                for (si, s) in t.steps.into_iter().enumerate() {
-                    let sp = format!("{tp}.steps[{si}]");
-                    let step_id = check_id(
-                        &mut errs,
-                        &format!("{sp}.transaction_template_step_id"),
-                        id::TEMPLATE_STEP,
-                        s.transaction_template_step_id,
-                    );
-                    if s.transaction_template_id
-                        .as_ref()
-                        .is_some_and(|t| *t != template_id)
-                    {
-                        errs.invalid(
-                            &format!("{sp}.transaction_template_id"),
-                            format!(
-                                "must be the id of the enclosing template ({tp}.transaction_template_id)"
-                            ),
-                        );
-                    }
-                    if !seqs.insert(s.sequence) {
-                        errs.invalid(
-                            &format!("{sp}.sequence"),
-                            "sequences must be unique within a template",
-                        );
-                    }
-                    if !d::TRANSFER_TYPES
-                        .iter()
-                        .any(|tt| tt.entry.id == s.transfer_type_id)
-                    {
-                        errs.invalid(
-                            &format!("{sp}.transfer_type_id"),
-                            "not in the transfer-types dictionary",
-                        );
-                    }
-                    if !d::contains(d::DESTINATIONS, s.destination_id) {
-                        errs.invalid(
-                            &format!("{sp}.destination_id"),
-                            "not in the destinations dictionary",
-                        );
-                    }
-                    if !d::contains(d::ACCOUNT_CODES, s.account_code_id) {
-                        errs.invalid(
-                            &format!("{sp}.account_code_id"),
-                            "not in the account-codes dictionary",
-                        );
-                    }
-                    for (name, list) in [
-                        ("source_customer_type_ids", &s.source_customer_type_ids),
-                        ("target_customer_type_ids", &s.target_customer_type_ids),
-                    ] {
-                        if list.iter().any(|t| !d::contains(d::CUSTOMER_TYPES, *t)) {
-                            errs.invalid(
-                                &format!("{sp}.{name}"),
-                                "not in the customer-types dictionary",
-                            );
-                        }
-                    }
-                    for (side, v) in [
-                        ("source", &s.parameter_mapping.source),
-                        ("target", &s.parameter_mapping.target),
-                    ] {
-                        if let Some(v) = v
-                            && !PARAMETER_NAMES.contains(&v.as_str())
-                        {
-                            errs.invalid(
-                                &format!("{sp}.parameter_mapping.{side}"),
-                                format!("must be null or one of {}", PARAMETER_NAMES.join(", ")),
-                            );
-                        }
-                    }
-                    steps.push(TemplateStep {
-                        transaction_template_step_id: step_id,
-                        transaction_template_id: template_id.clone(),
-                        transfer_type_id: s.transfer_type_id,
-                        sequence: s.sequence,
-                        wait_to_complete: s.wait_to_complete,
-                        is_optional: s.is_optional,
-                        source_customer_type_ids: s.source_customer_type_ids,
-                        target_customer_type_ids: s.target_customer_type_ids,
-                        destination_id: s.destination_id,
-                        account_code_id: s.account_code_id,
-                        parameter_mapping: s.parameter_mapping,
-                        audit: Audit::new(actor, now),
-                    });
-                }
-                steps.sort_by_key(|s| s.sequence);
-                templates.push(Template {
-                    transaction_template_id: template_id,
-                    application_id: application_id.clone(),
-                    transaction_template_display_name: text(
-                        t.transaction_template_display_name,
-                        &t.transaction_template_name,
-                    ),
-                    transaction_template_description: text(t.transaction_template_description, ""),
-                    transaction_template_name: t.transaction_template_name,
-                    audit: Audit::new(actor, now),
-                    steps,
-                });
-            }
-            applications.push(Application {
-                application_id,
-                application_display_name: text(a.application_display_name, &a.application_name),
-                application_description: text(a.application_description, ""),
-                application_name: a.application_name,
-                audit: Audit::new(actor, now),
-                transaction_templates: templates,
-            });
-        }
-        programs.push(Program {
-            program_id,
-            program_display_name: text(p.program_display_name, &p.program_name),
-            program_description: text(p.program_description, ""),
-            program_name: p.program_name,
-            created_by: actor.to_string(),
-            created_date_time: now.to_string(),
-            modified_by: actor.to_string(),
-            modified_date_time: now.to_string(),
-            applications,
-        });
-    }
-    if !errs.is_empty() {
-        let errors: Vec<ApiError> = errs
+    let programs = input
+        .programs
+        .into_iter()
+        .enumerate()
+        .map(|(pi, p)| b.program(&format!("programs[{pi}]"), p))
+        .collect();
+    if !b.errs.is_empty() {
+        let errors: Vec<ApiError> = b
+            .errs
             .0
             .into_iter()
             .map(|e| ApiError {
@@ -399,6 +233,248 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
         facilitator: input.facilitator,
         programs,
     })
+}
+
+/// What [`build`] carries from level to level: the problems found so far and
+/// the ids seen (an id is unique in the whole catalog).
+struct Builder<'a> {
+    errs: Errors,
+    ids: HashSet<String>,
+    actor: &'a str,
+    now: &'a str,
+}
+
+impl Builder<'_> {
+    /// The record's id at `{at}.{field}`: the given one (which must have the
+    /// `prefix` form and be new to the catalog) or a generated one.
+    fn id(&mut self, at: &str, field: &str, prefix: &str, given: Option<String>) -> String {
+        let v = given.unwrap_or_else(|| id::new_id(prefix));
+        let path = format!("{at}.{field}");
+        if !id::is_valid(prefix, &v) {
+            self.errs.invalid(
+                &path,
+                format!("must be `{prefix}_` followed by letters and digits"),
+            );
+        } else if !self.ids.insert(v.clone()) {
+            self.errs.invalid(&path, "is used twice in the catalog");
+        }
+        v
+    }
+
+    /// A child's copy of its parent's id (`{at}.{field}`), where given, must
+    /// be the id of the record it sits in (at `{parent_at}.{field}`).
+    fn enclosing(
+        &mut self,
+        at: &str,
+        field: &str,
+        given: Option<&String>,
+        parent: &str,
+        parent_at: &str,
+    ) {
+        if given.is_some_and(|g| g != parent) {
+            let what = if field == "application_id" {
+                "application"
+            } else {
+                "template"
+            };
+            self.errs.invalid(
+                &format!("{at}.{field}"),
+                format!("must be the id of the enclosing {what} ({parent_at}.{field})"),
+            );
+        }
+    }
+
+    fn audit(&self) -> Audit {
+        Audit::new(self.actor, self.now)
+    }
+
+    fn program(&mut self, at: &str, p: ProgramIn) -> Program {
+        let program_id = self.id(at, "program_id", id::PROGRAM, p.program_id);
+        if p.applications.is_empty() {
+            self.errs.invalid(
+                &format!("{at}.applications"),
+                "a Program has at least one Application",
+            );
+        }
+        let applications = p
+            .applications
+            .into_iter()
+            .enumerate()
+            .map(|(ai, a)| self.application(&format!("{at}.applications[{ai}]"), a))
+            .collect();
+        Program {
+            program_id,
+            program_display_name: text(p.program_display_name, &p.program_name),
+            program_description: text(p.program_description, ""),
+            program_name: p.program_name,
+            created_by: self.actor.to_string(),
+            created_date_time: self.now.to_string(),
+            modified_by: self.actor.to_string(),
+            modified_date_time: self.now.to_string(),
+            applications,
+        }
+    }
+
+    fn application(&mut self, at: &str, a: ApplicationIn) -> Application {
+        let application_id = self.id(at, "application_id", id::APPLICATION, a.application_id);
+        let transaction_templates = a
+            .transaction_templates
+            .into_iter()
+            .enumerate()
+            .map(|(ti, t)| {
+                self.template(
+                    &format!("{at}.transaction_templates[{ti}]"),
+                    at,
+                    &application_id,
+                    t,
+                )
+            })
+            .collect();
+        Application {
+            application_display_name: text(a.application_display_name, &a.application_name),
+            application_description: text(a.application_description, ""),
+            application_name: a.application_name,
+            application_id,
+            audit: self.audit(),
+            transaction_templates,
+        }
+    }
+
+    fn template(
+        &mut self,
+        at: &str,
+        app_at: &str,
+        application_id: &str,
+        t: TemplateIn,
+    ) -> Template {
+        let template_id = self.id(
+            at,
+            "transaction_template_id",
+            id::TEMPLATE,
+            t.transaction_template_id,
+        );
+        self.enclosing(
+            at,
+            "application_id",
+            t.application_id.as_ref(),
+            application_id,
+            app_at,
+        );
+        if t.steps.is_empty() {
+            self.errs
+                .invalid(&format!("{at}.steps"), "a Template has at least one Step");
+        }
+        let mut seqs = HashSet::new();
+        let mut steps: Vec<TemplateStep> = t
+            .steps
+            .into_iter()
+            .enumerate()
+            .map(|(si, s)| self.step(&format!("{at}.steps[{si}]"), at, &template_id, &mut seqs, s))
+            .collect();
+        steps.sort_by_key(|s| s.sequence);
+        Template {
+            transaction_template_id: template_id,
+            application_id: application_id.to_string(),
+            transaction_template_display_name: text(
+                t.transaction_template_display_name,
+                &t.transaction_template_name,
+            ),
+            transaction_template_description: text(t.transaction_template_description, ""),
+            transaction_template_name: t.transaction_template_name,
+            audit: self.audit(),
+            steps,
+        }
+    }
+
+    fn step(
+        &mut self,
+        at: &str,
+        template_at: &str,
+        template_id: &str,
+        seqs: &mut HashSet<u32>,
+        s: StepIn,
+    ) -> TemplateStep {
+        use dictionaries as d;
+        let step_id = self.id(
+            at,
+            "transaction_template_step_id",
+            id::TEMPLATE_STEP,
+            s.transaction_template_step_id,
+        );
+        self.enclosing(
+            at,
+            "transaction_template_id",
+            s.transaction_template_id.as_ref(),
+            template_id,
+            template_at,
+        );
+        let errs = &mut self.errs;
+        if !seqs.insert(s.sequence) {
+            errs.invalid(
+                &format!("{at}.sequence"),
+                "sequences must be unique within a template",
+            );
+        }
+        if !d::TRANSFER_TYPES
+            .iter()
+            .any(|tt| tt.entry.id == s.transfer_type_id)
+        {
+            errs.invalid(
+                &format!("{at}.transfer_type_id"),
+                "not in the transfer-types dictionary",
+            );
+        }
+        if !d::contains(d::DESTINATIONS, s.destination_id) {
+            errs.invalid(
+                &format!("{at}.destination_id"),
+                "not in the destinations dictionary",
+            );
+        }
+        if !d::contains(d::ACCOUNT_CODES, s.account_code_id) {
+            errs.invalid(
+                &format!("{at}.account_code_id"),
+                "not in the account-codes dictionary",
+            );
+        }
+        for (name, list) in [
+            ("source_customer_type_ids", &s.source_customer_type_ids),
+            ("target_customer_type_ids", &s.target_customer_type_ids),
+        ] {
+            if list.iter().any(|t| !d::contains(d::CUSTOMER_TYPES, *t)) {
+                errs.invalid(
+                    &format!("{at}.{name}"),
+                    "not in the customer-types dictionary",
+                );
+            }
+        }
+        for (side, v) in [
+            ("source", &s.parameter_mapping.source),
+            ("target", &s.parameter_mapping.target),
+        ] {
+            if let Some(v) = v
+                && !PARAMETER_NAMES.contains(&v.as_str())
+            {
+                errs.invalid(
+                    &format!("{at}.parameter_mapping.{side}"),
+                    format!("must be null or one of {}", PARAMETER_NAMES.join(", ")),
+                );
+            }
+        }
+        TemplateStep {
+            transaction_template_step_id: step_id,
+            transaction_template_id: template_id.to_string(),
+            transfer_type_id: s.transfer_type_id,
+            sequence: s.sequence,
+            wait_to_complete: s.wait_to_complete,
+            is_optional: s.is_optional,
+            source_customer_type_ids: s.source_customer_type_ids,
+            target_customer_type_ids: s.target_customer_type_ids,
+            destination_id: s.destination_id,
+            account_code_id: s.account_code_id,
+            parameter_mapping: s.parameter_mapping,
+            audit: self.audit(),
+        }
+    }
 }
 
 /// The built-in catalog of CLI.md.

@@ -12,6 +12,7 @@ pub mod paging;
 pub mod profile;
 pub mod program;
 pub mod rules;
+pub mod summary;
 pub mod txn;
 pub mod worker;
 

@@ -13,7 +13,7 @@ use super::Ctx;
 use super::body::as_object;
 use super::paging::{Page, PageRequest, paginate};
 use super::rules;
-use super::worker::Summary;
+use super::summary::Summary;
 use crate::error::{ApiError, Error, Errors, Result, code};
 use crate::model::catalog::{Catalog, TemplateStep};
 use crate::model::status::attachment::{ATTACHED, PENDING, REJECTED};

@@ -25,40 +25,14 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Serialize;
-
 use super::Ctx;
+pub use super::summary::Summary;
 use crate::error::{ApiError, Result, code};
 use crate::model::catalog::Catalog;
 use crate::store::{QueueItem, Store, Tx};
 
 /// Queue items processed under one lock and committed together.
 pub const BATCH: usize = 200;
-
-/// What a worker run did (CLI.md "The worker").
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    pub attachments_processed: u64,
-    pub transactions_processed: u64,
-    pub steps_created: u64,
-    pub steps_completed: u64,
-    pub steps_failed: u64,
-}
-
-impl Summary {
-    pub fn add(&mut self, o: &Summary) {
-        self.attachments_processed += o.attachments_processed;
-        self.transactions_processed += o.transactions_processed;
-        self.steps_created += o.steps_created;
-        self.steps_completed += o.steps_completed;
-        self.steps_failed += o.steps_failed;
-    }
-
-    /// Nothing was done.
-    pub fn is_empty(&self) -> bool {
-        *self == Summary::default()
-    }
-}
 
 /// What a run did, and the items it left queued because their record
 /// could not be read (one error each, naming the item and the file).

@@ -1,0 +1,31 @@
+//! What a worker run did, counted by the parts that do the work
+//! ([`crate::core::program::process_attachment`], [`crate::core::txn::process`])
+//! and summed by the worker. Its own module so that those parts do not import
+//! the worker that imports them.
+
+use serde::Serialize;
+
+/// What a worker run did (CLI.md "The worker").
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub attachments_processed: u64,
+    pub transactions_processed: u64,
+    pub steps_created: u64,
+    pub steps_completed: u64,
+    pub steps_failed: u64,
+}
+
+impl Summary {
+    pub fn add(&mut self, o: &Summary) {
+        self.attachments_processed += o.attachments_processed;
+        self.transactions_processed += o.transactions_processed;
+        self.steps_created += o.steps_created;
+        self.steps_completed += o.steps_completed;
+        self.steps_failed += o.steps_failed;
+    }
+
+    /// Nothing was done.
+    pub fn is_empty(&self) -> bool {
+        *self == Summary::default()
+    }
+}

@@ -1,0 +1,132 @@
+//! POST /transactions: the body validated whole (fields, reason, tags,
+//! program/application/template, parameters), then the new transaction
+//! written and queued for the worker in one commit.
+
+use std::collections::{BTreeSet, HashMap};
+
+use rand::Rng;
+use serde_json::Value;
+
+use super::FIELDS;
+use super::parameters::parameters;
+use super::resolve::resolve;
+use super::value::Customers;
+use crate::core::Ctx;
+use crate::core::body::{Obj, as_object};
+use crate::core::rules::{self, caps};
+use crate::error::{Error, Errors, Result};
+use crate::model::status;
+use crate::model::txn::{Parameter, Transaction, TxnFile};
+use crate::model::{Audit, Tag, id};
+use crate::store::{QueueItem, Store, TxnSummary};
+
+/// Largest transaction_parameter_id (exclusive): exact in every JSON reader.
+const MAX_PARAMETER_ID: u64 = 1 << 53;
+
+/// POST /transactions: the new `trn_` id. The transaction starts Created (10)
+/// without steps and is queued for the worker.
+pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
+    let catalog = store.catalog()?;
+    let mut errs = Errors::new();
+    let Some(o) = as_object(body, "", &mut errs) else {
+        return Err(Error::refused(errs.0));
+    };
+    o.known(FIELDS, &mut errs);
+    let r = resolve(&mut errs, &o, &catalog);
+    let reason = reason(&mut errs, &o);
+    let tags = tags(&mut errs, &o);
+    let mut customers = Customers {
+        store,
+        seen: HashMap::new(),
+    };
+    let params = parameters(&mut errs, &o, &r, &mut customers)?;
+    errs.finish()?;
+    let (Some(program), Some(application), Some(template), Some(params)) =
+        (r.program, r.application, r.template, params)
+    else {
+        unreachable!("validation passed");
+    };
+
+    let transaction_id = id::new_id(id::TRANSACTION);
+    let mut rng = rand::rng();
+    let mut used = BTreeSet::new();
+    let parameters = params
+        .into_iter()
+        .map(|p| {
+            let mut pid = rng.random_range(1..MAX_PARAMETER_ID);
+            while !used.insert(pid) {
+                pid = rng.random_range(1..MAX_PARAMETER_ID);
+            }
+            Parameter {
+                transaction_parameter_id: pid,
+                transaction_parameter_name: p.name,
+                transaction_parameter_values: p.values,
+                created_by: ctx.actor.clone(),
+                created_date_time: ctx.now.clone(),
+                modified_by: ctx.actor.clone(),
+                modified_date_time: ctx.now.clone(),
+            }
+        })
+        .collect();
+    let file = TxnFile {
+        transaction: Transaction {
+            transaction_id: transaction_id.clone(),
+            program_id: program.program_id.clone(),
+            application_id: application.application_id.clone(),
+            transaction_template_id: template.transaction_template_id.clone(),
+            transaction_status_id: status::txn::CREATED,
+            transaction_status_reason: reason,
+            transaction_tags: tags,
+            audit: Audit::new(&ctx.actor, &ctx.now),
+        },
+        parameters,
+        steps: Vec::new(),
+    };
+    let mut tx = store.begin();
+    tx.append_txn(&TxnSummary::of(&file))?;
+    tx.enqueue(&QueueItem::txn(&transaction_id));
+    tx.put_txn(&file);
+    tx.commit_created(&transaction_id)?;
+    Ok(transaction_id)
+}
+
+fn reason(errs: &mut Errors, o: &Obj) -> Option<String> {
+    let s = o.string("transaction_status_reason", errs)?;
+    rules::length(errs, "transaction_status_reason", s, 0, 256).then(|| s.to_string())
+}
+
+/// `transaction_tags`: `key` and `value` 1-50 characters, unique keys.
+fn tags(errs: &mut Errors, o: &Obj) -> Vec<Tag> {
+    let Some(arr) = o.array("transaction_tags", errs) else {
+        return Vec::new();
+    };
+    if !rules::at_most(errs, "transaction_tags", arr.len(), caps::TAGS, "tags") {
+        return Vec::new();
+    }
+    let mut out: Vec<Tag> = Vec::new();
+    for (i, v) in arr.iter().enumerate() {
+        let path = format!("transaction_tags[{i}]");
+        let Some(t) = as_object(v, &path, errs) else {
+            continue;
+        };
+        t.known(&["key", "value"], errs);
+        let mut pair = [None, None];
+        for (slot, field) in pair.iter_mut().zip(["key", "value"]) {
+            match t.string(field, errs) {
+                Some(s) => {
+                    *slot = rules::length(errs, &t.at(field), s, 1, 50).then(|| s.to_string())
+                }
+                None if !t.has(field) => errs.required(&t.at(field)),
+                None => {}
+            }
+        }
+        if let [Some(key), Some(value)] = pair {
+            if out.iter().any(|x| x.key == key) {
+                errs.invalid(&t.at("key"), "tag keys must be unique");
+            } else {
+                out.push(Tag { key, value });
+            }
+        }
+    }
+    out
+}
