@@ -240,9 +240,6 @@ impl Errors {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-    pub fn extend(&mut self, other: Errors) {
-        self.0.extend(other.0);
-    }
     /// Ok when nothing was collected, else a refusal carrying everything.
     pub fn finish(self) -> Result<()> {
         if self.0.is_empty() {

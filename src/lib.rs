@@ -6,10 +6,10 @@
 //! touches the disk, `output` renders envelopes, tables and ids.
 
 pub mod api;
-pub mod catalog;
+pub(crate) mod catalog;
 pub mod cli;
 pub mod core;
-pub mod error;
-pub mod model;
-pub mod output;
+pub(crate) mod error;
+pub(crate) mod model;
+pub(crate) mod output;
 pub mod store;

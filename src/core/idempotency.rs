@@ -7,12 +7,12 @@
 //! ```text
 //! let fp = idempotency::fingerprint("POST /transactions", &[], &body);
 //! let out = idempotency::run(&store, Some(key), &fp, now_unix, |s| txn::create(s, &ctx, &body))?;
-//! // out.id(): the new id, or the first request's; out.replayed(): which.
+//! // out.into_id(): the new id, or the first request's; out.replayed(): which.
 //! ```
 //!
 //! - No key: `create` runs as it would without this module.
 //! - A key this store does not remember (never used, or used more than
-//!   [`TTL_SECS`] ago): `create` runs, and the key's record (fingerprint and
+//!   [`TTL_SECS`](crate::store::idempotency::TTL_SECS) ago): `create` runs, and the key's record (fingerprint and
 //!   answer) is written in the same journal commit as the change
 //!   (`Tx::commit_created`), so a change and its record exist together or
 //!   not at all. A refused create records nothing: a retry runs again.
@@ -27,7 +27,6 @@ use serde_json::Value;
 
 use crate::error::{Error, Result, code};
 use crate::store::Store;
-pub use crate::store::idempotency::TTL_SECS;
 
 /// Longest key accepted.
 pub const MAX_KEY: usize = 255;
@@ -42,11 +41,6 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub fn id(&self) -> &str {
-        match self {
-            Outcome::Created(id) | Outcome::Replayed(id) => id,
-        }
-    }
     pub fn into_id(self) -> String {
         match self {
             Outcome::Created(id) | Outcome::Replayed(id) => id,

@@ -1,20 +1,20 @@
 //! The spec's rules: validation, defaults, state transitions, the worker.
 //! Nothing here prints or reads the environment; the caller passes a [`Ctx`].
 
-pub mod address;
-pub mod body;
-pub mod dict;
-pub mod idempotency;
+pub(crate) mod address;
+pub(crate) mod body;
+pub(crate) mod dict;
+pub(crate) mod idempotency;
 pub mod import;
-pub mod instrument;
-pub mod migrate;
-pub mod paging;
-pub mod profile;
-pub mod program;
-pub mod rules;
-pub mod summary;
-pub mod txn;
-pub mod worker;
+pub(crate) mod instrument;
+pub(crate) mod migrate;
+pub(crate) mod paging;
+pub(crate) mod profile;
+pub(crate) mod program;
+pub(crate) mod rules;
+pub(crate) mod summary;
+pub(crate) mod txn;
+pub(crate) mod worker;
 
 use chrono::NaiveDate;
 

@@ -415,11 +415,6 @@ impl<'a> Amount<'a> {
     }
 }
 
-/// The string of an optional field, where an empty string means "not given".
-pub fn non_empty(v: Option<&str>) -> Option<&str> {
-    v.filter(|s| !s.is_empty())
-}
-
 /// Whether a JSON value is a string equal to `s`.
 pub fn is_str(v: Option<&Value>, s: &str) -> bool {
     v.and_then(Value::as_str) == Some(s)

@@ -11,4 +11,3 @@ pub mod status;
 pub mod txn;
 
 pub use customer::*;
-pub use id::*;
