@@ -87,26 +87,85 @@ pub fn title(c: u32) -> &'static str {
 }
 
 /// One entry of the envelope's `errors` array.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+///
+/// Only `code` and `message` are serialized (the envelope is fixed by
+/// CLI.md); `path` and `hint` are the same facts as data, for callers that
+/// act on an error (the interactive prompts ask again for the field at
+/// `path`). The message already says both.
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ApiError {
     pub code: u32,
     pub message: String,
+    /// The JSON path of the field the error concerns (`customer_key`,
+    /// `customer_profile_individual.email`, `transaction_parameters[0]`).
+    #[serde(skip)]
+    pub path: Option<String>,
+    /// What to do about it, as the end of the message says it
+    /// (`see \`payctl program list\``, `did you mean \`zip\`?`).
+    #[serde(skip)]
+    pub hint: Option<String>,
 }
 
 impl ApiError {
     /// `code` with a message `"<title>: <detail>"`.
     pub fn new(code: u32, detail: impl fmt::Display) -> Self {
-        ApiError {
-            code,
-            message: format!("{}: {}", title(code), detail),
-        }
+        Self::message(code, format!("{}: {}", title(code), detail))
     }
     /// The code's own title as the whole message (e.g. the spec's 21001).
     pub fn bare(code: u32) -> Self {
+        Self::message(code, title(code))
+    }
+    /// `code` with `message` as it is, about no field.
+    pub fn message(code: u32, message: impl Into<String>) -> Self {
         ApiError {
             code,
-            message: title(code).to_string(),
+            message: message.into(),
+            path: None,
+            hint: None,
         }
+    }
+    /// An error as an envelope carried it (remote mode). The envelope has no
+    /// path; it is read back from the start of the message (`path: rule`,
+    /// possibly after the code's title), where that start is a JSON path.
+    pub fn from_envelope(code: u32, message: &str) -> Self {
+        let rest = message
+            .strip_prefix(title(code))
+            .and_then(|r| r.strip_prefix(": "))
+            .unwrap_or(message);
+        let path = rest.split_once(": ").map(|(p, _)| p).filter(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.[]@".contains(c))
+        });
+        ApiError {
+            path: path.map(str::to_string),
+            ..Self::message(code, message)
+        }
+    }
+    /// An error about the field at `path`: the message is `"<path>: <rule>"`.
+    pub fn at(code: u32, path: &str, rule: impl fmt::Display) -> Self {
+        ApiError {
+            path: Some(path.to_string()),
+            ..Self::message(code, format!("{path}: {rule}"))
+        }
+    }
+    /// The same error about the field at `path`; the message must already name it.
+    pub fn with_path(mut self, path: &str) -> Self {
+        self.path = Some(path.to_string());
+        self
+    }
+    /// The same error with `hint` kept as data; the message must already say it.
+    pub fn hinted(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+    /// Whether the error concerns the field at `path` or something inside it
+    /// (`payment_instrument_tags` covers `payment_instrument_tags[0].key`).
+    pub fn is_at(&self, path: &str) -> bool {
+        self.path.as_deref().is_some_and(|p| {
+            p.strip_prefix(path)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['[', '.']))
+        })
     }
 }
 
@@ -138,6 +197,12 @@ impl Error {
     }
     pub fn one(code: u32, detail: impl fmt::Display) -> Self {
         Self::refused(vec![ApiError::new(code, detail)])
+    }
+    /// A refusal about the field at `path`: `"<title>: <path>: <rule>"`.
+    pub fn at(code: u32, path: &str, rule: impl fmt::Display) -> Self {
+        Self::refused(vec![
+            ApiError::new(code, format!("{path}: {rule}")).with_path(path),
+        ])
     }
     /// An identifier that names no record. A hostile id (10 KB, control
     /// characters) is shown shortened and escaped.
@@ -218,7 +283,11 @@ impl std::error::Error for Error {}
 
 /// Collects field errors so that validation reports every bad field at once.
 #[derive(Debug, Default)]
-pub struct Errors(pub Vec<ApiError>);
+pub struct Errors(Vec<ApiError>);
+
+/// How many errors were collected at some point (see [`Errors::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mark(usize);
 
 impl Errors {
     pub fn new() -> Self {
@@ -226,13 +295,23 @@ impl Errors {
     }
     /// A field error: the message names the field by its JSON path, then the rule.
     pub fn push(&mut self, code: u32, path: &str, rule: impl fmt::Display) {
-        self.0.push(ApiError {
-            code,
-            message: format!("{path}: {rule}"),
-        });
+        self.0.push(ApiError::at(code, path, rule));
+    }
+    /// A field error ending with what to do about it: `path: rule (hint)`.
+    pub fn push_hinted(&mut self, code: u32, path: &str, rule: impl fmt::Display, hint: &str) {
+        self.0
+            .push(ApiError::at(code, path, format!("{rule} ({hint})")).hinted(hint));
+    }
+    /// An error built elsewhere (one that is not `path: rule`).
+    pub fn add(&mut self, e: ApiError) {
+        self.0.push(e);
     }
     pub fn invalid(&mut self, path: &str, rule: impl fmt::Display) {
         self.push(code::INVALID_VALUE, path, rule);
+    }
+    /// 10001 with a hint: `path: rule (hint)`.
+    pub fn invalid_hinted(&mut self, path: &str, rule: impl fmt::Display, hint: &str) {
+        self.push_hinted(code::INVALID_VALUE, path, rule, hint);
     }
     pub fn required(&mut self, path: &str) {
         self.push(code::REQUIRED, path, "is required");
@@ -240,12 +319,110 @@ impl Errors {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+    /// Where the collection stands now; [`Errors::clean_since`] then tells
+    /// whether anything was added after.
+    pub fn mark(&self) -> Mark {
+        Mark(self.0.len())
+    }
+    /// No error was added since `m`.
+    pub fn clean_since(&self, m: Mark) -> bool {
+        self.0.len() == m.0
+    }
+    /// Run the checks of `rule`; true when they added no error.
+    pub fn check(&mut self, rule: impl FnOnce(&mut Errors)) -> bool {
+        let m = self.mark();
+        rule(self);
+        self.clean_since(m)
+    }
+    /// The errors collected, in order.
+    #[cfg(test)]
+    pub fn iter(&self) -> impl Iterator<Item = &ApiError> {
+        self.0.iter()
+    }
+    /// The errors collected, in order.
+    pub fn into_vec(self) -> Vec<ApiError> {
+        self.0
+    }
+    /// The refusal carrying everything collected.
+    pub fn into_error(self) -> Error {
+        Error::refused(self.0)
+    }
     /// Ok when nothing was collected, else a refusal carrying everything.
     pub fn finish(self) -> Result<()> {
         if self.0.is_empty() {
             Ok(())
         } else {
-            Err(Error::refused(self.0))
+            Err(self.into_error())
         }
+    }
+    /// The validated value (`valid` gathers its parts) when nothing was
+    /// collected, else a refusal carrying everything. Validation leaves a part
+    /// `None` only with an error that says why; a `None` without one would be
+    /// a bug, answered as a refusal rather than a panic.
+    pub fn into_result<T>(self, valid: impl FnOnce() -> Option<T>) -> Result<T> {
+        self.finish()?;
+        valid().ok_or_else(|| {
+            Error::one(
+                code::INVALID_VALUE,
+                "the request was refused without a reason (a bug: please report it)",
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_error_keeps_its_path_and_hint_as_data_and_renders_as_before() {
+        let mut errs = Errors::new();
+        errs.invalid_hinted(
+            "program_id",
+            "is not a program",
+            "see `payctl program list`",
+        );
+        errs.required("customer_profile_individual.email");
+        let e = errs.into_vec();
+        assert_eq!(
+            e[0].message,
+            "program_id: is not a program (see `payctl program list`)"
+        );
+        assert_eq!(e[0].path.as_deref(), Some("program_id"));
+        assert_eq!(e[0].hint.as_deref(), Some("see `payctl program list`"));
+        assert!(e[1].is_at("customer_profile_individual"));
+        assert!(e[1].is_at("customer_profile_individual.email"));
+        assert!(!e[1].is_at("customer_profile_individual.e"));
+        // The envelope carries code and message only.
+        assert_eq!(
+            serde_json::to_string(&e[0]).unwrap(),
+            r#"{"code":10001,"message":"program_id: is not a program (see `payctl program list`)"}"#
+        );
+    }
+
+    #[test]
+    fn an_envelope_error_gets_its_path_back_from_the_message() {
+        let e = ApiError::from_envelope(21002, "Customer key already in use: customer_key: taken");
+        assert_eq!(e.path.as_deref(), Some("customer_key"));
+        let e = ApiError::from_envelope(10002, "transaction_parameters[0].x: is required");
+        assert_eq!(e.path.as_deref(), Some("transaction_parameters[0].x"));
+        let e = ApiError::from_envelope(10001, "line 3: customer_key: bad");
+        assert_eq!(e.path, None);
+        assert_eq!(Error::at(21002, "customer_key", "taken").errors[0], {
+            let mut a = ApiError::new(21002, "customer_key: taken");
+            a.path = Some("customer_key".into());
+            a
+        });
+    }
+
+    #[test]
+    fn into_result_refuses_instead_of_panicking() {
+        let errs = Errors::new();
+        let r: Result<u32> = errs.into_result(|| None);
+        assert_eq!(r.unwrap_err().kind, ErrorKind::Refused);
+        let mut errs = Errors::new();
+        assert!(!errs.check(|e| e.required("a")));
+        assert!(errs.check(|_| {}));
+        assert!(errs.finish().is_err());
     }
 }

@@ -187,9 +187,11 @@ fn parse(url: &str, status: u16, text: &str, kind: Kind) -> Result<Response> {
     if let Some(errors) = obj.get("errors").and_then(Value::as_array) {
         let errors: Vec<ApiError> = errors
             .iter()
-            .map(|e| ApiError {
-                code: e["code"].as_u64().unwrap_or(0) as u32,
-                message: e["message"].as_str().unwrap_or_default().to_string(),
+            .map(|e| {
+                ApiError::from_envelope(
+                    e["code"].as_u64().unwrap_or(0) as u32,
+                    e["message"].as_str().unwrap_or_default(),
+                )
             })
             .collect();
         if errors.is_empty() {

@@ -220,11 +220,11 @@ fn build(input: CatalogIn, actor: &str, now: &str) -> Result<Catalog> {
     if !b.errs.is_empty() {
         let errors: Vec<ApiError> = b
             .errs
-            .0
+            .into_vec()
             .into_iter()
             .map(|e| ApiError {
-                code: e.code,
                 message: format!("catalog: {}", e.message),
+                ..e
             })
             .collect();
         return Err(Error::refused(errors));

@@ -331,8 +331,8 @@ mod import {
                         kind = ErrorKind::Store;
                     }
                     errors.extend(e.errors.into_iter().map(|a| ApiError {
-                        code: a.code,
                         message: format!("line {n}: {}", a.message),
+                        ..a
                     }));
                 }
             }

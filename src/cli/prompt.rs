@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use super::Global;
 use crate::catalog::dictionaries as dict;
 use crate::core::address;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{ApiError, Error, ErrorKind, Result};
 use crate::output::mask::message;
 
 /// A dictionary whose values flags and prompts accept by name.
@@ -389,13 +389,12 @@ impl Form {
         }
     }
 
-    /// The fields of `self` that error `message` names (`path: …`, possibly
-    /// after the code's title).
-    fn named(&self, message: &str) -> Option<&'static str> {
+    /// The field of `self` that error `e` is about.
+    fn named(&self, e: &ApiError) -> Option<&'static str> {
         self.fields
             .iter()
             .map(|f| f.path)
-            .find(|p| message.starts_with(&format!("{p}:")) || message.contains(&format!(": {p}:")))
+            .find(|p| e.path.as_deref() == Some(*p))
     }
 }
 
@@ -419,8 +418,7 @@ pub fn create_asking<T>(
             Err(e) if e.kind == ErrorKind::Refused => e,
             other => return other,
         };
-        let named: Vec<Option<&'static str>> =
-            err.errors.iter().map(|e| form.named(&e.message)).collect();
+        let named: Vec<Option<&'static str>> = err.errors.iter().map(|e| form.named(e)).collect();
         if named.iter().any(|n| n.is_none_or(|p| !asked.contains(p))) {
             return Err(err);
         }
@@ -439,11 +437,7 @@ pub fn create_asking<T>(
 fn only_field(e: Error, path: &str) -> Vec<String> {
     e.errors
         .into_iter()
-        .filter(|e| {
-            e.message
-                .strip_prefix(path)
-                .is_some_and(|rest| rest.starts_with([':', '[', '.']))
-        })
+        .filter(|e| e.is_at(path))
         .map(|e| e.message)
         .collect()
 }

@@ -136,9 +136,8 @@ fn read(errs: &mut Errors, o: &Obj, country: Option<u32>) -> Fields {
     };
     let city = text(errs, o, "city", 50);
     let zip = o.string("zip", errs).and_then(|z| {
-        let before = errs.0.len();
-        rules::zip(errs, "zip", z);
-        (errs.0.len() == before).then(|| z.to_string())
+        errs.check(|e| rules::zip(e, "zip", z))
+            .then(|| z.to_string())
     });
     Fields {
         address_type_id,
@@ -161,10 +160,9 @@ pub fn field_errors(body: &Value, name: &str) -> Vec<ApiError> {
     if let Some(o) = as_object(body, "", &mut errs) {
         read(&mut errs, &o, None);
     }
-    let prefix = format!("{name}:");
-    errs.0
+    errs.into_vec()
         .into_iter()
-        .filter(|e| e.message.starts_with(&prefix))
+        .filter(|e| e.path.as_deref() == Some(name))
         .collect()
 }
 
@@ -183,9 +181,10 @@ fn position(c: &Customer, aid: &str) -> Result<usize> {
                 ),
             )
         } else {
-            Error::one(
+            Error::at(
                 code::NOT_FOUND,
-                "address_id: is not an address identifier (cpa_…)",
+                "address_id",
+                "is not an address identifier (cpa_…)",
             )
         }
     })
@@ -215,7 +214,7 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     let mut customer = load(store, cid)?;
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     let f = read(&mut errs, &o, None);
     for name in REQUIRED {
@@ -232,31 +231,29 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
             ),
         );
     }
-    errs.finish()?;
     let (
-        Some(address_type_id),
-        Some(is_default),
-        Some(country_id),
-        Some(state_id),
-        Some(first_name),
-        Some(last_name),
-        Some(address_line1),
-        Some(city),
-        Some(zip),
-    ) = (
-        f.address_type_id,
-        f.is_default,
-        f.country_id,
-        f.state_id,
-        f.first_name,
-        f.last_name,
-        f.address_line1,
-        f.city,
-        f.zip,
-    )
-    else {
-        unreachable!("validation passed");
-    };
+        address_type_id,
+        is_default,
+        country_id,
+        state_id,
+        first_name,
+        last_name,
+        address_line1,
+        city,
+        zip,
+    ) = errs.into_result(|| {
+        Some((
+            f.address_type_id?,
+            f.is_default?,
+            f.country_id?,
+            f.state_id?,
+            f.first_name?,
+            f.last_name?,
+            f.address_line1?,
+            f.city?,
+            f.zip?,
+        ))
+    })?;
     let address = Address {
         address_id: id::new_id(id::ADDRESS),
         customer_profile_id: customer.id().to_string(),
@@ -305,7 +302,7 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, aid: &str, body: &Value) -> R
     let cur = customer.addresses[i].clone();
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     let f = read(&mut errs, &o, Some(cur.country_id));
     if f.address_type_id.is_some_and(|t| t != cur.address_type_id) {

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::{Errors, code};
+use crate::error::{ApiError, Errors, code};
 
 /// Spellings users reach for, mostly from the spec's interface tables, and the
 /// field the request really has.
@@ -196,13 +196,16 @@ impl<'a> Obj<'a> {
             // (escaped, shortened, a long digit run masked).
             let shown = crate::error::shown_id(name);
             let hint = match suggest(name, known) {
-                Some(k) => format!("; did you mean `{}`?", join(self.path, k)),
-                None => format!("; the fields here are: {}", known.join(", ")),
+                Some(k) => format!("did you mean `{}`?", join(self.path, k)),
+                None => format!("the fields here are: {}", known.join(", ")),
             };
-            errs.push(
-                code::UNKNOWN_FIELD,
-                &join(self.path, &shown),
-                format!("is not a field of this request{hint}"),
+            errs.add(
+                ApiError::at(
+                    code::UNKNOWN_FIELD,
+                    &join(self.path, &shown),
+                    format!("is not a field of this request; {hint}"),
+                )
+                .hinted(hint),
             );
         }
     }
@@ -351,8 +354,8 @@ mod tests {
         assert_eq!(o.string("a", &mut errs), None);
         assert_eq!(o.string("b", &mut errs), None);
         assert_eq!(o.string("c", &mut errs), Some("ok é 😀"));
-        assert_eq!(errs.0.len(), 2);
-        assert!(errs.0.iter().all(|e| e.code == code::INVALID_VALUE));
+        assert_eq!(errs.iter().count(), 2);
+        assert!(errs.iter().all(|e| e.code == code::INVALID_VALUE));
     }
 
     #[test]

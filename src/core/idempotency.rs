@@ -57,10 +57,11 @@ impl Outcome {
 pub fn validate_key(field: &str, key: &str) -> Result<()> {
     let ok_char = |c: char| c.is_ascii_alphanumeric() || "-_.:~+/=".contains(c);
     if key.is_empty() || key.len() > MAX_KEY || !key.chars().all(ok_char) {
-        return Err(Error::one(
+        return Err(Error::at(
             code::INVALID_VALUE,
+            field,
             format!(
-                "{field}: must be 1 to {MAX_KEY} characters, each an ASCII letter, a digit or one of - _ . : ~ + / ="
+                "must be 1 to {MAX_KEY} characters, each an ASCII letter, a digit or one of - _ . : ~ + / ="
             ),
         ));
     }

@@ -160,8 +160,8 @@ impl<R: BufRead> Lines<R> {
 
 fn at_line(n: usize, e: ApiError) -> ApiError {
     ApiError {
-        code: e.code,
         message: format!("line {n}: {}", e.message),
+        ..e
     }
 }
 
@@ -170,6 +170,7 @@ fn parse_line(n: usize, line: &[u8]) -> std::result::Result<Value, ApiError> {
     let bad = |why: String| ApiError {
         code: code::MALFORMED,
         message: format!("line {n}: body: {why}"),
+        ..Default::default()
     };
     let text = std::str::from_utf8(line).map_err(|e| bad(format!("is not valid UTF-8 ({e})")))?;
     // serde_json's syntax messages name a position, never a value.
@@ -356,6 +357,7 @@ impl Report {
             self.errors.push(ApiError {
                 code: code::INVALID_VALUE,
                 message: format!("line {n}: {more} more error(s) on this line are not shown"),
+                ..Default::default()
             });
         }
     }
@@ -373,6 +375,7 @@ impl Report {
                      are shown); nothing was written",
                     thousands(self.bad_lines - REPORTED_LINES)
                 ),
+                ..Default::default()
             });
         }
         self.errors.extend(tail);
@@ -466,6 +469,7 @@ fn check(
                             "line {n}: customer_key: another customer profile already has this \
                              key (--skip-existing skips such lines)"
                         ),
+                        ..Default::default()
                     }],
                 ),
                 Ok(()) => {
@@ -489,6 +493,7 @@ fn check(
                         message: format!(
                             "line {n}: customer_key: repeats the customer_key of line {first}"
                         ),
+                        ..Default::default()
                     }],
                 );
             }
@@ -506,6 +511,7 @@ fn check(
                  it were not checked and nothing was written",
                 caps::LINE_BYTES >> 20
             ),
+            ..Default::default()
         };
         return Err(report.into_error(Some(tail)));
     }
@@ -700,6 +706,7 @@ mod tests {
             let errs = (0..30).map(move |i| ApiError {
                 code: code::INVALID_VALUE,
                 message: format!("line {n}: e{i}"),
+                ..Default::default()
             });
             r.add(n, errs);
         }

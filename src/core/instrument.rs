@@ -123,7 +123,7 @@ pub fn validate_create(
 ) -> Result<NewInstrument> {
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     o.known(FIELDS, &mut errs);
     let tags = rules::tags(&mut errs, &o, "payment_instrument_tags", true);
@@ -162,9 +162,10 @@ pub fn validate_create(
     let mut not_attached = false;
     if let Some(p) = program {
         if catalog.program(p).is_none() {
-            errs.invalid(
+            errs.invalid_hinted(
                 "program_id",
-                "is not a program of this Facilitator (see `payctl program list`)",
+                "is not a program of this Facilitator",
+                "see `payctl program list`",
             );
         } else if !attached(p) {
             not_attached = true;
@@ -180,27 +181,28 @@ pub fn validate_create(
         }
     };
     if not_attached {
-        errs.0.push(crate::error::ApiError::new(
-            code::NOT_ATTACHED,
-            format!("program_id: customer profile {cid} is not Attached to this program (attach it and run the worker first)"),
-        ));
+        errs.add(
+            crate::error::ApiError::new(
+                code::NOT_ATTACHED,
+                format!("program_id: customer profile {cid} is not Attached to this program (attach it and run the worker first)"),
+            )
+            .with_path("program_id")
+            .hinted("attach it and run the worker first"),
+        );
     }
-    errs.finish()?;
-    let (
-        Some(tags),
-        Some(type_id),
-        Some(method),
-        Some(is_default),
-        Some(label),
-        Some(reason),
-        Some(program),
-        Some(ach),
-    ) = (
-        tags, type_id, method, is_default, label, reason, program, ach,
-    )
-    else {
-        unreachable!("validation passed");
-    };
+    let (tags, type_id, method, is_default, label, reason, program, ach) =
+        errs.into_result(|| {
+            Some((
+                tags?,
+                type_id?,
+                method?,
+                is_default?,
+                label?,
+                reason?,
+                program?,
+                ach?,
+            ))
+        })?;
     Ok(NewInstrument {
         tags,
         type_id,
@@ -219,10 +221,11 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     let catalog = store.catalog()?;
     let n = validate_create(body, &catalog, cid, |p| customer.is_attached(p))?;
     if customer.instruments.len() >= rules::caps::INSTRUMENTS {
-        return Err(Error::one(
+        return Err(Error::at(
             code::INVALID_VALUE,
+            "customer_profile_id",
             format!(
-                "customer_profile_id: already has {} payment instruments, the most a customer profile may have",
+                "already has {} payment instruments, the most a customer profile may have",
                 rules::caps::INSTRUMENTS
             ),
         ));
@@ -315,7 +318,7 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, pid: &str, body: &Value) -> R
     let cur = find(&customer, pid)?.clone();
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     o.known(FIELDS, &mut errs);
     let label = text(&mut errs, &o, "payment_instrument_label");

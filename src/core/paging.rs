@@ -96,9 +96,10 @@ fn bounds(
     position: impl FnOnce(&str) -> Result<Option<usize>>,
 ) -> Result<(usize, usize)> {
     if req.size == 0 || req.size > MAX_PAGE_SIZE {
-        return Err(Error::one(
+        return Err(Error::at(
             code::INVALID_VALUE,
-            format!("page_size: must be 1-{MAX_PAGE_SIZE}"),
+            "page_size",
+            format!("must be 1-{MAX_PAGE_SIZE}"),
         ));
     }
     let size = req.size as usize;
@@ -113,9 +114,10 @@ fn bounds(
             }
         },
         (None, Some(0)) => {
-            return Err(Error::one(
+            return Err(Error::at(
                 code::INVALID_VALUE,
-                "page_number: pages are numbered from 1",
+                "page_number",
+                "pages are numbered from 1",
             ));
         }
         (None, Some(n)) => (n as usize - 1).saturating_mul(size),

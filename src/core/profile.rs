@@ -64,11 +64,12 @@ fn text(
     extra: fn(&mut Errors, &str, &str),
 ) -> Option<String> {
     let s = o.string(name, errs)?;
-    let before = errs.0.len();
-    if max == FORMAT_ONLY || rules::length(errs, &o.at(name), s, 1, max) {
-        extra(errs, &o.at(name), s);
-    }
-    (errs.0.len() == before).then(|| s.to_string())
+    errs.check(|errs| {
+        if max == FORMAT_ONLY || rules::length(errs, &o.at(name), s, 1, max) {
+            extra(errs, &o.at(name), s);
+        }
+    })
+    .then(|| s.to_string())
 }
 
 /// The answer to any `ssn` in an update, the same whatever the value sent.
@@ -111,7 +112,7 @@ fn individual(
     fac: &Facilitator,
 ) -> Option<Individual> {
     o.known(INDIVIDUAL_FIELDS, errs);
-    let start = errs.0.len();
+    let start = errs.mark();
     let dob_rule = |errs: &mut Errors, path: &str, s: &str| {
         rules::date_of_birth(errs, path, s, ctx.today, fac.min_age, fac.max_age)
     };
@@ -142,11 +143,9 @@ fn individual(
     );
     // date_of_birth needs the context for the age rule.
     let date_of_birth = match o.string("date_of_birth", errs) {
-        Some(s) => {
-            let before = errs.0.len();
-            dob_rule(errs, &o.at("date_of_birth"), s);
-            (errs.0.len() == before).then(|| s.to_string())
-        }
+        Some(s) => errs
+            .check(|errs| dob_rule(errs, &o.at("date_of_birth"), s))
+            .then(|| s.to_string()),
         None => {
             if !o.has("date_of_birth") && base.is_none() {
                 errs.required(&o.at("date_of_birth"));
@@ -190,7 +189,7 @@ fn individual(
             b.ssn.clone()
         }
     };
-    if errs.0.len() != start {
+    if !errs.clean_since(start) {
         return None;
     }
     Some(Individual {
@@ -241,7 +240,7 @@ impl NewProfile {
 pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<NewProfile> {
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     o.known(FIELDS, &mut errs);
     let customer_type_id = customer_type(&mut errs, &o);
@@ -279,12 +278,8 @@ pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<New
             None
         }
     };
-    errs.finish()?;
-    let (Some(customer_type_id), Some(key), Some(tags), Some(individual)) =
-        (customer_type_id, key, tags, individual)
-    else {
-        unreachable!("validation passed");
-    };
+    let (customer_type_id, key, tags, individual) =
+        errs.into_result(|| Some((customer_type_id?, key?, tags?, individual?)))?;
     Ok(NewProfile {
         customer_type_id,
         customer_key: key.to_string(),
@@ -295,9 +290,10 @@ pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<New
 
 /// The refusal of a create whose `customer_key` another profile holds.
 pub fn key_in_use() -> Error {
-    Error::one(
+    Error::at(
         code::KEY_IN_USE,
-        "customer_key: another customer profile already has this key",
+        "customer_key",
+        "another customer profile already has this key",
     )
 }
 
@@ -418,7 +414,7 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     let catalog = store.catalog()?;
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     o.known(FIELDS, &mut errs);
     let p = &customer.profile;

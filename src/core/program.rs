@@ -128,7 +128,7 @@ pub fn attach(
 ) -> Result<String> {
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     o.known(ATTACH_FIELDS, &mut errs);
     let sent = o.string("customer_profile_id", &mut errs);
@@ -154,10 +154,7 @@ pub fn attach(
         Some(r) => rules::length(&mut errs, REASON, r, 0, MAX_REASON).then(|| r.to_string()),
         None => Some(String::new()),
     };
-    errs.finish()?;
-    let (Some(csp), Some(reason)) = (csp, reason) else {
-        unreachable!("validation passed");
-    };
+    let (csp, reason) = errs.into_result(|| Some((csp?, reason?)))?;
     let catalog = store.catalog()?;
     program_of(&catalog, prm)?;
     let mut customer = super::profile::load(store, csp)?;

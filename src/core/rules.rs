@@ -520,22 +520,28 @@ mod tests {
         }));
         let mut e = Errors::new();
         assert!(!at_most(&mut e, "t", 51, caps::TAGS, "tags"));
-        assert_eq!(e.0[0].message, "t: may hold at most 50 tags (has 51)");
-        assert_eq!(e.0[0].code, crate::error::code::INVALID_VALUE);
+        assert_eq!(
+            e.iter().next().unwrap().message,
+            "t: may hold at most 50 tags (has 51)"
+        );
+        assert_eq!(
+            e.iter().next().unwrap().code,
+            crate::error::code::INVALID_VALUE
+        );
         // The tag reader stops at the cap without reading the entries.
         let many: Vec<Value> = (0..51).map(|_| Value::from(1)).collect();
         let body = serde_json::json!({ "tags": many });
         let mut e = Errors::new();
         let o = super::super::body::as_object(&body, "", &mut e).unwrap();
         assert!(tags(&mut e, &o, "tags", false).is_none());
-        assert_eq!(e.0.len(), 1, "{:?}", e.0);
+        assert_eq!(e.iter().count(), 1, "{e:?}");
     }
 
     fn amt(text: &str) -> std::result::Result<String, String> {
         let mut e = Errors::new();
         match amount(&mut e, "a", text) {
             Some(d) => Ok(d.to_string()),
-            None => Err(e.0[0].message.clone()),
+            None => Err(e.iter().next().unwrap().message.clone()),
         }
     }
 

@@ -145,8 +145,8 @@ fn batches(
             let item = queue.remove(i);
             held.insert(item.file_name());
             run.held.extend(e.errors.into_iter().map(|e| ApiError {
-                code: e.code,
                 message: format!("queue item {} left queued: {}", item.file_name(), e.message),
+                ..e
             }));
             for item in queue.into_iter().rev() {
                 listed.push_front(item);

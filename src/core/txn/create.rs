@@ -14,7 +14,7 @@ use super::value::Customers;
 use crate::core::Ctx;
 use crate::core::body::{Obj, as_object};
 use crate::core::rules::{self, caps};
-use crate::error::{Error, Errors, Result};
+use crate::error::{Errors, Result};
 use crate::model::status;
 use crate::model::txn::{Parameter, Transaction, TxnFile};
 use crate::model::{Audit, Tag, id};
@@ -29,7 +29,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     let catalog = store.catalog()?;
     let mut errs = Errors::new();
     let Some(o) = as_object(body, "", &mut errs) else {
-        return Err(Error::refused(errs.0));
+        return Err(errs.into_error());
     };
     o.known(FIELDS, &mut errs);
     let r = resolve(&mut errs, &o, &catalog);
@@ -40,12 +40,8 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         seen: HashMap::new(),
     };
     let params = parameters(&mut errs, &o, &r, &mut customers)?;
-    errs.finish()?;
-    let (Some(program), Some(application), Some(template), Some(params)) =
-        (r.program, r.application, r.template, params)
-    else {
-        unreachable!("validation passed");
-    };
+    let (program, application, template, params) =
+        errs.into_result(|| Some((r.program?, r.application?, r.template?, params?)))?;
 
     let transaction_id = id::new_id(id::TRANSACTION);
     let mut rng = rand::rng();

@@ -53,9 +53,10 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Tr
     if let Some(s) = filter.status
         && !dict::contains(dict::TRANSACTION_STATUSES, s)
     {
-        errs.invalid(
+        errs.invalid_hinted(
             "status",
-            "is not a transaction status (see `payctl dict list transaction-statuses`)",
+            "is not a transaction status",
+            "see `payctl dict list transaction-statuses`",
         );
     }
     let templates: Option<BTreeSet<&str>> = filter.template.as_ref().map(|t| {

@@ -37,9 +37,10 @@ pub(super) fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> R
             .iter()
             .find(|x| x.program_id == *p || x.program_name == *p);
         if r.program.is_none() {
-            errs.invalid(
+            errs.invalid_hinted(
                 "program_id",
-                "is not a program of this Facilitator (see `payctl program list`)",
+                "is not a program of this Facilitator",
+                "see `payctl program list`",
             );
         }
     }
@@ -55,14 +56,15 @@ pub(super) fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> R
                         .flat_map(|p| &p.applications)
                         .any(|x| matches(&x));
                     let rule = if elsewhere {
-                        format!(
-                            "does not belong to the program {} (see `payctl program applications`)",
-                            p.program_id
-                        )
+                        format!("does not belong to the program {}", p.program_id)
                     } else {
-                        "is not an application of this Facilitator (see `payctl program applications`)".to_string()
+                        "is not an application of this Facilitator".to_string()
                     };
-                    errs.invalid("application_id", rule);
+                    errs.invalid_hinted(
+                        "application_id",
+                        rule,
+                        "see `payctl program applications`",
+                    );
                 }
             }
             None => {
@@ -95,17 +97,15 @@ pub(super) fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> R
                 r.template = a.transaction_templates.iter().find(matches);
                 if r.template.is_none() {
                     let rule = if all().any(|x| matches(&x)) {
-                        format!(
-                            "does not belong to the application {} (see `payctl template list {}`)",
-                            a.application_id, a.application_id
-                        )
+                        format!("does not belong to the application {}", a.application_id)
                     } else {
-                        format!(
-                            "is not a transaction template (see `payctl template list {}`)",
-                            a.application_id
-                        )
+                        "is not a transaction template".to_string()
                     };
-                    errs.invalid("transaction_template_id", rule);
+                    errs.invalid_hinted(
+                        "transaction_template_id",
+                        rule,
+                        &format!("see `payctl template list {}`", a.application_id),
+                    );
                 }
             }
             None => {

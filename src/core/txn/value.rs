@@ -102,7 +102,7 @@ pub(super) fn value(
     program: Option<&Program>,
     customers: &mut Customers,
 ) -> Result<Option<ParamValue>> {
-    let start = errs.0.len();
+    let start = errs.mark();
     v.known(VALUE_FIELDS, errs);
     let amount = match v.number_text("amount", errs) {
         Some(text) => rules::amount(errs, &v.at("amount"), text),
@@ -135,9 +135,10 @@ pub(super) fn value(
             let path = v.at("customer_profile_id");
             match v.string("customer_profile_id", errs) {
                 Some(cid) => match customers.get(cid)? {
-                    None => errs.invalid(
+                    None => errs.invalid_hinted(
                         &path,
-                        "is not a customer profile (see `payctl profile list`)",
+                        "is not a customer profile",
+                        "see `payctl profile list`",
                     ),
                     Some(c) => {
                         if let Some(p) = program
@@ -210,11 +211,9 @@ pub(super) fn value(
             let address_line2 = opt_text(errs, v, "address_line2", 0, 256);
             let city = req_text(errs, v, "city", 1, 50);
             let zip = match v.string("zip", errs) {
-                Some(z) => {
-                    let before = errs.0.len();
-                    rules::zip(errs, &v.at("zip"), z);
-                    (errs.0.len() == before).then(|| z.to_string())
-                }
+                Some(z) => errs
+                    .check(|e| rules::zip(e, &v.at("zip"), z))
+                    .then(|| z.to_string()),
                 None => {
                     if !v.has("zip") {
                         errs.required(&v.at("zip"));
@@ -235,9 +234,10 @@ pub(super) fn value(
             if let Some(s) = state_id
                 && dict::state(s).is_none_or(|st| st.country_id != US)
             {
-                errs.invalid(
+                errs.invalid_hinted(
                     &v.at("state_id"),
-                    "is not a state of country 1 (see `payctl dict list states --country 1`)",
+                    "is not a state of country 1",
+                    "see `payctl dict list states --country 1`",
                 );
             }
             let check_note = opt_text(errs, v, "check_note", 0, 256);
@@ -255,5 +255,5 @@ pub(super) fn value(
             }
         }
     }
-    Ok(out.filter(|_| errs.0.len() == start))
+    Ok(out.filter(|_| errs.clean_since(start)))
 }

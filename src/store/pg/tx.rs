@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use super::PgStore;
-use crate::error::{Error, Result, code};
+use crate::error::Result;
 use crate::model::Customer;
 use crate::model::txn::TxnFile;
 use crate::store::QueueItem;
@@ -214,10 +214,7 @@ impl<'s> PgTx<'s> {
                 let _ = store.finish(false);
                 // Two creates of one customer_key: the UNIQUE index decided.
                 if e.errors.iter().any(|a| a.message.contains("customer_key")) {
-                    return Err(Error::one(
-                        code::KEY_IN_USE,
-                        "customer_key: another customer profile already has this key",
-                    ));
+                    return Err(crate::core::profile::key_in_use());
                 }
                 Err(e)
             }
