@@ -1,9 +1,33 @@
 //! payctl: administer a payments Facilitator's customers, payment instruments,
-//! program attachments and transactions over a local store of JSON files.
+//! program attachments and transactions over a local store of JSON files (or
+//! PostgreSQL).
 //!
-//! `api` is the spec's endpoint table with its transports (in process,
-//! `payctl serve`, remote mode), `cli` parses and renders, `core` holds the spec's rules, `store` alone
-//! touches the disk, `output` renders envelopes, tables and ids.
+//! # Architecture: where each kind of code lives, and why
+//!
+//! - `api/`: the spec's endpoint table (`endpoints::ENDPOINTS`: method, path,
+//!   operation, record kind) and its transports: in process, `payctl serve`
+//!   (`server`), remote mode (`client`), the OpenAPI document. One table, so
+//!   the CLI, the server and the client cannot disagree on an endpoint.
+//! - `cli/`: parses arguments (clap), asks the prompts, renders through
+//!   `output`. No rule lives here: a default or a limit a command shows comes
+//!   from `core`.
+//! - `core/`: the spec's rules (validation, defaults, state transitions, the
+//!   worker). It never prints, reads the environment or touches the disk; the
+//!   caller passes a `Ctx` and a `Store`. Errors are `error::ApiError`s with
+//!   the field's path as data.
+//! - `store/`: the only code that touches the disk or the database (atomic
+//!   writes, journal, locks, indexes, PostgreSQL), so durability and
+//!   permissions are decided in one place.
+//! - `output/`: renders envelopes, tables and ids, and masks sensitive values
+//!   on the way out.
+//! - `model/`: the records as stored and answered (serde types), shared by
+//!   all of the above.
+//! - `catalog/`: the built-in catalog and dictionaries, and the loading of a
+//!   user's `--catalog FILE`.
+//! - `error`: the one error type, its codes and exit codes.
+//!
+//! Visibility defaults to `pub(crate)`; `pub` is kept for what the binary and
+//! the tests use (`cli`, `api::endpoints`, `core::import`) and for `store`.
 
 pub mod api;
 pub(crate) mod catalog;

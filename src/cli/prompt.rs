@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use super::Global;
 use crate::catalog::dictionaries as dict;
-use crate::core::address;
+use crate::core::{address, instrument, profile};
 use crate::error::{ApiError, Error, ErrorKind, Result};
 use crate::output::mask::message;
 
@@ -207,8 +207,8 @@ pub enum Ask {
 pub struct Field {
     /// The field's JSON path (dot-separated), as error messages name it.
     pub path: &'static str,
-    /// What the prompt says.
-    pub prompt: &'static str,
+    /// What the prompt says (a rule it states comes from core).
+    pub prompt: String,
     pub ask: Ask,
 }
 
@@ -311,7 +311,7 @@ impl Form {
     fn ask(&self, body: &Value, f: &Field) -> Result<Value> {
         let choose = |labels: &[String]| -> Result<usize> {
             dialoguer::Select::new()
-                .with_prompt(f.prompt)
+                .with_prompt(&f.prompt)
                 .items(labels)
                 .default(0)
                 .max_length(12)
@@ -322,7 +322,7 @@ impl Form {
             let value = match &f.ask {
                 Ask::Text => {
                     let text: String = dialoguer::Input::new()
-                        .with_prompt(f.prompt)
+                        .with_prompt(&f.prompt)
                         .allow_empty(true)
                         .validate_with(|s: &String| {
                             self.errors_with(body, f, Value::String(s.clone()))
@@ -333,7 +333,7 @@ impl Form {
                 }
                 Ask::Secret => {
                     let text: String = dialoguer::Password::new()
-                        .with_prompt(f.prompt)
+                        .with_prompt(&f.prompt)
                         .allow_empty_password(true)
                         .report(false)
                         .validate_with(|s: &String| {
@@ -351,7 +351,7 @@ impl Form {
                 }
                 Ask::Tags => {
                     let text: String = dialoguer::Input::new()
-                        .with_prompt(f.prompt)
+                        .with_prompt(&f.prompt)
                         .allow_empty(true)
                         .validate_with(|s: &String| self.errors_with(body, f, parse_tags(s)?))
                         .interact_text()
@@ -360,7 +360,7 @@ impl Form {
                 }
                 Ask::Bool => Value::Bool(
                     dialoguer::Confirm::new()
-                        .with_prompt(f.prompt)
+                        .with_prompt(&f.prompt)
                         .default(false)
                         .interact()
                         .map_err(|e| unreadable(f.path, e))?,
@@ -447,43 +447,31 @@ fn only_field(e: Error, path: &str) -> Vec<String> {
 pub fn profile_form(g: &Global) -> Result<Form> {
     let fac = g.read()?.catalog()?.facilitator;
     let ctx = g.ctx();
-    let fields = vec![
-        Field {
-            path: "customer_type_id",
-            prompt: "customer type",
-            ask: Ask::Dict(Dict::CustomerType),
-        },
-        Field {
-            path: "customer_key",
-            prompt: "customer_key (5-50 of digits, letters, ! @ . - _ #)",
-            ask: Ask::Text,
-        },
-        Field {
-            path: "customer_profile_individual.first_name",
-            prompt: "first name",
-            ask: Ask::Text,
-        },
-        Field {
-            path: "customer_profile_individual.last_name",
-            prompt: "last name",
-            ask: Ask::Text,
-        },
-        Field {
-            path: "customer_profile_individual.email",
-            prompt: "email",
-            ask: Ask::Text,
-        },
-        Field {
-            path: "customer_profile_individual.date_of_birth",
-            prompt: "date of birth (YYYY-MM-DD or MM/DD/YYYY)",
-            ask: Ask::Text,
-        },
-        Field {
-            path: "customer_profile_individual.mobile_phone",
-            prompt: "mobile phone (+ and digits, e.g. +15551234567)",
-            ask: Ask::Text,
-        },
-    ];
+    let ask = |path: &'static str, prompt: &str, ask: Ask| Field {
+        path,
+        prompt: prompt.to_string(),
+        ask,
+    };
+    let fields = profile::REQUIRED
+        .iter()
+        .map(|path| match path.rsplit('.').next().unwrap_or(path) {
+            "customer_type_id" => ask(path, "customer type", Ask::Dict(Dict::CustomerType)),
+            "customer_key" => ask(
+                path,
+                &format!("customer_key ({})", profile::KEY_RULE),
+                Ask::Text,
+            ),
+            "first_name" => ask(path, "first name", Ask::Text),
+            "last_name" => ask(path, "last name", Ask::Text),
+            "date_of_birth" => ask(path, "date of birth (YYYY-MM-DD or MM/DD/YYYY)", Ask::Text),
+            "mobile_phone" => ask(
+                path,
+                "mobile phone (+ and digits, e.g. +15551234567)",
+                Ask::Text,
+            ),
+            other => ask(path, other, Ask::Text),
+        })
+        .collect();
     // The create's own validation decides; only this field's errors count.
     let check = move |body: &Value, path: &str| -> Vec<String> {
         match crate::core::profile::validate_create(body, &ctx, &fac) {
@@ -500,7 +488,11 @@ pub fn profile_form(g: &Global) -> Result<Form> {
 /// `address create`: the required fields of core::address, checked by its
 /// own field rules.
 pub fn address_form() -> Form {
-    let ask = |path: &'static str, prompt: &'static str, ask: Ask| Field { path, prompt, ask };
+    let ask = |path: &'static str, prompt: &str, ask: Ask| Field {
+        path,
+        prompt: prompt.to_string(),
+        ask,
+    };
     let fields = address::REQUIRED
         .iter()
         .map(|name| match *name {
@@ -542,58 +534,48 @@ pub fn instrument_form(g: &Global) -> Result<Form> {
             )
         })
         .collect();
-    let fields = vec![
-        Field {
-            path: "program_id",
-            prompt: "program (the customer must be Attached to it)",
-            ask: Ask::OneOf(programs),
-        },
-        Field {
-            path: "payment_instrument_type_id",
-            prompt: "instrument type",
-            ask: Ask::Dict(Dict::InstrumentType),
-        },
-        Field {
-            path: "payment_method_id",
-            prompt: "payment method",
-            ask: Ask::Dict(Dict::PaymentMethod),
-        },
-        Field {
-            path: "payment_instrument_ach.payment_instrument_ach_type_id",
-            prompt: "bank account type",
-            ask: Ask::Dict(Dict::AchType),
-        },
-        Field {
-            path: "payment_instrument_ach.account_number",
-            prompt: "account number (4-17 digits)",
-            ask: Ask::Secret,
-        },
-        Field {
-            path: "payment_instrument_ach.routing_number",
-            prompt: "routing number (9 digits)",
-            ask: Ask::Secret,
-        },
-        Field {
-            path: "is_default",
-            prompt: "the default instrument of its type?",
-            ask: Ask::Bool,
-        },
-        Field {
-            path: "payment_instrument_label",
-            prompt: "label",
-            ask: Ask::Text,
-        },
-        Field {
-            path: "payment_instrument_change_reason",
-            prompt: "change reason",
-            ask: Ask::Text,
-        },
-        Field {
-            path: "payment_instrument_tags",
-            prompt: "tags (KEY=VALUE, comma-separated, at least one)",
-            ask: Ask::Tags,
-        },
-    ];
+    let mut programs = Some(programs);
+    let ask = |path: &'static str, prompt: &str, ask: Ask| Field {
+        path,
+        prompt: prompt.to_string(),
+        ask,
+    };
+    let fields = instrument::REQUIRED
+        .iter()
+        .map(|path| match path.rsplit('.').next().unwrap_or(path) {
+            "program_id" => ask(
+                path,
+                "program (the customer must be Attached to it)",
+                Ask::OneOf(programs.take().unwrap_or_default()),
+            ),
+            "payment_instrument_type_id" => {
+                ask(path, "instrument type", Ask::Dict(Dict::InstrumentType))
+            }
+            "payment_method_id" => ask(path, "payment method", Ask::Dict(Dict::PaymentMethod)),
+            "payment_instrument_ach_type_id" => {
+                ask(path, "bank account type", Ask::Dict(Dict::AchType))
+            }
+            "account_number" => ask(
+                path,
+                &format!("account number ({})", instrument::ACCOUNT_RULE),
+                Ask::Secret,
+            ),
+            "routing_number" => ask(
+                path,
+                &format!("routing number ({})", instrument::ROUTING_RULE),
+                Ask::Secret,
+            ),
+            "is_default" => ask(path, "the default instrument of its type?", Ask::Bool),
+            "payment_instrument_label" => ask(path, "label", Ask::Text),
+            "payment_instrument_change_reason" => ask(path, "change reason", Ask::Text),
+            "payment_instrument_tags" => ask(
+                path,
+                "tags (KEY=VALUE, comma-separated, at least one)",
+                Ask::Tags,
+            ),
+            other => ask(path, other, Ask::Text),
+        })
+        .collect();
     let check = move |body: &Value, path: &str| -> Vec<String> {
         match crate::core::instrument::validate_create(body, &catalog, "", |_| true) {
             Ok(_) => Vec::new(),

@@ -225,7 +225,9 @@ fn parse_check(s: &str) -> std::result::Result<Value, String> {
     if !value.contains_key("amount") {
         return Err("a check needs an amount first: 'AMOUNT;first_name=…;…'".into());
     }
-    value.entry("country_id").or_insert(Value::from(1));
+    value
+        .entry("country_id")
+        .or_insert(Value::from(txn::CHECK_COUNTRY));
     Ok(Value::Object(value))
 }
 

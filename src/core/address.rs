@@ -57,7 +57,7 @@ pub const REQUIRED: &[&str] = &[
 ];
 
 /// `country_id` of the United States, the only supported country (spec 2.2).
-const US: u32 = 1;
+pub(crate) const US: u32 = 1;
 
 /// The fields read from a body: `None` when absent, null or invalid (the
 /// error is then collected).

@@ -37,6 +37,23 @@ const ACH: &str = "payment_instrument_ach";
 /// The only payment method instruments support (spec 8).
 pub const ACH_METHOD: u32 = 1;
 
+/// The fields a create needs (spec 2.3), by JSON path; the prompts ask for them.
+pub(crate) const REQUIRED: &[&str] = &[
+    "program_id",
+    "payment_instrument_type_id",
+    "payment_method_id",
+    "payment_instrument_ach.payment_instrument_ach_type_id",
+    "payment_instrument_ach.account_number",
+    "payment_instrument_ach.routing_number",
+    "is_default",
+    "payment_instrument_label",
+    "payment_instrument_change_reason",
+    "payment_instrument_tags",
+];
+/// The rules of the bank account numbers, as prompts and messages say them.
+pub(crate) const ACCOUNT_RULE: &str = "4-17 digits";
+pub(crate) const ROUTING_RULE: &str = "exactly 9 digits";
+
 fn from_dict(
     errs: &mut Errors,
     o: &Obj,
@@ -76,12 +93,12 @@ fn ach(errs: &mut Errors, o: &Obj) -> Option<Ach> {
             &o.at("account_number"),
             a,
             &(4..=17).collect::<Vec<_>>(),
-            "4-17 digits",
+            ACCOUNT_RULE,
         );
     }
     let routing = o.string("routing_number", errs);
     if let Some(r) = routing {
-        rules::digits(errs, &o.at("routing_number"), r, &[9], "exactly 9 digits");
+        rules::digits(errs, &o.at("routing_number"), r, &[9], ROUTING_RULE);
     }
     let ach_type = from_dict(
         errs,
@@ -401,4 +418,28 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, pid: &str, body: &Value) -> R
         tx.commit()?;
     }
     Ok(pid.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// The prompts ask for [`REQUIRED`]: it must be what validation requires.
+    #[test]
+    fn required_is_what_validation_requires() {
+        let catalog = crate::catalog::builtin("t", "2026-01-01T00:00:00");
+        let body = serde_json::json!({ "payment_instrument_ach": {} });
+        let Err(e) = validate_create(&body, &catalog, "", |_| true) else {
+            panic!("an empty body was accepted");
+        };
+        let required: BTreeSet<&str> = e
+            .errors
+            .iter()
+            .filter(|e| e.code == code::REQUIRED)
+            .filter_map(|e| e.path.as_deref())
+            .collect();
+        assert_eq!(required, REQUIRED.iter().copied().collect());
+    }
 }

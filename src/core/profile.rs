@@ -32,6 +32,22 @@ pub const INDIVIDUAL_FIELDS: &[&str] = &[
 ];
 const IND: &str = "customer_profile_individual";
 
+/// The fields a create needs (spec 2.1), by JSON path; the prompts ask for them.
+pub(crate) const REQUIRED: &[&str] = &[
+    "customer_type_id",
+    "customer_key",
+    "customer_profile_individual.first_name",
+    "customer_profile_individual.last_name",
+    "customer_profile_individual.email",
+    "customer_profile_individual.date_of_birth",
+    "customer_profile_individual.mobile_phone",
+];
+/// The required fields of `customer_profile_individual`.
+const INDIVIDUAL_REQUIRED: &[&str] = REQUIRED.split_at(2).1;
+/// `customer_key`: its length, and the rule as prompts and messages say it.
+pub(crate) const KEY_LEN: (usize, usize) = (5, 50);
+pub(crate) const KEY_RULE: &str = "5-50 of digits, letters, ! @ . - _ #";
+
 /// The customer aggregate `id`, or 20001.
 pub fn load(store: &Store, cid: &str) -> Result<Customer> {
     store
@@ -250,7 +266,7 @@ pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<New
     let key = o.string("customer_key", &mut errs);
     match key {
         Some(k) => {
-            rules::key_text(&mut errs, "customer_key", k, 5, 50);
+            rules::key_text(&mut errs, "customer_key", k, KEY_LEN.0, KEY_LEN.1);
         }
         None if !o.has("customer_key") => errs.required("customer_key"),
         None => {}
@@ -265,14 +281,8 @@ pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<New
         None => {
             if !o.has(IND) {
                 errs.required(IND);
-                for f in [
-                    "first_name",
-                    "last_name",
-                    "email",
-                    "date_of_birth",
-                    "mobile_phone",
-                ] {
-                    errs.required(&format!("{IND}.{f}"));
+                for path in INDIVIDUAL_REQUIRED {
+                    errs.required(path);
                 }
             }
             None
@@ -478,4 +488,32 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         tx.commit()?;
     }
     Ok(cid.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// The prompts ask for [`REQUIRED`]: it must be what validation requires.
+    #[test]
+    fn required_is_what_validation_requires() {
+        let ctx = Ctx::new(
+            "t",
+            chrono::NaiveDate::from_ymd_opt(2026, 1, 1)
+                .unwrap()
+                .and_hms_opt(0, 0, 0)
+                .unwrap(),
+        );
+        let fac = Facilitator::default();
+        let e = validate_create(&serde_json::json!({}), &ctx, &fac).unwrap_err();
+        let required: BTreeSet<&str> = e
+            .errors
+            .iter()
+            .filter(|e| e.code == code::REQUIRED && e.path.as_deref() != Some(IND))
+            .filter_map(|e| e.path.as_deref())
+            .collect();
+        assert_eq!(required, REQUIRED.iter().copied().collect());
+    }
 }

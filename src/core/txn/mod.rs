@@ -45,6 +45,10 @@ pub use create::create;
 pub use process::process;
 pub use read::{Filter, get, list, parameters_of, steps};
 
+/// `country_id` of a `@target_checks` value: the only supported country,
+/// and so the default the CLI fills in.
+pub(crate) const CHECK_COUNTRY: u32 = crate::core::address::US;
+
 use crate::error::{Error, Result};
 use crate::model::txn::TxnFile;
 use crate::store::Store;

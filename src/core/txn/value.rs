@@ -19,8 +19,7 @@ use crate::store::Store;
 
 /// The fields only a check value carries.
 const CHECK_ONLY: &[&str] = VALUE_FIELDS.split_at(3).1;
-/// The only supported country.
-const US: u32 = 1;
+use crate::core::address::US;
 
 /// Refuse non-null `names` of a value object (10001).
 fn forbid(errs: &mut Errors, v: &Obj, names: &[&str], why: &str) {
