@@ -453,3 +453,122 @@ fn a_database_missing_a_table_answers_like_a_corrupt_store() {
     assert!(o.messages()[0].contains("127.0.0.1"), "{o:?}");
     assert!(!o.stderr.contains("secret-pw"), "{o:?}");
 }
+
+/// An admin connection to the test database of `env` (as the test server's
+/// superuser), and the database's name.
+fn admin(env: &Env) -> (postgres::Client, String) {
+    let url = env.db.clone().expect("a database env");
+    let name = url.rsplit('/').next().unwrap().to_string();
+    let c = postgres::Client::connect(&url, postgres::NoTls).expect("admin connection");
+    (c, name)
+}
+
+/// Six writers on one customer at once, on a database whose transactions
+/// are SERIALIZABLE (as CockroachDB's are): the ones that lose the race get
+/// SQLSTATE 40001 ("could not serialize access due to concurrent update")
+/// and are run again; every address lands, none answers 30019.
+#[test]
+fn a_serialization_failure_is_retried_by_a_single_command() {
+    let Some(env) = db("a_serialization_failure_is_retried_by_a_single_command") else {
+        return;
+    };
+    let cid = env.create_profile("serial-001");
+    let (mut c, name) = admin(&env);
+    c.batch_execute(&format!(
+        "ALTER DATABASE {name} SET default_transaction_isolation TO 'serializable'"
+    ))
+    .unwrap();
+    let body = address_body(false).to_string();
+    let kids: Vec<_> = (0..6)
+        .map(|_| {
+            env.spawn(
+                &["address", "create", &cid, "--body", "-"],
+                Some(body.as_bytes()),
+            )
+        })
+        .collect();
+    let outs: Vec<common::Out> = kids.into_iter().map(common::finish).collect();
+    for o in &outs {
+        assert_eq!(o.code, 0, "every writer lands: {outs:#?}");
+    }
+    let list = env.run(&["address", "list", &cid, "--page-size", "100"]);
+    assert_eq!(list.data().len(), 6, "{list:?}");
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+/// `payctl serve` on a database borrows connections from a pool of 8: 64
+/// requests in flight at once, under a role that may hold only 10
+/// connections, are all answered, and the database never sees more than 8
+/// connections of the server (sampled from pg_stat_activity).
+#[test]
+fn serve_answers_many_requests_on_a_bounded_pool() {
+    use common::serve::Server;
+    let Some(mut env) = db("serve_answers_many_requests_on_a_bounded_pool") else {
+        return;
+    };
+    let (mut c, name) = admin(&env);
+    let role = format!("{name}_app");
+    c.batch_execute(&format!(
+        "CREATE ROLE {role} LOGIN CONNECTION LIMIT 10; ALTER DATABASE {name} OWNER TO {role}"
+    ))
+    .unwrap();
+    let url = env
+        .db
+        .clone()
+        .unwrap()
+        .replace("postgres:secret-pw@", &format!("{role}@"));
+    env.db = Some(url);
+    let cid = env.create_profile("pool-001");
+    let s = Server::start(&env, &["--quiet"]);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let most = std::thread::scope(|scope| {
+        let sampler = scope.spawn(|| {
+            let mut most = 0i64;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let n: i64 = c
+                    .query_one(
+                        "SELECT count(*) FROM pg_stat_activity WHERE usename = $1",
+                        &[&role],
+                    )
+                    .unwrap()
+                    .get(0);
+                most = most.max(n);
+            }
+            most
+        });
+        let hs: Vec<_> = (0..64)
+            .map(|i| {
+                let (s, cid) = (&s, &cid);
+                scope.spawn(move || {
+                    (0..5)
+                        .map(|_| {
+                            if i % 8 == 0 {
+                                s.post(
+                                    &format!("/customer-profiles/{cid}/addresses"),
+                                    &address_body(false),
+                                )
+                            } else {
+                                s.get(&format!("/customer-profiles/{cid}"))
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let replies: Vec<_> = hs.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        (replies, sampler.join().unwrap())
+    });
+    let (replies, most) = most;
+    for r in &replies {
+        assert!(r.status == 200 || r.status == 201, "{r:?}");
+    }
+    assert!(most >= 1, "the sampler saw the server's connections");
+    assert!(
+        most <= 8,
+        "at most 8 connections of serve at once, saw {most}"
+    );
+    let list = s.get(&format!("/customer-profiles/{cid}/addresses?page_size=100"));
+    assert_eq!(list.json["paging"]["total_count"], 40, "{list:?}");
+}

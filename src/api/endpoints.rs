@@ -688,7 +688,18 @@ pub fn call(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
 /// fingerprint of its canonical endpoint (`POST /customer-profiles/{id}/addresses`),
 /// the path's ids and the body: the same key means the same thing whether
 /// it came as `--idempotency-key` or as the header.
+///
+/// On a database, a request that meets a serialization failure, a deadlock
+/// or a lost connection before its commit runs again (see
+/// [`crate::store::retrying`]); the worker pass redoes its own batches.
 pub fn call_replayed(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, bool)> {
+    if req.endpoint.op == Op::Worker {
+        return call_once(b, ctx, req);
+    }
+    crate::store::retrying(|| call_once(b, ctx, req))
+}
+
+fn call_once(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, bool)> {
     if !req.endpoint.creates() {
         return serve(b, ctx, req).map(|r| (r, false));
     }

@@ -34,7 +34,7 @@ impl Local {
             crate::catalog::builtin(crate::model::status::SYSTEM, &now)
         };
         if let Some(url) = &self.database_url {
-            return Store::open_database(url, mode, catalog).map(|(s, _)| s);
+            return Store::open_database_pooled(url, mode, self.lock_timeout, catalog);
         }
         Store::open(&self.data_dir, mode, self.lock_timeout, catalog, |_| {}).map(|(s, _)| s)
     }

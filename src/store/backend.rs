@@ -13,6 +13,7 @@
 //! it stores (its columns and tables) and ignores them.
 
 use std::path::Path;
+use std::time::Duration;
 
 use super::check::Report;
 use super::pg::{PgKeyIndex, PgStore, PgTx};
@@ -60,6 +61,19 @@ impl Store {
         default_catalog: impl FnOnce() -> Catalog,
     ) -> Result<(Store, Opened)> {
         PgStore::open(url, mode, default_catalog).map(|(s, o)| (Store::Pg(s), o))
+    }
+
+    /// The database at `url` on a connection of this process's pool for it
+    /// (`payctl serve`: at most [`super::pg::pool::POOL_SIZE`] connections,
+    /// a request waiting up to `wait` for one).
+    pub fn open_database_pooled(
+        url: &str,
+        mode: Mode,
+        wait: std::time::Duration,
+        default_catalog: impl FnOnce() -> Catalog,
+    ) -> Result<Store> {
+        let pool = super::pg::pool::Pool::shared(url)?;
+        PgStore::open_pooled(&pool, mode, wait, default_catalog).map(Store::Pg)
     }
 
     /// Create a new JSON store at `root`.
@@ -339,6 +353,40 @@ impl Prepared {
         match self {
             Prepared::Json(p) => p.commit(),
             Prepared::Done => Ok(()),
+        }
+    }
+}
+
+/// How many times [`retrying`] runs a command.
+pub const WRITE_ATTEMPTS: u32 = 8;
+
+/// Run `attempt` (a whole command: open the store, read, decide, commit)
+/// again while it fails for a reason a retry may cure: a serialization
+/// failure or a deadlock (SQLSTATE 40001, 40P01), or a connection lost
+/// before the commit (30019: nothing of it was written), at most
+/// [`WRITE_ATTEMPTS`] times with a short random back-off; then 30019 saying
+/// so. A lost connection during the `COMMIT` itself is not retried (its
+/// outcome is unknown: 30017). The JSON directory never fails this way.
+pub fn retrying<T>(mut attempt: impl FnMut() -> Result<T>) -> Result<T> {
+    let mut n = 1;
+    loop {
+        match attempt() {
+            Err(e) if e.has_code(crate::error::code::DB_RETRIES) => {
+                if n >= WRITE_ATTEMPTS {
+                    let mut e = e;
+                    for a in &mut e.errors {
+                        a.message = format!("{} (tried {n} times)", a.message);
+                    }
+                    return Err(e);
+                }
+                // 5-20 ms, doubling: the writer that won has committed by then.
+                let base = 5u64 << n.min(5);
+                std::thread::sleep(Duration::from_millis(
+                    base + rand::random_range(0..=base * 3),
+                ));
+                n += 1;
+            }
+            other => return other,
         }
     }
 }

@@ -53,7 +53,7 @@ use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 use crate::model::{Customer, id};
-pub use backend::{KeyIndex, Prepared, Store, Tx};
+pub use backend::{KeyIndex, Prepared, Store, Tx, retrying};
 pub use index::{ProfileSummary, QueueItem, TxnSummary};
 use journal::{Journal, Op};
 pub use lock::Mode;

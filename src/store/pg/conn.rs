@@ -16,6 +16,7 @@ use crate::error::{Error, Result, code};
 pub const ATTEMPTS: u32 = 3;
 
 /// A database URL, parsed.
+#[derive(Clone)]
 pub struct Target {
     pub config: Config,
     /// `postgresql://user@host:port/dbname`: never the password.
@@ -106,11 +107,13 @@ pub fn retryable(e: &postgres::Error) -> bool {
     ) || e.is_closed()
 }
 
-/// A database error as a store error (exit 3) naming the database.
+/// A database error as a store error (exit 3) naming the database. A lost
+/// connection or a serialization failure before the commit is retryable
+/// (30019: nothing of the command was written; see [`crate::store::retrying`]).
 pub fn db_error(shown: &str, e: &postgres::Error) -> Error {
     if e.is_closed() {
         return Error::store(
-            code::DB_ERROR,
+            code::DB_RETRIES,
             format!(
                 "lost the connection to the database {shown}: {}; nothing of this command's \
                  uncommitted change was written",
@@ -137,8 +140,7 @@ pub fn db_error(shown: &str, e: &postgres::Error) -> Error {
         return Error::store(
             code::DB_RETRIES,
             format!(
-                "the database {shown} could not serialize this change after {ATTEMPTS} \
-                 attempts: {}; nothing was written, retry",
+                "the database {shown} could not serialize this change: {}; nothing was written",
                 reason(e)
             ),
         );
@@ -147,4 +149,21 @@ pub fn db_error(shown: &str, e: &postgres::Error) -> Error {
         code::DB_ERROR,
         format!("database error on {shown}: {}", reason(e)),
     )
+}
+
+/// The failure of a `COMMIT`: a lost connection there leaves the outcome
+/// unknown (the server may have committed), so it is never retried.
+pub fn commit_error(shown: &str, e: &postgres::Error) -> Error {
+    if e.is_closed() {
+        return Error::store(
+            code::DB_ERROR,
+            format!(
+                "lost the connection to the database {shown} while committing: {}; the change \
+                 may or may not have been written (look it up before running the command again, \
+                 or repeat it with the same --idempotency-key)",
+                reason(e)
+            ),
+        );
+    }
+    db_error(shown, e)
 }

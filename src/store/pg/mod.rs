@@ -13,12 +13,13 @@
 
 pub mod check;
 pub mod conn;
+pub mod pool;
 pub mod schema;
 pub mod tx;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use postgres::Client;
 use postgres::types::ToSql;
@@ -41,9 +42,33 @@ pub struct PgStore {
 }
 
 struct Conn {
-    client: Client,
+    /// Always `Some` until dropped (then given back to its pool).
+    client: Option<Client>,
     /// A transaction is open (a store opened for writing, since its first query).
     in_tx: bool,
+    /// The pool the connection is borrowed from (`payctl serve`).
+    pool: Option<Arc<pool::Pool>>,
+}
+
+impl Conn {
+    fn client(&mut self) -> &mut Client {
+        self.client.as_mut().expect("a connection until dropped")
+    }
+}
+
+impl Drop for Conn {
+    /// A pooled connection goes back to its pool, its uncommitted
+    /// transaction rolled back first (dropped when that fails); an owned
+    /// one is closed (the server rolls back).
+    fn drop(&mut self) {
+        let (Some(mut c), Some(pool)) = (self.client.take(), self.pool.take()) else {
+            return;
+        };
+        if self.in_tx && c.batch_execute("ROLLBACK").is_err() {
+            return pool.discard();
+        }
+        pool.put(c);
+    }
 }
 
 impl PgStore {
@@ -87,19 +112,51 @@ impl PgStore {
         Ok(store)
     }
 
+    /// Open the store in the database of `pool` on one of its connections
+    /// (`payctl serve`); the schema is checked (or created) once per pool.
+    pub fn open_pooled(
+        pool: &Arc<pool::Pool>,
+        mode: Mode,
+        wait: std::time::Duration,
+        default_catalog: impl FnOnce() -> Catalog,
+    ) -> Result<PgStore> {
+        let client = pool.get(wait)?;
+        let store = PgStore::with_client(pool.target.clone(), mode, client, Some(pool.clone()));
+        if pool.ready.get().is_none() {
+            match store.version()? {
+                Some(v) => store.refuse_newer(v)?,
+                None => {
+                    store.create(&default_catalog())?;
+                }
+            }
+            let _ = pool.ready.set(());
+        }
+        Ok(store)
+    }
+
     fn connect(url: &str, mode: Mode) -> Result<PgStore> {
         let target = Target::parse(url)?;
         let client = target.connect()?;
-        Ok(PgStore {
+        Ok(PgStore::with_client(target, mode, client, None))
+    }
+
+    fn with_client(
+        target: Target,
+        mode: Mode,
+        client: Client,
+        pool: Option<Arc<pool::Pool>>,
+    ) -> PgStore {
+        PgStore {
             shown_path: PathBuf::from(&target.shown),
             target,
             mode,
             conn: Mutex::new(Conn {
-                client,
+                client: Some(client),
                 in_tx: false,
+                pool,
             }),
             armed: Mutex::new(None),
-        })
+        }
     }
 
     /// The database's URL without its password.
@@ -137,21 +194,21 @@ impl PgStore {
         let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         if self.mode == Mode::Exclusive {
             if !conn.in_tx {
-                conn.client
+                conn.client()
                     .batch_execute("BEGIN")
                     .map_err(|e| self.err(&e))?;
                 conn.in_tx = true;
             }
-            return f(&mut conn.client).map_err(|e| self.err(&e));
+            return f(conn.client()).map_err(|e| self.err(&e));
         }
         let mut attempt = 0;
         loop {
-            match f(&mut conn.client) {
+            match f(conn.client()) {
                 Ok(v) => return Ok(v),
                 Err(e) if attempt + 1 < conn::ATTEMPTS && conn::retryable(&e) => {
                     attempt += 1;
-                    if conn.client.is_closed() {
-                        conn.client = self.target.connect()?;
+                    if conn.client().is_closed() {
+                        conn.client = Some(self.target.connect()?);
                     }
                 }
                 Err(e) => return Err(self.err(&e)),
@@ -168,7 +225,9 @@ impl PgStore {
         }
         conn.in_tx = false;
         let sql = if commit { "COMMIT" } else { "ROLLBACK" };
-        conn.client.batch_execute(sql).map_err(|e| self.err(&e))
+        conn.client()
+            .batch_execute(sql)
+            .map_err(|e| conn::commit_error(&self.target.shown, &e))
     }
 
     fn version(&self) -> Result<Option<u32>> {
@@ -219,7 +278,7 @@ impl PgStore {
         let version = schema::SCHEMA_VERSION.to_string();
         let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         let created = (|| {
-            let mut t = conn.client.transaction()?;
+            let mut t = conn.client().transaction()?;
             t.execute("SELECT pg_advisory_xact_lock($1)", &[&schema::CREATE_LOCK])?;
             t.batch_execute(schema::TABLES)?;
             let had = t

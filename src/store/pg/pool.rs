@@ -1,0 +1,116 @@
+//! A small pool of database connections, for `payctl serve`: a request
+//! borrows a connection and gives it back when its store is dropped, so
+//! the server holds at most [`POOL_SIZE`] connections to the database
+//! whatever the number of requests in flight (a request finding them all
+//! busy waits, up to the lock timeout, then answers 30001 store busy).
+//!
+//! Hand-written rather than r2d2 + r2d2_postgres: the store must roll back
+//! a transaction it did not commit before its connection is reused, and
+//! drop a connection that was lost; that is the whole of what it needs from
+//! a pool (about 80 lines), against two more crates and a scheduler thread.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use postgres::Client;
+
+use super::conn::Target;
+use crate::error::{Error, Result, code};
+
+/// The most connections one `payctl serve` process holds to one database.
+pub const POOL_SIZE: usize = 8;
+
+pub struct Pool {
+    pub(super) target: Target,
+    state: Mutex<State>,
+    freed: Condvar,
+    /// The schema was found (or created) at the version this payctl reads.
+    pub(super) ready: OnceLock<()>,
+}
+
+struct State {
+    idle: Vec<Client>,
+    /// Connections lent or idle.
+    open: usize,
+}
+
+impl Pool {
+    /// The pool of this process for `url` (one per database URL).
+    pub fn shared(url: &str) -> Result<Arc<Pool>> {
+        static POOLS: OnceLock<Mutex<HashMap<String, Arc<Pool>>>> = OnceLock::new();
+        let mut pools = POOLS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = pools.get(url) {
+            return Ok(p.clone());
+        }
+        let pool = Arc::new(Pool {
+            target: Target::parse(url)?,
+            state: Mutex::new(State {
+                idle: Vec::new(),
+                open: 0,
+            }),
+            freed: Condvar::new(),
+            ready: OnceLock::new(),
+        });
+        pools.insert(url.to_string(), pool.clone());
+        Ok(pool)
+    }
+
+    /// An idle connection, a new one while fewer than [`POOL_SIZE`] are
+    /// open, else the first one given back within `wait`.
+    pub fn get(&self, wait: Duration) -> Result<Client> {
+        let deadline = Instant::now() + wait;
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(c) = st.idle.pop() {
+                if c.is_closed() {
+                    st.open -= 1;
+                    continue;
+                }
+                return Ok(c);
+            }
+            if st.open < POOL_SIZE {
+                st.open += 1;
+                drop(st);
+                return self.target.connect().inspect_err(|_| self.discard());
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Error::store(
+                    code::STORE_BUSY,
+                    format!(
+                        "all {POOL_SIZE} connections to the database {} are busy; retry",
+                        self.target.shown
+                    ),
+                ));
+            }
+            st = self
+                .freed
+                .wait_timeout(st, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Give a connection back (a lost one is dropped).
+    pub fn put(&self, c: Client) {
+        if c.is_closed() {
+            return self.discard();
+        }
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.idle.push(c);
+        drop(st);
+        self.freed.notify_one();
+    }
+
+    /// A lent connection that will not come back.
+    pub fn discard(&self) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.open = st.open.saturating_sub(1);
+        drop(st);
+        self.freed.notify_one();
+    }
+}
