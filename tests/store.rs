@@ -8,7 +8,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{Env, Out, profile_body};
+use common::{Env, Out, assert_clean, profile_body};
 use serde_json::{Value, json};
 
 /// Run payctl with an extra environment variable.
@@ -161,7 +161,7 @@ fn newer_format_is_refused_with_exit_3() {
     let id = env.create_profile("ver-00001");
     let meta = env.path().join("meta.json");
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 4}));
+    assert_eq!(v, json!({"format_version": 5}));
     fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
     let before = env.snapshot();
     for args in [
@@ -275,7 +275,7 @@ fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     assert_eq!(o.data()[0]["customer_key"], "old-00001");
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 4}));
+    assert_eq!(meta, json!({"format_version": 5}));
     assert!(!env.path().join("journal.json").exists());
     // The attachment index was built, in the order the records were created.
     let o = env.run(&["program", "profiles", &prm]);
@@ -323,7 +323,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr.contains("note: upgrading the store at")
-            && o.stderr.contains("from format 2 to 4"),
+            && o.stderr.contains("from format 2 to 5"),
         "{o:?}"
     );
     assert_eq!(o.json["paging"]["total_count"], 3);
@@ -335,7 +335,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()]);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 4}));
+    assert_eq!(meta, json!({"format_version": 5}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -352,13 +352,13 @@ fn a_format_3_store_gets_its_field_indexes() {
     as_format_3(&env);
     let o = env.run(&["profile", "list", "--email", "new@example.COM"]);
     assert_eq!(o.code, 0, "{o:?}");
-    assert!(o.stderr.contains("from format 3 to 4"), "{o:?}");
+    assert!(o.stderr.contains("from format 3 to 5"), "{o:?}");
     assert_eq!(o.json["paging"]["total_count"], 1, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], ids[1].as_str());
     assert!(env.path().join("index/by-email").is_dir());
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 4}));
+    assert_eq!(meta, json!({"format_version": 5}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -1004,4 +1004,147 @@ fn corrupt_file_message_names_the_whole_path() {
     fs::write(&file, b"{").unwrap();
     let o = run(&["profile", "get", &id]);
     o.refused(3, 30002).mentions(&file.display().to_string());
+}
+
+/// The first-level key bucket of `key` (the low byte of its 32-bit FNV-1a
+/// hash, as src/store/keys.rs documents).
+fn key_bucket(key: &str) -> u8 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in key.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h.to_le_bytes()[0]
+}
+
+/// `n` keys that all fall in first-level key bucket 0x5a.
+fn keys_of_one_bucket(n: usize) -> Vec<String> {
+    (0..)
+        .map(|i| format!("split-{i:07}"))
+        .filter(|k| key_bucket(k) == 0x5a)
+        .take(n)
+        .collect()
+}
+
+fn import_keys(env: &Env, keys: &[String]) -> Vec<String> {
+    let mut lines = String::new();
+    for k in keys {
+        lines.push_str(&serde_json::to_string(&profile_body(k)).unwrap());
+        lines.push('\n');
+    }
+    let o = env.run_with(&["profile", "import", "-"], Some(lines.as_bytes()));
+    assert_eq!(o.code, 0, "{o:?}");
+    o.data()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The files under `index/keys/5a`, and their largest size.
+fn split_files(env: &Env) -> (Vec<PathBuf>, u64) {
+    let mut all = Vec::new();
+    walk(&env.path().join("index/keys/5a"), &mut all);
+    let files: Vec<PathBuf> = all.into_iter().filter(|p| p.is_file()).collect();
+    let max = files
+        .iter()
+        .map(|p| fs::metadata(p).unwrap().len())
+        .max()
+        .unwrap_or(0);
+    (files, max)
+}
+
+#[test]
+fn a_full_key_bucket_is_split_a_level_down_and_keys_stay_unique() {
+    let env = Env::new();
+    // 1,200 lines of ~40 bytes: more than the 32 KB a bucket may hold.
+    let keys = keys_of_one_bucket(1200);
+    let ids = import_keys(&env, &keys[..600]);
+    assert!(env.path().join("index/keys/5a.log").is_file());
+    assert!(!env.path().join("index/keys/5a").exists());
+    import_keys(&env, &keys[600..]);
+    assert!(
+        !env.path().join("index/keys/5a.log").exists(),
+        "the full bucket was replaced by the level below"
+    );
+    let (files, max) = split_files(&env);
+    assert!(files.len() > 100, "{files:?}");
+    assert!(max <= 32 * 1024, "{max}");
+    assert_clean(&env, "after the split");
+    // Every key is still found: a create with any of them is refused.
+    for key in [&keys[0], &keys[599], &keys[600], &keys[1199]] {
+        env.body(&["profile", "create"], &profile_body(key))
+            .refused(1, 21002);
+    }
+    let o = env.run(&["profile", "list", "--customer-key", &keys[10]]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data()[0]["customer_profile_id"], ids[10].as_str());
+    // A new key of that bucket goes to its file one level down.
+    let more = keys_of_one_bucket(1201);
+    let new = &more[1200];
+    let csp = env.create_profile(new);
+    let holding: Vec<&PathBuf> = files
+        .iter()
+        .filter(|p| {
+            fs::read_to_string(p)
+                .unwrap()
+                .contains(&format!("{new} {csp}\n"))
+        })
+        .collect();
+    assert_eq!(holding.len(), 1, "{holding:?}");
+    // A bucket file left above its split level hides nothing silently.
+    fs::write(env.path().join("index/keys/5a.log"), b"").unwrap();
+    fs::set_permissions(
+        env.path().join("index/keys/5a.log"),
+        fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 3, "{o:?}");
+    assert!(o.stdout.contains("which readers read instead"), "{o:?}");
+    let o = env.run(&["store", "check", "--repair"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_clean(&env, "after the repair");
+    env.body(&["profile", "create"], &profile_body(new))
+        .refused(1, 21002);
+}
+
+#[test]
+fn a_format_4_store_with_a_full_key_bucket_is_split_by_the_upgrade() {
+    let env = Env::new();
+    let keys = keys_of_one_bucket(1200);
+    import_keys(&env, &keys);
+    // Format 4: one file per first-level bucket, however large.
+    let (files, _) = split_files(&env);
+    let mut flat = String::new();
+    for f in &files {
+        flat.push_str(&fs::read_to_string(f).unwrap());
+    }
+    assert_eq!(flat.lines().count(), 1200);
+    fs::remove_dir_all(env.path().join("index/keys/5a")).unwrap();
+    let bucket = env.path().join("index/keys/5a.log");
+    fs::write(&bucket, &flat).unwrap();
+    fs::set_permissions(&bucket, fs::Permissions::from_mode(0o600)).unwrap();
+    fs::write(env.path().join("meta.json"), "{\"format_version\":4}\n").unwrap();
+    // Killed after the upgrade's commit point: the next command finishes it.
+    let o = run_env(
+        &env,
+        ("PAYCTL_FAULT", "after-journal"),
+        &["profile", "list"],
+        None,
+    );
+    assert_ne!(o.code, 0, "{o:?}");
+    env.body(&["profile", "create"], &profile_body(&keys[700]))
+        .refused(1, 21002);
+    let meta: Value =
+        serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta, json!({"format_version": 5}));
+    assert!(!bucket.exists(), "the upgrade split the full bucket");
+    let (files, max) = split_files(&env);
+    assert!(files.len() > 100 && max <= 32 * 1024, "{max}");
+    let lines: usize = files
+        .iter()
+        .map(|f| fs::read_to_string(f).unwrap().lines().count())
+        .sum();
+    assert_eq!(lines, 1200);
+    assert_clean(&env, "after the upgrade");
 }

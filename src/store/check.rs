@@ -395,28 +395,52 @@ impl Store {
         let mut nested = Vec::new();
         let mut key_files = Vec::new();
         walk(&root.join(KEYS_DIR), &mut key_files)?;
+        let keys_root = root.join(KEYS_DIR);
+        // The bucket files, by hash prefix: a file below another that
+        // exists is never read (readers stop at the first file on a key's path).
+        let buckets: BTreeSet<Vec<u8>> = key_files
+            .iter()
+            .filter(|p| !atomic::is_temp(p))
+            .filter_map(|p| p.strip_prefix(&keys_root).ok()?.to_str())
+            .filter_map(keys::prefix_of_rel)
+            .collect();
         for p in key_files.iter().filter(|p| !atomic::is_temp(p)) {
             let r = rel(root, p);
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if p.parent() != Some(&root.join(KEYS_DIR)) {
-                // Repair removes files, never a directory and what it holds.
-                nested.push(Finding {
-                    path: r,
-                    problem: "is in a directory of its own under the key index: remove it".into(),
-                    repairable: false,
-                });
-                continue;
-            }
-            let Some(b) = keys::bucket_of_name(name) else {
-                push(&r, "is not a bucket of the key index (`<bb>.log`)".into());
+            let under = p
+                .strip_prefix(&keys_root)
+                .ok()
+                .and_then(|u| u.to_str())
+                .unwrap_or("");
+            let Some(prefix) = keys::prefix_of_rel(under) else {
+                if p.parent() != Some(&keys_root) {
+                    // Repair removes files, never a directory and what it holds.
+                    nested.push(Finding {
+                        path: r,
+                        problem: "is in a directory of its own under the key index: remove it"
+                            .into(),
+                        repairable: false,
+                    });
+                } else {
+                    push(&r, "is not a bucket of the key index (`<bb>.log`)".into());
+                }
                 continue;
             };
+            if let Some(above) = (1..prefix.len()).find(|&n| buckets.contains(&prefix[..n])) {
+                push(
+                    &r,
+                    format!(
+                        "is below the bucket {}, which readers read instead (a split left unfinished)",
+                        keys::prefix_path(&prefix[..above])
+                    ),
+                );
+                continue;
+            }
             // (A link or a FIFO here is a finding of the scan.)
             let Ok(Some(bytes)) = atomic::read_opt(p) else {
                 push(&r, "cannot be read as a bucket of the key index".into());
                 continue;
             };
-            let parsed = keys::parse_bucket(b, &bytes);
+            let parsed = keys::parse_bucket(&prefix, &bytes);
             for problem in parsed.problems {
                 push(&r, problem);
             }
@@ -435,8 +459,12 @@ impl Store {
                 .get(key)
                 .is_some_and(|e| e.iter().any(|(_, owner)| owner == c.id()))
             {
+                let p = keys::prefix(key);
+                let depth = (0..=keys::MAX_DEPTH)
+                    .find(|&d| buckets.contains(&p[..=d]))
+                    .unwrap_or(0);
                 push(
-                    &keys::bucket_rel(key),
+                    &keys::path_at(key, depth),
                     format!("customer_key of {} is missing from the key index", c.id()),
                 );
             }

@@ -1,14 +1,27 @@
 //! The key index: which customer holds a `customer_key`.
 //!
-//! [`BUCKETS`] append-only files `index/keys/<bb>.log`, where `bb` is the low
-//! byte, in hex, of the key's 32-bit FNV-1a hash. Each line is
-//! `<customer_key> <customer id>`; a key has no space (its characters are
-//! digits, letters and `! @ . - _ #`).
+//! Append-only bucket files under `index/keys`, chosen by the key's 32-bit
+//! FNV-1a hash, whose four bytes (low byte first) name a path of up to four
+//! levels: `index/keys/<b0>.log`, or once that bucket was split
+//! `index/keys/<b0>/<b1>.log`, then `index/keys/<b0>/<b1>/<b2>.log`, and so
+//! on (each `bN` two hex digits). Each line is `<customer_key> <customer id>`;
+//! a key has no space (its characters are digits, letters and `! @ . - _ #`).
 //!
-//! Creating a profile appends one line to one bucket, so an import of N
-//! profiles writes to at most 256 existing files instead of creating N new
-//! ones (file creation was half of an import's cost). A lookup reads one
-//! bucket: 1/256 of the index, about 17 KB at 100,000 customers.
+//! A store starts with the [`BUCKETS`] files of the first level. A commit
+//! that would make a bucket larger than [`SPLIT_BYTES`] splits it instead:
+//! its lines (and the new ones) go to up to 256 files one level down, and the
+//! bucket is removed, in the same journal commit as the change (all or
+//! nothing). So a bucket never holds more than about 32 KB whatever the
+//! size of the store (about 840 keys): a lookup reads one small file at
+//! 1,000 customers as at 10 million, and creating a profile appends one line
+//! to one small file. (At 100,000 customers no bucket is split yet; past about
+//! 215,000 they all are: a million keys sit in 65,536 files of about 15 lines.)
+//!
+//! The bucket of a key is the first file on its path that exists: a reader
+//! tries the levels in order. A writer does the same and, where no file
+//! exists, goes down while a directory continues the path. A file and the
+//! directory of the same prefix never both hold entries (`store check`
+//! reports a file below an existing bucket: readers never see it).
 //!
 //! Keys cannot be updated and customers are not deleted, so a line once
 //! written stays true; a lookup still confirms that the customer named holds
@@ -16,40 +29,265 @@
 //! journal like every other write, so a line is never half there.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use super::KEYS_DIR;
 use super::journal::Op;
+use crate::error::Result;
 
-/// The number of bucket files.
+/// The number of bucket files of the first level.
 pub const BUCKETS: usize = 256;
 
-/// The bucket of `key`: the low byte of its 32-bit FNV-1a hash.
-pub fn bucket(key: &str) -> u8 {
+/// A commit that would make a bucket larger than this splits it.
+pub const SPLIT_BYTES: usize = 32 * 1024;
+
+/// The deepest level (the hash has four bytes: levels 0 to 3).
+pub const MAX_DEPTH: usize = 3;
+
+fn hash(key: &str) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for b in key.bytes() {
         h ^= u32::from(b);
         h = h.wrapping_mul(0x0100_0193);
     }
-    h.to_le_bytes()[0]
+    h
 }
 
-/// The store-relative path of bucket `b`.
+/// The bytes of `key`'s hash that name its bucket at each level.
+pub fn prefix(key: &str) -> [u8; 4] {
+    hash(key).to_le_bytes()
+}
+
+/// The bucket of `key` at the first level: the low byte of its 32-bit FNV-1a
+/// hash. (The field and idempotency indexes use it too.)
+pub fn bucket(key: &str) -> u8 {
+    prefix(key)[0]
+}
+
+fn hex_dirs(p: &[u8]) -> String {
+    let mut s = String::from(KEYS_DIR);
+    for b in p {
+        s.push_str(&format!("/{b:02x}"));
+    }
+    s
+}
+
+/// The store-relative path of the bucket file of hash prefix `p` (one to
+/// four bytes).
+pub fn prefix_path(p: &[u8]) -> String {
+    format!("{}.log", hex_dirs(p))
+}
+
+/// The store-relative directory that a split bucket of prefix `p` becomes.
+pub fn prefix_dir(p: &[u8]) -> String {
+    hex_dirs(p)
+}
+
+/// The store-relative path of first-level bucket `b`.
 pub fn bucket_path(b: u8) -> String {
-    format!("{KEYS_DIR}/{b:02x}.log")
+    prefix_path(&[b])
 }
 
-/// The store-relative path of the bucket that holds `key`.
+/// The store-relative path of the first-level bucket of `key`.
 pub fn bucket_rel(key: &str) -> String {
     bucket_path(bucket(key))
+}
+
+/// The path of `key`'s bucket at `depth` (0 to [`MAX_DEPTH`]).
+pub fn path_at(key: &str, depth: usize) -> String {
+    prefix_path(&prefix(key)[..=depth])
 }
 
 /// The bucket a file name under `index/keys` names (`3f.log`), if any.
 pub fn bucket_of_name(name: &str) -> Option<u8> {
     let hex = name.strip_suffix(".log")?;
+    hex_byte(hex)
+}
+
+fn hex_byte(hex: &str) -> Option<u8> {
     if hex.len() != 2 || !hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
         return None;
     }
     u8::from_str_radix(hex, 16).ok()
+}
+
+/// The hash prefix of a bucket path relative to `index/keys` (`3f.log`,
+/// `3f/a1.log`, …), if it is one.
+pub fn prefix_of_rel(rel: &str) -> Option<Vec<u8>> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    if parts.is_empty() || parts.len() > MAX_DEPTH + 1 {
+        return None;
+    }
+    let (last, dirs) = parts.split_last()?;
+    let mut p = Vec::with_capacity(parts.len());
+    for d in dirs {
+        p.push(hex_byte(d)?);
+    }
+    p.push(bucket_of_name(last)?);
+    Some(p)
+}
+
+/// Whether `dir` is a directory (a link is not followed).
+fn is_dir(dir: &Path) -> Result<bool> {
+    Ok(super::safefs::lstat(dir)?.is_some_and(|st| {
+        rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Directory
+    }))
+}
+
+/// Where a writer puts `key` in the store at `root`: the first bucket file
+/// on its path that exists; else the first level where no directory
+/// continues the path. `(store-relative path, depth)`.
+pub fn place(root: &Path, key: &str) -> Result<(String, usize)> {
+    let p = prefix(key);
+    for depth in 0..=MAX_DEPTH {
+        let rel = prefix_path(&p[..=depth]);
+        if depth == MAX_DEPTH
+            || super::safefs::exists(&root.join(&rel))?
+            || !is_dir(&root.join(prefix_dir(&p[..=depth])))?
+        {
+            return Ok((rel, depth));
+        }
+    }
+    unreachable!("the last level returns")
+}
+
+/// The key of a line (its text up to the first space).
+fn key_of(line: &str) -> Option<&str> {
+    line.split_once(' ')
+        .map(|(k, _)| k)
+        .filter(|k| !k.is_empty())
+}
+
+/// The bucket files for `lines` (complete lines) that belong under prefix
+/// `p`: one file when they fit in [`SPLIT_BYTES`] (or `p` is at the deepest
+/// level), else split by the next byte, recursively. Lines that do not
+/// parse are dropped (they name no key).
+pub fn layout(p: &[u8], lines: &str) -> Vec<(String, String)> {
+    if lines.len() <= SPLIT_BYTES || p.len() > MAX_DEPTH {
+        return vec![(prefix_path(p), lines.to_string())];
+    }
+    let mut groups: BTreeMap<u8, String> = BTreeMap::new();
+    for line in lines.split_inclusive('\n') {
+        if let Some(key) = key_of(line) {
+            groups
+                .entry(prefix(key)[p.len()])
+                .or_default()
+                .push_str(line);
+        }
+    }
+    let mut out = Vec::new();
+    for (b, text) in groups {
+        let mut sub = p.to_vec();
+        sub.push(b);
+        out.extend(layout(&sub, &text));
+    }
+    out
+}
+
+/// The operations that append `lines` (complete `<key> <owner>` lines, in
+/// order) to the key index of the store at `root`, each to its key's bucket
+/// ([`place`]); a bucket that would pass [`SPLIT_BYTES`] is split in the same
+/// operations (puts of the level below, a delete of the bucket).
+pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
+    let mut groups: BTreeMap<String, (usize, Vec<u8>, String)> = BTreeMap::new();
+    for line in lines.split_inclusive('\n') {
+        let Some(key) = key_of(line) else { continue };
+        let (rel, depth) = place(root, key)?;
+        groups
+            .entry(rel)
+            .or_insert_with(|| (depth, prefix(key)[..=depth].to_vec(), String::new()))
+            .2
+            .push_str(line);
+    }
+    let mut ops = Vec::new();
+    for (rel, (depth, p, data)) in groups {
+        let path = root.join(&rel);
+        let base_len = super::index::complete_len(&path)?;
+        if base_len as usize + data.len() <= SPLIT_BYTES || depth == MAX_DEPTH {
+            ops.push(Op::Append {
+                path: rel,
+                base_len,
+                data,
+            });
+            continue;
+        }
+        let old = super::atomic::read_opt(&path)?.unwrap_or_default();
+        let mut all =
+            String::from_utf8_lossy(&old[..(base_len as usize).min(old.len())]).into_owned();
+        all.push_str(&data);
+        ops.extend(split(&p, &all));
+    }
+    Ok(ops)
+}
+
+/// The operations that split the bucket of prefix `p` holding `lines`: puts
+/// of the level below ([`layout`]), then the delete of the bucket.
+pub fn split(p: &[u8], lines: &str) -> Vec<Op> {
+    let mut ops: Vec<Op> = Vec::new();
+    let mut groups: BTreeMap<u8, String> = BTreeMap::new();
+    for line in lines.split_inclusive('\n') {
+        if let Some(key) = key_of(line) {
+            groups
+                .entry(prefix(key)[p.len()])
+                .or_default()
+                .push_str(line);
+        }
+    }
+    for (b, text) in groups {
+        let mut sub = p.to_vec();
+        sub.push(b);
+        ops.extend(
+            layout(&sub, &text)
+                .into_iter()
+                .map(|(path, data)| Op::Put { path, data }),
+        );
+    }
+    ops.push(Op::Delete {
+        path: prefix_path(p),
+    });
+    ops
+}
+
+/// Every bucket file of the key index of the store at `root`, at any level:
+/// `(store-relative path, hash prefix)`. Files and directories whose names
+/// are not a bucket's are left out (`store check` names them).
+pub fn files(root: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    fn walk(root: &Path, p: &mut Vec<u8>, out: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+        use rustix::fs::FileType;
+        let dir = if p.is_empty() {
+            KEYS_DIR.to_string()
+        } else {
+            prefix_dir(p)
+        };
+        let Some(list) = super::safefs::list(&root.join(&dir))? else {
+            return Ok(());
+        };
+        for (name, t) in list {
+            let Some(name) = name.to_str() else { continue };
+            match t {
+                FileType::RegularFile => {
+                    if let Some(b) = bucket_of_name(name) {
+                        let mut q = p.clone();
+                        q.push(b);
+                        out.push((prefix_path(&q), q));
+                    }
+                }
+                FileType::Directory if p.len() < MAX_DEPTH => {
+                    if let Some(b) = hex_byte(name) {
+                        p.push(b);
+                        walk(root, p, out)?;
+                        p.pop();
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(root, &mut Vec::new(), &mut out)?;
+    out.sort();
+    Ok(out)
 }
 
 /// The line that records `owner` as the holder of `key`.
@@ -93,8 +331,8 @@ pub struct Parsed {
     pub problems: Vec<String>,
 }
 
-/// Read every line of bucket `b` for `store check`.
-pub fn parse_bucket(b: u8, bytes: &[u8]) -> Parsed {
+/// Read every line of the bucket of hash prefix `p` for `store check`.
+pub fn parse_bucket(p: &[u8], bytes: &[u8]) -> Parsed {
     let mut out = Parsed::default();
     let mut rest = bytes;
     let mut n = 0;
@@ -108,7 +346,7 @@ pub fn parse_bucket(b: u8, bytes: &[u8]) -> Parsed {
         let text = std::str::from_utf8(&rest[..i]).ok();
         rest = &rest[i + 1..];
         match text.and_then(parse) {
-            Some((key, _)) if bucket(key) != b => out
+            Some((key, _)) if !prefix(key).starts_with(p) => out
                 .problems
                 .push(format!("line {n} is in the wrong bucket for its key")),
             Some((key, owner)) => out.entries.push((key.to_string(), owner.to_string())),
@@ -121,7 +359,8 @@ pub fn parse_bucket(b: u8, bytes: &[u8]) -> Parsed {
 }
 
 /// The whole key index for `pairs` of `(key, owner)`: one put per bucket
-/// that holds a key (the caller removes every other file under `index/keys`).
+/// that holds a key, buckets larger than [`SPLIT_BYTES`] split (the caller
+/// removes every other bucket file).
 pub fn rebuild<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<Op> {
     let mut buckets: BTreeMap<u8, String> = BTreeMap::new();
     for (key, owner) in pairs {
@@ -132,10 +371,8 @@ pub fn rebuild<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<O
     }
     buckets
         .into_iter()
-        .map(|(b, data)| Op::Put {
-            path: bucket_path(b),
-            data,
-        })
+        .flat_map(|(b, data)| layout(&[b], &data))
+        .map(|(path, data)| Op::Put { path, data })
         .collect()
 }
 
@@ -149,6 +386,7 @@ mod tests {
         assert_eq!(bucket(""), 0xc5);
         assert_eq!(bucket("a"), 0x2c);
         assert_eq!(bucket("foobar"), 0x68);
+        assert_eq!(prefix("foobar"), 0xbf9c_f968u32.to_le_bytes());
     }
 
     #[test]
@@ -179,13 +417,21 @@ mod tests {
             line(k, "csp_1"),
             line(k, "csp_1").trim_end()
         );
-        let p = parse_bucket(b, text.as_bytes());
+        let p = parse_bucket(&[b], text.as_bytes());
         assert_eq!(p.entries, [(k.to_string(), "csp_1".to_string())]);
         assert_eq!(p.problems.len(), 2, "{:?}", p.problems);
         assert!(p.problems[0].starts_with("line 2 "));
         assert!(p.problems[1].contains("line 3 is incomplete"));
-        let wrong = parse_bucket(b.wrapping_add(1), line(k, "csp_1").as_bytes());
+        let wrong = parse_bucket(&[b.wrapping_add(1)], line(k, "csp_1").as_bytes());
         assert!(wrong.problems[0].contains("wrong bucket"));
+        let deep = prefix(k);
+        assert!(
+            parse_bucket(&deep[..2], line(k, "c").as_bytes())
+                .problems
+                .is_empty()
+        );
+        let other = [deep[0], deep[1].wrapping_add(1)];
+        assert!(parse_bucket(&other, line(k, "c").as_bytes()).problems[0].contains("wrong bucket"));
     }
 
     #[test]
@@ -198,5 +444,40 @@ mod tests {
         for bad in ["k616263", "3F.log", "3.log", "3ff.log", "3f.log.payctl-tmp"] {
             assert_eq!(bucket_of_name(bad), None, "{bad}");
         }
+        let deep = prefix_path(&[0x3f, 0xa1, 0x00]);
+        assert_eq!(deep, format!("{KEYS_DIR}/3f/a1/00.log"));
+        let under = deep.strip_prefix(&format!("{KEYS_DIR}/")).unwrap();
+        assert_eq!(prefix_of_rel(under), Some(vec![0x3f, 0xa1, 0x00]));
+        for bad in ["sub/00.log", "3f/a1/00/11/22.log", "3f/", "3F/00.log"] {
+            assert_eq!(prefix_of_rel(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_large_bucket_is_laid_out_one_level_down() {
+        // Keys of one first-level bucket, more than SPLIT_BYTES of lines.
+        let keys: Vec<String> = (0..400_000)
+            .map(|i| format!("k-{i}"))
+            .filter(|k| bucket(k) == 7)
+            .collect();
+        let text: String = keys
+            .iter()
+            .map(|k| line(k, "csp_0123456789abcdefghij"))
+            .collect();
+        assert!(text.len() > SPLIT_BYTES);
+        let files = layout(&[7], &text);
+        assert!(files.len() > 100, "{}", files.len());
+        let mut n = 0;
+        for (path, data) in &files {
+            let p = prefix_of_rel(path.strip_prefix(&format!("{KEYS_DIR}/")).unwrap()).unwrap();
+            assert_eq!(p.len(), 2, "{path}");
+            assert!(data.len() <= SPLIT_BYTES);
+            let parsed = parse_bucket(&p, data.as_bytes());
+            assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+            n += parsed.entries.len();
+        }
+        assert_eq!(n, keys.len());
+        // A small one stays where it is.
+        assert_eq!(layout(&[7], &line(&keys[0], "c")).len(), 1);
     }
 }

@@ -13,7 +13,9 @@
 //! index/profiles.ids               derived: profile ids in creation order, fixed-width records
 //! index/transactions.log           derived: transaction summaries, creation order, append-only
 //! index/keys/<bb>.log             derived: which customer holds a customer_key,
-//!                                  in 256 append-only buckets (see keys.rs)
+//!                                  in append-only buckets of at most 32 KB,
+//!                                  256 at first, split a level down
+//!                                  (`<bb>/<cc>.log`) as they fill (see keys.rs)
 //! index/attachments.log           derived: profile-program records in creation
 //!                                  order, `<program id> <customer id>` (attachments.rs)
 //! index/by-<field>/<bb>.log        derived: which profiles have an e-mail, a first
@@ -61,10 +63,12 @@ pub use lock::Mode;
 /// 1: a key index of one file per key (`index/keys/k<hex of the key>`);
 /// 2: the bucketed key index of [`keys`];
 /// 3: the attachment index of [`attachments`];
-/// 4: the field indexes of [`fields`].
+/// 4: the field indexes of [`fields`];
+/// 5: key buckets split a level down when full ([`keys::SPLIT_BYTES`]; a
+/// payctl of format 4 would miss the keys of a split bucket).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
@@ -287,7 +291,8 @@ impl JsonStore {
     /// From 1: the key index is rebuilt in buckets and the files of the old
     /// one-file-per-key index are removed. From 1 or 2: the attachment index
     /// is built. From 1, 2 or 3: the field indexes are built. All from the
-    /// customer records.
+    /// customer records. From 2, 3 or 4: the key buckets larger than
+    /// [`keys::SPLIT_BYTES`] are split, from their own lines.
     fn upgrade(&mut self, upgrading: impl FnOnce(u32)) -> Result<()> {
         if self.format_version()? == FORMAT_VERSION {
             return Ok(());
@@ -316,6 +321,15 @@ impl JsonStore {
         }
         if version < 4 {
             ops.extend(self.field_index_ops(&customers)?);
+        }
+        if (2..5).contains(&version) {
+            for (rel, p) in keys::files(&self.root)? {
+                let bytes = atomic::read_opt(&self.root.join(&rel))?.unwrap_or_default();
+                if bytes.len() > keys::SPLIT_BYTES && p.len() <= keys::MAX_DEPTH {
+                    let end = index::complete(&bytes).len();
+                    ops.extend(keys::split(&p, &String::from_utf8_lossy(&bytes[..end])));
+                }
+            }
         }
         let meta = Meta {
             format_version: FORMAT_VERSION,
@@ -372,6 +386,13 @@ impl JsonStore {
             }
             let rel = format!("{KEYS_DIR}/{name}");
             if !kept.contains(&rel) {
+                ops.push(Op::Delete { path: rel });
+            }
+        }
+        // The buckets of the levels below (those of the first level are
+        // all among the files above).
+        for (rel, p) in keys::files(&self.root)? {
+            if p.len() > 1 && !kept.contains(&rel) {
                 ops.push(Op::Delete { path: rel });
             }
         }
@@ -640,12 +661,15 @@ impl JsonStore {
     }
 
     /// The customer that holds `key`, if any: the latest entry of the key's
-    /// bucket whose customer does hold it (the aggregates are the truth).
+    /// bucket (the first file on its path, see [`keys`]) whose customer does
+    /// hold it (the aggregates are the truth).
     pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        let Some(bucket) = self.read_bytes(&self.root.join(keys::bucket_rel(key)))? else {
-            return Ok(None);
-        };
-        self.holder(key, keys::owners(&bucket, key))
+        for depth in 0..=keys::MAX_DEPTH {
+            if let Some(bucket) = self.read_bytes(&self.root.join(keys::path_at(key, depth)))? {
+                return self.holder(key, keys::owners(&bucket, key));
+            }
+        }
+        Ok(None)
     }
 
     /// The first of `candidates` whose record holds `key`.
@@ -668,11 +692,11 @@ impl JsonStore {
     /// every line's key: one read of each bucket instead of one per line).
     pub fn key_index(&self) -> Result<JsonKeyIndex<'_>> {
         let mut owners: HashMap<String, Vec<String>> = HashMap::new();
-        for b in 0..=u8::MAX {
-            let Some(bytes) = self.read_bytes(&self.root.join(keys::bucket_path(b)))? else {
+        for (rel, p) in keys::files(&self.root)? {
+            let Some(bytes) = self.read_bytes(&self.root.join(rel))? else {
                 continue;
             };
-            for (key, owner) in keys::parse_bucket(b, &bytes).entries {
+            for (key, owner) in keys::parse_bucket(&p, &bytes).entries {
                 owners.entry(key).or_default().push(owner);
             }
         }
@@ -1239,10 +1263,28 @@ impl JsonTx<'_> {
                 }
             }
         }
+        // Key index lines go to their key's bucket as the store is now,
+        // splitting a full one (see [`keys`]).
+        let mut key_lines = String::new();
+        for slot in self.ops.iter_mut() {
+            if let Some(Op::Append { path, data, .. }) = slot
+                && path.starts_with(KEYS_DIR)
+            {
+                key_lines.push_str(data);
+                *slot = None;
+            }
+        }
         for op in self.ops.iter_mut().flatten() {
             if let Op::Append { path, base_len, .. } = op {
                 *base_len = index::complete_len(&self.store.root.join(path.as_str()))?;
             }
+        }
+        if !key_lines.is_empty() {
+            self.ops.extend(
+                keys::append_ops(&self.store.root, &key_lines)?
+                    .into_iter()
+                    .map(Some),
+            );
         }
         Ok(JsonPrepared {
             root: self.store.root.clone(),
