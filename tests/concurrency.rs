@@ -319,12 +319,7 @@ fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on_postgres() {
 
 fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on(env: Env) {
     env.run(&["init"]);
-    let jsonl = |prefix: &str| -> Vec<u8> {
-        (0..50)
-            .map(|i| format!("{}\n", profile_body(&format!("{prefix}-{i:04}"))))
-            .collect::<String>()
-            .into_bytes()
-    };
+    let jsonl = |prefix: &str| -> Vec<u8> { common::profile_lines(prefix, 50).into_bytes() };
     let (a, b) = (jsonl("imp-a"), jsonl("imp-b"));
     let mut kids = vec![
         spawn(&env, &["profile", "import", "-"], Some(&a)),

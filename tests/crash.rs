@@ -22,7 +22,7 @@ use std::process::{Child, Command};
 use std::time::Duration;
 
 use common::{
-    Env, FAULT_POINTS, Out, address_body, assert_clean, clone_env, feed, finish, payctl,
+    Env, FAULT_POINTS, Out, address_body, assert_clean, clone_env, feed, findings, finish, payctl,
     profile_body, temp_files, txn_create_args,
 };
 use rand::{Rng, SeedableRng};
@@ -45,12 +45,6 @@ fn ok(o: Out) -> Out {
     assert_eq!(o.code, 0, "expected success: {o:?}");
     assert!(!o.stderr.contains("panicked"), "{o:?}");
     o
-}
-
-fn profiles(env: &Env) -> Vec<Value> {
-    ok(env.run(&["profile", "list", "--page-size", "1000"]))
-        .data()
-        .clone()
 }
 
 /// A write whose every crash point is tried.
@@ -120,7 +114,7 @@ fn profile_create_crashes_are_all_or_nothing() {
     let fixture = Env::new();
     let base = fixture.create_profile("base-00001");
     let verify = |env: &Env, committed: bool, what: &str| {
-        let all = profiles(env);
+        let all = env.all_profiles();
         assert_eq!(all[0]["customer_profile_id"], base.as_str(), "{what}");
         if committed {
             assert_eq!(all.len(), 2, "{what}: a committed create was lost: {all:?}");
@@ -142,7 +136,7 @@ fn profile_create_crashes_are_all_or_nothing() {
             );
             // No dangling key index entry blocks the key.
             ok(env.body(&["profile", "create"], &profile_body("new-00001")));
-            assert_eq!(profiles(env).len(), 2, "{what}");
+            assert_eq!(env.all_profiles().len(), 2, "{what}");
         }
     };
     let n = exhaust(
@@ -162,7 +156,7 @@ fn profile_update_crashes_are_all_or_nothing() {
     let fixture = Env::new();
     let csp = fixture.create_profile("upd-00001");
     let verify = |env: &Env, committed: bool, what: &str| {
-        let all = profiles(env);
+        let all = env.all_profiles();
         assert_eq!(all.len(), 1, "{what}");
         let got = ok(env.run(&["profile", "get", &csp]));
         let p = &got.data()[0];
@@ -399,13 +393,11 @@ fn txn_create_crashes_never_strand_a_transaction() {
 fn profile_import_crashes_keep_whole_chunks_and_a_rerun_completes() {
     let fixture = Env::new();
     fixture.create_profile("imp-base-1");
-    let lines: String = (0..8)
-        .map(|i| format!("{}\n", profile_body(&format!("imp-{i:05}"))))
-        .collect();
+    let lines = common::profile_lines("imp", 8);
     let file = fixture.dir.path().join("import.jsonl");
     fs::write(&file, &lines).unwrap();
     let verify = |env: &Env, committed: bool, what: &str| {
-        let all = profiles(env);
+        let all = env.all_profiles();
         assert_eq!(all.len(), if committed { 9 } else { 1 }, "{what}: {all:?}");
         let o = ok(env.run_with(
             &["profile", "import", "-", "--skip-existing"],
@@ -416,7 +408,7 @@ fn profile_import_crashes_keep_whole_chunks_and_a_rerun_completes() {
             if committed { 0 } else { 8 },
             "{what}: {o:?}"
         );
-        let all = profiles(env);
+        let all = env.all_profiles();
         let keys: BTreeSet<&str> = all
             .iter()
             .map(|p| p["customer_key"].as_str().unwrap())
@@ -664,7 +656,7 @@ fn kill_9_at_random_moments_loses_nothing_that_was_reported() {
         }
         assert_clean(&env, &what);
     }
-    let all = profiles(&env);
+    let all = env.all_profiles();
     let listed: BTreeSet<String> = all
         .iter()
         .map(|p| p["customer_key"].as_str().unwrap().to_string())
@@ -724,22 +716,6 @@ fn temp_files_of_a_killed_writer_are_removed_by_the_next_writer() {
 
 // ------------------------------------------------------------ store check
 
-fn check(env: &Env, repair: bool) -> Out {
-    let mut args = vec!["store", "check"];
-    if repair {
-        args.push("--repair");
-    }
-    env.run(&args)
-}
-
-/// The problems `store check` reported, as "path: problem" strings.
-fn findings(o: &Out) -> Vec<String> {
-    assert_eq!(o.code, 3, "{o:?}");
-    assert!(o.json["data"].is_null(), "{o:?}");
-    assert!(o.codes().iter().all(|c| *c == 30006), "{o:?}");
-    o.messages()
-}
-
 fn customer_files(env: &Env) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     common::files(&env.path().join("customers"), &mut files);
@@ -783,13 +759,13 @@ fn remove_key_entry(env: &Env, key: &str) -> PathBuf {
 #[test]
 fn store_check_is_clean_on_a_fresh_and_a_used_store() {
     let env = Env::new();
-    let o = ok(check(&env, false));
+    let o = ok(env.store_check(false));
     assert_eq!(o.data()[0]["status"], "clean");
     let csp = env.create_profile("chk-00001");
     ok(env.body(&["address", "create", &csp], &address_body(true)));
-    let o = ok(check(&env, false));
+    let o = ok(env.store_check(false));
     assert_eq!(o.data()[0]["customers"], 1);
-    let o = ok(check(&env, true));
+    let o = ok(env.store_check(true));
     assert_eq!(
         o.data()[0]["repaired"],
         json!([]),
@@ -804,7 +780,7 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
     let a = env.create_profile("chk-00001");
     let b = env.create_profile("chk-00002");
     ok(env.run(&["program", "attach", &prm, &b]));
-    ok(check(&env, false));
+    ok(env.store_check(false));
     let records = customer_files(&env);
     let log = fs::read(env.path().join("index/profiles.log")).unwrap();
 
@@ -826,7 +802,7 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
     fs::remove_file(&queued[0]).unwrap();
     fs::write(env.path().join("x.payctl-tmp"), b"left behind").unwrap();
 
-    let o = check(&env, false);
+    let o = env.store_check(false);
     let found = findings(&o);
     let has = |path: &str, text: &str| {
         assert!(
@@ -834,11 +810,7 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
             "no finding on {path} ({text}): {found:#?}"
         )
     };
-    let key_rel = bucket
-        .strip_prefix(env.path())
-        .unwrap()
-        .display()
-        .to_string();
+    let key_rel = env.rel(&bucket);
     has(&key_rel, &a);
     has("index/profiles.log", "line 3");
     has("queue", &b);
@@ -847,12 +819,12 @@ fn store_check_lists_each_damage_and_repair_fixes_it_without_touching_records() 
     // A check changes nothing.
     assert!(env.path().join("x.payctl-tmp").exists());
 
-    let o = ok(check(&env, true));
+    let o = ok(env.store_check(true));
     assert!(
         !o.data()[0]["repaired"].as_array().unwrap().is_empty(),
         "{o:?}"
     );
-    ok(check(&env, false));
+    ok(env.store_check(false));
     assert_eq!(
         customer_files(&env),
         records,
@@ -895,14 +867,10 @@ fn store_check_reads_the_key_buckets_line_by_line() {
     )
     .unwrap();
 
-    let o = check(&env, false);
+    let o = env.store_check(false);
     assert_eq!(o.code, 3, "{o:?}");
     let found = findings(&o);
-    let rel = bucket
-        .strip_prefix(env.path())
-        .unwrap()
-        .display()
-        .to_string();
+    let rel = env.rel(&bucket);
     let has = |path: &str, text: &str| {
         assert!(
             found.iter().any(|m| m.contains(path) && m.contains(text)),
@@ -918,8 +886,8 @@ fn store_check_reads_the_key_buckets_line_by_line() {
     has("index/keys/k6b69782d3030303031", "has mode 0644");
     assert_eq!(found.len(), 6, "{found:#?}");
 
-    ok(check(&env, true));
-    let o = ok(check(&env, false));
+    ok(env.store_check(true));
+    let o = ok(env.store_check(false));
     assert_eq!(o.data()[0]["status"], "clean");
     assert!(!env.path().join("index/keys/k6b69782d3030303031").exists());
     let text = fs::read_to_string(&bucket).unwrap();
@@ -943,7 +911,7 @@ fn a_directory_inside_the_key_index_is_named_and_never_removed() {
     fs::set_permissions(&sub, fs::Permissions::from_mode(0o700)).unwrap();
     fs::set_permissions(sub.join("00.log"), fs::Permissions::from_mode(0o600)).unwrap();
     for repair in [false, true] {
-        let o = check(&env, repair);
+        let o = env.store_check(repair);
         assert_eq!(o.code, 3, "{o:?}");
         let found = findings(&o);
         assert_eq!(found.len(), 1, "{found:#?}");
@@ -954,7 +922,7 @@ fn a_directory_inside_the_key_index_is_named_and_never_removed() {
         "repair never removes a directory's files"
     );
     fs::remove_dir_all(&sub).unwrap();
-    let o = ok(check(&env, false));
+    let o = ok(env.store_check(false));
     assert_eq!(o.data()[0]["status"], "clean");
 }
 
@@ -976,7 +944,7 @@ fn store_check_finds_a_damaged_attachment_index_and_repair_rebuilds_it() {
         format!("{prm} {a}\n{prm} csp_00000000000000000000\n{prm} cs"),
     )
     .unwrap();
-    let o = check(&env, false);
+    let o = env.store_check(false);
     assert_eq!(o.code, 3, "{o:?}");
     let found = findings(&o);
     for text in [
@@ -992,8 +960,8 @@ fn store_check_finds_a_damaged_attachment_index_and_repair_rebuilds_it() {
         );
     }
     assert_eq!(found.len(), 3, "{found:#?}");
-    ok(check(&env, true));
-    ok(check(&env, false));
+    ok(env.store_check(true));
+    ok(env.store_check(false));
     assert_eq!(fs::read_to_string(&log).unwrap(), whole, "rebuilt in order");
     let o = ok(env.run(&["program", "profiles", &prm]));
     assert_eq!(o.data().len(), 2);
@@ -1018,7 +986,7 @@ fn two_default_addresses_are_reported_and_never_repaired() {
     edited.push(b'\n');
     fs::write(&path, &edited).unwrap();
     for repair in [false, true] {
-        let o = check(&env, repair);
+        let o = env.store_check(repair);
         let found = findings(&o);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert!(

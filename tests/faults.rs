@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Env, Out, finish, profile_body};
+use common::{Env, Out, findings, finish, profile_body};
 
 /// Wait for `child` at most `limit`; `None` (and the child killed) when it
 /// did not exit by then.
@@ -37,12 +37,9 @@ fn assert_clean(env: &Env) {
     assert_eq!(o.code, 0, "store check: {o:?}");
 }
 
-/// `n` profile create bodies as JSON Lines, keys `prefix-0` …
+/// `n` profile create bodies as JSON Lines.
 fn jsonl(prefix: &str, n: usize) -> Vec<u8> {
-    (0..n)
-        .map(|i| format!("{}\n", profile_body(&format!("{prefix}-{i}"))))
-        .collect::<String>()
-        .into_bytes()
+    common::profile_lines(prefix, n).into_bytes()
 }
 
 /// Whether some process holds `path` exclusively (a shared try fails).
@@ -76,7 +73,7 @@ fn deleting_the_lock_file_under_a_writer_lets_no_second_writer_in() {
     let env = Env::new();
     env.run(&["init"]);
     let n = 3_000;
-    let last = format!("race-{}", n - 1);
+    let last = format!("race-{:06}", n - 1);
     let importer = env.spawn(&["profile", "import", "-"], Some(&jsonl("race", n)));
     let lock = env.path().join("payctl.lock");
     let start = Instant::now();
@@ -116,7 +113,7 @@ fn deleting_the_lock_file_under_a_writer_lets_no_second_writer_in() {
     fs::rename(&fresh, &lock).unwrap();
     let rival = env.spawn(
         &["--lock-timeout", "120", "profile", "create", "--body", "-"],
-        Some(profile_body("again-2999").to_string().as_bytes()),
+        Some(profile_body("again-002999").to_string().as_bytes()),
     );
     assert_eq!(finish(importer).code, 0);
     finish(rival).refused(1, 21002);
@@ -400,21 +397,6 @@ fn mode(p: &Path) -> u32 {
 
 // ------------------------------------------------- links, FIFOs, sizes
 
-fn check(env: &Env, repair: bool) -> Out {
-    let mut args = vec!["store", "check"];
-    if repair {
-        args.push("--repair");
-    }
-    env.run(&args)
-}
-
-/// The findings of a `store check` that found problems, as "path: problem".
-fn findings(o: &Out) -> Vec<String> {
-    assert_eq!(o.code, 3, "{o:?}");
-    assert!(o.codes().iter().all(|c| *c == 30006), "{o:?}");
-    o.messages()
-}
-
 /// A store with a profile attached to a program (its item queued) and a
 /// second profile: (env, attached csp, other csp, program).
 fn base_store() -> (Env, String, String, String) {
@@ -469,17 +451,8 @@ fn commands(env: &Env, a: &str, b: &str, prm: &str) -> Vec<Out> {
 #[test]
 fn links_in_place_of_store_files_are_never_followed() {
     let (base, a, b, prm) = base_store();
-    let queue_item = queue_items(&base)[0]
-        .strip_prefix(base.path())
-        .unwrap()
-        .display()
-        .to_string();
-    let customer = base
-        .customer_file(&a)
-        .strip_prefix(base.path())
-        .unwrap()
-        .display()
-        .to_string();
+    let queue_item = base.rel(&queue_items(&base)[0]);
+    let customer = base.rel(&base.customer_file(&a));
     let shard = Path::new(&customer).parent().unwrap().display().to_string();
     let bucket = fs::read_dir(base.path().join("index/keys"))
         .unwrap()
@@ -667,17 +640,8 @@ fn mkfifo(p: &Path) {
 #[test]
 fn fifos_in_place_of_store_files_hang_nothing() {
     let (base, a, b, prm) = base_store();
-    let customer = base
-        .customer_file(&a)
-        .strip_prefix(base.path())
-        .unwrap()
-        .display()
-        .to_string();
-    let queue_item = queue_items(&base)[0]
-        .strip_prefix(base.path())
-        .unwrap()
-        .display()
-        .to_string();
+    let customer = base.rel(&base.customer_file(&a));
+    let queue_item = base.rel(&queue_items(&base)[0]);
     for rel in [
         "payctl.lock",
         "meta.json",
@@ -714,11 +678,7 @@ fn fifos_in_place_of_store_files_hang_nothing() {
 #[test]
 fn a_directory_in_place_of_a_file_is_named() {
     let (base, a, b, prm) = base_store();
-    let queue_item = queue_items(&base)[0]
-        .strip_prefix(base.path())
-        .unwrap()
-        .display()
-        .to_string();
+    let queue_item = base.rel(&queue_items(&base)[0]);
     for rel in ["payctl.lock", &queue_item] {
         let env = Env::new();
         common::copy_dir(&base.path(), &env.path());
@@ -782,7 +742,7 @@ fn repair_never_frees_the_key_of_an_unreadable_record() {
     fs::write(env.path().join("index/profiles.log"), b"").unwrap();
     let queued = queue_items(&env);
     assert_eq!(queued.len(), 1);
-    let o = check(&env, true);
+    let o = env.store_check(true);
     let found = findings(&o);
     assert!(
         found
@@ -801,7 +761,7 @@ fn repair_never_frees_the_key_of_an_unreadable_record() {
         "the unreadable record's key was given away: {o:?}"
     );
     fs::write(&file, &good).unwrap();
-    assert_eq!(check(&env, true).code, 0);
+    assert_eq!(env.store_check(true).code, 0);
     assert_clean(&env);
     let o = env.run(&["worker"]);
     assert_eq!(o.data()[0]["attachments_processed"], 1, "{o:?}");
@@ -862,7 +822,7 @@ fn a_file_in_place_of_the_queue_is_repaired() {
     fs::remove_dir_all(&q).unwrap();
     fs::write(&q, b"").unwrap();
     fs::set_permissions(&q, fs::Permissions::from_mode(0o600)).unwrap();
-    let o = check(&env, false);
+    let o = env.store_check(false);
     assert!(
         findings(&o)
             .iter()
@@ -871,7 +831,7 @@ fn a_file_in_place_of_the_queue_is_repaired() {
     );
     let o = env.run(&["program", "attach", &prm, &a]);
     assert!(!o.stderr.contains("panicked"), "{o:?}");
-    let o = check(&env, true);
+    let o = env.store_check(true);
     assert_eq!(o.code, 0, "{o:?}");
     assert!(q.is_dir());
     assert_clean(&env);
@@ -900,7 +860,7 @@ fn check_reports_modes_types_and_tails_and_repair_fixes_them() {
     let fake = shard.join("csp_0000000000000000000000fake.json");
     fs::create_dir(&fake).unwrap();
     fs::set_permissions(&fake, fs::Permissions::from_mode(0o700)).unwrap();
-    let found = findings(&check(&env, false));
+    let found = findings(&env.store_check(false));
     let has = |path: &str, text: &str| {
         assert!(
             found.iter().any(|m| m.contains(path) && m.contains(text)),
@@ -914,7 +874,7 @@ fn check_reports_modes_types_and_tails_and_repair_fixes_them() {
     has(&rel(&fake), "is a directory where a record file should be");
     // The directory stands where a record might be: the modes are fixed,
     // the indexes are not rebuilt while it is there.
-    let found = findings(&check(&env, true));
+    let found = findings(&env.store_check(true));
     assert!(found.iter().all(|m| !m.contains("mode")), "{found:#?}");
     assert!(
         found
@@ -926,7 +886,7 @@ fn check_reports_modes_types_and_tails_and_repair_fixes_them() {
     assert_eq!(mode(&shard), 0o700);
     assert!(fake.is_dir(), "repair removed a directory");
     fs::remove_dir(&fake).unwrap();
-    assert_eq!(check(&env, true).code, 0);
+    assert_eq!(env.store_check(true).code, 0);
     assert_eq!(fs::metadata(&log).unwrap().len(), log_len);
     assert_clean(&env);
 }

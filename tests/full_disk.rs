@@ -20,7 +20,6 @@ use std::process::Stdio;
 use common::{
     Env, FAULT_POINTS, Out, assert_clean, clone_env, payctl, profile_body, txn_create_args,
 };
-use serde_json::Value;
 
 const NO_SPACE: &str = "No space left on device";
 
@@ -124,12 +123,6 @@ fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
-fn profiles(env: &Env) -> Vec<Value> {
-    ok(env.run(&["profile", "list", "--page-size", "1000"]))
-        .data()
-        .clone()
-}
-
 #[test]
 fn profile_create_on_a_full_disk_tells_the_truth() {
     let fixture = Env::new();
@@ -144,7 +137,7 @@ fn profile_create_on_a_full_disk_tells_the_truth() {
         "k-profile",
     ]);
     let verify = |env: &Env, what: &str| {
-        let all = profiles(env);
+        let all = env.all_profiles();
         assert_eq!(all.len(), 2, "{what}: {all:?}");
         assert_eq!(all[1]["customer_key"], "new-00001", "{what}");
     };
@@ -195,11 +188,9 @@ fn import_on_a_full_disk_is_retried_with_skip_existing() {
     let fixture = Env::new();
     fixture.create_profile("imp-base-1");
     // 8 profiles: one commit, applied as a batch journal.
-    let lines: String = (0..8)
-        .map(|i| format!("{}\n", profile_body(&format!("imp-{i:05}"))))
-        .collect();
+    let lines = common::profile_lines("imp", 8);
     let verify = |env: &Env, what: &str| {
-        let all = profiles(env);
+        let all = env.all_profiles();
         assert_eq!(all.len(), 9, "{what}");
         let keys: std::collections::BTreeSet<&str> = all
             .iter()
@@ -395,7 +386,7 @@ fn reads_work_while_the_disk_is_full() {
     let again = ok(run(&env, None, &args, Some(&body)));
     assert_eq!(again.id(), b);
     assert!(!journal.exists());
-    assert_eq!(profiles(&env).len(), 2);
+    assert_eq!(env.all_profiles().len(), 2);
     assert_clean(&env, "after the disk has room again");
 }
 
@@ -510,7 +501,8 @@ fn really_full(env: &Env, make_full: &dyn Fn(u64), make_room: &dyn Fn()) {
     make_room();
     let again = ok(run(env, None, &args, Some(&body)));
     assert_eq!(again.id(), b);
-    let keys: Vec<String> = profiles(env)
+    let keys: Vec<String> = env
+        .all_profiles()
         .iter()
         .map(|p| p["customer_key"].as_str().unwrap().to_string())
         .collect();
@@ -553,9 +545,7 @@ fn an_import_failing_after_a_committed_chunk_says_what_it_created() {
     env.create_profile("imp-base-1");
     let chunk = payctl::core::import::CHUNK;
     let n = chunk + 3;
-    let lines: String = (0..n)
-        .map(|i| format!("{}\n", profile_body(&format!("imp-{i:06}"))))
-        .collect();
+    let lines = common::profile_lines("imp", n);
     // The 1st before-write is the first chunk's journal, the 2nd the
     // second chunk's (the batch apply writes its files in place).
     let o = run(

@@ -228,6 +228,47 @@ impl Env {
     }
 }
 
+impl Env {
+    /// `p` (a path inside the store) relative to the store, as `store check`
+    /// names it.
+    pub fn rel(&self, p: &Path) -> String {
+        p.strip_prefix(self.path()).unwrap().display().to_string()
+    }
+
+    /// `store check`, with `--repair` when asked.
+    pub fn store_check(&self, repair: bool) -> Out {
+        let mut args = vec!["store", "check"];
+        if repair {
+            args.push("--repair");
+        }
+        self.run(&args)
+    }
+
+    /// Every profile of the store (up to 1000), the list asserted to succeed.
+    pub fn all_profiles(&self) -> Vec<Value> {
+        let o = self.run(&["profile", "list", "--page-size", "1000"]);
+        assert_eq!(o.code, 0, "expected success: {o:?}");
+        assert!(!o.stderr.contains("panicked"), "{o:?}");
+        o.data().clone()
+    }
+}
+
+/// The findings of a `store check` that found problems (exit 3, only
+/// 30006, no data), as "path: problem" strings.
+pub fn findings(o: &Out) -> Vec<String> {
+    assert_eq!(o.code, 3, "{o:?}");
+    assert!(o.json["data"].is_null(), "{o:?}");
+    assert!(o.codes().iter().all(|c| *c == 30006), "{o:?}");
+    o.messages()
+}
+
+/// `n` profile create bodies as JSON Lines, keys `prefix-000000` …
+pub fn profile_lines(prefix: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| format!("{}\n", profile_body(&format!("{prefix}-{i:06}"))))
+        .collect()
+}
+
 /// Every fault point of the write path (src/store/fault.rs).
 pub const FAULT_POINTS: &[&str] = &[
     "before-write",
