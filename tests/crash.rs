@@ -12,6 +12,9 @@
 //! `PAYCTL_CRASH_MAX_MS` ms (15 by default); `PAYCTL_CRASH_SEED` replays a run.
 //! A soak: `PAYCTL_CRASH_TRIALS=2000 cargo test --test crash kill_9 -- --nocapture`.
 
+// The crash soak reports its rounds on stderr and reads its knobs from the environment.
+#![allow(clippy::print_stderr, clippy::disallowed_methods)]
+
 mod common;
 
 use std::collections::BTreeSet;

@@ -107,6 +107,7 @@ fn bash_loads_the_completion_script() {
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // says on stderr why the rendering check is skipped
 fn the_man_page_renders() {
     let has_man = Command::new("bash")
         .args(["-c", "command -v man"])

@@ -4,6 +4,9 @@
 //! repairs that must never make things worse. Each test drives the real
 //! binary.
 
+// Holds the store's lock as another process would, and says on stderr when a check is skipped.
+#![allow(clippy::print_stderr, clippy::disallowed_methods)]
+
 mod common;
 
 use std::fs;

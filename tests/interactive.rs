@@ -16,6 +16,7 @@ use serde_json::Value;
 
 static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 
+#[allow(clippy::print_stderr)] // says why the terminal tests are skipped
 fn have_tmux() -> bool {
     let ok = Command::new("tmux")
         .arg("-V")

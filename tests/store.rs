@@ -443,6 +443,8 @@ fn corrupt_profile_index_is_named() {
 
 // ---------------------------------------------------------------- lock
 
+// Holds the store's lock as another payctl would (clippy.toml keeps File::lock in store/lock.rs).
+#[allow(clippy::disallowed_methods)]
 fn hold_lock(env: &Env, shared: bool) -> fs::File {
     let f = fs::OpenOptions::new()
         .read(true)

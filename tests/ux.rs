@@ -847,6 +847,7 @@ fn usage_errors_are_helpful() {
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // says why it is skipped
 fn tables_use_columns_when_the_terminal_reports_no_width() {
     if Command::new("script").arg("--version").output().is_err() {
         eprintln!("note: script(1) is not installed; skipped");

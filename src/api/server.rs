@@ -36,6 +36,15 @@ pub struct Config {
     /// The actor of writes that name none (`X-Payctl-Actor`).
     pub actor: String,
     pub store: Local,
+    /// Where the listening line, the access log and the notes go (stderr).
+    pub ui: crate::output::ui::Ui,
+}
+
+/// A line on stderr, through the [`Ui`](crate::output::ui::Ui).
+macro_rules! say {
+    ($ui:expr, $($arg:tt)*) => {
+        $ui.err_line(format_args!($($arg)*))
+    };
 }
 
 /// Largest request head (request line and headers): 64 KiB, then 431.
@@ -86,7 +95,7 @@ async fn run(cfg: Config) -> Result<()> {
         .cfg
         .worker_interval
         .map(|every| tokio::spawn(worker_loop(app.clone(), every, stop_rx)));
-    eprintln!("listening on http://{addr}");
+    say!(app.cfg.ui, "listening on http://{addr}");
 
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let signal = shutdown_signal();
@@ -98,7 +107,7 @@ async fn run(cfg: Config) -> Result<()> {
                     Ok(a) => a,
                     Err(e) => {
                         // Out of descriptors and the like: note it, keep serving.
-                        eprintln!("note: accept failed: {e}");
+                        say!(app.cfg.ui, "note: accept failed: {e}");
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     }
@@ -120,7 +129,10 @@ async fn run(cfg: Config) -> Result<()> {
     }
     drop(listener);
     if !app.cfg.quiet {
-        eprintln!("note: stopping: finishing the requests in flight");
+        say!(
+            app.cfg.ui,
+            "note: stopping: finishing the requests in flight"
+        );
     }
     app.stop.store(true, Ordering::SeqCst);
     let _ = stop_tx.send(true);
@@ -131,7 +143,8 @@ async fn run(cfg: Config) -> Result<()> {
         .await
         .is_err()
     {
-        eprintln!(
+        say!(
+            app.cfg.ui,
             "note: requests still open after {} s were dropped",
             DRAIN.as_secs()
         );
@@ -182,21 +195,27 @@ async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watc
         match pass {
             Ok(Ok(run)) => {
                 if !run.summary.is_empty() && !app.cfg.quiet {
-                    eprintln!(
+                    say!(
+                        app.cfg.ui,
                         "worker: {}",
                         serde_json::to_string(&run.summary).unwrap_or_default()
                     );
                 }
                 for e in &run.held {
-                    eprintln!("note: worker: {}", output::mask::mask_text(&e.message));
+                    say!(
+                        app.cfg.ui,
+                        "note: worker: {}",
+                        output::mask::mask_text(&e.message)
+                    );
                 }
             }
-            Ok(Err(e)) => eprintln!(
+            Ok(Err(e)) => say!(
+                app.cfg.ui,
                 "note: worker: {}; retrying in {} s",
                 output::mask::mask_text(&e.to_string()),
                 every.as_secs_f64()
             ),
-            Err(e) => eprintln!("note: worker: {e}"),
+            Err(e) => say!(app.cfg.ui, "note: worker: {e}"),
         }
         if app.stop.load(Ordering::SeqCst) {
             return;
@@ -216,10 +235,11 @@ async fn handle(
     // A change committed but not finished (a full disk): its answer was the
     // change's; this says what is left for the next opening of the store.
     for w in crate::store::journal::take_warnings() {
-        eprintln!("warning: {}", output::mask::mask_text(&w));
+        say!(app.cfg.ui, "warning: {}", output::mask::mask_text(&w));
     }
     if !app.cfg.quiet {
-        eprintln!(
+        say!(
+            app.cfg.ui,
             "{} {} {} {:.1}ms",
             shown(&method, 16),
             shown(&path, 200),

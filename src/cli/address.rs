@@ -187,7 +187,7 @@ impl AddressCommand {
                 // Before a prompt, check (read-only) that the address exists and
                 // may go, so nobody is asked about a delete that would be refused.
                 // Without a prompt, nothing is opened before the confirmation.
-                if g.interactive && !g.yes {
+                if g.ui.interactive() && !g.yes {
                     if g.remote.is_some() {
                         g.call(Request::new(Op::AddressGet).at([csp.as_str(), cpa.as_str()]))?;
                     } else {

@@ -25,6 +25,7 @@ pub struct DemoArgs {
 struct Tour {
     exe: PathBuf,
     dir: PathBuf,
+    ui: crate::output::ui::Ui,
 }
 
 impl Tour {
@@ -40,16 +41,17 @@ impl Tour {
 
     /// Run `args`, show the command and its table output.
     fn show(&self, what: &str, args: &[&str]) -> Result<()> {
-        eprintln!("\n# {what}");
-        eprintln!("$ payctl {}", shell_words(args));
+        self.ui.err_line(format_args!("\n# {what}"));
+        self.ui
+            .err_line(format_args!("$ payctl {}", shell_words(args)));
         let out = self
             .base()
             .args(args)
             .args(["-o", "table"])
             .output()
             .map_err(|e| Error::usage(format!("demo: cannot run payctl: {e}")))?;
-        eprint!("{}", String::from_utf8_lossy(&out.stdout));
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        self.ui.err_text(&String::from_utf8_lossy(&out.stdout));
+        self.ui.err_text(&String::from_utf8_lossy(&out.stderr));
         if !out.status.success() {
             return Err(Error::one(
                 code::INVALID_VALUE,
@@ -79,8 +81,9 @@ impl Tour {
 
     /// Run `args` with `-o id` and return the first id.
     fn id(&self, what: &str, args: &[&str]) -> Result<String> {
-        eprintln!("\n# {what}");
-        eprintln!("$ payctl {} -o id", shell_words(args));
+        self.ui.err_line(format_args!("\n# {what}"));
+        self.ui
+            .err_line(format_args!("$ payctl {} -o id", shell_words(args)));
         let out = self
             .base()
             .args(args)
@@ -88,8 +91,8 @@ impl Tour {
             .output()
             .map_err(|e| Error::usage(format!("demo: cannot run payctl: {e}")))?;
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        eprint!("{text}");
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        self.ui.err_text(&text);
+        self.ui.err_text(&String::from_utf8_lossy(&out.stderr));
         match text.lines().next() {
             Some(id) if out.status.success() => Ok(id.to_string()),
             _ => Err(Error::one(
@@ -133,6 +136,7 @@ impl DemoArgs {
         let tour = Tour {
             exe,
             dir: dir.clone(),
+            ui: g.ui,
         };
         let result = run(&tour);
         let keep = self.keep || explicit_dir;
@@ -140,14 +144,14 @@ impl DemoArgs {
             remove_scratch(&dir);
         }
         let (csp, trn, txn, steps) = result?;
-        eprintln!(
+        g.ui.err_line(format_args!(
             "\nThat was the whole lifecycle. {}",
             if keep {
                 format!("The store is at {}.", dir.display())
             } else {
                 "The scratch store was removed (keep it with --keep).".to_string()
             }
-        );
+        ));
         Ok(Response::Records(vec![serde_json::json!({
             "customer_profile_id": csp,
             "transaction_id": trn,

@@ -6,6 +6,7 @@ pub mod args;
 pub mod demo;
 pub mod dict;
 pub mod docs;
+mod env;
 pub mod instrument;
 pub mod profile;
 pub mod program;
@@ -17,7 +18,6 @@ pub mod txn;
 pub mod usage;
 pub mod worker;
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -27,7 +27,8 @@ use crate::api::client::Client;
 use crate::api::endpoints::{Backend, Request};
 use crate::core::Ctx;
 use crate::error::{Error, Result, code};
-use crate::output::{self, Format, Response, Style};
+use crate::output::ui::{Settings, Ui};
+use crate::output::{self, Format, Response};
 use crate::store::{Mode, Opened, Store};
 
 pub const AFTER_HELP: &str = "\
@@ -110,12 +111,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorWhen {
-    Auto,
-    Always,
-    Never,
-}
+pub use crate::output::ui::ColorWhen;
 
 #[derive(Debug, clap::Args)]
 pub struct GlobalArgs {
@@ -270,13 +266,11 @@ pub struct Global {
     pub database_url: Option<String>,
     /// Whether --data-dir or PAYCTL_DATA_DIR named the store.
     pub data_dir_explicit: bool,
-    pub format: Format,
     pub actor: String,
-    /// Prompts are allowed (stdin is a terminal and --no-input not given).
-    pub interactive: bool,
     pub yes: bool,
     pub lock_timeout: Duration,
-    pub stderr_color: bool,
+    /// The streams: output format, colour, whether prompts are possible.
+    pub ui: Ui,
     /// Remote mode: the service every command with an endpoint goes to.
     pub remote: Option<Client>,
 }
@@ -297,10 +291,11 @@ impl Global {
     /// saying on stderr what it waits for, and stopping on the worker's
     /// SIGINT/SIGTERM.
     pub fn wait(&self) -> crate::store::lock::Wait {
+        let ui = self.ui;
         crate::store::lock::Wait {
             timeout: self.lock_timeout,
-            on_wait: Some(std::sync::Arc::new(|what: &str| {
-                eprintln!("waiting for {what}")
+            on_wait: Some(std::sync::Arc::new(move |what: &str| {
+                ui.err_line(format_args!("waiting for {what}"))
             })),
             stop: Some(worker::interrupt::flag()),
         }
@@ -310,10 +305,10 @@ impl Global {
         if let Some(url) = &self.database_url {
             let (store, opened) = Store::open_database(url, mode, self.default_catalog())?;
             if opened == Opened::Created {
-                eprintln!(
+                self.ui.err_line(format_args!(
                     "note: created a new store with the built-in catalog in the database {}",
                     store.root().display()
-                );
+                ));
             }
             return Ok(store);
         }
@@ -323,19 +318,19 @@ impl Global {
             self.wait(),
             self.default_catalog(),
             |from| {
-                eprintln!(
+                self.ui.err_line(format_args!(
                     "note: upgrading the store at {} from format {from} to {}: its indexes \
                      are rebuilt from every record, once (one atomic commit)",
                     self.data_dir.display(),
                     crate::store::FORMAT_VERSION
-                )
+                ))
             },
         )?;
         if opened == Opened::Created {
-            eprintln!(
+            self.ui.err_line(format_args!(
                 "note: created a new store with the built-in catalog at {}",
                 self.data_dir.display()
-            );
+            ));
         }
         Ok(store)
     }
@@ -348,8 +343,8 @@ impl Global {
             None => crate::api::endpoints::call_replayed(self, &self.ctx(), &req)?,
         };
         if replayed {
-            eprintln!(
-                "note: --idempotency-key was used before for this same request: answering its id, nothing was changed"
+            self.ui.err_line(
+                "note: --idempotency-key was used before for this same request: answering its id, nothing was changed",
             );
         }
         Ok(resp)
@@ -382,7 +377,7 @@ impl Global {
         if self.yes {
             return Ok(());
         }
-        if !self.interactive {
+        if !self.ui.interactive() {
             return Err(Error {
                 kind: crate::error::ErrorKind::Usage,
                 errors: vec![crate::error::ApiError::new(
@@ -394,7 +389,7 @@ impl Global {
         let ok = dialoguer::Confirm::new()
             .with_prompt(format!("{what}?"))
             .default(false)
-            .interact()
+            .interact_on(&self.ui.prompt_term())
             .unwrap_or(false);
         if ok {
             Ok(())
@@ -420,7 +415,7 @@ fn os_user() -> String {
     use std::os::unix::fs::MetadataExt;
     if let Some(u) = ["USER", "LOGNAME"]
         .iter()
-        .filter_map(|v| std::env::var(v).ok())
+        .filter_map(|v| env::var(v))
         .find(|u| !u.is_empty())
     {
         return u;
@@ -442,8 +437,9 @@ fn default_data_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(".payctl"))
 }
 
-/// Output format when clap could not parse the arguments (for the error envelope).
-fn format_from_raw_args() -> Format {
+/// Output format when clap could not parse the arguments (for the error
+/// envelope); None: the default of the [`Ui`].
+fn format_from_raw_args() -> Option<Format> {
     let args: Vec<String> = std::env::args().collect();
     let mut it = args.iter().peekable();
     while let Some(a) = it.next() {
@@ -453,24 +449,21 @@ fn format_from_raw_args() -> Format {
             a.strip_prefix("--output=").or_else(|| a.strip_prefix("-o"))
         };
         if let Some(f) = v.and_then(|v| Format::from_str(v, true).ok()) {
-            return f;
+            return Some(f);
         }
     }
-    std::env::var("PAYCTL_OUTPUT")
-        .ok()
-        .and_then(|v| Format::from_str(&v, true).ok())
-        .unwrap_or(if std::io::stdout().is_terminal() {
-            Format::Table
-        } else {
-            Format::Json
-        })
+    env::var("PAYCTL_OUTPUT").and_then(|v| Format::from_str(&v, true).ok())
 }
 
-fn color_enabled(when: ColorWhen, terminal: bool) -> bool {
-    match when {
-        ColorWhen::Never => false,
-        ColorWhen::Always => true,
-        ColorWhen::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+/// What the environment says about output: `NO_COLOR` and `$COLUMNS`
+/// (the [`Ui`] decides the rest from the streams).
+fn ui_settings(output: Option<Format>, color: ColorWhen, no_input: bool) -> Settings {
+    Settings {
+        output,
+        color,
+        no_input,
+        no_color: env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        columns: env::var("COLUMNS").and_then(|c| c.trim().parse::<u16>().ok()),
     }
 }
 
@@ -489,7 +482,7 @@ const OUR_ENV: &[&str] = &[
 /// Run payctl; the exit code.
 pub fn main() -> i32 {
     for var in OUR_ENV {
-        if std::env::var_os(var).is_some_and(|v| v.is_empty()) {
+        if env::var_os(var).is_some_and(|v| v.is_empty()) {
             // SAFETY: nothing else runs yet; no other thread reads the environment.
             unsafe { std::env::remove_var(var) };
         }
@@ -504,19 +497,17 @@ pub fn main() -> i32 {
     }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => return usage::report(&e, format_from_raw_args()),
+        Err(e) => {
+            let ui = Ui::new(ui_settings(format_from_raw_args(), ColorWhen::Auto, true));
+            return usage::report(&e, &ui);
+        }
     };
     run(cli)
 }
 
 pub fn run(cli: Cli) -> i32 {
     let g = &cli.global;
-    let stdout_tty = std::io::stdout().is_terminal();
-    let format = g.output.unwrap_or(if stdout_tty {
-        Format::Table
-    } else {
-        Format::Json
-    });
+    let ui = Ui::new(ui_settings(g.output, g.color, g.no_input));
     let actor = g
         .actor
         .clone()
@@ -528,7 +519,7 @@ pub fn run(cli: Cli) -> i32 {
         .map(|url| {
             Client::new(
                 url,
-                std::env::var("PAYCTL_TOKEN").ok(),
+                env::var("PAYCTL_TOKEN"),
                 &actor,
                 Duration::from_secs_f64(g.http_timeout.max(0.001)),
             )
@@ -542,51 +533,37 @@ pub fn run(cli: Cli) -> i32 {
         data_dir: g.data_dir.clone().unwrap_or_else(default_data_dir),
         database_url: g.database_url.clone().filter(|u| !u.is_empty()),
         data_dir_explicit: g.data_dir.is_some(),
-        format,
         actor,
-        interactive: !g.no_input && std::io::stdin().is_terminal(),
         yes: g.yes,
         lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),
-        stderr_color: color_enabled(g.color, std::io::stderr().is_terminal()),
+        ui,
         remote,
-    };
-    let style = Style {
-        format,
-        pretty: stdout_tty,
-        color: global.stderr_color,
-        out_color: color_enabled(g.color, stdout_tty),
     };
     let result = match remote_err {
         Some(e) => Err(e),
         None => check_actor(&global.actor, g.actor.is_some())
             .and_then(|()| dispatch(cli.command, &global)),
     };
-    let mut out = std::io::stdout().lock();
-    let mut err = std::io::stderr().lock();
     // A change committed but not finished (a full disk): the answer is the
     // change's, and this says what is left for the next payctl.
     for w in crate::store::journal::take_warnings() {
-        let _ = writeln!(err, "warning: {}", output::mask::mask_text(&w));
+        ui.err_line(format_args!("warning: {}", output::mask::mask_text(&w)));
     }
-    let (written, code) = match &result {
-        Ok(resp) => (output::print(&mut out, style, resp), 0),
-        Err(e) => (
-            output::print_error(&mut out, &mut err, style, e),
-            e.exit_code(),
-        ),
+    let (flushed, code) = match &result {
+        Ok(resp) => (ui.print(resp), 0),
+        Err(e) => (ui.print_error(e), e.exit_code()),
     };
-    let flushed = written.and_then(|_| out.flush());
     let committed = crate::store::journal::committed() > 0;
     match flushed {
         // A closed pipe (`payctl profile list | head`) ends quietly, unless
         // the answer it lost is a change's.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe && !committed => code,
         Err(e) => {
-            let _ = writeln!(err, "error: writing output: {e}");
+            ui.err_line(format_args!("error: writing output: {e}"));
             if committed {
                 // The answer never reached the caller, but the change is
                 // made: say so, with its ids (exit 3: see README "Exit codes").
-                let _ = writeln!(err, "{}", committed_note(&result));
+                ui.err_line(committed_note(&result));
             }
             3
         }
@@ -701,7 +678,10 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
         Some(url) => Store::init_database(url, &catalog)?,
         None => Store::init(&g.data_dir, g.wait(), &catalog)?,
     };
-    eprintln!("note: created a new store at {}", store.root().display());
+    g.ui.err_line(format_args!(
+        "note: created a new store at {}",
+        store.root().display()
+    ));
     let programs = catalog
         .programs
         .iter()

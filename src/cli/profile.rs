@@ -224,10 +224,10 @@ impl ProfileCommand {
 
 /// `profile import`: read the lines, show progress, answer the new ids.
 mod import {
-    use std::io::{IsTerminal, Read};
+    use std::io::Read;
     use std::path::Path;
 
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use indicatif::ProgressStyle;
 
     use super::to_json;
     use crate::cli::Global;
@@ -338,20 +338,20 @@ mod import {
             }
         }
         if skipped > 0 {
-            eprintln!(
+            g.ui.err_line(format_args!(
                 "note: skipped {skipped} line(s) whose customer_key a stored profile already has"
-            );
+            ));
         }
         if replayed > 0 {
-            eprintln!(
+            g.ui.err_line(format_args!(
                 "note: {replayed} line(s) were created by an earlier run of this import: answering their ids"
-            );
+            ));
         }
         if !errors.is_empty() {
-            eprintln!(
+            g.ui.err_line(format_args!(
                 "note: {} line(s) were created; the refused ones were not: fix them and run the same import again (it creates only what is missing)",
                 created.len()
-            );
+            ));
             return Err(Error { kind, errors });
         }
         Ok(Response::Records(created))
@@ -391,11 +391,7 @@ mod import {
         };
         let mut input = input;
         let store = g.write()?;
-        let bar = if std::io::stderr().is_terminal() {
-            ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
-        } else {
-            ProgressBar::hidden()
-        };
+        let bar = g.ui.progress_bar();
         let count_style =
             ProgressStyle::with_template("{msg:9} [{bar:40}] {human_pos}/{human_len} ({eta} left)")
                 .expect("template")
@@ -437,10 +433,10 @@ mod import {
         bar.finish_and_clear();
         let done = result?;
         if done.skipped > 0 {
-            eprintln!(
+            g.ui.err_line(format_args!(
                 "note: skipped {} line(s) whose customer_key a stored profile already has",
                 done.skipped
-            );
+            ));
         }
         Ok(Response::Records(
             done.created.iter().map(to_json).collect(),

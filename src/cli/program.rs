@@ -219,13 +219,13 @@ impl ProgramCommand {
                     .inspect_err(|e| {
                         // The envelope's message is the spec's, exactly ("Invalid
                         // Value"); a person at a table also reads why.
-                        if g.format != crate::output::Format::Json
+                        if g.ui.format() != crate::output::Format::Json
                             && e.has_code(crate::error::code::INVALID_VALUE)
                         {
-                            eprintln!(
+                            g.ui.err_line(format_args!(
                                 "note: customer profile {} has no record for program {} (not attached)",
                                 shown.0, shown.1
-                            );
+                            ));
                         }
                     })
             }

@@ -1,8 +1,9 @@
 //! Asking a person: dictionary values named by name (on flags, in completions
 //! and in choice lists), and the required fields a create body still lacks.
 //!
-//! Prompts happen only when [`Global::interactive`] (stdin is a terminal and
-//! `--no-input` was not given); they go to stderr (dialoguer), so stdout keeps
+//! Prompts happen only when [`Ui::interactive`](crate::output::ui::Ui::interactive)
+//! (stdin is a terminal and `--no-input` was not given); they go to the Ui's
+//! prompt terminal, stderr (dialoguer), so stdout keeps
 //! only the requested output. Each answer is checked with the rules of the
 //! body before it is taken; the create itself then checks the whole body
 //! again, and when it refuses only fields that were asked for in this run
@@ -21,6 +22,7 @@ use crate::catalog::dictionaries as dict;
 use crate::core::{address, instrument, profile};
 use crate::error::{ApiError, Error, ErrorKind, Result};
 use crate::output::mask::message;
+use crate::output::ui::Ui;
 
 /// A dictionary whose values flags and prompts accept by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,7 +278,12 @@ fn unreadable(path: &str, e: dialoguer::Error) -> Error {
 
 impl Form {
     /// Ask for every field of the form the body lacks; remember which.
-    fn ask_missing(&self, body: &mut Value, asked: &mut HashSet<&'static str>) -> Result<()> {
+    fn ask_missing(
+        &self,
+        ui: &Ui,
+        body: &mut Value,
+        asked: &mut HashSet<&'static str>,
+    ) -> Result<()> {
         if !body.is_object() {
             return Ok(());
         }
@@ -284,7 +291,7 @@ impl Form {
             if get(body, f.path).is_some() {
                 continue;
             }
-            let value = self.ask(body, f)?;
+            let value = self.ask(ui, body, f)?;
             set(body, f.path, value);
             asked.insert(f.path);
         }
@@ -308,14 +315,15 @@ impl Form {
         }
     }
 
-    fn ask(&self, body: &Value, f: &Field) -> Result<Value> {
+    fn ask(&self, ui: &Ui, body: &Value, f: &Field) -> Result<Value> {
+        let term = ui.prompt_term();
         let choose = |labels: &[String]| -> Result<usize> {
             dialoguer::Select::new()
                 .with_prompt(&f.prompt)
                 .items(labels)
                 .default(0)
                 .max_length(12)
-                .interact()
+                .interact_on(&term)
                 .map_err(|e| unreadable(f.path, e))
         };
         loop {
@@ -327,7 +335,7 @@ impl Form {
                         .validate_with(|s: &String| {
                             self.errors_with(body, f, Value::String(s.clone()))
                         })
-                        .interact_text()
+                        .interact_text_on(&term)
                         .map_err(|e| unreadable(f.path, e))?;
                     Value::String(text)
                 }
@@ -339,14 +347,14 @@ impl Form {
                         .validate_with(|s: &String| {
                             self.errors_with(body, f, Value::String(s.clone()))
                         })
-                        .interact()
+                        .interact_on(&term)
                         .map_err(|e| unreadable(f.path, e))?;
                     crate::output::mask::remember(&text);
-                    eprintln!(
+                    ui.err_line(format_args!(
                         "{}: …{} (hidden; last 4 shown)",
                         f.prompt,
                         crate::output::mask::last4(&text)
-                    );
+                    ));
                     Value::String(text)
                 }
                 Ask::Tags => {
@@ -354,7 +362,7 @@ impl Form {
                         .with_prompt(&f.prompt)
                         .allow_empty(true)
                         .validate_with(|s: &String| self.errors_with(body, f, parse_tags(s)?))
-                        .interact_text()
+                        .interact_text_on(&term)
                         .map_err(|e| unreadable(f.path, e))?;
                     parse_tags(&text).unwrap_or(Value::Null)
                 }
@@ -362,7 +370,7 @@ impl Form {
                     dialoguer::Confirm::new()
                         .with_prompt(&f.prompt)
                         .default(false)
-                        .interact()
+                        .interact_on(&term)
                         .map_err(|e| unreadable(f.path, e))?,
                 ),
                 Ask::Dict(d) => {
@@ -384,7 +392,7 @@ impl Form {
             // Text answers were checked as they were typed; a choice is checked here.
             match self.errors_with(body, f, value.clone()) {
                 Ok(()) => return Ok(value),
-                Err(why) => eprintln!("{}", message(&why)),
+                Err(why) => ui.err_line(message(&why)),
             }
         }
     }
@@ -407,12 +415,12 @@ pub fn create_asking<T>(
     form: impl FnOnce() -> Result<Form>,
     mut create: impl FnMut(&Value) -> Result<T>,
 ) -> Result<T> {
-    if !g.interactive || !body.is_object() {
+    if !g.ui.interactive() || !body.is_object() {
         return create(&body);
     }
     let form = form()?;
     let mut asked = HashSet::new();
-    form.ask_missing(&mut body, &mut asked)?;
+    form.ask_missing(&g.ui, &mut body, &mut asked)?;
     loop {
         let err = match create(&body) {
             Err(e) if e.kind == ErrorKind::Refused => e,
@@ -423,12 +431,12 @@ pub fn create_asking<T>(
             return Err(err);
         }
         for e in &err.errors {
-            eprintln!("error[{}]: {}", e.code, message(&e.message));
+            g.ui.err_line(format_args!("error[{}]: {}", e.code, message(&e.message)));
         }
         for p in named.into_iter().flatten() {
             remove(&mut body, p);
         }
-        form.ask_missing(&mut body, &mut asked)?;
+        form.ask_missing(&g.ui, &mut body, &mut asked)?;
     }
 }
 

@@ -87,6 +87,7 @@ impl ServeArgs {
                 database_url: g.database_url.clone(),
                 lock_timeout: g.lock_timeout,
             },
+            ui: g.ui,
         })?;
         Ok(Response::Raw(String::new()))
     }

@@ -55,12 +55,12 @@ impl StoreCommand {
                 "journal.json (unreadable) moved aside to {}",
                 aside.file_name().unwrap_or_default().to_string_lossy()
             ));
-            eprintln!(
+            g.ui.err_line(format_args!(
                 "note: journal.json could not be read; it was moved aside to {} and not replayed: \
                  the one commit it held may be partly applied (the records it named may hold \
                  their state before or after it; check them)",
                 aside.display()
-            );
+            ));
         }
         let store = if repair { g.write()? } else { g.read()? };
         let mut report = store.check(repair)?;
@@ -92,7 +92,6 @@ impl StoreCommand {
 }
 
 fn migrate(g: &Global, to: &str) -> Result<Response> {
-    use std::io::IsTerminal;
     let source = g.read()?;
     let catalog = source.catalog()?;
     let not_empty = |what: String| {
@@ -126,11 +125,7 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
         }
         crate::store::Store::init(dir, g.wait(), &catalog)?
     };
-    let bar = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::stderr())
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = g.ui.progress_bar();
     if let Ok(style) = indicatif::ProgressStyle::with_template(
         "{msg:12} [{bar:40}] {human_pos}/{human_len} ({eta} left)",
     ) {
@@ -147,12 +142,12 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
     let now = chrono::Utc::now().timestamp();
     let counts = crate::core::migrate::migrate(&source, &target, now, &mut progress)?;
     bar.finish_and_clear();
-    eprintln!(
+    g.ui.err_line(format_args!(
         "note: copied the store into {} ({} customers, {} transactions); the source is unchanged",
         target.root().display(),
         counts.customers,
         counts.transactions
-    );
+    ));
     Ok(Response::Records(vec![serde_json::json!({
         "target": target.root().display().to_string(),
         "customers": counts.customers,

@@ -12,11 +12,11 @@
 //! so that the message stays true.
 
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
 
 use crate::error::Error;
 use crate::output::mask::{self, SENSITIVE};
-use crate::output::{self, Format, Style};
+use crate::output::ui::Ui;
+use crate::output::{Format, Style};
 
 /// The long names (without `--`) of the options that take a value, over the
 /// whole command tree, and of those whose value is sensitive.
@@ -132,7 +132,7 @@ fn tidy(text: &str) -> String {
 
 /// Print clap's error (or help) with the secrets of the command line masked;
 /// the envelope too in json format. The exit code.
-pub fn report(e: &clap::Error, format: Format) -> i32 {
+pub fn report(e: &clap::Error, ui: &Ui) -> i32 {
     use clap::error::ErrorKind as K;
     let args: Vec<String> = std::env::args_os()
         .skip(1)
@@ -141,13 +141,9 @@ pub fn report(e: &clap::Error, format: Format) -> i32 {
     let cmd = <super::Cli as clap::CommandFactory>::command();
     let secrets = secret_args(&cmd, &args);
     let help = matches!(e.kind(), K::DisplayHelp | K::DisplayVersion);
-    let terminal = if help {
-        std::io::stdout().is_terminal()
-    } else {
-        std::io::stderr().is_terminal()
-    };
+    let color = if help { ui.out_color() } else { ui.err_color() };
     let styled = e.render();
-    let text = if terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) {
+    let text = if color {
         styled.ansi().to_string()
     } else {
         styled.to_string()
@@ -156,16 +152,12 @@ pub fn report(e: &clap::Error, format: Format) -> i32 {
     match e.kind() {
         K::DisplayHelp | K::DisplayVersion => {
             // Help and version go to stdout, as clap prints them.
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
+            let _ = ui.out_text(&text);
             return 0;
         }
-        _ => {
-            let _ = std::io::stderr().lock().write_all(text.as_bytes());
-        }
+        _ => ui.err_text(&text),
     }
-    if e.kind() != K::DisplayHelpOnMissingArgumentOrSubcommand && format == Format::Json {
+    if e.kind() != K::DisplayHelpOnMissingArgumentOrSubcommand && ui.format() == Format::Json {
         // clap's first paragraph, on one line: the error and what it names on
         // the lines below it (the missing arguments, the possible values),
         // without the usage line and the tips.
@@ -190,8 +182,9 @@ pub fn report(e: &clap::Error, format: Format) -> i32 {
             pretty: false,
             color: false,
             out_color: false,
+            columns: None,
         };
-        let _ = output::print_error(&mut std::io::stdout(), &mut std::io::stderr(), style, &err);
+        let _ = ui.print_error_in(style, &err);
     }
     2
 }

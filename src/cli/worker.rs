@@ -72,7 +72,7 @@ impl WorkerArgs {
                 Ok(Response::Records(d)) => {
                     if let Some(s) = d.first().and_then(|s| s.as_object()) {
                         if s.values().any(|v| v.as_u64().is_some_and(|n| n > 0)) {
-                            eprintln!("{}", serde_json::Value::Object(s.clone()));
+                            g.ui.err_line(serde_json::Value::Object(s.clone()));
                         }
                         for (k, v) in s {
                             let sum = total.get(k).and_then(|t| t.as_u64()).unwrap_or(0)
@@ -83,7 +83,7 @@ impl WorkerArgs {
                 }
                 Ok(_) => {}
                 Err(e) if e.has_code(code::STORE_BUSY) || e.has_code(code::UNREACHABLE) => {
-                    eprintln!("note: {e}; retrying")
+                    g.ui.err_line(format_args!("note: {e}; retrying"))
                 }
                 Err(e) => return Err(e),
             }
@@ -102,7 +102,7 @@ impl WorkerArgs {
             return self.exec_remote(g);
         }
         let stop = interrupt::install();
-        let progress = Progress::new();
+        let progress = Progress::new(&g.ui);
         // Each batch opens the store: the moment to count what is left.
         let open = || {
             let store = g.write()?;
@@ -121,10 +121,10 @@ impl WorkerArgs {
                 return Ok(Response::Records(vec![to_json(&run.summary)]));
             }
             // Exit 3 naming each item left queued; what was done is committed.
-            eprintln!(
+            g.ui.err_line(format_args!(
                 "note: done before the items below: {}",
                 serde_json::to_string(&run.summary).expect("summary serializes")
-            );
+            ));
             return Err(Error {
                 kind: ErrorKind::Store,
                 errors: run.held,
@@ -141,16 +141,21 @@ impl WorkerArgs {
                 Ok(run) => {
                     let s = run.summary;
                     if !s.is_empty() {
-                        eprintln!("{}", serde_json::to_string(&s).expect("summary serializes"));
+                        g.ui.err_line(serde_json::to_string(&s).expect("summary serializes"));
                     }
                     for e in &run.held {
-                        eprintln!("note: {}", crate::output::mask::message(&e.message));
+                        g.ui.err_line(format_args!(
+                            "note: {}",
+                            crate::output::mask::message(&e.message)
+                        ));
                     }
                     total.add(&s);
                 }
                 // Interrupted while waiting for the lock: stop like between passes.
                 Err(_) if stop.load(Ordering::SeqCst) => break,
-                Err(e) if e.has_code(code::STORE_BUSY) => eprintln!("note: {e}; retrying"),
+                Err(e) if e.has_code(code::STORE_BUSY) => {
+                    g.ui.err_line(format_args!("note: {e}; retrying"))
+                }
                 Err(e) => return Err(e),
             }
             if sleep_unless_stopped(interval, stop) {
@@ -165,13 +170,14 @@ impl WorkerArgs {
 /// queue done out of those there were when the run began (more when items
 /// arrive meanwhile). Updated once per batch; cleared when the run ends.
 struct Progress {
+    ui: crate::output::ui::Ui,
     bar: std::cell::RefCell<Option<indicatif::ProgressBar>>,
 }
 
 impl Progress {
-    fn new() -> Option<Progress> {
-        use std::io::IsTerminal;
-        std::io::stderr().is_terminal().then(|| Progress {
+    fn new(ui: &crate::output::ui::Ui) -> Option<Progress> {
+        ui.shows_progress().then(|| Progress {
+            ui: *ui,
             bar: std::cell::RefCell::new(None),
         })
     }
@@ -183,7 +189,9 @@ impl Progress {
             Some(bar) => bar,
             None if left == 0 => return,
             None => {
-                let bar = indicatif::ProgressBar::new(left as u64).with_style(
+                let bar = self.ui.progress_bar();
+                bar.set_length(left as u64);
+                let bar = bar.with_style(
                     indicatif::ProgressStyle::with_template(
                         "worker {bar:40} {pos}/{len} queue items ({elapsed})",
                     )

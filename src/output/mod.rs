@@ -3,6 +3,7 @@
 
 pub mod mask;
 pub mod table;
+pub mod ui;
 
 use std::io::{self, Write};
 
@@ -40,6 +41,8 @@ pub struct Style {
     pub color: bool,
     /// Colour in tables on stdout.
     pub out_color: bool,
+    /// `$COLUMNS`: the width of a terminal that reports none.
+    pub columns: Option<u16>,
 }
 
 fn envelope(resp: &Response) -> Value {

@@ -335,21 +335,13 @@ fn new_table(style: Style) -> Table {
     // runners) would wrap every column to one character: use $COLUMNS,
     // else 80.
     if t.width().is_some_and(|w| w < MIN_WIDTH) {
-        t.set_width(columns_env().unwrap_or(80));
+        t.set_width(style.columns.filter(|&c| c >= MIN_WIDTH).unwrap_or(80));
     }
     t
 }
 
 /// Below this, a terminal's reported width is taken as unknown.
 const MIN_WIDTH: u16 = 10;
-
-/// `$COLUMNS` when it is a usable width.
-fn columns_env() -> Option<u16> {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<u16>().ok())
-        .filter(|&c| c >= MIN_WIDTH)
-}
 
 fn header(style: Style, names: impl IntoIterator<Item = String>) -> Vec<Cell> {
     names

@@ -139,6 +139,8 @@ fn rand_suffix() -> u64 {
 
 /// The URL of a fresh, empty database, or `None` (after saying why on
 /// stderr) when no PostgreSQL can be started outside CI.
+// A test helper: it reads CI and says on stderr why a test is skipped.
+#[allow(clippy::disallowed_methods, clippy::print_stderr)]
 pub fn fresh_database(test: &str) -> Option<String> {
     let server = SERVER.get_or_init(start);
     let server = match server {
