@@ -4,8 +4,15 @@
 //! attachment index, summary logs, the creation-order ids file, worker queue)
 //! and removes stray temp files; it never deletes or rewrites a customer's or
 //! a transaction's own record.
+//!
+//! The check scales with the store: the records are read once, by one
+//! thread per core over the record shards, and each is checked on its own as
+//! it is read; what the checks across records need (a key held once, the
+//! indexes and logs agreeing with the records) is kept as a digest of a few
+//! dozen bytes per record, hashes mostly, and the indexes and logs are
+//! streamed against those. `--repair` reads the records again to rebuild.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -42,9 +49,60 @@ pub struct Report {
     pub repaired: Vec<String>,
 }
 
+/// What the scan keeps of a customer record for the checks across records
+/// (everything else is checked as the record is read, and dropped): a few
+/// dozen bytes, so that a million customers fit in bounded memory.
+struct CustDigest {
+    id: Box<str>,
+    /// Hash of the customer_key (see [`h64`]) and its key index hash prefix.
+    key: u64,
+    key_prefix: [u8; 4],
+    /// Hash of its summary line (what `index/profiles.log` must hold).
+    summary: u64,
+    /// The programs of its attachments.
+    programs: Box<[Box<str>]>,
+}
+
+/// What the scan keeps of a transaction record: hashes of its id and summary.
+struct TxnDigest {
+    id: u64,
+    summary: u64,
+}
+
+/// A 64-bit hash (SipHash with fixed keys: the same in every thread and
+/// run). Two different values share one with a chance of about one in
+/// 10^19 per pair: the checks across records compare these hashes.
+fn h64<T: std::hash::Hash + ?Sized>(v: &T) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(v)
+}
+
+/// What one part of the scan (the files outside the record shards, or one
+/// shard) found and kept.
+#[derive(Default)]
+struct Part {
+    /// Problems of the files themselves (modes, types, parse errors).
+    findings: Vec<Finding>,
+    /// The spec's invariants broken within one record.
+    invariants: Vec<Finding>,
+    /// A customer's indexed value that its field index lacks (see
+    /// [`Shared::positions`]).
+    field_missing: Vec<Finding>,
+    temps: Vec<PathBuf>,
+    unreadable: Vec<String>,
+    remove: Vec<PathBuf>,
+    modes: Vec<(PathBuf, u32)>,
+    customers: Vec<CustDigest>,
+    txns: Vec<TxnDigest>,
+    /// Pending work the records hold (`att.<csp>.<prm>`, `trn.<id>`).
+    pending: Vec<String>,
+}
+
 struct Scan {
-    customers: Vec<Customer>,
-    txns: Vec<TxnFile>,
+    customers: Vec<CustDigest>,
+    txns: Vec<TxnDigest>,
+    pending: BTreeSet<String>,
+    field_missing: Vec<Finding>,
     temps: Vec<PathBuf>,
     /// Record files that could not be read as what their path says: a
     /// rebuild of the indexes would forget what they hold.
@@ -55,6 +113,30 @@ struct Scan {
     remove: Vec<PathBuf>,
     /// Files and directories whose mode is not 0600 / 0700: (path, mode).
     modes: Vec<(PathBuf, u32)>,
+}
+
+/// What every scanning thread reads.
+struct Shared<'a> {
+    root: &'a Path,
+    catalog: Option<&'a Catalog>,
+    /// Creation-order positions from `index/profiles.ids`, `(hash of the
+    /// id, position)` sorted; `None` when the file cannot be read.
+    positions: Option<&'a [(u64, u32)]>,
+    /// Hashes of every field index entry `(field, value, position, id)`, sorted.
+    field_entries: &'a [u64],
+}
+
+fn position_of(positions: &[(u64, u32)], id: &str) -> Option<usize> {
+    let k = h64(id);
+    let i = positions.partition_point(|(h, _)| *h < k);
+    positions
+        .get(i)
+        .filter(|(h, _)| *h == k)
+        .map(|(_, p)| *p as usize)
+}
+
+fn field_entry(field: fields::Field, value: &str, pos: usize, id: &str) -> u64 {
+    h64(&(field, value, pos, id))
 }
 
 /// The directories that hold only derived data (rebuilt by `--repair`).
@@ -92,10 +174,25 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
+/// Whether `r` (store-relative) is a record shard (`customers/<xx>`).
+fn is_shard(r: &str) -> bool {
+    [CUSTOMERS_DIR, TXNS_DIR].iter().any(|d| {
+        r.strip_prefix(d)
+            .and_then(|s| s.strip_prefix('/'))
+            .is_some_and(|s| !s.contains('/'))
+    })
+}
+
 /// Every entry under `dir` (links not followed) with its metadata; a
 /// directory where a record belongs (`customers/<xx>/…`) is listed, not
-/// entered.
-fn entries(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, fs::Metadata)>) -> Result<()> {
+/// entered; a record shard (`customers/<xx>`) is listed, and entered only
+/// when `shards` is `None` (else it goes there, for the threads).
+fn entries(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<(PathBuf, fs::Metadata)>,
+    mut shards: Option<&mut Vec<PathBuf>>,
+) -> Result<()> {
     let list = match fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -112,216 +209,470 @@ fn entries(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, fs::Metadata)>) -> R
         let enter = meta.is_dir() && !record_slot;
         out.push((p.clone(), meta));
         if enter {
-            entries(root, &p, out)?;
+            match shards.as_deref_mut() {
+                Some(s) if is_shard(&r) => s.push(p),
+                _ => entries(root, &p, out, shards.as_deref_mut())?,
+            }
         }
     }
     Ok(())
 }
 
+/// Classify one entry of the store: a finding for what is wrong with it;
+/// `Some` of a regular file to read.
+fn classify(root: &Path, p: PathBuf, meta: fs::Metadata, part: &mut Part) -> Option<PathBuf> {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let finding = |p: &Path, problem: String, repairable: bool| Finding {
+        path: rel(root, p),
+        problem,
+        repairable,
+    };
+    let f = &mut part.findings;
+    let r = rel(root, &p);
+    let t = meta.file_type();
+    let mode = meta.permissions().mode() & 0o777;
+    let in_records = [CUSTOMERS_DIR, TXNS_DIR]
+        .iter()
+        .any(|d| r.starts_with(&format!("{d}/")));
+    let record_slot = in_records && r.matches('/').count() >= 2;
+    let layout = [CUSTOMERS_DIR, TXNS_DIR, "index", KEYS_DIR, QUEUE_DIR].contains(&r.as_str())
+        || fields::Field::ALL.iter().any(|f| f.dir() == r);
+    if t.is_dir() {
+        let file_slot = [
+            super::lock::LOCK,
+            super::META,
+            super::CATALOG,
+            JOURNAL,
+            PROFILES_LOG,
+            PROFILE_IDS,
+            TXNS_LOG,
+            ATTACHMENTS_LOG,
+        ]
+        .contains(&r.as_str())
+            || r.starts_with(&format!("{QUEUE_DIR}/"));
+        if file_slot {
+            f.push(finding(&p, "is a directory where a file should be (never removed by --repair: move it out of the store)".into(), false));
+            return None;
+        }
+        if record_slot {
+            f.push(finding(&p, "is a directory where a record file should be (never removed by --repair: move it out of the store)".into(), false));
+            part.unreadable.push(r.clone());
+            return None;
+        }
+        if mode != 0o700 {
+            f.push(finding(
+                &p,
+                format!("is a directory with mode {mode:04o}; store directories are 0700"),
+                true,
+            ));
+            part.modes.push((p.clone(), 0o700));
+        }
+        return None;
+    }
+    if !t.is_file() {
+        let what = if t.is_symlink() {
+            "a symbolic link"
+        } else if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        };
+        let fixable = removable(&r) || atomic::is_temp(&p);
+        let how = if fixable {
+            "--repair removes it"
+        } else {
+            "replace it with the real file, or move it out of the store"
+        };
+        f.push(finding(&p, format!("is {what}; payctl never follows links or opens anything but regular files in the store ({how})"), fixable));
+        if fixable {
+            part.remove.push(p.clone());
+        } else if in_records {
+            part.unreadable.push(r.clone());
+        }
+        return None;
+    }
+    if layout {
+        let fixable = removable(&r);
+        f.push(finding(
+            &p,
+            format!(
+                "is a file where a directory should be ({})",
+                if fixable {
+                    "--repair replaces it"
+                } else {
+                    "move it out of the store"
+                }
+            ),
+            fixable,
+        ));
+        if fixable {
+            part.remove.push(p.clone());
+        }
+        return None;
+    }
+    if mode != 0o600 && !atomic::is_temp(&p) {
+        f.push(finding(
+            &p,
+            format!("has mode {mode:04o}; store files are 0600"),
+            true,
+        ));
+        part.modes.push((p.clone(), 0o600));
+    }
+    Some(p)
+}
+
+/// Read one regular file of the store: a temp file is noted, a record
+/// parsed, checked on its own and digested.
+fn read_file(sh: &Shared, p: PathBuf, part: &mut Part) {
+    let root = sh.root;
+    let r = rel(root, &p);
+    let finding = |problem: String, repairable: bool| Finding {
+        path: r.clone(),
+        problem,
+        repairable,
+    };
+    if atomic::is_temp(&p) {
+        part.findings.push(finding(
+            "stray temp file left by an interrupted write".into(),
+            true,
+        ));
+        part.temps.push(p);
+        return;
+    }
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let stem = name.strip_suffix(".json").unwrap_or(name).to_string();
+    if r.starts_with(CUSTOMERS_DIR) {
+        match atomic::read_record(&p)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| e.errors[0].message.clone())
+            .and_then(|b| serde_json::from_slice::<Customer>(&b).map_err(|e| e.to_string()))
+        {
+            Ok(c) if c.id() == stem && r == Store::customer_rel(&stem) => {
+                customer_invariants(&c, sh.catalog, &mut part.invariants);
+                let s = ProfileSummary::of(&c.profile);
+                if let Some(positions) = sh.positions
+                    && let Some(pos) = position_of(positions, c.id())
+                {
+                    for field in fields::Field::ALL {
+                        for v in field.values(&s) {
+                            if sh
+                                .field_entries
+                                .binary_search(&field_entry(field, &v, pos, c.id()))
+                                .is_err()
+                            {
+                                part.field_missing.push(Finding {
+                                    path: fields::bucket_rel(field, &v),
+                                    problem: format!(
+                                        "a value of {} is missing from {}",
+                                        c.id(),
+                                        field.dir()
+                                    ),
+                                    repairable: true,
+                                });
+                            }
+                        }
+                    }
+                }
+                for a in &c.attachments {
+                    if a.customer_profile_program_status_id == attachment::PENDING {
+                        part.pending
+                            .push(format!("att.{}.{}", c.id(), a.program_id));
+                    }
+                }
+                part.customers.push(CustDigest {
+                    id: c.id().into(),
+                    key: h64(c.profile.customer_key.as_str()),
+                    key_prefix: keys::prefix(&c.profile.customer_key),
+                    summary: h64(&serde_json::to_string(&s).unwrap_or_default()),
+                    programs: c
+                        .attachments
+                        .iter()
+                        .map(|a| a.program_id.as_str().into())
+                        .collect(),
+                });
+            }
+            Ok(_) => {
+                part.findings.push(finding(
+                    "holds a customer whose id does not match its path".into(),
+                    false,
+                ));
+                part.unreadable.push(r.clone());
+            }
+            Err(e) => {
+                part.findings.push(finding(
+                    format!("does not parse as a customer record: {e}"),
+                    false,
+                ));
+                part.unreadable.push(r.clone());
+            }
+        }
+    } else if r.starts_with(TXNS_DIR) {
+        match atomic::read_record(&p)
+            .map(Option::unwrap_or_default)
+            .map_err(|e| e.errors[0].message.clone())
+            .and_then(|b| serde_json::from_slice::<TxnFile>(&b).map_err(|e| e.to_string()))
+        {
+            Ok(t) if t.transaction.transaction_id == stem && r == Store::txn_rel(&stem) => {
+                txn_invariants(&t, sh.catalog, &mut part.invariants);
+                if is_open(&t) {
+                    part.pending
+                        .push(format!("trn.{}", t.transaction.transaction_id));
+                }
+                part.txns.push(TxnDigest {
+                    id: h64(t.transaction.transaction_id.as_str()),
+                    summary: h64(&serde_json::to_string(&TxnSummary::of(&t)).unwrap_or_default()),
+                });
+            }
+            Ok(_) => {
+                part.findings.push(finding(
+                    "holds a transaction whose id does not match its path".into(),
+                    false,
+                ));
+                part.unreadable.push(r.clone());
+            }
+            Err(e) => {
+                part.findings.push(finding(
+                    format!("does not parse as a transaction record: {e}"),
+                    false,
+                ));
+                part.unreadable.push(r.clone());
+            }
+        }
+    }
+}
+
+/// Read one record shard (`customers/<xx>`): every entry classified, every
+/// file read.
+fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
+    let mut all = Vec::new();
+    entries(sh.root, dir, &mut all, None)?;
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    let files: Vec<PathBuf> = all
+        .into_iter()
+        .filter_map(|(p, meta)| classify(sh.root, p, meta, part))
+        .collect();
+    for p in files {
+        read_file(sh, p, part);
+    }
+    Ok(())
+}
+
+/// How many ids `store check` reads from `index/profiles.ids` at a time.
+const IDS_CHUNK: usize = 16_384;
+
 impl Store {
-    fn scan(&self, f: &mut Vec<Finding>) -> Result<Scan> {
-        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    /// The creation-order positions of `index/profiles.ids` as `(hash of
+    /// the id, position)`, sorted; `None` when it cannot be read.
+    fn positions(&self) -> Option<Vec<(u64, u32)>> {
+        let path = self.root.join(PROFILE_IDS);
+        let n = index::ids_count(&path).ok()?;
+        let mut out = Vec::with_capacity(n);
+        for start in (0..n).step_by(IDS_CHUNK) {
+            for (i, id) in index::ids_range(&path, start, start + IDS_CHUNK)
+                .ok()?
+                .into_iter()
+                .enumerate()
+            {
+                out.push((h64(id.as_str()), (start + i) as u32));
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// Read every field index bucket: its problems (each with whether it
+    /// holds only when the positions are the customers' own, see
+    /// [`Store::check`]), the files that are not buckets (nested), and the
+    /// sorted hashes of every entry.
+    #[allow(clippy::type_complexity)]
+    fn field_index(
+        &self,
+        positions: Option<&[(u64, u32)]>,
+    ) -> Result<(Vec<(Finding, bool)>, Vec<Finding>, Vec<u64>)> {
         let root = &self.root;
+        let mut found = Vec::new();
+        let mut nested = Vec::new();
+        let mut have = Vec::new();
+        let finding = |path: String, problem: String| Finding {
+            path,
+            problem,
+            repairable: true,
+        };
+        for field in fields::Field::ALL {
+            let dir = root.join(field.dir());
+            let mut files = Vec::new();
+            walk(&dir, &mut files)?;
+            for p in files.iter().filter(|p| !atomic::is_temp(p)) {
+                let r = rel(root, p);
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if p.parent() != Some(&dir) {
+                    nested.push(Finding {
+                        path: r,
+                        problem: "is in a directory of its own under a field index: remove it"
+                            .into(),
+                        repairable: false,
+                    });
+                    continue;
+                }
+                let Some(b) = fields::bucket_of_name(name) else {
+                    found.push((
+                        finding(r, "is not a bucket of a field index (`<bb>.log`)".into()),
+                        false,
+                    ));
+                    continue;
+                };
+                let Ok(Some(bytes)) = atomic::read_opt(p) else {
+                    found.push((
+                        finding(r, "cannot be read as a bucket of a field index".into()),
+                        false,
+                    ));
+                    continue;
+                };
+                let parsed = fields::parse_bucket(field, b, &bytes);
+                for problem in parsed.problems {
+                    found.push((finding(r.clone(), problem), false));
+                }
+                for (pos, id, v) in parsed.entries {
+                    if let Some(positions) = positions
+                        && position_of(positions, &id) != Some(pos)
+                    {
+                        found.push((
+                            finding(
+                                r.clone(),
+                                format!(
+                                    "an entry names {id} at position {pos}, which is not its place in creation order"
+                                ),
+                            ),
+                            true,
+                        ));
+                    }
+                    have.push(field_entry(field, &v, pos, &id));
+                }
+            }
+        }
+        have.sort_unstable();
+        have.dedup();
+        Ok((found, nested, have))
+    }
+
+    /// Every file of the store classified, every record read and checked on
+    /// its own, in parallel over the record shards (one thread per core);
+    /// `progress(shards done, shards)` after each shard.
+    fn scan(
+        &self,
+        f: &mut Vec<Finding>,
+        sh: &Shared,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Scan> {
+        use std::os::unix::fs::PermissionsExt;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let root = &self.root;
+        let mut outside = Part::default();
+        if let Ok(m) = fs::metadata(root)
+            && m.permissions().mode() & 0o777 != 0o700
+        {
+            let mode = m.permissions().mode() & 0o777;
+            outside.findings.push(Finding {
+                path: ".".into(),
+                problem: format!("the store's directory has mode {mode:04o}; it should be 0700"),
+                repairable: true,
+            });
+            outside.modes.push((root.clone(), 0o700));
+        }
         let mut all = Vec::new();
-        entries(root, root, &mut all)?;
+        let mut shards = Vec::new();
+        entries(root, root, &mut all, Some(&mut shards))?;
+        let files: Vec<PathBuf> = all
+            .into_iter()
+            .filter_map(|(p, meta)| classify(root, p, meta, &mut outside))
+            .collect();
+        for p in files {
+            read_file(sh, p, &mut outside);
+        }
+        shards.sort();
+        let total = shards.len();
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let results: Vec<Result<Vec<(usize, Part)>>> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| -> Result<Vec<(usize, Part)>> {
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(dir) = shards.get(i) else {
+                                return Ok(mine);
+                            };
+                            let mut part = Part::default();
+                            scan_shard(sh, dir, &mut part)?;
+                            mine.push((i, part));
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(Error::one(
+                            crate::error::code::STORE_IO,
+                            "store check: a scanning thread failed",
+                        ))
+                    })
+                })
+                .collect()
+        });
+        let mut parts = vec![(0usize, outside)];
+        for r in results {
+            parts.extend(r?.into_iter().map(|(i, p)| (i + 1, p)));
+        }
+        parts.sort_by_key(|(i, _)| *i);
         let mut scan = Scan {
             customers: Vec::new(),
             txns: Vec::new(),
+            pending: BTreeSet::new(),
+            field_missing: Vec::new(),
             temps: Vec::new(),
             unreadable: Vec::new(),
             remove: Vec::new(),
             modes: Vec::new(),
         };
-        let finding = |p: &Path, problem: String, repairable: bool| Finding {
-            path: rel(root, p),
-            problem,
-            repairable,
-        };
-        if let Ok(m) = fs::metadata(root)
-            && m.permissions().mode() & 0o777 != 0o700
-        {
-            let mode = m.permissions().mode() & 0o777;
-            f.push(Finding {
-                path: ".".into(),
-                problem: format!("the store's directory has mode {mode:04o}; it should be 0700"),
-                repairable: true,
-            });
-            scan.modes.push((root.clone(), 0o700));
+        let mut invariants = Vec::new();
+        for (_, p) in parts {
+            f.extend(p.findings);
+            invariants.extend(p.invariants);
+            scan.field_missing.extend(p.field_missing);
+            scan.temps.extend(p.temps);
+            scan.unreadable.extend(p.unreadable);
+            scan.remove.extend(p.remove);
+            scan.modes.extend(p.modes);
+            scan.customers.extend(p.customers);
+            scan.txns.extend(p.txns);
+            scan.pending.extend(p.pending);
         }
-        let mut files = Vec::new();
-        for (p, meta) in all {
-            let r = rel(root, &p);
-            let t = meta.file_type();
-            let mode = meta.permissions().mode() & 0o777;
-            let in_records = [CUSTOMERS_DIR, TXNS_DIR]
-                .iter()
-                .any(|d| r.starts_with(&format!("{d}/")));
-            let record_slot = in_records && r.matches('/').count() >= 2;
-            let layout = [CUSTOMERS_DIR, TXNS_DIR, "index", KEYS_DIR, QUEUE_DIR]
-                .contains(&r.as_str())
-                || fields::Field::ALL.iter().any(|f| f.dir() == r);
-            if t.is_dir() {
-                let file_slot = [
-                    super::lock::LOCK,
-                    super::META,
-                    super::CATALOG,
-                    JOURNAL,
-                    PROFILES_LOG,
-                    PROFILE_IDS,
-                    TXNS_LOG,
-                    ATTACHMENTS_LOG,
-                ]
-                .contains(&r.as_str())
-                    || r.starts_with(&format!("{QUEUE_DIR}/"));
-                if file_slot {
-                    f.push(finding(&p, "is a directory where a file should be (never removed by --repair: move it out of the store)".into(), false));
-                    continue;
-                }
-                if record_slot {
-                    f.push(finding(&p, "is a directory where a record file should be (never removed by --repair: move it out of the store)".into(), false));
-                    scan.unreadable.push(r.clone());
-                    continue;
-                }
-                if mode != 0o700 {
-                    f.push(finding(
-                        &p,
-                        format!("is a directory with mode {mode:04o}; store directories are 0700"),
-                        true,
-                    ));
-                    scan.modes.push((p.clone(), 0o700));
-                }
-                continue;
-            }
-            if !t.is_file() {
-                let what = if t.is_symlink() {
-                    "a symbolic link"
-                } else if t.is_fifo() {
-                    "a FIFO"
-                } else if t.is_socket() {
-                    "a socket"
-                } else {
-                    "a device"
-                };
-                let fixable = removable(&r) || atomic::is_temp(&p);
-                let how = if fixable {
-                    "--repair removes it"
-                } else {
-                    "replace it with the real file, or move it out of the store"
-                };
-                f.push(finding(&p, format!("is {what}; payctl never follows links or opens anything but regular files in the store ({how})"), fixable));
-                if fixable {
-                    scan.remove.push(p.clone());
-                } else if in_records {
-                    scan.unreadable.push(r.clone());
-                }
-                continue;
-            }
-            if layout {
-                let fixable = removable(&r);
-                f.push(finding(
-                    &p,
-                    format!(
-                        "is a file where a directory should be ({})",
-                        if fixable {
-                            "--repair replaces it"
-                        } else {
-                            "move it out of the store"
-                        }
-                    ),
-                    fixable,
-                ));
-                if fixable {
-                    scan.remove.push(p.clone());
-                }
-                continue;
-            }
-            if mode != 0o600 && !atomic::is_temp(&p) {
-                f.push(finding(
-                    &p,
-                    format!("has mode {mode:04o}; store files are 0600"),
-                    true,
-                ));
-                scan.modes.push((p.clone(), 0o600));
-            }
-            files.push(p);
-        }
-        for p in files {
-            let r = rel(root, &p);
-            if atomic::is_temp(&p) {
-                f.push(finding(
-                    &p,
-                    "stray temp file left by an interrupted write".into(),
-                    true,
-                ));
-                scan.temps.push(p);
-                continue;
-            }
-            let name = p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("")
-                .to_string();
-            let stem = name.strip_suffix(".json").unwrap_or(&name).to_string();
-            if r.starts_with(CUSTOMERS_DIR) {
-                match atomic::read_record(&p)
-                    .map(Option::unwrap_or_default)
-                    .map_err(|e| e.errors[0].message.clone())
-                    .and_then(|b| serde_json::from_slice::<Customer>(&b).map_err(|e| e.to_string()))
-                {
-                    Ok(c) if c.id() == stem && r == Store::customer_rel(&stem) => {
-                        scan.customers.push(c)
-                    }
-                    Ok(_) => {
-                        f.push(finding(
-                            &p,
-                            "holds a customer whose id does not match its path".into(),
-                            false,
-                        ));
-                        scan.unreadable.push(r.clone());
-                    }
-                    Err(e) => {
-                        f.push(finding(
-                            &p,
-                            format!("does not parse as a customer record: {e}"),
-                            false,
-                        ));
-                        scan.unreadable.push(r.clone());
-                    }
-                }
-            } else if r.starts_with(TXNS_DIR) {
-                match atomic::read_record(&p)
-                    .map(Option::unwrap_or_default)
-                    .map_err(|e| e.errors[0].message.clone())
-                    .and_then(|b| serde_json::from_slice::<TxnFile>(&b).map_err(|e| e.to_string()))
-                {
-                    Ok(t) if t.transaction.transaction_id == stem && r == Store::txn_rel(&stem) => {
-                        scan.txns.push(t)
-                    }
-                    Ok(_) => {
-                        f.push(finding(
-                            &p,
-                            "holds a transaction whose id does not match its path".into(),
-                            false,
-                        ));
-                        scan.unreadable.push(r.clone());
-                    }
-                    Err(e) => {
-                        f.push(finding(
-                            &p,
-                            format!("does not parse as a transaction record: {e}"),
-                            false,
-                        ));
-                        scan.unreadable.push(r.clone());
-                    }
-                }
-            }
-        }
+        f.extend(invariants);
         Ok(scan)
     }
 
     /// Check the store; with `repair`, rebuild derived data first (the caller
     /// holds the exclusive lock then).
     pub fn check(&self, repair: bool) -> Result<Report> {
+        self.check_with(repair, &|_, _| {})
+    }
+
+    /// [`Store::check`], telling `progress(done, total)` how far the scan of
+    /// the records is. The records are read once, in parallel, and only a few
+    /// dozen bytes of each are kept for the checks across records (see
+    /// [`CustDigest`]); the indexes and logs are streamed.
+    pub fn check_with(
+        &self,
+        repair: bool,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Report> {
         let mut report = Report::default();
         let f = &mut report.findings;
         if super::safefs::exists(&self.root.join(JOURNAL)).unwrap_or(true) {
@@ -343,12 +694,35 @@ impl Store {
                 None
             }
         };
-        let scan = self.scan(f)?;
+        let positions = self.positions();
+        let (field_found, field_nested, field_entries) = self.field_index(positions.as_deref())?;
+        let sh = Shared {
+            root: &self.root,
+            catalog: catalog.as_ref(),
+            positions: positions.as_deref(),
+            field_entries: &field_entries,
+        };
+        let mut scan = self.scan(f, &sh, progress)?;
+        drop(field_entries);
         report.customers = scan.customers.len();
         report.transactions = scan.txns.len();
-        invariants(&scan.customers, &scan.txns, catalog.as_ref(), f);
+        key_invariants(&scan.customers, f);
         let first_derived = f.len();
-        let derived = self.derived_findings(&scan, f)? || !scan.remove.is_empty();
+        // The positions are the customers' own only when the ids file lists
+        // as many: else the field index checks that rely on them say nothing.
+        let positions_ok = positions
+            .as_ref()
+            .is_some_and(|p| p.len() == scan.customers.len());
+        let field_found: Vec<Finding> = field_found
+            .into_iter()
+            .filter(|(_, needs)| !needs || positions_ok)
+            .map(|(x, _)| x)
+            .collect();
+        if !positions_ok {
+            scan.field_missing.clear();
+        }
+        let derived = self.derived_findings(&scan, positions, field_found, field_nested, f)?
+            || !scan.remove.is_empty();
         let derived_range = first_derived..f.len();
         super::idempotency::findings(&self.root, f)?;
         if repair {
@@ -378,8 +752,16 @@ impl Store {
     }
 
     /// Compare the derived data with what the aggregates say; true when a
-    /// rebuild is needed.
-    fn derived_findings(&self, scan: &Scan, f: &mut Vec<Finding>) -> Result<bool> {
+    /// rebuild is needed. Memory: the digests of the scan, and per index one
+    /// hash or two per entry; the logs and buckets are streamed.
+    fn derived_findings(
+        &self,
+        scan: &Scan,
+        positions: Option<Vec<(u64, u32)>>,
+        field_found: Vec<Finding>,
+        field_nested: Vec<Finding>,
+        f: &mut Vec<Finding>,
+    ) -> Result<bool> {
         let before = f.len();
         let root = &self.root;
         let mut push = |path: &str, problem: String| {
@@ -391,10 +773,10 @@ impl Store {
         };
         // Key index: every bucket parses, every customer's key names it,
         // every entry names a customer that holds the key.
-        let mut entries: HashMap<String, Vec<(String, String)>> = HashMap::new();
         let mut nested = Vec::new();
         let mut key_files = Vec::new();
         walk(&root.join(KEYS_DIR), &mut key_files)?;
+        key_files.sort();
         let keys_root = root.join(KEYS_DIR);
         // The bucket files, by hash prefix: a file below another that
         // exists is never read (readers stop at the first file on a key's path).
@@ -404,6 +786,18 @@ impl Store {
             .filter_map(|p| p.strip_prefix(&keys_root).ok()?.to_str())
             .filter_map(keys::prefix_of_rel)
             .collect();
+        // Who holds each key (the last record read, when two do).
+        let holders: HashMap<u64, u32> = scan
+            .customers
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.key, i as u32))
+            .collect();
+        let mut listed = vec![false; scan.customers.len()];
+        // Entries naming a customer that is not the key's holder: (key hash,
+        // owner), and where they are.
+        let mut others: BTreeSet<(u64, String)> = BTreeSet::new();
+        let mut dangling: Vec<(String, String)> = Vec::new();
         for p in key_files.iter().filter(|p| !atomic::is_temp(p)) {
             let r = rel(root, p);
             let under = p
@@ -445,40 +839,34 @@ impl Store {
                 push(&r, problem);
             }
             for (key, owner) in parsed.entries {
-                entries.entry(key).or_default().push((r.clone(), owner));
+                let k = h64(key.as_str());
+                match holders.get(&k) {
+                    Some(&i) if *scan.customers[i as usize].id == *owner => {
+                        listed[i as usize] = true
+                    }
+                    _ => {
+                        others.insert((k, owner.clone()));
+                        dangling.push((r.clone(), owner));
+                    }
+                }
             }
         }
-        let holders: HashMap<&str, &str> = scan
-            .customers
-            .iter()
-            .map(|c| (c.profile.customer_key.as_str(), c.id()))
-            .collect();
-        for c in &scan.customers {
-            let key = c.profile.customer_key.as_str();
-            if !entries
-                .get(key)
-                .is_some_and(|e| e.iter().any(|(_, owner)| owner == c.id()))
-            {
-                let p = keys::prefix(key);
+        for (c, listed) in scan.customers.iter().zip(&listed) {
+            if !listed && !others.contains(&(c.key, c.id.to_string())) {
                 let depth = (0..=keys::MAX_DEPTH)
-                    .find(|&d| buckets.contains(&p[..=d]))
+                    .find(|&d| buckets.contains(&c.key_prefix[..=d]))
                     .unwrap_or(0);
                 push(
-                    &keys::path_at(key, depth),
-                    format!("customer_key of {} is missing from the key index", c.id()),
+                    &keys::prefix_path(&c.key_prefix[..=depth]),
+                    format!("customer_key of {} is missing from the key index", c.id),
                 );
             }
         }
-        let mut dangling: Vec<(&String, &String)> = entries
-            .iter()
-            .flat_map(|(key, e)| e.iter().map(move |(path, owner)| (key, path, owner)))
-            .filter(|(key, _, owner)| holders.get(key.as_str()) != Some(&owner.as_str()))
-            .map(|(_, path, owner)| (path, owner))
-            .collect();
+        drop((holders, listed, others));
         dangling.sort();
         for (path, owner) in dangling {
             push(
-                path,
+                &path,
                 format!(
                     "dangling key index entry (points to {owner}, which does not hold the key)"
                 ),
@@ -501,11 +889,7 @@ impl Store {
                 let want: BTreeSet<(String, String)> = scan
                     .customers
                     .iter()
-                    .flat_map(|c| {
-                        c.attachments
-                            .iter()
-                            .map(|a| (a.program_id.clone(), c.id().to_string()))
-                    })
+                    .flat_map(|c| c.programs.iter().map(|p| (p.to_string(), c.id.to_string())))
                     .collect();
                 for (prm, csp) in want.difference(&have) {
                     push(
@@ -542,50 +926,54 @@ impl Store {
                 );
             }
         }
-        // Profile summaries.
-        match self.profiles() {
-            Ok(log) => {
-                let want: BTreeMap<&str, ProfileSummary> = scan
-                    .customers
-                    .iter()
-                    .map(|c| (c.id(), ProfileSummary::of(&c.profile)))
-                    .collect();
-                let have: BTreeMap<&str, &ProfileSummary> =
-                    log.iter().map(|s| (s.id.as_str(), s)).collect();
-                if have.len() != want.len() || want.iter().any(|(id, s)| have.get(id) != Some(&s)) {
-                    push(
-                        PROFILES_LOG,
-                        "does not agree with the customer records".into(),
-                    );
+        // Profile summaries: the latest line of each id, in the order of
+        // first appearance (creation order).
+        let known: Vec<u64> = {
+            let mut k: Vec<u64> = scan.customers.iter().map(|c| h64(&*c.id)).collect();
+            k.sort_unstable();
+            k
+        };
+        let log_order: Option<Vec<u64>> =
+            match stream_log::<ProfileSummary>(&root.join(PROFILES_LOG), |s| &s.id) {
+                Ok((latest, order)) => {
+                    if latest.len() != scan.customers.len()
+                        || scan
+                            .customers
+                            .iter()
+                            .any(|c| latest.get(&h64(&*c.id)) != Some(&c.summary))
+                    {
+                        push(
+                            PROFILES_LOG,
+                            "does not agree with the customer records".into(),
+                        );
+                    }
+                    Some(order)
                 }
-            }
-            Err(e) => push(PROFILES_LOG, e.errors[0].message.clone()),
-        }
+                Err(e) => {
+                    push(PROFILES_LOG, e);
+                    None
+                }
+            };
         // Creation order: the ids file lists every customer once, in the
         // order of the summary log.
         let ids_path = root.join(PROFILE_IDS);
         let len = fs::metadata(&ids_path).map(|m| m.len()).unwrap_or(0);
-        let ids = if ids_path.exists() {
-            index::ids_all(&ids_path).map_err(|e| e.errors[0].message.clone())
-        } else {
-            Ok(Vec::new())
-        };
-        match ids {
-            Err(e) => push(PROFILE_IDS, e),
-            Ok(_) if !len.is_multiple_of(index::ID_RECORD as u64) => {
+        match positions {
+            None => {
+                let e = index::ids_all(&ids_path).err().map_or_else(
+                    || "cannot be read".to_string(),
+                    |e| e.errors[0].message.clone(),
+                );
+                push(PROFILE_IDS, e);
+            }
+            Some(_) if !len.is_multiple_of(index::ID_RECORD as u64) => {
                 push(PROFILE_IDS, "ends with a partial record".into())
             }
-            Ok(ids) => {
-                let known: BTreeSet<&str> = scan.customers.iter().map(|c| c.id()).collect();
-                // (An unreadable log is a finding of its own.)
-                let log_order: Option<Vec<String>> = self
-                    .profiles()
-                    .ok()
-                    .map(|l| l.into_iter().map(|s| s.id).collect());
-                let distinct: BTreeSet<&String> = ids.iter().collect();
+            Some(mut ids) => {
+                let distinct = ids.windows(2).all(|w| w[0].0 != w[1].0);
                 if ids.len() != known.len()
-                    || distinct.len() != ids.len()
-                    || ids.iter().any(|id| !known.contains(id.as_str()))
+                    || !distinct
+                    || ids.iter().any(|(h, _)| known.binary_search(h).is_err())
                 {
                     push(
                         PROFILE_IDS,
@@ -594,107 +982,53 @@ impl Store {
                             known.len()
                         ),
                     );
-                } else if log_order.is_some_and(|log| {
-                    log.iter()
-                        .filter(|id| known.contains(id.as_str()))
-                        .ne(ids.iter())
-                }) {
-                    push(
-                        PROFILE_IDS,
-                        "does not list the profiles in the creation order of the summary log"
-                            .into(),
-                    );
+                } else if let Some(log) = log_order {
+                    ids.sort_unstable_by_key(|(_, pos)| *pos);
+                    if log
+                        .iter()
+                        .filter(|h| known.binary_search(h).is_ok())
+                        .ne(ids.iter().map(|(h, _)| h))
+                    {
+                        push(
+                            PROFILE_IDS,
+                            "does not list the profiles in the creation order of the summary log"
+                                .into(),
+                        );
+                    }
                 }
             }
         }
-        match self.txns() {
-            Ok(log) => {
-                let want: BTreeMap<&str, TxnSummary> = scan
-                    .txns
-                    .iter()
-                    .map(|t| (t.transaction.transaction_id.as_str(), TxnSummary::of(t)))
-                    .collect();
-                let have: BTreeMap<&str, &TxnSummary> =
-                    log.iter().map(|s| (s.id.as_str(), s)).collect();
-                if have.len() != want.len() || want.iter().any(|(id, s)| have.get(id) != Some(&s)) {
+        drop(known);
+        match stream_log::<TxnSummary>(&root.join(TXNS_LOG), |s| &s.id) {
+            Ok((latest, _)) => {
+                if latest.len() != scan.txns.len()
+                    || scan
+                        .txns
+                        .iter()
+                        .any(|t| latest.get(&t.id) != Some(&t.summary))
+                {
                     push(
                         TXNS_LOG,
                         "does not agree with the transaction records".into(),
                     );
                 }
             }
-            Err(e) => push(TXNS_LOG, e.errors[0].message.clone()),
+            Err(e) => push(TXNS_LOG, e),
         }
         // Field indexes: every bucket parses, every customer's current
-        // values are there at its position in creation order, and every
-        // entry names a customer at that position (an entry of a value the
-        // customer no longer has is harmless: readers confirm each).
-        let positions: Option<HashMap<String, usize>> = index::ids_all(&ids_path)
-            .ok()
-            .filter(|ids| ids.len() == scan.customers.len())
-            .map(|ids| ids.into_iter().enumerate().map(|(i, id)| (id, i)).collect());
-        let mut have: BTreeSet<(fields::Field, String, usize, String)> = BTreeSet::new();
-        for field in fields::Field::ALL {
-            let dir = root.join(field.dir());
-            let mut files = Vec::new();
-            walk(&dir, &mut files)?;
-            for p in files.iter().filter(|p| !atomic::is_temp(p)) {
-                let r = rel(root, p);
-                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                if p.parent() != Some(&dir) {
-                    nested.push(Finding {
-                        path: r,
-                        problem: "is in a directory of its own under a field index: remove it"
-                            .into(),
-                        repairable: false,
-                    });
-                    continue;
-                }
-                let Some(b) = fields::bucket_of_name(name) else {
-                    push(&r, "is not a bucket of a field index (`<bb>.log`)".into());
-                    continue;
-                };
-                let Ok(Some(bytes)) = atomic::read_opt(p) else {
-                    push(&r, "cannot be read as a bucket of a field index".into());
-                    continue;
-                };
-                let parsed = fields::parse_bucket(field, b, &bytes);
-                for problem in parsed.problems {
-                    push(&r, problem);
-                }
-                for (pos, id, v) in parsed.entries {
-                    if let Some(positions) = &positions
-                        && positions.get(&id) != Some(&pos)
-                    {
-                        push(
-                            &r,
-                            format!(
-                                "an entry names {id} at position {pos}, which is not its place in creation order"
-                            ),
-                        );
-                    }
-                    have.insert((field, v, pos, id));
-                }
-            }
-        }
-        if let Some(positions) = &positions {
-            for c in &scan.customers {
-                let s = ProfileSummary::of(&c.profile);
-                let Some(&pos) = positions.get(c.id()) else {
-                    continue;
-                };
-                for field in fields::Field::ALL {
-                    for v in field.values(&s) {
-                        if !have.contains(&(field, v.clone(), pos, c.id().to_string())) {
-                            push(
-                                &fields::bucket_rel(field, &v),
-                                format!("a value of {} is missing from {}", c.id(), field.dir()),
-                            );
-                        }
-                    }
-                }
-            }
-        }
+        // values are there at its position in creation order (checked as
+        // the records were read), and every entry names a customer at that
+        // position (an entry of a value the customer no longer has is
+        // harmless: readers confirm each).
+        f.extend(field_found);
+        f.extend(scan.field_missing.iter().cloned());
+        let mut push = |path: &str, problem: String| {
+            f.push(Finding {
+                path: path.to_string(),
+                problem,
+                repairable: true,
+            })
+        };
         // The worker's queue: exactly the pending work.
         // (A queue that is not a directory is a finding of the scan.)
         let queued: BTreeSet<String> = self
@@ -703,14 +1037,13 @@ impl Store {
             .iter()
             .map(queue_key)
             .collect();
-        let pending = pending_work(scan);
-        for k in pending.difference(&queued) {
+        for k in scan.pending.difference(&queued) {
             push(
                 QUEUE_DIR,
                 format!("pending work {k} is not queued for the worker"),
             );
         }
-        for k in queued.difference(&pending) {
+        for k in queued.difference(&scan.pending) {
             push(
                 QUEUE_DIR,
                 format!("queue item {k} refers to no pending work"),
@@ -718,9 +1051,9 @@ impl Store {
         }
         let rebuild = f.len() != before;
         f.extend(nested);
+        f.extend(field_nested);
         Ok(rebuild)
     }
-
     /// Fix what can be fixed; whether the derived data was rebuilt (it is
     /// not while a record is unreadable: see [`Scan::unreadable`]).
     fn repair(&self, scan: &Scan, derived: bool) -> Result<(Vec<String>, bool)> {
@@ -753,10 +1086,14 @@ impl Store {
         if !derived || !scan.unreadable.is_empty() {
             return Ok((done, false));
         }
+        // Every record is readable (else nothing is rebuilt): read them
+        // again, whole, to rebuild from.
+        let customers = self.readable_customers()?;
+        let txns = self.readable_txns()?;
         // Key index: rebuilt whole (one put per bucket), anything else removed.
         let mut journal = Journal {
             ops: self.key_index_ops(
-                scan.customers
+                customers
                     .iter()
                     .map(|c| (c.profile.customer_key.as_str(), c.id())),
             )?,
@@ -768,7 +1105,7 @@ impl Store {
             .unwrap_or_default();
         journal.ops.push(Op::Put {
             path: ATTACHMENTS_LOG.into(),
-            data: attachments::rebuild(&kept, &scan.customers),
+            data: attachments::rebuild(&kept, &customers),
         });
         // Summary logs: keep the known creation order, then the rest by creation time.
         let order = |log: Vec<String>, mut rest: Vec<(String, String)>| -> Vec<String> {
@@ -784,10 +1121,10 @@ impl Store {
             .profiles()
             .map(|l| l.into_iter().map(|s| s.id).collect())
             .unwrap_or_default();
-        let by_id: HashMap<&str, &Customer> = scan.customers.iter().map(|c| (c.id(), c)).collect();
+        let by_id: HashMap<&str, &Customer> = customers.iter().map(|c| (c.id(), c)).collect();
         let ids = order(
             old,
-            scan.customers
+            customers
                 .iter()
                 .map(|c| (c.profile.audit.created_datetime.clone(), c.id().to_string()))
                 .collect(),
@@ -819,15 +1156,13 @@ impl Store {
             .txns()
             .map(|l| l.into_iter().map(|s| s.id).collect())
             .unwrap_or_default();
-        let by_id: HashMap<&str, &TxnFile> = scan
-            .txns
+        let by_id: HashMap<&str, &TxnFile> = txns
             .iter()
             .map(|t| (t.transaction.transaction_id.as_str(), t))
             .collect();
         let ids = order(
             old,
-            scan.txns
-                .iter()
+            txns.iter()
                 .map(|t| {
                     (
                         t.transaction.audit.created_datetime.clone(),
@@ -848,7 +1183,7 @@ impl Store {
             data: text,
         });
         // Queue: drop stale items, add missing ones.
-        let pending = pending_work(scan);
+        let pending = &scan.pending;
         let queued = self.queue()?;
         let mut have = BTreeSet::new();
         for q in &queued {
@@ -860,7 +1195,7 @@ impl Store {
                 path: format!("{QUEUE_DIR}/{}", q.file_name()),
             });
         }
-        for c in &scan.customers {
+        for c in &customers {
             for a in &c.attachments {
                 if a.customer_profile_program_status_id == attachment::PENDING
                     && !have.contains(&format!("att.{}.{}", c.id(), a.program_id))
@@ -873,7 +1208,7 @@ impl Store {
                 }
             }
         }
-        for t in &scan.txns {
+        for t in &txns {
             let id = &t.transaction.transaction_id;
             if is_open(t) && !have.contains(&format!("trn.{id}")) {
                 let q = QueueItem::txn(id);
@@ -888,6 +1223,28 @@ impl Store {
             "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids and the worker queue".into(),
         );
         Ok((done, true))
+    }
+}
+
+impl Store {
+    /// Every transaction record that parses (for a rebuild: the check found
+    /// none unreadable).
+    fn readable_txns(&self) -> Result<Vec<TxnFile>> {
+        let mut out = Vec::new();
+        let mut files = Vec::new();
+        walk(&self.root.join(TXNS_DIR), &mut files)?;
+        for file in files {
+            if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let Ok(Some(bytes)) = atomic::read_record(&file) else {
+                continue;
+            };
+            if let Ok(t) = serde_json::from_slice::<TxnFile>(&bytes) {
+                out.push(t);
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -909,23 +1266,6 @@ fn queue_key(q: &QueueItem) -> String {
     }
 }
 
-fn pending_work(scan: &Scan) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for c in &scan.customers {
-        for a in &c.attachments {
-            if a.customer_profile_program_status_id == attachment::PENDING {
-                out.insert(format!("att.{}.{}", c.id(), a.program_id));
-            }
-        }
-    }
-    for t in &scan.txns {
-        if is_open(t) {
-            out.insert(format!("trn.{}", t.transaction.transaction_id));
-        }
-    }
-    out
-}
-
 /// The spec's invariants over the records themselves.
 pub(crate) fn invariants(
     customers: &[Customer],
@@ -935,80 +1275,158 @@ pub(crate) fn invariants(
 ) {
     let mut keys: HashMap<&str, &str> = HashMap::new();
     for c in customers {
-        let path = Store::customer_rel(c.id());
-        let mut bad = |problem: String| {
-            f.push(Finding {
-                path: path.clone(),
-                problem,
-                repairable: false,
-            })
-        };
         if let Some(other) = keys.insert(&c.profile.customer_key, c.id()) {
-            bad(format!("customer_key is also held by {other}"));
+            f.push(Finding {
+                path: Store::customer_rel(c.id()),
+                problem: format!("customer_key is also held by {other}"),
+                repairable: false,
+            });
         }
-        if c.addresses.iter().filter(|a| a.is_default).count() > 1 {
-            bad("more than one default address".into());
-        }
-        for t in [1, 2] {
-            if c.instruments
-                .iter()
-                .filter(|i| i.is_default && i.payment_instrument_type_id == t)
-                .count()
-                > 1
-            {
-                bad(format!("more than one default instrument of type {t}"));
-            }
-        }
-        let mut programs = BTreeSet::new();
-        for a in &c.attachments {
-            if !programs.insert(&a.program_id) {
-                bad(format!("attached twice to {}", a.program_id));
-            }
-            if catalog.is_some_and(|cat| cat.program(&a.program_id).is_none()) {
-                bad(format!("attached to unknown program {}", a.program_id));
-            }
-        }
-        let ids: Vec<&str> = c
-            .addresses
-            .iter()
-            .map(|a| a.address_id.as_str())
-            .chain(
-                c.instruments
-                    .iter()
-                    .map(|i| i.payment_instrument_id.as_str()),
-            )
-            .collect();
-        if ids.iter().collect::<BTreeSet<_>>().len() != ids.len() {
-            bad("an address or instrument id is used twice".into());
-        }
-        if !id::is_valid(id::CUSTOMER, c.id()) {
-            bad("malformed customer id".into());
-        }
+        customer_invariants(c, catalog, f);
     }
     for t in txns {
-        let path = Store::txn_rel(&t.transaction.transaction_id);
-        let mut seqs = BTreeSet::new();
-        for s in &t.steps {
-            if !seqs.insert(s.sequence) {
-                f.push(Finding {
-                    path: path.clone(),
-                    problem: format!(
-                        "step sequence {} appears twice (steps generated twice)",
-                        s.sequence
-                    ),
-                    repairable: false,
-                });
-            }
-        }
-        if catalog.is_some_and(|cat| {
-            cat.template(&t.transaction.transaction_template_id)
-                .is_none()
-        }) {
+        txn_invariants(t, catalog, f);
+    }
+}
+
+/// A customer_key held by two records, from the scan's digests.
+fn key_invariants(customers: &[CustDigest], f: &mut Vec<Finding>) {
+    let mut keys: HashMap<u64, &str> = HashMap::with_capacity(customers.len());
+    for c in customers {
+        if let Some(other) = keys.insert(c.key, &c.id) {
             f.push(Finding {
-                path: path.clone(),
-                problem: "refers to an unknown transaction template".into(),
+                path: Store::customer_rel(&c.id),
+                problem: format!("customer_key is also held by {other}"),
                 repairable: false,
             });
         }
     }
+}
+
+/// The spec's invariants within one customer record.
+fn customer_invariants(c: &Customer, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
+    let path = Store::customer_rel(c.id());
+    let mut bad = |problem: String| {
+        f.push(Finding {
+            path: path.clone(),
+            problem,
+            repairable: false,
+        })
+    };
+    if c.addresses.iter().filter(|a| a.is_default).count() > 1 {
+        bad("more than one default address".into());
+    }
+    for t in [1, 2] {
+        if c.instruments
+            .iter()
+            .filter(|i| i.is_default && i.payment_instrument_type_id == t)
+            .count()
+            > 1
+        {
+            bad(format!("more than one default instrument of type {t}"));
+        }
+    }
+    let mut programs = BTreeSet::new();
+    for a in &c.attachments {
+        if !programs.insert(&a.program_id) {
+            bad(format!("attached twice to {}", a.program_id));
+        }
+        if catalog.is_some_and(|cat| cat.program(&a.program_id).is_none()) {
+            bad(format!("attached to unknown program {}", a.program_id));
+        }
+    }
+    let ids: Vec<&str> = c
+        .addresses
+        .iter()
+        .map(|a| a.address_id.as_str())
+        .chain(
+            c.instruments
+                .iter()
+                .map(|i| i.payment_instrument_id.as_str()),
+        )
+        .collect();
+    if ids.iter().collect::<BTreeSet<_>>().len() != ids.len() {
+        bad("an address or instrument id is used twice".into());
+    }
+    if !id::is_valid(id::CUSTOMER, c.id()) {
+        bad("malformed customer id".into());
+    }
+}
+
+/// The spec's invariants within one transaction record.
+fn txn_invariants(t: &TxnFile, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
+    let path = Store::txn_rel(&t.transaction.transaction_id);
+    let mut seqs = BTreeSet::new();
+    for s in &t.steps {
+        if !seqs.insert(s.sequence) {
+            f.push(Finding {
+                path: path.clone(),
+                problem: format!(
+                    "step sequence {} appears twice (steps generated twice)",
+                    s.sequence
+                ),
+                repairable: false,
+            });
+        }
+    }
+    if catalog.is_some_and(|cat| {
+        cat.template(&t.transaction.transaction_template_id)
+            .is_none()
+    }) {
+        f.push(Finding {
+            path,
+            problem: "refers to an unknown transaction template".into(),
+            repairable: false,
+        });
+    }
+}
+
+/// Stream a summary log (complete lines only, as readers read it): the
+/// hash of the latest summary of each id, by hash of the id, and the ids'
+/// hashes in the order of their first line. The error is the one readers
+/// give for the log.
+#[allow(clippy::type_complexity)]
+fn stream_log<T>(
+    path: &Path,
+    id_of: impl Fn(&T) -> &String,
+) -> std::result::Result<(HashMap<u64, u64>, Vec<u64>), String>
+where
+    T: serde::de::DeserializeOwned + Serialize,
+{
+    use std::io::BufRead;
+    let file = match super::safefs::open(path, super::safefs::How::READ) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Ok(Default::default()),
+        Err(e) => return Err(e.errors[0].message.clone()),
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut latest: HashMap<u64, u64> = HashMap::new();
+    let mut order = Vec::new();
+    let mut line = Vec::new();
+    let mut n = 0usize;
+    loop {
+        line.clear();
+        let got = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io(path, e).errors[0].message.clone())?;
+        if got == 0 || line.last() != Some(&b'\n') {
+            break;
+        }
+        n += 1;
+        let text = &line[..line.len() - 1];
+        if text.is_empty() {
+            continue;
+        }
+        let rec: T = serde_json::from_slice(text).map_err(|e| {
+            Error::corrupt(path, format!("line {n}: {e}")).errors[0]
+                .message
+                .clone()
+        })?;
+        let id = h64(id_of(&rec).as_str());
+        let sum = h64(&serde_json::to_string(&rec).unwrap_or_default());
+        if latest.insert(id, sum).is_none() {
+            order.push(id);
+        }
+    }
+    Ok((latest, order))
 }
