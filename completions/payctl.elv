@@ -19,7 +19,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
     var completions = [
         &'payctl'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -53,7 +53,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;profile'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -89,7 +89,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --office-phone 'office-phone'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -113,7 +113,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -129,7 +129,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;profile;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -158,7 +158,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --home-phone 'home-phone'
             cand --office-phone 'office-phone'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -174,7 +174,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;profile;import'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -211,7 +211,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;address'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -245,7 +245,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --zip 'xxxxx or xxxxx-xxxx'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -264,7 +264,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -280,7 +280,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;address;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -307,7 +307,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --city '1-50 characters'
             cand --zip 'xxxxx or xxxxx-xxxx'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -323,7 +323,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;address;delete'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -359,7 +359,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;instrument'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -392,7 +392,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -411,7 +411,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -427,7 +427,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;instrument;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -454,7 +454,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --ach-type-id 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking'
             cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -487,7 +487,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;program'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -512,7 +512,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -531,7 +531,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -551,7 +551,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --timeout 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -571,7 +571,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -587,7 +587,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;program;profile'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -623,7 +623,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;template'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -645,7 +645,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -664,7 +664,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -691,7 +691,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;txn'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -723,7 +723,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --timeout 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -740,7 +740,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;txn;get'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -763,7 +763,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -782,7 +782,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -801,7 +801,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -837,7 +837,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;dict'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -859,7 +859,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -884,7 +884,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;worker'= {
             cand --interval 'Seconds between polls with --watch (fractions allowed, 0.01-86400)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -902,7 +902,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;init'= {
             cand --catalog 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -918,7 +918,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;store'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -937,7 +937,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;store;check'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -955,7 +955,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;store;migrate'= {
             cand --to 'A directory, or postgresql://user:password@host:port/dbname'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -982,7 +982,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;completions'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -1003,7 +1003,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --max-body 'Largest request body in bytes (larger: 413)'
             cand --request-timeout 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)'
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -1022,7 +1022,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;openapi'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -1038,7 +1038,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;demo'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
@@ -1055,7 +1055,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;generate-docs'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
-            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
             cand -o 'Output format [default: table on a terminal, else json]'
             cand --output 'Output format [default: table on a terminal, else json]'
             cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'

@@ -25,7 +25,7 @@ function __fish_payctl_using_subcommand
 end
 
 complete -c payctl -n "__fish_payctl_needs_command" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_needs_command" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_needs_command" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -57,7 +57,7 @@ complete -c payctl -n "__fish_payctl_needs_command" -f -a "demo" -d 'Tour the wh
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -95,7 +95,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l office-phone -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -118,7 +118,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -133,7 +133,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -164,7 +164,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l home-phone -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l office-phone -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -179,7 +179,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -201,7 +201,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "import" -d 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -291,7 +291,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l zip -d 'xxxxx or xxxxx-xxxx' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -309,7 +309,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -324,7 +324,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -407,7 +407,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l city -d '1-50 characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l zip -d 'xxxxx or xxxxx-xxxx' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -422,7 +422,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -443,7 +443,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an address (DELETE …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -477,7 +477,7 @@ Checking\t'Checking (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -495,7 +495,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -510,7 +510,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -538,7 +538,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 Checking\t'Checking (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -558,7 +558,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change the label, the change reason or is_default (nothing else can change: 10003)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -582,7 +582,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -600,7 +600,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -619,7 +619,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -638,7 +638,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -653,7 +653,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -674,7 +674,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "profile" -d 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -695,7 +695,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -713,7 +713,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -731,7 +731,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "steps" -d 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -762,7 +762,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l timeout -d 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -778,7 +778,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -800,7 +800,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -818,7 +818,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -836,7 +836,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -857,7 +857,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "steps" -d 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -878,7 +878,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subc
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -896,7 +896,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subc
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l interval -d 'Seconds between polls with --watch (fractions allowed, 0.01-86400)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -913,7 +913,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Co
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -928,7 +928,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-input -d 'Neve
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -946,7 +946,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -f -a "migrate" -d 'Copy this store into an empty one: a directory, or a PostgreSQL database'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -963,7 +963,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l to -d 'A directory, or postgresql://user:password@host:port/dbname' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -981,7 +981,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Copy this store into an empty one: a directory, or a PostgreSQL database'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -1001,7 +1001,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand serve" -l worker-interval 
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l max-body -d 'Largest request body in bytes (larger: 413)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l request-timeout -d 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -1018,7 +1018,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-input -d 'Nev
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -1033,7 +1033,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-input -d 'N
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"
@@ -1049,7 +1049,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-input -d 'Neve
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; TLS is not supported: sslmode=disable or prefer). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 id\t''"

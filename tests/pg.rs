@@ -572,3 +572,78 @@ fn serve_answers_many_requests_on_a_bounded_pool() {
     let list = s.get(&format!("/customer-profiles/{cid}/addresses?page_size=100"));
     assert_eq!(list.json["paging"]["total_count"], 40, "{list:?}");
 }
+
+fn tls_env(url: String) -> Env {
+    Env {
+        dir: tempfile::TempDir::new().unwrap(),
+        db: Some(url),
+    }
+}
+
+/// A server that accepts TCP only over TLS (`hostssl`), with a certificate
+/// signed by a CA payctl does not know: sslmode=require connects (encrypted,
+/// not verified); verify-full refuses the unknown CA (30016, saying what
+/// to do); verify-full with the CA as sslrootcert connects; sslmode=disable
+/// is refused, saying that the server requires TLS; no message shows the
+/// password.
+#[test]
+fn sslmodes_against_a_server_that_requires_tls() {
+    let Some((url, ca)) =
+        common::pg::fresh_tls_database("sslmodes_against_a_server_that_requires_tls")
+    else {
+        return;
+    };
+    let url = url.replace("postgres@", "postgres:secret-pw@");
+    let require = tls_env(format!("{url}?sslmode=require"));
+    let cid = require.create_profile("tls-001");
+    let o = require.run(&["profile", "get", &cid]);
+    assert_eq!(o.code, 0, "{o:?}");
+    // The server's view: this connection is encrypted.
+    let o = require.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{o:?}");
+
+    let full = tls_env(format!("{url}?sslmode=verify-full"));
+    let o = full.run(&["profile", "get", &cid]);
+    o.refused(3, 30016);
+    o.mentions("sslmode=verify-full").mentions("sslrootcert");
+    assert!(!o.stderr.contains("secret-pw"), "{o:?}");
+
+    let trusted = tls_env(format!(
+        "{url}?sslmode=verify-full&sslrootcert={}",
+        ca.display()
+    ));
+    let o = trusted.run(&["profile", "get", &cid]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data()[0]["customer_key"], "tls-001");
+
+    let plain = tls_env(format!("{url}?sslmode=disable"));
+    let o = plain.run(&["profile", "get", &cid]);
+    o.refused(3, 30016);
+    o.mentions("sslmode=disable").mentions("only TLS");
+    assert!(!o.stderr.contains("secret-pw"), "{o:?}");
+
+    // The default (prefer) uses TLS when offered.
+    let prefer = tls_env(url.clone());
+    assert_eq!(prefer.run(&["profile", "get", &cid]).code, 0);
+    // An unknown sslmode is a usage error naming the choices.
+    let o = tls_env(format!("{url}?sslmode=sometimes")).run(&["profile", "get", &cid]);
+    o.refused(2, 10000);
+    o.mentions("verify-full");
+}
+
+/// On the server without TLS, sslmode=require is refused, saying so, and
+/// the default (prefer) connects in plain TCP.
+#[test]
+fn sslmode_require_against_a_server_without_tls_is_refused() {
+    let Some(env) = db("sslmode_require_against_a_server_without_tls_is_refused") else {
+        return;
+    };
+    let cid = env.create_profile("plain-001");
+    let url = env.db.clone().unwrap();
+    let o = tls_env(format!("{url}?sslmode=require")).run(&["profile", "get", &cid]);
+    o.refused(3, 30016);
+    o.mentions("sslmode=require");
+    assert!(!o.stderr.contains("secret-pw"), "{o:?}");
+    let o = tls_env(format!("{url}?sslmode=disable")).run(&["profile", "get", &cid]);
+    assert_eq!(o.code, 0, "{o:?}");
+}

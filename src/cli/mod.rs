@@ -119,8 +119,9 @@ pub struct GlobalArgs {
     #[arg(long, env = "PAYCTL_DATA_DIR", global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// A PostgreSQL database as the store instead of a directory:
-    /// postgresql://user:password@host:port/dbname (also postgres://; TLS is not
-    /// supported: sslmode=disable or prefer). The first command creates the schema in
+    /// postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable,
+    /// prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for
+    /// the CA of verify-*). The first command creates the schema in
     /// an empty database. --data-dir is then not used
     #[arg(
         long,

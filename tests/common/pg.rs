@@ -17,9 +17,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Server {
     port: u16,
+    /// The server's directory (its unix socket, and for TLS its CA).
+    dir: PathBuf,
 }
 
 static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
+static TLS_SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
 static NEXT_DB: AtomicUsize = AtomicUsize::new(0);
 
 fn bin_dir() -> Option<PathBuf> {
@@ -53,7 +56,7 @@ fn as_server_user(program: &Path) -> Command {
     }
 }
 
-fn start() -> Result<Server, String> {
+fn start(tls: bool) -> Result<Server, String> {
     let bin = bin_dir().ok_or("no PostgreSQL server binaries under /usr/lib/postgresql")?;
     let dir = std::env::temp_dir().join(format!(
         "payctl-pg-{}-{}",
@@ -88,10 +91,18 @@ fn start() -> Result<Server, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
+    if tls {
+        tls_files(&dir, &data)?;
+    }
     let port = free_port();
+    let ssl = if tls {
+        " -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key"
+    } else {
+        ""
+    };
     let opts = format!(
         "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off \
-         -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+         -c synchronous_commit=off -c full_page_writes=off -c max_connections=200{ssl}",
         dir.display()
     );
     let out = as_server_user(&bin.join("pg_ctl"))
@@ -127,7 +138,81 @@ fn start() -> Result<Server, String> {
         .stderr(std::process::Stdio::null())
         .spawn()
         .map_err(|e| e.to_string())?;
-    Ok(Server { port })
+    Ok(Server { port, dir })
+}
+
+/// A CA, a server certificate it signs for localhost and 127.0.0.1, in the
+/// data directory (owned by the server's user, the key 0600), and a
+/// pg_hba.conf that accepts TCP connections only over TLS (`hostssl`).
+fn tls_files(dir: &Path, data: &Path) -> Result<(), String> {
+    let sh = format!(
+        "set -e; cd {dir}; \
+         openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=payctl-test-ca \
+           -keyout ca.key -out ca.crt 2>/dev/null; \
+         openssl req -newkey rsa:2048 -nodes -subj /CN=localhost \
+           -keyout {data}/server.key -out server.csr 2>/dev/null; \
+         printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\nbasicConstraints=CA:FALSE\\n' > ext; \
+         openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+           -days 2 -extfile ext -out {data}/server.crt 2>/dev/null; \
+         chmod 600 {data}/server.key; \
+         printf 'local all all trust\\nhostssl all all 127.0.0.1/32 trust\\n' > {data}/pg_hba.conf",
+        dir = dir.display(),
+        data = data.display()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &sh])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "openssl failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    if is_root() {
+        let d = data.display();
+        Command::new("chown")
+            .args([
+                "nobody",
+                &format!("{d}/server.key"),
+                &format!("{d}/server.crt"),
+            ])
+            .args([format!("{d}/pg_hba.conf")])
+            .status()
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// A fresh database on a second throwaway server that accepts TCP
+/// connections only over TLS, with a certificate for localhost/127.0.0.1
+/// signed by a test CA: `(url without sslmode, path of the CA's PEM)`.
+pub fn fresh_tls_database(test: &str) -> Option<(String, PathBuf)> {
+    let server = match TLS_SERVER.get_or_init(|| start(true)) {
+        Ok(s) => s,
+        Err(why) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{test}: PostgreSQL is required in CI and could not be started: {why}");
+            }
+            eprintln!("SKIPPED {test}: needs PostgreSQL and openssl ({why})");
+            return None;
+        }
+    };
+    let n = NEXT_DB.fetch_add(1, Ordering::SeqCst);
+    let name = format!("s{}_{n}", std::process::id());
+    // Through the unix socket (pg_hba: `local … trust`): no TLS needed.
+    let admin = format!(
+        "host={} port={} user=postgres dbname=postgres",
+        server.dir.display(),
+        server.port
+    );
+    let mut c = postgres::Client::connect(&admin, postgres::NoTls).expect("connect to tls server");
+    c.batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create database");
+    Some((
+        format!("postgresql://postgres@127.0.0.1:{}/{name}", server.port),
+        server.dir.join("ca.crt"),
+    ))
 }
 
 fn rand_suffix() -> u64 {
@@ -142,7 +227,7 @@ fn rand_suffix() -> u64 {
 // A test helper: it reads CI and says on stderr why a test is skipped.
 #[allow(clippy::disallowed_methods, clippy::print_stderr)]
 pub fn fresh_database(test: &str) -> Option<String> {
-    let server = SERVER.get_or_init(start);
+    let server = SERVER.get_or_init(|| start(false));
     let server = match server {
         Ok(s) => s,
         Err(why) => {
