@@ -187,6 +187,8 @@ fn tls_files(dir: &Path, data: &Path) -> Result<(), String> {
 /// A fresh database on a second throwaway server that accepts TCP
 /// connections only over TLS, with a certificate for localhost/127.0.0.1
 /// signed by a test CA: `(url without sslmode, path of the CA's PEM)`.
+// A test helper: it reads CI and says on stderr why a test is skipped.
+#[allow(clippy::disallowed_methods, clippy::print_stderr)]
 pub fn fresh_tls_database(test: &str) -> Option<(String, PathBuf)> {
     let server = match TLS_SERVER.get_or_init(|| start(true)) {
         Ok(s) => s,
