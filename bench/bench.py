@@ -111,6 +111,9 @@ def peak_rss(args):
     if os.path.exists("/usr/bin/time"):
         p = subprocess.run(["/usr/bin/time", "-f", "%M", *args], stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV)
+        if p.returncode != 0:
+            log(f"bench: {' '.join(args[:8])}… failed ({p.returncode}): {p.stderr.decode()[-500:]}")
+            return -1
         return int(p.stderr.decode().strip().splitlines()[-1])
     p = subprocess.run([sys.executable, "-c", RSS_HELPER, *args], capture_output=True, env=ENV)
     return int(p.stdout.decode().strip())
@@ -141,7 +144,7 @@ def profile_line(i, key):
         "customer_type_id": 1,
         "customer_key": key,
         "customer_profile_tags": [{"key": "segment", "value": "retail" if i % 2 else "smb"},
-                                  {"key": "cohort", "value": f"c{i % 10000}"}],
+                                  {"key": "cohort", "value": f"c{i % 10000:04d}"}],
         "customer_profile_individual": {
             "first_name": f"First{i}",
             "middle_name": "Q",
@@ -417,7 +420,7 @@ def run(root):
     mid_txn = txn_ids[NTXN // 2]
     first = f"First{(N * 3) // 4}"
     last = f"Last{((N * 3) // 4) % 1000}"
-    tag = f"cohort=c{((N * 3) // 4) % 10000}"
+    tag = f"cohort=c{((N * 3) // 4) % 10000:04d}"
     # A filtered page as payctl answers it: the count of matches and the first 50.
     filtered = lambda where: (f"SELECT count(*) FROM profiles WHERE {where}; "
                               f"SELECT id, customer_key, json FROM profiles WHERE {where} ORDER BY rowid LIMIT 50;")
