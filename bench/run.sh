@@ -15,6 +15,20 @@
 #                                   # ~3.5 GB at full size)
 #   BENCH_KEEP=1 bench/run.sh       # keep the stores (the path is printed)
 #
+# The 1M mode: BENCH_PROFILES=1000000 (one import instead of three; ~5 GB of
+# stores, kept off /work under /var/tmp; check `df` first). It measures, side by
+# side with sqlite3 given the same indexes (customer_key unique, e-mail and
+# names without regard to case, tags): get, list pages, the filtered lists
+# (--email, --first-name, --last-name, --tag), create, the import's rate and
+# peak RSS, store check against PRAGMA integrity_check (time and peak RSS),
+# and 4 parallel create loops against sqlite3 with a busy timeout; it says
+# whether the page cache could hold the store (its size against MemAvailable).
+#   BENCH_RESULTS=r100k.json bench/run.sh                 # keep the figures
+#   BENCH_PROFILES=1000000 BENCH_BASELINE=r100k.json bench/run.sh
+#                                   # ... and print how each kind of command grew
+#   BENCH_TXNS=1                    # no transactions (a quicker 1M run)
+#   BENCH_PARALLEL_SECONDS=20       # length of each side's parallel create run
+#
 # Needs: cargo, python3 (standard library only), sqlite3 (apt-get install sqlite3).
 #
 # On ext4 without a journal (as on these machines) creating files is slow for a
