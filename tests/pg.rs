@@ -647,3 +647,53 @@ fn sslmode_require_against_a_server_without_tls_is_refused() {
     let o = tls_env(format!("{url}?sslmode=disable")).run(&["profile", "get", &cid]);
     assert_eq!(o.code, 0, "{o:?}");
 }
+
+/// A database of schema version 1 (no indexes on the filtered columns) is
+/// upgraded in place at its next open: the version becomes 2, the indexes
+/// exist, and the filters answer from them as before.
+#[test]
+fn a_version_1_database_gets_the_filter_indexes_in_place() {
+    let Some(env) = db("a_version_1_database_gets_the_filter_indexes_in_place") else {
+        return;
+    };
+    let cid = env.create_profile("upgrade-001");
+    let (mut c, _) = admin(&env);
+    c.batch_execute(
+        "DROP INDEX payctl_customers_first_name, payctl_customers_last_name, \
+         payctl_customers_email, payctl_customers_tags; \
+         UPDATE payctl_meta SET value = '1' WHERE name = 'schema_version'",
+    )
+    .unwrap();
+    let o = env.run(&["profile", "list", "--email", "ADA@example.com"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data()[0]["customer_profile_id"], cid.as_str());
+    let v: String = c
+        .query_one(
+            "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(v, "2");
+    let n: i64 = c
+        .query_one(
+            "SELECT count(*) FROM pg_indexes WHERE tablename = 'payctl_customers' \
+             AND indexname IN ('payctl_customers_first_name', 'payctl_customers_last_name', \
+             'payctl_customers_email', 'payctl_customers_tags')",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 4);
+    let o = env.run(&[
+        "profile",
+        "list",
+        "--tag",
+        "segment=retail",
+        "--last-name",
+        "lovelace",
+    ]);
+    assert_eq!(o.data().len(), 1, "{o:?}");
+    let o = env.run(&["profile", "list", "--tag", "segment=none"]);
+    assert_eq!(o.data().len(), 0, "{o:?}");
+}

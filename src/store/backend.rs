@@ -132,17 +132,14 @@ impl Store {
 
     /// The candidates of an exact filter on `field` = `value` (normalized),
     /// `(position, id)` in creation order, from the JSON directory's field
-    /// index (see [`super::fields`]); `None` from a backend without one
-    /// (the caller reads every summary).
+    /// index (see [`super::fields`]) or the database's column indexes;
+    /// `None` from a backend without one (the caller reads every summary).
     pub fn profiles_with(
         &self,
         field: super::fields::Field,
         value: &str,
     ) -> Result<Option<Vec<(usize, String)>>> {
-        match self {
-            Store::Json(s) => s.profiles_with(field, value).map(Some),
-            Store::Pg(_) => Ok(None),
-        }
+        both!(self, s => s.profiles_with(field, value).map(Some))
     }
 
     pub fn profile_count(&self) -> Result<usize> {

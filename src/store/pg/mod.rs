@@ -83,6 +83,7 @@ impl PgStore {
         let opened = match store.version()? {
             Some(v) => {
                 store.refuse_newer(v)?;
+                store.upgrade(v)?;
                 Opened::Existing
             }
             None => {
@@ -124,7 +125,10 @@ impl PgStore {
         let store = PgStore::with_client(pool.target.clone(), mode, client, Some(pool.clone()));
         if pool.ready.get().is_none() {
             match store.version()? {
-                Some(v) => store.refuse_newer(v)?,
+                Some(v) => {
+                    store.refuse_newer(v)?;
+                    store.upgrade(v)?;
+                }
                 None => {
                     store.create(&default_catalog())?;
                 }
@@ -271,6 +275,25 @@ impl PgStore {
         Ok(())
     }
 
+    /// Bring a database of an older schema version to this one, in place
+    /// (one transaction, serialized with any other payctl doing the same).
+    fn upgrade(&self, v: u32) -> Result<()> {
+        if v >= schema::SCHEMA_VERSION {
+            return Ok(());
+        }
+        let sql = format!(
+            "SELECT pg_advisory_xact_lock({lock}); {indexes} \
+             UPDATE payctl_meta SET value = '{version}' WHERE name = 'schema_version';",
+            lock = schema::CREATE_LOCK,
+            indexes = schema::INDEXES,
+            version = schema::SCHEMA_VERSION
+        );
+        // One simple query is one transaction; a store opened for writing
+        // runs it in its own and commits it here.
+        self.with(|c| c.batch_execute(&sql))?;
+        self.finish(true)
+    }
+
     /// Create the schema and the catalog in one transaction, serialized with
     /// any other payctl doing the same; `false` when another did it first.
     fn create(&self, catalog: &Catalog) -> Result<bool> {
@@ -281,6 +304,7 @@ impl PgStore {
             let mut t = conn.client().transaction()?;
             t.execute("SELECT pg_advisory_xact_lock($1)", &[&schema::CREATE_LOCK])?;
             t.batch_execute(schema::TABLES)?;
+            t.batch_execute(schema::INDEXES)?;
             let had = t
                 .query_opt(
                     "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
@@ -486,23 +510,55 @@ impl PgStore {
             .collect()
     }
 
-    /// The profiles whose row may hold every needle (ignoring case): a
-    /// superset, the caller filters exactly.
-    pub fn profiles_containing(&self, needles: &[String]) -> Result<Vec<ProfileSummary>> {
-        // As the JSON store's scan: only plain ASCII needles are looked for
-        // in the row's text (JSON escapes the others), else every profile.
-        let plain = |n: &String| {
-            n.bytes().all(|b| b.is_ascii_graphic() || b == b' ') && !n.contains(['"', '\\'])
+    /// The profiles whose `field` is `value` (normalized: see
+    /// [`super::fields::Field::normal`]), `(position, id)` in creation
+    /// order, from the column's index (the tags' GIN index), never a scan
+    /// of every row.
+    pub fn profiles_with(
+        &self,
+        field: super::fields::Field,
+        value: &str,
+    ) -> Result<Vec<(usize, String)>> {
+        use super::fields::Field;
+        let position = "(SELECT count(*) FROM payctl_customers o WHERE o.seq < c.seq)";
+        let rows: Vec<(i64, String)> = match field {
+            Field::Tag => {
+                let (k, v) = value.split_once('=').unwrap_or((value, ""));
+                let probe = serde_json::json!([{"key": k, "value": v}]).to_string();
+                let sql = format!(
+                    "SELECT {position}, id FROM payctl_customers c \
+                     WHERE doc -> 'profile' -> 'customer_profile_tags' @> $1::text::jsonb \
+                     ORDER BY seq"
+                );
+                self.with(|c| {
+                    Ok(c.query(sql.as_str(), &[&probe])?
+                        .into_iter()
+                        .map(|r| (r.get(0), r.get(1)))
+                        .collect())
+                })?
+            }
+            _ => {
+                let column = match field {
+                    Field::Email => "email_lc",
+                    Field::FirstName => "first_name_lc",
+                    _ => "last_name_lc",
+                };
+                let sql = format!(
+                    "SELECT {position}, id FROM payctl_customers c WHERE {column} = $1 \
+                     ORDER BY seq"
+                );
+                self.with(|c| {
+                    Ok(c.query(sql.as_str(), &[&value])?
+                        .into_iter()
+                        .map(|r| (r.get(0), r.get(1)))
+                        .collect())
+                })?
+            }
         };
-        if !needles.iter().all(plain) {
-            return self.profiles();
-        }
-        let needles: Vec<String> = needles.iter().map(|n| n.to_ascii_lowercase()).collect();
-        self.summaries(
-            "WHERE NOT EXISTS (SELECT 1 FROM unnest($1::text[]) n \
-             WHERE strpos(lower(c.doc::text), n) = 0)",
-            &[&needles],
-        )
+        Ok(rows
+            .into_iter()
+            .map(|(n, id)| (usize::try_from(n).unwrap_or(0), id))
+            .collect())
     }
 
     pub fn profile_count(&self) -> Result<usize> {

@@ -12,7 +12,9 @@
 //! `payctl_idempotency`.
 
 /// The schema version this payctl writes and reads.
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: indexes on the filtered columns of `payctl_customers` (a version-1
+/// database gets them in place at its next open).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// A lock number of `pg_advisory_xact_lock` that serializes the creation of
 /// the schema by concurrent first commands.
@@ -55,6 +57,16 @@ CREATE TABLE IF NOT EXISTS payctl_idempotency (
     at bigint NOT NULL,
     result text NOT NULL
 );
+";
+
+/// The indexes of `profile list`'s filters: the lower-cased names and
+/// e-mail, and the tags (`@>` on the profile's tag array).
+pub const INDEXES: &str = "
+CREATE INDEX IF NOT EXISTS payctl_customers_first_name ON payctl_customers (first_name_lc);
+CREATE INDEX IF NOT EXISTS payctl_customers_last_name ON payctl_customers (last_name_lc);
+CREATE INDEX IF NOT EXISTS payctl_customers_email ON payctl_customers (email_lc);
+CREATE INDEX IF NOT EXISTS payctl_customers_tags ON payctl_customers
+    USING gin ((doc -> 'profile' -> 'customer_profile_tags') jsonb_path_ops);
 ";
 
 /// The tables a store has, for `store migrate` (a target must have none of
