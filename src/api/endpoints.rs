@@ -633,6 +633,15 @@ pub trait Backend {
     fn read(&self) -> Result<Store>;
     /// The store with the exclusive lock, for a read-modify-write.
     fn write(&self) -> Result<Store>;
+    /// Run the create `f` on the store opened for writing. A backend may
+    /// gather concurrent creates into one commit (`payctl serve`: see
+    /// [`crate::store::group`]); the answer then comes once it is durable.
+    fn create_with(
+        &self,
+        f: &mut dyn FnMut(&Store) -> Result<core::idempotency::Outcome>,
+    ) -> Result<core::idempotency::Outcome> {
+        f(&self.write()?)
+    }
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Value {
@@ -713,14 +722,12 @@ fn call_once(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, boo
         .join("/");
     let ids: Vec<&str> = req.params.iter().map(String::as_str).collect();
     let fp = core::idempotency::fingerprint(&format!("POST {name}"), &ids, &body);
-    let store = b.write()?;
-    let out = core::idempotency::run(
-        &store,
-        req.idempotency_key.as_deref(),
-        &fp,
-        chrono::Utc::now().timestamp(),
-        |s| create(s, ctx, req),
-    )?;
+    let now = chrono::Utc::now().timestamp();
+    let out = b.create_with(&mut |store| {
+        core::idempotency::run(store, req.idempotency_key.as_deref(), &fp, now, |s| {
+            create(s, ctx, req)
+        })
+    })?;
     let replayed = out.replayed();
     Ok((Response::Id(out.into_id()), replayed))
 }
@@ -823,7 +830,12 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
         }
         Op::Health => {
             drop(b.read()?);
-            Response::Records(vec![serde_json::json!({"status": "ok"})])
+            // `commits`: the journal commits this process made (a group
+            // commit makes one for many writes).
+            Response::Records(vec![serde_json::json!({
+                "status": "ok",
+                "commits": crate::store::journal::committed(),
+            })])
         }
         Op::Worker => worker_pass(b)?,
         Op::OpenApi => Response::Records(vec![super::openapi::document()]),

@@ -21,6 +21,19 @@ pub struct Local {
     pub data_dir: PathBuf,
     pub database_url: Option<String>,
     pub lock_timeout: Duration,
+    /// What `payctl serve` keeps from one request to the next (a JSON
+    /// directory only); `None`: every request opens the store in full and
+    /// each create commits alone, as a CLI process does.
+    pub kept: Option<std::sync::Arc<Kept>>,
+}
+
+/// What `payctl serve` keeps between requests: the identity of the store
+/// checked last (see [`crate::store::JsonStore::reopen`]) and the group
+/// commit of its creates (see [`crate::store::group`]).
+#[derive(Debug, Default)]
+pub struct Kept {
+    known: std::sync::Mutex<Option<crate::store::Known>>,
+    group: crate::store::group::GroupCommit,
 }
 
 impl Local {
@@ -36,6 +49,16 @@ impl Local {
         if let Some(url) = &self.database_url {
             return Store::open_database_pooled(url, mode, self.lock_timeout, catalog);
         }
+        if let Some(kept) = &self.kept {
+            return crate::store::JsonStore::reopen(
+                &self.data_dir,
+                mode,
+                self.lock_timeout,
+                &kept.known,
+                catalog,
+            )
+            .map(Store::Json);
+        }
         Store::open(&self.data_dir, mode, self.lock_timeout, catalog, |_| {}).map(|(s, _)| s)
     }
 }
@@ -46,6 +69,17 @@ impl endpoints::Backend for Local {
     }
     fn write(&self) -> Result<Store> {
         self.open(Mode::Exclusive)
+    }
+    fn create_with(
+        &self,
+        f: &mut dyn FnMut(&Store) -> Result<crate::core::idempotency::Outcome>,
+    ) -> Result<crate::core::idempotency::Outcome> {
+        match &self.kept {
+            Some(kept) if self.database_url.is_none() => {
+                kept.group.write(|| self.open(Mode::Exclusive), |s| f(s))
+            }
+            _ => f(&self.write()?),
+        }
     }
 }
 

@@ -189,7 +189,7 @@ fn schemas() -> Value {
             "required": ["attachments_processed", "transactions_processed", "steps_created", "steps_completed", "steps_failed"],
             "properties": {"attachments_processed": count, "transactions_processed": count,
                            "steps_created": count, "steps_completed": count, "steps_failed": count}},
-        "Health": {"type": "object", "required": ["status"], "properties": {"status": {"const": "ok"}}},
+        "Health": {"type": "object", "required": ["status", "commits"], "properties": {"status": {"const": "ok"}, "commits": {"type": "integer"}}},
         "Document": {"type": "object", "required": ["openapi", "paths"]}
     })
 }

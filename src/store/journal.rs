@@ -167,7 +167,7 @@ impl<'de> Deserialize<'de> for Op {
 }
 
 /// The bytes a put writes: a record's document and its newline.
-fn json_file(json: &RawValue) -> Vec<u8> {
+pub(crate) fn json_file(json: &RawValue) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(json.get().len() + 1);
     bytes.extend_from_slice(json.get().as_bytes());
     bytes.push(b'\n');

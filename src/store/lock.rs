@@ -309,6 +309,11 @@ impl Lock {
         }
     }
 
+    /// The device and inode of the store's directory locked.
+    pub fn dir_id(&self) -> Option<(u64, u64)> {
+        self.dir.metadata().ok().map(|m| (m.dev(), m.ino()))
+    }
+
     /// Change the mode of a held lock: let go of it all, then take it again
     /// (as a newcomer: a reader becoming a writer waits for its turn).
     // Letting go of the lock is locking too: here only (clippy.toml).

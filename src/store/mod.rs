@@ -37,6 +37,7 @@ pub mod backend;
 pub mod check;
 pub mod fault;
 pub mod fields;
+pub mod group;
 pub mod idempotency;
 pub mod index;
 pub mod journal;
@@ -99,6 +100,9 @@ pub struct JsonStore {
     /// disk): the files it changes, as the replay would leave them (`None`:
     /// removed), store-relative. Reads consult it first.
     overlay: Option<HashMap<String, Option<Vec<u8>>>>,
+    /// A writer in a group commit ([`group::GroupCommit`]): the changes its
+    /// transactions committed, not written yet. Reads consult it first.
+    group: Option<std::sync::Arc<std::sync::Mutex<group::Staged>>>,
 }
 
 /// An idempotency key waiting for the commit of the change it answers.
@@ -107,6 +111,15 @@ struct Armed {
     key: String,
     fp: String,
     now: i64,
+}
+
+/// A store opened before, as [`JsonStore::reopen`] found it: the device and
+/// inode of its directory, and those of `meta.json` with its size and
+/// modification time (every write of it is a new file, renamed into place).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Known {
+    dir: (u64, u64),
+    meta: (u64, u64, u64, i64, i64),
 }
 
 /// What [`JsonStore::open`] did besides opening.
@@ -144,6 +157,7 @@ impl JsonStore {
             wait,
             armed: Default::default(),
             overlay: None,
+            group: None,
         };
         let mut opened = Opened::Existing;
         if initialized {
@@ -163,6 +177,76 @@ impl JsonStore {
             store.mode = mode;
         }
         Ok((store, opened))
+    }
+
+    /// Open again a store that this process opened before (`payctl serve`,
+    /// once per request). The lock is taken as [`JsonStore::open`] takes it
+    /// and a pending journal is completed (or read through) the same way, so
+    /// the store shows every commit made before; but when its directory and
+    /// `meta.json` are still the files `known` describes, the checks that
+    /// depend on nothing else (a foreign directory, the format version, an
+    /// upgrade, a first use) are not repeated. Otherwise it is opened in full
+    /// and `known` updated; a store that was known and is gone (removed, or
+    /// its `meta.json` is) is an error, never created anew.
+    pub fn reopen(
+        root: &Path,
+        mode: Mode,
+        wait: impl Into<lock::Wait>,
+        known: &std::sync::Mutex<Option<Known>>,
+        default_catalog: impl FnOnce() -> Catalog,
+    ) -> Result<JsonStore> {
+        let wait = wait.into();
+        let was = *known.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(was) = was {
+            safefs::set_root(root);
+            let lock = lock::Lock::acquire(root, mode, &wait)?;
+            let mut store = JsonStore {
+                root: root.to_path_buf(),
+                lock,
+                mode,
+                wait: wait.clone(),
+                armed: Default::default(),
+                overlay: None,
+                group: None,
+            };
+            store.recover(mode)?;
+            if store.known()? == Some(was) {
+                return Ok(store);
+            }
+            if !safefs::exists(&root.join(META))? {
+                return Err(Error::store(
+                    code::STORE_UNREADABLE,
+                    format!(
+                        "the store at {} was removed or replaced by something that is not                          a store while this payctl used it: nothing was read or written",
+                        root.display()
+                    ),
+                ));
+            }
+        }
+        let (store, _) = JsonStore::open(root, mode, wait, default_catalog, |_| {})?;
+        *known.lock().unwrap_or_else(|e| e.into_inner()) = store.known()?;
+        Ok(store)
+    }
+
+    /// The identity of this open store (see [`Known`]); `None` without a
+    /// `meta.json` (a reader of a pending journal that holds it).
+    fn known(&self) -> Result<Option<Known>> {
+        let Some(dir) = self.lock.dir_id() else {
+            return Ok(None);
+        };
+        let Some(st) = safefs::lstat(&self.root.join(META))? else {
+            return Ok(None);
+        };
+        Ok(Some(Known {
+            dir,
+            meta: (
+                st.st_dev as u64,
+                st.st_ino as u64,
+                st.st_size as u64,
+                st.st_mtime as i64,
+                st.st_mtime_nsec as i64,
+            ),
+        }))
     }
 
     /// The way out of an unreadable `journal.json` (which every command,
@@ -212,6 +296,7 @@ impl JsonStore {
             wait,
             armed: Default::default(),
             overlay: None,
+            group: None,
         };
         // A journal left by a killed init (or any writer) is finished first.
         store.recover(Mode::Exclusive)?;
@@ -509,17 +594,60 @@ impl JsonStore {
     /// a pending journal (see [`JsonStore::recover`]) when it names the file,
     /// else from the disk; `None` when it does not exist.
     fn read_bytes(&self, path: &Path) -> Result<Option<Vec<u8>>> {
-        if let Some(c) = self.overlaid(path) {
-            return Ok(c.map(<[u8]>::to_vec));
+        if let Some(c) = self.overlaid(path)? {
+            return Ok(c);
         }
         atomic::read_opt(path)
     }
 
-    /// The overlay's content of `path`, when it has one.
-    fn overlaid(&self, path: &Path) -> Option<Option<&[u8]>> {
-        let overlay = self.overlay.as_ref()?;
-        let rel = path.strip_prefix(&self.root).ok()?.to_str()?;
-        overlay.get(rel).map(|c| c.as_deref())
+    /// The content of `path` as the open group's staged changes or the
+    /// overlay of a pending journal leave it, when they name it.
+    fn overlaid(&self, path: &Path) -> Result<Option<Option<Vec<u8>>>> {
+        let Some(rel) = path.strip_prefix(&self.root).ok().and_then(|r| r.to_str()) else {
+            return Ok(None);
+        };
+        if let Some(group) = &self.group {
+            return group
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .read(&self.root, rel);
+        }
+        Ok(self
+            .overlay
+            .as_ref()
+            .and_then(|o| o.get(rel))
+            .map(|c| c.clone()))
+    }
+
+    /// Start staging this writer's commits for a group commit (see
+    /// [`group::GroupCommit`]).
+    pub(crate) fn start_group(&mut self) {
+        self.group = Some(Default::default());
+    }
+
+    /// The length of the complete lines of `rel` as committed, the open
+    /// group's staged changes included.
+    fn committed_len(&self, rel: &str) -> Result<u64> {
+        if let Some(group) = &self.group
+            && let Some(n) = group.lock().unwrap_or_else(|e| e.into_inner()).len(rel)
+        {
+            return Ok(n);
+        }
+        index::complete_len(&self.root.join(rel))
+    }
+
+    /// Commit `journal`, or stage it in the open group.
+    fn commit_journal(&self, journal: Journal) -> Result<()> {
+        match &self.group {
+            Some(group) => {
+                group
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .stage(journal.ops);
+                Ok(())
+            }
+            None => journal::commit(&self.root, &journal),
+        }
     }
 
     /// A file or a link where a directory of derived data belongs would
@@ -572,15 +700,23 @@ impl JsonStore {
     /// empty).
     fn profile_ids_built(&self) -> Result<bool> {
         let ids = self.root.join(PROFILE_IDS);
-        if let Some(c) = self.overlaid(&ids) {
+        if let Some(group) = &self.group
+            && let Some(e) = group
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .exists(PROFILE_IDS)
+        {
+            return Ok(e);
+        }
+        if let Some(c) = self.overlaid(&ids)? {
             return Ok(c.is_some());
         }
         if safefs::exists(&ids)? {
             return Ok(true);
         }
         let log = self.root.join(PROFILES_LOG);
-        if let Some(c) = self.overlaid(&log) {
-            return Ok(index::complete(c.unwrap_or_default()).is_empty());
+        if let Some(c) = self.overlaid(&log)? {
+            return Ok(index::complete(&c.unwrap_or_default()).is_empty());
         }
         Ok(index::complete_len(&log)? == 0)
     }
@@ -603,12 +739,12 @@ impl JsonStore {
                 data,
             }],
         };
-        journal::commit(&self.root, &journal)
+        self.commit_journal(journal)
     }
 
     fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<Option<T>> {
-        let bytes = match self.overlaid(path) {
-            Some(c) => c.map(<[u8]>::to_vec),
+        let bytes = match self.overlaid(path)? {
+            Some(c) => c,
             None => atomic::read_record(path)?,
         };
         let Some(bytes) = bytes else {
@@ -709,8 +845,10 @@ impl JsonStore {
     /// Profile summaries in creation order, each in its latest version.
     pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
         let path = self.root.join(PROFILES_LOG);
-        if let Some(c) = self.overlaid(&path) {
-            return index::read_log_bytes(&path, c.unwrap_or_default(), |s: &ProfileSummary| &s.id);
+        if let Some(c) = self.overlaid(&path)? {
+            return index::read_log_bytes(&path, &c.unwrap_or_default(), |s: &ProfileSummary| {
+                &s.id
+            });
         }
         index::read_log(&path, |s: &ProfileSummary| &s.id)
     }
@@ -739,7 +877,7 @@ impl JsonStore {
             return Ok(self.profiles()?.len());
         }
         let path = self.root.join(PROFILE_IDS);
-        if let Some(c) = self.overlaid(&path) {
+        if let Some(c) = self.overlaid(&path)? {
             return Ok(c.map_or(0, |c| c.len() / index::ID_RECORD));
         }
         index::ids_count(&path)
@@ -758,8 +896,8 @@ impl JsonStore {
                 .collect());
         }
         let path = self.root.join(PROFILE_IDS);
-        if let Some(c) = self.overlaid(&path) {
-            return index::ids_range_bytes(&path, c.unwrap_or_default(), start, end);
+        if let Some(c) = self.overlaid(&path)? {
+            return index::ids_range_bytes(&path, &c.unwrap_or_default(), start, end);
         }
         index::ids_range(&path, start, end)
     }
@@ -770,8 +908,8 @@ impl JsonStore {
             return Ok(self.profiles()?.iter().position(|s| s.id == cid));
         }
         let path = self.root.join(PROFILE_IDS);
-        if let Some(c) = self.overlaid(&path) {
-            return Ok(index::ids_position_bytes(c.unwrap_or_default(), cid));
+        if let Some(c) = self.overlaid(&path)? {
+            return Ok(index::ids_position_bytes(&c.unwrap_or_default(), cid));
         }
         index::ids_position(&path, cid)
     }
@@ -780,8 +918,8 @@ impl JsonStore {
     /// were created (from the attachment index).
     pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         let path = self.root.join(ATTACHMENTS_LOG);
-        let log = match self.overlaid(&path) {
-            Some(c) => index::complete(c.unwrap_or_default()).to_vec(),
+        let log = match self.overlaid(&path)? {
+            Some(c) => index::complete(&c.unwrap_or_default()).to_vec(),
             None => index::complete_lines(&path)?,
         };
         attachments::customers_of(&log, program_id).map_err(|n| {
@@ -795,8 +933,8 @@ impl JsonStore {
     /// Transaction summaries in creation order, each in its latest version.
     pub fn txns(&self) -> Result<Vec<TxnSummary>> {
         let path = self.root.join(TXNS_LOG);
-        if let Some(c) = self.overlaid(&path) {
-            return index::read_log_bytes(&path, c.unwrap_or_default(), |s: &TxnSummary| &s.id);
+        if let Some(c) = self.overlaid(&path)? {
+            return index::read_log_bytes(&path, &c.unwrap_or_default(), |s: &TxnSummary| &s.id);
         }
         index::read_log(&path, |s: &TxnSummary| &s.id)
     }
@@ -814,6 +952,16 @@ impl JsonStore {
                 if content.is_some()
                     && let Some(q) = QueueItem::parse(name)
                 {
+                    queue.push(q);
+                }
+            }
+            queue.sort_by_key(QueueItem::file_name);
+        }
+        if let Some(group) = &self.group {
+            let staged = group.lock().unwrap_or_else(|e| e.into_inner()).queue();
+            for (name, present) in staged {
+                queue.retain(|q| q.file_name() != name);
+                if present && let Some(q) = QueueItem::parse(&name) {
                     queue.push(q);
                 }
             }
@@ -1221,7 +1369,8 @@ impl JsonTx<'_> {
         if let Some(a) = armed {
             let rel = idempotency::bucket_rel(&a.key);
             let path = self.store.root.join(&rel);
-            let bytes = atomic::read_opt(&path)?.unwrap_or_default();
+            // As the open group leaves it, when there is one.
+            let bytes = self.store.read_bytes(&path)?.unwrap_or_default();
             let records = idempotency::parse(&bytes).map_err(|n| {
                 Error::corrupt(&path, format!("line {n} is not an idempotency record"))
             })?;
@@ -1250,8 +1399,7 @@ impl JsonTx<'_> {
         if !self.new_profiles.is_empty() {
             // Their places in creation order follow the profiles already
             // listed in `index/profiles.ids`, as committed now.
-            let first = index::complete_len(&self.store.root.join(PROFILE_IDS))? as usize
-                / index::ID_RECORD;
+            let first = self.store.committed_len(PROFILE_IDS)? as usize / index::ID_RECORD;
             for (i, s) in std::mem::take(&mut self.new_profiles).iter().enumerate() {
                 for field in fields::Field::ALL {
                     for v in field.values(s) {
@@ -1287,6 +1435,7 @@ impl JsonTx<'_> {
             );
         }
         Ok(JsonPrepared {
+            group: self.store.group.clone(),
             root: self.store.root.clone(),
             ops: std::mem::take(&mut self.ops),
             customers: std::mem::take(&mut self.customers),
@@ -1297,6 +1446,8 @@ impl JsonTx<'_> {
 
 /// A write transaction ready to commit (see [`JsonTx::prepare`]).
 pub struct JsonPrepared {
+    /// The open group that the commit stages into, if any.
+    group: Option<std::sync::Arc<std::sync::Mutex<group::Staged>>>,
     root: PathBuf,
     ops: Vec<Option<Op>>,
     customers: BTreeMap<String, Customer>,
@@ -1330,6 +1481,10 @@ impl JsonPrepared {
                     ),
                 ));
             }
+        }
+        if let Some(group) = &self.group {
+            group.lock().unwrap_or_else(|e| e.into_inner()).stage(ops);
+            return Ok(());
         }
         journal::commit(&self.root, &Journal { ops })
     }

@@ -64,7 +64,18 @@ impl Server {
 
     /// Start with `flags` and `extra`; Err with the stderr when it exits first.
     pub fn try_start(env: &Env, flags: &[&str], extra: &[&str]) -> Result<Server, String> {
+        Self::try_start_with(env, flags, extra, &[])
+    }
+
+    /// [`Server::try_start`] with environment variables (`PAYCTL_FAULT`).
+    pub fn try_start_with(
+        env: &Env,
+        flags: &[&str],
+        extra: &[&str],
+        vars: &[(&str, &str)],
+    ) -> Result<Server, String> {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("payctl"));
+        cmd.envs(vars.iter().copied());
         match &env.db {
             Some(url) => cmd.arg("--database-url").arg(url),
             None => cmd.arg("--data-dir").arg(env.path()),
@@ -163,6 +174,35 @@ impl Server {
 
     pub fn post(&self, path: &str, body: &Value) -> Reply {
         self.send("POST", path, Some(&body.to_string()), &[])
+    }
+
+    /// A POST whose exchange may fail (the server killed): `None` then.
+    pub fn try_post(&self, path: &str, body: &Value) -> Option<Reply> {
+        let url = format!("{}{}", self.base, path);
+        let req = ureq::http::Request::builder()
+            .method("POST")
+            .uri(&url)
+            .header("Content-Type", "application/json")
+            .body(body.to_string())
+            .unwrap();
+        let mut resp = self.agent.run(req).ok()?;
+        let status = resp.status().as_u16();
+        let text = resp.body_mut().read_to_string().ok()?;
+        Some(Reply {
+            status,
+            json: serde_json::from_str(&text).unwrap_or(Value::Null),
+            text,
+            headers: Vec::new(),
+        })
+    }
+
+    /// SIGKILL (a crash), without waiting.
+    pub fn kill9(&self) {
+        let pid = self.child.id().to_string();
+        Command::new("kill")
+            .args(["-KILL", &pid])
+            .status()
+            .expect("kill -KILL");
     }
 
     /// Bytes written as they are on a new connection; the answer's text.

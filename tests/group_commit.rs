@@ -1,0 +1,182 @@
+//! Group commit in `payctl serve`: concurrent HTTP creates are gathered into
+//! fewer journal commits than creates, each acknowledged only once durable;
+//! a customer_key raced inside one group has one winner; a group whose
+//! commit fails (a full disk) acknowledges none; a `kill -9` under load
+//! loses no acknowledged create.
+
+mod common;
+
+use std::sync::{Barrier, Mutex};
+
+use common::serve::Server;
+use common::{Env, profile_body};
+
+/// `n` threads posting the body `body(i)` at once (after a barrier): the
+/// statuses and ids (or error codes) of the answers.
+fn burst(
+    s: &Server,
+    n: usize,
+    body: impl Fn(usize) -> serde_json::Value + Sync,
+) -> Vec<(u16, Result<String, Vec<u64>>)> {
+    let out = Mutex::new(Vec::new());
+    let start = Barrier::new(n);
+    std::thread::scope(|scope| {
+        for i in 0..n {
+            let (s, out, start, body) = (s, &out, &start, &body);
+            scope.spawn(move || {
+                let b = body(i);
+                start.wait();
+                let r = s.post("/customer-profiles", &b);
+                let v = if r.status == 201 {
+                    Ok(r.id())
+                } else {
+                    Err(r.codes())
+                };
+                out.lock().unwrap().push((r.status, v));
+            });
+        }
+    });
+    out.into_inner().unwrap()
+}
+
+fn commits(s: &Server) -> u64 {
+    let h = s.get("/_payctl/health");
+    assert_eq!(h.status, 200, "{h:?}");
+    h.json["data"][0]["commits"].as_u64().expect("commits")
+}
+
+#[test]
+fn concurrent_creates_share_commits_beside_cli_writers_and_all_land() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let before = commits(&s);
+    const N: usize = 32;
+    let cli_ids = Mutex::new(Vec::new());
+    let answers = std::thread::scope(|scope| {
+        let (env, cli_ids) = (&env, &cli_ids);
+        scope.spawn(move || {
+            for i in 0..4 {
+                cli_ids
+                    .lock()
+                    .unwrap()
+                    .push(env.create_profile(&format!("cust-gc-cli-{i}")));
+            }
+        });
+        burst(&s, N, |i| profile_body(&format!("cust-gc-{i:03}")))
+    });
+    let mut ids: Vec<String> = answers
+        .iter()
+        .map(|(status, v)| {
+            assert_eq!(*status, 201, "{v:?}");
+            v.clone().unwrap()
+        })
+        .collect();
+    let made = commits(&s) - before;
+    assert!(
+        made < N as u64,
+        "{N} concurrent creates took {made} commits: they were not grouped"
+    );
+    ids.extend(cli_ids.into_inner().unwrap());
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "ids are unique");
+    for id in &ids {
+        let got = env.run(&["profile", "get", id]);
+        assert_eq!(got.code, 0, "acknowledged {id} is in the store: {got:?}");
+    }
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert_eq!(check.json["data"][0]["customers"], n);
+}
+
+#[test]
+fn a_key_raced_in_one_group_has_exactly_one_winner() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let before = commits(&s);
+    let answers = burst(&s, 24, |_| profile_body("cust-raced-01"));
+    let won: Vec<_> = answers.iter().filter(|(st, _)| *st == 201).collect();
+    assert_eq!(won.len(), 1, "{answers:?}");
+    for (status, v) in &answers {
+        if *status != 201 {
+            assert_eq!(*status, 409, "{v:?}");
+            assert_eq!(v.as_ref().unwrap_err(), &vec![21002], "{v:?}");
+        }
+    }
+    // The refused ones staged nothing: one commit at most per group, and
+    // the one winner is the key's holder.
+    assert!(commits(&s) - before <= 24);
+    let listed = s.get("/customer-profiles?customer_key=cust-raced-01");
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+    assert_eq!(
+        listed.json["data"][0]["customer_profile_id"].as_str(),
+        won[0].1.as_ref().ok().map(String::as_str)
+    );
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+#[test]
+fn a_group_whose_commit_fails_on_a_full_disk_acknowledges_none() {
+    let env = Env::new();
+    // The store exists before the disk fills.
+    env.create_profile("cust-before-01");
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker", "--quiet"],
+        &[],
+        &[("PAYCTL_FAULT", "enospc@before-write")],
+    )
+    .expect("serve");
+    let answers = burst(&s, 16, |i| profile_body(&format!("cust-full-{i:03}")));
+    for (status, v) in &answers {
+        assert_eq!(*status, 500, "{v:?}");
+        assert!(v.as_ref().unwrap_err().contains(&30003), "{v:?}");
+    }
+    drop(s);
+    let listed = env.run(&["profile", "list", "--page-size", "100"]);
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+#[test]
+fn kill_9_under_load_loses_no_acknowledged_create() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let acked = Mutex::new(Vec::new());
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for t in 0..16 {
+            let (s, acked, stop) = (&s, &acked, &stop);
+            scope.spawn(move || {
+                for i in 0.. {
+                    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        break;
+                    }
+                    let r = s.try_post(
+                        "/customer-profiles",
+                        &profile_body(&format!("cust-k{t}-{i:04}")),
+                    );
+                    match r {
+                        Some(r) if r.status == 201 => acked.lock().unwrap().push(r.id()),
+                        Some(_) => {}
+                        None => break,
+                    }
+                }
+            });
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        s.kill9();
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let acked = acked.into_inner().unwrap();
+    assert!(!acked.is_empty(), "some creates were acknowledged");
+    for id in &acked {
+        let got = env.run(&["profile", "get", id]);
+        assert_eq!(got.code, 0, "acknowledged {id} survived kill -9: {got:?}");
+    }
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
