@@ -33,6 +33,9 @@ pub(crate) struct Staged {
     files: HashMap<String, File>,
     /// Paths in the order they were first staged (the journal's order).
     order: Vec<String>,
+    /// The error of a commit of the group made before its end (see
+    /// [`JsonStore::flush_group`]): the whole group fails with it.
+    failed: Option<Error>,
 }
 
 #[derive(Debug)]
@@ -44,6 +47,14 @@ enum File {
 }
 
 impl Staged {
+    /// The error of a failed commit of this group, if one failed.
+    pub(crate) fn check(&self) -> Result<()> {
+        match &self.failed {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
     /// Add the operations of one committed transaction.
     pub(crate) fn stage(&mut self, ops: Vec<Op>) {
         for op in ops {
@@ -311,7 +322,26 @@ impl JsonStore {
         let Some(group) = &self.group else {
             return Ok(());
         };
-        let journal = group.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let mut staged = group.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = &staged.failed {
+            return Err(e.clone());
+        }
+        let journal = staged.take();
         journal::commit(&self.root, &journal)
+    }
+
+    /// Commit what the open group staged so far, before its end: for a
+    /// change computed from the files on disk (a key bucket split, see
+    /// [`super::keys`]), which must then hold the group's earlier changes.
+    /// The group's writes are still answered at its end; when this fails,
+    /// all of them fail with its error.
+    pub(crate) fn flush_group(&self) -> Result<()> {
+        let Some(group) = &self.group else {
+            return Ok(());
+        };
+        let mut staged = group.lock().unwrap_or_else(|e| e.into_inner());
+        staged.check()?;
+        let journal = staged.take();
+        journal::commit(&self.root, &journal).inspect_err(|e| staged.failed = Some(e.clone()))
     }
 }

@@ -240,10 +240,10 @@ impl JsonStore {
         Ok(Some(Known {
             dir,
             meta: (
-                st.st_dev as u64,
-                st.st_ino as u64,
+                st.st_dev,
+                st.st_ino,
                 st.st_size as u64,
-                st.st_mtime as i64,
+                st.st_mtime,
                 st.st_mtime_nsec as i64,
             ),
         }))
@@ -612,11 +612,7 @@ impl JsonStore {
                 .unwrap_or_else(|e| e.into_inner())
                 .read(&self.root, rel);
         }
-        Ok(self
-            .overlay
-            .as_ref()
-            .and_then(|o| o.get(rel))
-            .map(|c| c.clone()))
+        Ok(self.overlay.as_ref().and_then(|o| o.get(rel)).cloned())
     }
 
     /// Start staging this writer's commits for a group commit (see
@@ -1422,6 +1418,25 @@ impl JsonTx<'_> {
                 *slot = None;
             }
         }
+        // In a group commit, the key ops below are computed from the files
+        // on disk: a bucket the group appended to that would now be split
+        // is first committed with the group's changes so far, before any
+        // length below is taken.
+        if self.store.group.is_some() && !key_lines.is_empty() {
+            let trial = keys::append_ops(&self.store.root, &key_lines)?;
+            let mut flush = false;
+            for op in &trial {
+                flush |= match op {
+                    Op::Append { path, data, .. } => {
+                        self.store.committed_len(path)? as usize + data.len() > keys::SPLIT_BYTES
+                    }
+                    _ => true,
+                };
+            }
+            if flush {
+                self.store.flush_group()?;
+            }
+        }
         for op in self.ops.iter_mut().flatten() {
             if let Op::Append { path, base_len, .. } = op {
                 *base_len = index::complete_len(&self.store.root.join(path.as_str()))?;
@@ -1483,7 +1498,9 @@ impl JsonPrepared {
             }
         }
         if let Some(group) = &self.group {
-            group.lock().unwrap_or_else(|e| e.into_inner()).stage(ops);
+            let mut staged = group.lock().unwrap_or_else(|e| e.into_inner());
+            staged.check()?;
+            staged.stage(ops);
             return Ok(());
         }
         journal::commit(&self.root, &Journal { ops })
