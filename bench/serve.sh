@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The server benchmark: `payctl serve` on a store of BENCH_PROFILES profiles
 # (default 100,000), loaded by wrk at 16 connections: GET of one profile, then
-# profile create (every answered create is durable: one journal commit each).
+# profile create (every answered create is durable: concurrent creates share
+# group commits, see README "The HTTP server").
 # Prints requests/s and p99 latency per case, and PASS/FAIL against the targets
 # of issue 15 (GET >= 10,000/s with p99 <= 10 ms; create >= 1,000/s).
 #
