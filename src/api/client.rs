@@ -216,7 +216,7 @@ fn parse(url: &str, status: u16, text: &str, kind: Kind) -> Result<Response> {
         Some(p) => {
             let paging: Paging = serde_json::from_value(p.clone())
                 .map_err(|_| unexpected(url, status, "a paging object of another shape"))?;
-            return Ok(Response::List { paging, data });
+            return Ok(Response::List { kind, paging, data });
         }
     }
     if let (Kind::Id, [one]) = (kind, data.as_slice())
@@ -225,7 +225,7 @@ fn parse(url: &str, status: u16, text: &str, kind: Kind) -> Result<Response> {
     {
         return Ok(Response::Id(id.to_string()));
     }
-    Ok(Response::Records(data))
+    Ok(Response::Records(kind, data))
 }
 
 /// Whether an error is one of remote mode's own (the service was not reached

@@ -82,29 +82,9 @@ pub enum Op {
     OpenApi,
 }
 
-/// What the records of an answer are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// `data: [{"id": …}]` of a create, an update or a delete.
-    Id,
-    Profile,
-    Address,
-    Instrument,
-    Program,
-    Application,
-    Template,
-    TemplateStep,
-    Attachment,
-    Transaction,
-    Parameter,
-    Step,
-    Dictionary,
-    DictionaryName,
-    WorkerSummary,
-    Health,
-    /// The OpenAPI document itself (not an envelope).
-    Document,
-}
+/// What the records of an answer are: declared per endpoint below, rendered
+/// by `-o table` and `-o id` from it.
+pub use crate::output::RecordKind as Kind;
 
 /// The query parameters an endpoint takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,8 +157,9 @@ const fn get(path: &'static str, op: Op, kind: Kind, query: Query, s: &'static s
     ep(Method::Get, path, op, kind, query, Body::None, s)
 }
 
-const fn dict(path: &'static str, s: &'static str) -> Endpoint {
-    get(path, Op::Dict, Kind::Dictionary, Query::Paging, s)
+/// The endpoint of the dictionary `name` (canonical), at `path`.
+const fn dict(path: &'static str, name: &'static str, s: &'static str) -> Endpoint {
+    get(path, Op::Dict, Kind::Dictionary(name), Query::Paging, s)
 }
 
 use Method::{Delete, Post, Put};
@@ -226,23 +207,23 @@ pub static ENDPOINTS: &[Endpoint] = &[
     get("/transactions/{transaction_id}/transaction-steps", Op::TxnSteps, Kind::Step, Query::Paging, "List the steps of a transaction"),
     // 4.7 Dictionaries
     get("/dictionaries", Op::DictNames, Kind::DictionaryName, Query::Paging, "The names of the dictionaries (ours)"),
-    dict("/dictionaries/customer-types", "Customer types"),
-    alias(dict("/dictionaries/customer_types", "Customer types (underscore spelling)")),
-    dict("/dictionaries/address-types", "Address types"),
-    dict("/dictionaries/countries", "Countries"),
-    get("/dictionaries/countries/{country_id}/states", Op::DictStates, Kind::Dictionary, Query::Paging, "States of a country"),
-    dict("/dictionaries/payment-instrument-types", "Payment instrument types"),
-    dict("/dictionaries/payment-methods", "Payment methods"),
-    dict("/dictionaries/payment-instrument-ach-types", "ACH types"),
-    dict("/dictionaries/transfer-types", "Transfer types"),
-    dict("/dictionaries/destinations", "Destinations"),
-    dict("/dictionaries/account-codes", "Account codes"),
-    dict("/dictionaries/cardinality", "Cardinalities"),
-    dict("/dictionaries/parameter-types", "Parameter types"),
-    dict("/dictionaries/customer-profile-program-statuses", "Statuses of a profile in a program (ours)"),
-    dict("/dictionaries/payment-instrument-statuses", "Statuses of a payment instrument (ours)"),
-    dict("/dictionaries/transaction-statuses", "Statuses of a transaction (ours)"),
-    dict("/dictionaries/transaction-step-statuses", "Statuses of a transaction step (ours)"),
+    dict("/dictionaries/customer-types", "customer-types", "Customer types"),
+    alias(dict("/dictionaries/customer_types", "customer-types", "Customer types (underscore spelling)")),
+    dict("/dictionaries/address-types", "address-types", "Address types"),
+    dict("/dictionaries/countries", "countries", "Countries"),
+    get("/dictionaries/countries/{country_id}/states", Op::DictStates, Kind::Dictionary("states"), Query::Paging, "States of a country"),
+    dict("/dictionaries/payment-instrument-types", "payment-instrument-types", "Payment instrument types"),
+    dict("/dictionaries/payment-methods", "payment-methods", "Payment methods"),
+    dict("/dictionaries/payment-instrument-ach-types", "payment-instrument-ach-types", "ACH types"),
+    dict("/dictionaries/transfer-types", "transfer-types", "Transfer types"),
+    dict("/dictionaries/destinations", "destinations", "Destinations"),
+    dict("/dictionaries/account-codes", "account-codes", "Account codes"),
+    dict("/dictionaries/cardinality", "cardinality", "Cardinalities"),
+    dict("/dictionaries/parameter-types", "parameter-types", "Parameter types"),
+    dict("/dictionaries/customer-profile-program-statuses", "customer-profile-program-statuses", "Statuses of a profile in a program (ours)"),
+    dict("/dictionaries/payment-instrument-statuses", "payment-instrument-statuses", "Statuses of a payment instrument (ours)"),
+    dict("/dictionaries/transaction-statuses", "transaction-statuses", "Statuses of a transaction (ours)"),
+    dict("/dictionaries/transaction-step-statuses", "transaction-step-statuses", "Statuses of a transaction step (ours)"),
     // Administration (ours), under /_payctl/ only.
     get("/_payctl/health", Op::Health, Kind::Health, Query::None, "200 when the store can be opened"),
     ep(Post, "/_payctl/worker", Op::Worker, Kind::WorkerSummary, Query::None, Body::None, "Run one pass of the background work now; answers its summary"),
@@ -644,19 +625,8 @@ pub trait Backend {
     }
 }
 
-fn to_json<T: serde::Serialize>(v: &T) -> Value {
-    serde_json::to_value(v).expect("records serialize")
-}
-
-fn list<T: serde::Serialize>(page: core::paging::Page<T>) -> Response {
-    Response::List {
-        paging: page.paging,
-        data: page.items.iter().map(to_json).collect(),
-    }
-}
-
-/// A page of dictionary records (their keys are their first field).
-fn dict_page(records: Vec<Value>, req: &PageRequest) -> Result<Response> {
+/// A page of dictionary records of `kind` (their keys are their first field).
+fn dict_page(kind: Kind, records: Vec<Value>, req: &PageRequest) -> Result<Response> {
     let keyed: Vec<(String, Value)> = records
         .into_iter()
         .map(|v| {
@@ -670,6 +640,7 @@ fn dict_page(records: Vec<Value>, req: &PageRequest) -> Result<Response> {
         .collect();
     let page = paginate(keyed, |(k, _)| k, req)?;
     Ok(Response::List {
+        kind,
         paging: page.paging,
         data: page.items.into_iter().map(|(_, v)| v).collect(),
     })
@@ -755,6 +726,8 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
     let page = &req.query.page;
     let p = |i| req.param(i);
     let q = &req.query;
+    // What the endpoint answers, as the table declares it.
+    let kind = req.endpoint.kind;
     Ok(match req.endpoint.op {
         Op::ProfileCreate
         | Op::AddressCreate
@@ -769,12 +742,12 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
                 customer_key: q.customer_key.clone(),
                 tags: q.tags.clone(),
             };
-            list(profile::list(&b.read()?, &filter, page)?)
+            Response::page(kind, profile::list(&b.read()?, &filter, page)?)
         }
-        Op::ProfileGet => Response::Records(vec![to_json(&profile::get(&b.read()?, p(0))?)]),
+        Op::ProfileGet => Response::one(kind, &profile::get(&b.read()?, p(0))?),
         Op::ProfileUpdate => Response::Id(profile::update(&b.write()?, ctx, p(0), &body_of(req))?),
-        Op::AddressList => list(address::list(&b.read()?, p(0), page)?),
-        Op::AddressGet => Response::Records(vec![to_json(&address::get(&b.read()?, p(0), p(1))?)]),
+        Op::AddressList => Response::page(kind, address::list(&b.read()?, p(0), page)?),
+        Op::AddressGet => Response::one(kind, &address::get(&b.read()?, p(0), p(1))?),
         Op::AddressUpdate => Response::Id(address::update(
             &b.write()?,
             ctx,
@@ -783,10 +756,8 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             &body_of(req),
         )?),
         Op::AddressDelete => Response::Id(address::delete(&b.write()?, p(0), p(1))?),
-        Op::InstrumentList => list(instrument::list(&b.read()?, p(0), page)?),
-        Op::InstrumentGet => {
-            Response::Records(vec![to_json(&instrument::get(&b.read()?, p(0), p(1))?)])
-        }
+        Op::InstrumentList => Response::page(kind, instrument::list(&b.read()?, p(0), page)?),
+        Op::InstrumentGet => Response::one(kind, &instrument::get(&b.read()?, p(0), p(1))?),
         Op::InstrumentUpdate => Response::Id(instrument::update(
             &b.write()?,
             ctx,
@@ -794,16 +765,16 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             p(1),
             &body_of(req),
         )?),
-        Op::ProgramList => list(program::list_programs(&b.read()?, page)?),
-        Op::ApplicationList => list(program::list_applications(&b.read()?, p(0), page)?),
-        Op::AttachmentList => list(program::list_profiles(&b.read()?, p(0), page)?),
-        Op::AttachmentGet => Response::Records(vec![to_json(&program::get_profile(
-            &b.read()?,
-            p(0),
-            p(1),
-        )?)]),
-        Op::TemplateList => list(program::list_templates(&b.read()?, p(0), page)?),
-        Op::TemplateStepList => list(program::list_template_steps(&b.read()?, p(0), page)?),
+        Op::ProgramList => Response::page(kind, program::list_programs(&b.read()?, page)?),
+        Op::ApplicationList => {
+            Response::page(kind, program::list_applications(&b.read()?, p(0), page)?)
+        }
+        Op::AttachmentList => Response::page(kind, program::list_profiles(&b.read()?, p(0), page)?),
+        Op::AttachmentGet => Response::one(kind, &program::get_profile(&b.read()?, p(0), p(1))?),
+        Op::TemplateList => Response::page(kind, program::list_templates(&b.read()?, p(0), page)?),
+        Op::TemplateStepList => {
+            Response::page(kind, program::list_template_steps(&b.read()?, p(0), page)?)
+        }
         Op::TxnList => {
             let filter = txn::Filter {
                 status: q.status,
@@ -811,34 +782,37 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
                 program: q.program.clone(),
                 customer: q.customer.clone(),
             };
-            list(txn::list(&b.read()?, &filter, page)?)
+            Response::page(kind, txn::list(&b.read()?, &filter, page)?)
         }
-        Op::TxnGet => Response::Records(vec![to_json(&txn::get(&b.read()?, p(0))?)]),
-        Op::TxnParameters => list(txn::parameters_of(&b.read()?, p(0), page)?),
-        Op::TxnSteps => list(txn::steps(&b.read()?, p(0), page)?),
-        Op::DictNames => dict_page(dict::names(), page)?,
+        Op::TxnGet => Response::one(kind, &txn::get(&b.read()?, p(0))?),
+        Op::TxnParameters => Response::page(kind, txn::parameters_of(&b.read()?, p(0), page)?),
+        Op::TxnSteps => Response::page(kind, txn::steps(&b.read()?, p(0), page)?),
+        Op::DictNames => dict_page(kind, dict::names(), page)?,
         Op::Dict => {
             let name = req.endpoint.path.rsplit('/').next().unwrap_or("");
-            dict_page(dict::list(name, 1)?, page)?
+            dict_page(kind, dict::list(name, 1)?, page)?
         }
         Op::DictStates => {
             // A country id that is not a number names no country (20001).
             let country = p(0)
                 .parse::<u32>()
                 .map_err(|_| Error::not_found("country", p(0)))?;
-            dict_page(dict::list("states", country)?, page)?
+            dict_page(kind, dict::list("states", country)?, page)?
         }
         Op::Health => {
             drop(b.read()?);
             // `commits`: the journal commits this process made (a group
             // commit makes one for many writes).
-            Response::Records(vec![serde_json::json!({
-                "status": "ok",
-                "commits": crate::store::journal::committed(),
-            })])
+            Response::Records(
+                kind,
+                vec![serde_json::json!({
+                    "status": "ok",
+                    "commits": crate::store::journal::committed(),
+                })],
+            )
         }
         Op::Worker => worker_pass(b)?,
-        Op::OpenApi => Response::Records(vec![super::openapi::document()]),
+        Op::OpenApi => Response::Records(kind, vec![super::openapi::document()]),
     })
 }
 
@@ -852,7 +826,7 @@ pub fn worker_pass(b: &dyn Backend) -> Result<Response> {
     );
     let run = core::worker::run_once(&|| b.write(), &ctx, &NEVER)?;
     if run.held.is_empty() {
-        Ok(Response::Records(vec![to_json(&run.summary)]))
+        Ok(Response::one(Kind::WorkerSummary, &run.summary))
     } else {
         Err(Error {
             kind: ErrorKind::Store,

@@ -99,11 +99,13 @@ fn kind_schema(k: Kind) -> &'static str {
         Kind::Transaction => "Transaction",
         Kind::Parameter => "StoredParameter",
         Kind::Step => "Step",
-        Kind::Dictionary => "DictionaryRecord",
+        Kind::Dictionary(_) => "DictionaryRecord",
         Kind::DictionaryName => "DictionaryName",
         Kind::WorkerSummary => "WorkerSummary",
         Kind::Health => "Health",
         Kind::Document => "Document",
+        // Answers of commands without an endpoint: never in the document.
+        Kind::Imported | Kind::Summary => "Document",
     }
 }
 

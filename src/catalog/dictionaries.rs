@@ -647,9 +647,8 @@ pub fn records(name: &str, country: u32) -> Option<Vec<Value>> {
 }
 
 /// Field name of the identifier of a dictionary's records, e.g.
-/// `"customer_type_id"`, `"state_id"`, `"cardinality_id"`.
-#[cfg(test)]
-fn id_field(name: &str) -> Option<String> {
+/// `"customer_type_id"`, `"state_id"`, `"cardinality_id"` (what `-o id` prints).
+pub(crate) fn id_field(name: &str) -> Option<String> {
     lookup(name).map(|d| format!("{}_id", d.prefix))
 }
 

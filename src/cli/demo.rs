@@ -152,13 +152,16 @@ impl DemoArgs {
                 "The scratch store was removed (keep it with --keep).".to_string()
             }
         ));
-        Ok(Response::Records(vec![serde_json::json!({
-            "customer_profile_id": csp,
-            "transaction_id": trn,
-            "transaction_status_id": txn["transaction_status_id"],
-            "transaction_steps": steps,
-            "data_dir": if keep { Some(dir.display().to_string()) } else { None },
-        })]))
+        Ok(Response::Records(
+            crate::output::RecordKind::Summary,
+            vec![serde_json::json!({
+                "customer_profile_id": csp,
+                "transaction_id": trn,
+                "transaction_status_id": txn["transaction_status_id"],
+                "transaction_steps": steps,
+                "data_dir": if keep { Some(dir.display().to_string()) } else { None },
+            })],
+        ))
     }
 }
 

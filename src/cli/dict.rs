@@ -8,7 +8,7 @@ use crate::api::endpoints::{Endpoint, Op, Request};
 use crate::catalog::dictionaries::canonical_name;
 use crate::core::dict;
 use crate::error::{Error, Result};
-use crate::output::Response;
+use crate::output::{RecordKind, Response};
 
 #[derive(Debug, Subcommand)]
 pub enum DictCommand {
@@ -65,7 +65,7 @@ impl DictCommand {
                 // The name is refused the same way locally and remotely.
                 None => {
                     return dict::list(n, country.unwrap_or(1))
-                        .map(|_| Response::Records(Vec::new()));
+                        .map(|_| Response::Records(RecordKind::Summary, Vec::new()));
                 }
             },
         };

@@ -577,7 +577,7 @@ pub fn run(cli: Cli) -> i32 {
 fn committed_note(result: &Result<Response>) -> String {
     let ids: Vec<String> = match result {
         Ok(Response::Id(id)) => vec![id.clone()],
-        Ok(Response::Records(data)) | Ok(Response::List { data, .. }) => data
+        Ok(Response::Records(_, data)) | Ok(Response::List { data, .. }) => data
             .iter()
             .filter_map(|v| v.get("id").and_then(|i| i.as_str()).map(String::from))
             .collect(),
@@ -651,6 +651,7 @@ fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
         ))),
         Command::GenerateDocs { dir } => docs::generate(&dir).map(|written| {
             Response::Records(
+                output::RecordKind::Summary,
                 written
                     .into_iter()
                     .map(|p| serde_json::json!({"path": p}))
@@ -688,7 +689,7 @@ fn init(a: InitArgs, g: &Global) -> Result<Response> {
         .iter()
         .map(|p| serde_json::json!({"program_id": p.program_id, "program_name": p.program_name}))
         .collect();
-    Ok(Response::Records(programs))
+    Ok(Response::Records(output::RecordKind::Program, programs))
 }
 
 /// The text of an `init --catalog` file, refused past

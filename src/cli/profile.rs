@@ -162,10 +162,6 @@ impl ProfileFields {
     }
 }
 
-pub fn to_json<T: serde::Serialize>(v: &T) -> serde_json::Value {
-    serde_json::to_value(v).expect("records serialize")
-}
-
 impl ProfileCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
@@ -229,11 +225,10 @@ mod import {
 
     use indicatif::ProgressStyle;
 
-    use super::to_json;
     use crate::cli::Global;
     use crate::core::import::{self, Options, Stage};
     use crate::error::{Error, Result, code};
-    use crate::output::Response;
+    use crate::output::{RecordKind, Response};
 
     /// Lines in flight at once in remote mode.
     const IN_FLIGHT: usize = 8;
@@ -354,7 +349,7 @@ mod import {
             ));
             return Err(Error { kind, errors });
         }
-        Ok(Response::Records(created))
+        Ok(Response::Records(RecordKind::Imported, created))
     }
 
     /// 64-bit FNV-1a: a short, stable name for the import's origin.
@@ -438,8 +433,6 @@ mod import {
                 done.skipped
             ));
         }
-        Ok(Response::Records(
-            done.created.iter().map(to_json).collect(),
-        ))
+        Ok(Response::records(RecordKind::Imported, &done.created))
     }
 }

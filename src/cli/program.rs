@@ -85,7 +85,7 @@ fn with_csp(mut body: serde_json::Value, csp: Option<&str>) -> Result<serde_json
 /// The number `field` of the first record of an answer.
 pub fn first_u64(resp: &Response, field: &str) -> Option<u64> {
     match resp {
-        Response::Records(d) | Response::List { data: d, .. } => d.first()?.get(field)?.as_u64(),
+        Response::Records(_, d) | Response::List { data: d, .. } => d.first()?.get(field)?.as_u64(),
         _ => None,
     }
 }

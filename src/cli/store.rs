@@ -107,12 +107,15 @@ impl StoreCommand {
                     .collect(),
             });
         }
-        Ok(Response::Records(vec![serde_json::json!({
-            "status": "clean",
-            "customers": report.customers,
-            "transactions": report.transactions,
-            "repaired": report.repaired,
-        })]))
+        Ok(Response::Records(
+            crate::output::RecordKind::Summary,
+            vec![serde_json::json!({
+                "status": "clean",
+                "customers": report.customers,
+                "transactions": report.transactions,
+                "repaired": report.repaired,
+            })],
+        ))
     }
 }
 
@@ -173,12 +176,15 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
         counts.customers,
         counts.transactions
     ));
-    Ok(Response::Records(vec![serde_json::json!({
-        "target": target.root().display().to_string(),
-        "customers": counts.customers,
-        "transactions": counts.transactions,
-        "attachments": counts.attachments,
-        "queued": counts.queued,
-        "idempotency_keys": counts.idempotency_keys,
-    })]))
+    Ok(Response::Records(
+        crate::output::RecordKind::Summary,
+        vec![serde_json::json!({
+            "target": target.root().display().to_string(),
+            "customers": counts.customers,
+            "transactions": counts.transactions,
+            "attachments": counts.attachments,
+            "queued": counts.queued,
+            "idempotency_keys": counts.idempotency_keys,
+        })],
+    ))
 }

@@ -4,13 +4,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Global;
-use super::profile::to_json;
 use crate::api::endpoints::{Op, Request};
 use crate::core::Ctx;
 use crate::core::worker::{self, Summary};
 use crate::error::{Error, ErrorKind, Result, code};
 use crate::model::status::SYSTEM;
-use crate::output::Response;
+use crate::output::{RecordKind, Response};
 
 /// The arguments of `payctl worker` (its help is on `Command::Worker`).
 #[derive(Debug, clap::Args)]
@@ -69,7 +68,7 @@ impl WorkerArgs {
         let mut total = serde_json::Map::new();
         loop {
             match pass() {
-                Ok(Response::Records(d)) => {
+                Ok(Response::Records(_, d)) => {
                     if let Some(s) = d.first().and_then(|s| s.as_object()) {
                         if s.values().any(|v| v.as_u64().is_some_and(|n| n > 0)) {
                             g.ui.err_line(serde_json::Value::Object(s.clone()));
@@ -92,9 +91,15 @@ impl WorkerArgs {
             }
         }
         if total.is_empty() {
-            return Ok(Response::Records(vec![to_json(&Summary::default())]));
+            return Ok(Response::one(
+                RecordKind::WorkerSummary,
+                &Summary::default(),
+            ));
         }
-        Ok(Response::Records(vec![serde_json::Value::Object(total)]))
+        Ok(Response::Records(
+            RecordKind::WorkerSummary,
+            vec![serde_json::Value::Object(total)],
+        ))
     }
 
     pub fn exec(self, g: &Global) -> Result<Response> {
@@ -118,7 +123,7 @@ impl WorkerArgs {
             }
             let run = run?;
             if run.held.is_empty() {
-                return Ok(Response::Records(vec![to_json(&run.summary)]));
+                return Ok(Response::one(RecordKind::WorkerSummary, &run.summary));
             }
             // Exit 3 naming each item left queued; what was done is committed.
             g.ui.err_line(format_args!(
@@ -162,7 +167,7 @@ impl WorkerArgs {
                 break;
             }
         }
-        Ok(Response::Records(vec![to_json(&total)]))
+        Ok(Response::one(RecordKind::WorkerSummary, &total))
     }
 }
 

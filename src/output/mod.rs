@@ -1,6 +1,7 @@
 //! Rendering results and errors: the spec's JSON envelope, tables, ids.
 //! Sensitive values are masked here, on every path to stdout or stderr.
 
+pub mod kind;
 pub mod mask;
 pub mod table;
 pub mod ui;
@@ -9,7 +10,8 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use crate::core::paging::Paging;
+pub use self::kind::RecordKind;
+use crate::core::paging::{Page, Paging};
 use crate::error::Error;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,10 +24,14 @@ pub enum Format {
 /// What a command answers.
 #[derive(Debug, Clone)]
 pub enum Response {
-    /// A list page: records with paging.
-    List { paging: Paging, data: Vec<Value> },
-    /// Records without paging (a single record, a summary).
-    Records(Vec<Value>),
+    /// A list page: records of a kind, with paging.
+    List {
+        kind: RecordKind,
+        paging: Paging,
+        data: Vec<Value>,
+    },
+    /// Records of a kind without paging (a single record, a summary).
+    Records(RecordKind, Vec<Value>),
     /// `data: [{"id": …}]` of a create or an update.
     Id(String),
     /// Text printed as it is in every format (completion scripts).
@@ -45,10 +51,38 @@ pub struct Style {
     pub columns: Option<u16>,
 }
 
+/// A record as JSON (records always serialize).
+pub fn to_json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).expect("records serialize")
+}
+
+impl Response {
+    /// One record of `kind` (a get).
+    pub fn one<T: serde::Serialize>(kind: RecordKind, record: &T) -> Response {
+        Response::Records(kind, vec![to_json(record)])
+    }
+
+    /// A page of records of `kind` (a list).
+    pub fn page<T: serde::Serialize>(kind: RecordKind, page: Page<T>) -> Response {
+        Response::List {
+            kind,
+            paging: page.paging,
+            data: page.items.iter().map(to_json).collect(),
+        }
+    }
+
+    /// The records of `kind`, without paging.
+    pub fn records<T: serde::Serialize>(kind: RecordKind, records: &[T]) -> Response {
+        Response::Records(kind, records.iter().map(to_json).collect())
+    }
+}
+
 fn envelope(resp: &Response) -> Value {
     match resp {
-        Response::List { paging, data } => json!({"paging": paging, "data": data, "errors": null}),
-        Response::Records(data) => {
+        Response::List { paging, data, .. } => {
+            json!({"paging": paging, "data": data, "errors": null})
+        }
+        Response::Records(_, data) => {
             json!({"paging": null, "data": data, "errors": null})
         }
         Response::Id(id) => json!({"paging": null, "data": [{"id": id}], "errors": null}),
@@ -64,15 +98,11 @@ fn json_text(v: &Value, pretty: bool) -> String {
     }
 }
 
-/// The identifier of a record: its first field (every record starts with its
-/// id, `…_id`). An answer that is not a record (the worker's counts, the
-/// summary of `store check`) has none, and `-o id` prints nothing for it.
-fn record_id(v: &Value) -> Option<String> {
-    let (name, first) = v.as_object()?.iter().next()?;
-    if name != "id" && !name.ends_with("_id") {
-        return None;
-    }
-    match first {
+/// The identifier of a record: the id field of its kind. An answer that is
+/// not a record (the worker's counts, the summary of `store check`) has
+/// none, and `-o id` prints nothing for it.
+fn record_id(kind: RecordKind, v: &Value) -> Option<String> {
+    match v.get(kind.id_field()?.as_ref())? {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
@@ -97,7 +127,7 @@ pub fn error_envelope(err: &Error) -> Value {
 
 fn masked(resp: &Response) -> Response {
     let mut resp = resp.clone();
-    if let Response::List { data, .. } | Response::Records(data) = &mut resp {
+    if let Response::List { data, .. } | Response::Records(_, data) = &mut resp {
         data.iter_mut().for_each(mask::mask)
     }
     resp
@@ -114,9 +144,9 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
         Format::Id => match &resp {
             Response::Id(id) => writeln!(out, "{id}"),
             Response::Raw(_) => Ok(()),
-            Response::List { data, .. } | Response::Records(data) => {
+            Response::List { kind, data, .. } | Response::Records(kind, data) => {
                 for v in data {
-                    if let Some(id) = record_id(v) {
+                    if let Some(id) = record_id(*kind, v) {
                         writeln!(out, "{id}")?;
                     }
                 }

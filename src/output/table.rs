@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Table, presets};
 use serde_json::Value;
 
-use super::{Response, Style};
+use super::{RecordKind, Response, Style};
 use crate::catalog::dictionaries as dict;
 
 fn text(v: &Value) -> String {
@@ -166,34 +166,30 @@ impl Col {
     }
 }
 
-/// The columns of a list of records shaped like `first`; `None` for a shape
-/// without a layout of its own.
-fn layout(first: &Value) -> Option<Vec<Col>> {
+/// The columns of a list of records of `kind`; `None` for a kind without
+/// a layout of its own (its scalar fields are shown, [`generic`]).
+fn layout(kind: RecordKind) -> Option<Vec<Col>> {
     use Get::*;
-    let has = |k: &str| first.get(k).is_some();
-    let cols = if has("transaction_step_id") {
-        vec![
+    let cols = match kind {
+        RecordKind::Step => vec![
             col("seq", Path("sequence")),
             col("transaction_step_id", Path("transaction_step_id")),
             col("transfer type", Named("transfer_type_id")),
             col("status", Named("transaction_step_status_id")),
             col("reason", Path("transaction_step_status_reason")),
-        ]
-    } else if has("transaction_parameter_id") {
-        vec![
+        ],
+        RecordKind::Parameter => vec![
             col("id", Path("transaction_parameter_id")),
             col("name", Path("transaction_parameter_name")),
             col("values", ParamValues("transaction_parameter_values")),
-        ]
-    } else if has("transaction_id") && has("transaction_status_id") {
-        vec![
+        ],
+        RecordKind::Transaction => vec![
             col("transaction_id", Path("transaction_id")),
             col("template", Path("transaction_template_id")),
             col("status", Named("transaction_status_id")),
             col("created", Time("created_datetime")),
-        ]
-    } else if has("payment_instrument_id") {
-        vec![
+        ],
+        RecordKind::Instrument => vec![
             col("payment_instrument_id", Path("payment_instrument_id")),
             col("type", Named("payment_instrument_type_id")),
             col("default", Flag("is_default")),
@@ -201,9 +197,8 @@ fn layout(first: &Value) -> Option<Vec<Col>> {
             col("account", Masked("payment_instrument_ach.account_number")),
             col("routing", Masked("payment_instrument_ach.routing_number")),
             col("label", Path("payment_instrument_label")),
-        ]
-    } else if has("address_id") {
-        vec![
+        ],
+        RecordKind::Address => vec![
             col("address_id", Path("address_id")),
             col("type", Named("address_type_id")),
             col("default", Flag("is_default")),
@@ -211,25 +206,22 @@ fn layout(first: &Value) -> Option<Vec<Col>> {
             col("city", Path("city")),
             col("state", StateCode("state_id")),
             col("zip", Path("zip")),
-        ]
-    } else if has("customer_profile_program_status_id") {
-        vec![
+        ],
+        RecordKind::Attachment => vec![
             col("customer_profile_id", Path("customer_profile_id")),
             col("program_id", Path("program_id")),
             col("status", Named("customer_profile_program_status_id")),
             col("reason", Path("customer_profile_program_status_reason")),
-        ]
-    } else if has("customer_profile_id") && has("customer_key") {
-        vec![
+        ],
+        RecordKind::Profile => vec![
             col("customer_profile_id", Path("customer_profile_id")),
             col("customer_key", Path("customer_key")),
             col("first name", Path("customer_profile_individual.first_name")),
             col("last name", Path("customer_profile_individual.last_name")),
             col("email", Path("customer_profile_individual.email")),
             col("created", Time("created_datetime")),
-        ]
-    } else if has("transaction_template_step_id") {
-        vec![
+        ],
+        RecordKind::TemplateStep => vec![
             col("seq", Path("sequence")),
             col(
                 "transaction_template_step_id",
@@ -239,44 +231,48 @@ fn layout(first: &Value) -> Option<Vec<Col>> {
             col("optional", Flag("is_optional")),
             col("source", Path("parameter_mapping.source")),
             col("target", Path("parameter_mapping.target")),
-        ]
-    } else if has("state_id") && has("state_short_name") {
-        vec![
+        ],
+        RecordKind::Dictionary("states") => vec![
             col("state_id", Path("state_id")),
             col("code", Path("state_short_name")),
             col("name", Path("state_name")),
-        ]
-    } else if has("country_id") && has("country_two_letter_code") {
-        vec![
+        ],
+        RecordKind::Dictionary("countries") => vec![
             col("country_id", Path("country_id")),
             col("code", Path("country_two_letter_code")),
             col("name", Path("country_display_name")),
-        ]
-    } else {
-        return named_record(first);
+        ],
+        RecordKind::Program
+        | RecordKind::Application
+        | RecordKind::Template
+        | RecordKind::Dictionary(_) => named_record(&kind.id_field()?),
+        RecordKind::DictionaryName => vec![col("dictionary_name", Path("dictionary_name"))],
+        RecordKind::Imported => vec![
+            col("id", Path("id")),
+            col("customer_key", Path("customer_key")),
+            col("line", Path("line")),
+        ],
+        RecordKind::Id => vec![col("id", Path("id"))],
+        RecordKind::WorkerSummary
+        | RecordKind::Health
+        | RecordKind::Document
+        | RecordKind::Summary => return None,
     };
     Some(cols)
 }
 
 /// Records named `<x>_id`, `<x>_name`, `<x>_display_name` (dictionaries,
 /// programs, applications, templates): those three columns.
-fn named_record(first: &Value) -> Option<Vec<Col>> {
-    let map = first.as_object()?;
-    let (id, _) = map.iter().next()?;
-    let prefix = id.strip_suffix("_id")?;
-    let name = format!("{prefix}_name");
-    let display = format!("{prefix}_display_name");
-    if !map.contains_key(&name) || !map.contains_key(&display) {
-        return None;
-    }
-    Some(vec![
+fn named_record(id: &str) -> Vec<Col> {
+    let prefix = id.strip_suffix("_id").unwrap_or(id);
+    vec![
         Col {
-            header: Cow::Owned(id.clone()),
-            get: Get::Field(id.clone()),
+            header: Cow::Owned(id.to_string()),
+            get: Get::Field(id.to_string()),
         },
-        col("name", Get::Field(name)),
-        col("display name", Get::Field(display)),
-    ])
+        col("name", Get::Field(format!("{prefix}_name"))),
+        col("display name", Get::Field(format!("{prefix}_display_name"))),
+    ]
 }
 
 /// Columns of a record without a layout: its scalar top-level fields and the
@@ -380,7 +376,7 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
     match resp {
         Response::Id(id) => writeln!(out, "{id}"),
         Response::Raw(text) => out.write_all(text.as_bytes()),
-        Response::Records(data) if data.len() == 1 => {
+        Response::Records(_, data) if data.len() == 1 => {
             let mut t = new_table(style);
             t.set_header(header(style, ["field".into(), "value".into()]));
             let mut rows = Vec::new();
@@ -390,12 +386,12 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
             }
             writeln!(out, "{t}")
         }
-        Response::List { data, .. } | Response::Records(data) => {
+        Response::List { kind, data, .. } | Response::Records(kind, data) => {
             if data.is_empty() {
                 writeln!(out, "(no records)")?;
             } else {
                 let mut t = new_table(style);
-                match layout(&data[0]) {
+                match layout(*kind) {
                     Some(cols) => {
                         t.set_header(header(style, cols.iter().map(|c| c.header.to_string())));
                         for rec in data {
@@ -450,8 +446,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn cells(first: &Value) -> Vec<String> {
-        layout(first)
+    fn cells(kind: RecordKind, first: &Value) -> Vec<String> {
+        layout(kind)
             .expect("a layout")
             .iter()
             .map(|c| c.cell(first))
@@ -463,7 +459,7 @@ mod tests {
         let step = json!({"transaction_step_id": "trs_x", "sequence": 1, "transfer_type_id": 1,
             "transaction_step_status_id": 60, "transaction_step_status_reason": "Successfully completed."});
         assert_eq!(
-            cells(&step),
+            cells(RecordKind::Step, &step),
             [
                 "1",
                 "trs_x",
@@ -475,7 +471,7 @@ mod tests {
         let addr = json!({"address_id": "cpa_x", "address_type_id": 1, "is_default": true,
             "state_id": 6, "address_line1": "1 Main St", "city": "Springfield", "zip": "12345"});
         assert_eq!(
-            cells(&addr),
+            cells(RecordKind::Address, &addr),
             [
                 "cpa_x",
                 "1 Mailing",
@@ -488,16 +484,21 @@ mod tests {
         );
         let att = json!({"customer_profile_id": "csp_x", "program_id": "prm_x",
             "customer_profile_program_status_id": 10, "customer_profile_program_status_reason": "r"});
-        assert_eq!(cells(&att), ["csp_x", "prm_x", "10 Attached", "r"]);
+        assert_eq!(
+            cells(RecordKind::Attachment, &att),
+            ["csp_x", "prm_x", "10 Attached", "r"]
+        );
     }
 
     #[test]
     fn dictionaries_show_id_name_display_name() {
         let rec = json!({"address_type_id": 1, "address_type_name": "Mailing",
             "address_type_display_name": "Mailing", "address_type_description": "…"});
-        let cols = layout(&rec).expect("layout");
+        let cols = layout(RecordKind::Dictionary("address-types")).expect("layout");
         assert_eq!(cols[0].header, "address_type_id");
         assert_eq!(cols.len(), 3);
+        let cells: Vec<String> = cols.iter().map(|c| c.cell(&rec)).collect();
+        assert_eq!(cells, ["1", "Mailing", "Mailing"]);
     }
 
     #[test]

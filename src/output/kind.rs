@@ -1,0 +1,69 @@
+//! What the records of an answer are. Every answer says it (the endpoint
+//! table declares the kind each endpoint returns; the few answers without an
+//! endpoint name theirs), and `-o id` and `-o table` render from the kind:
+//! its id field here, its columns in `table.rs`, never from which keys a
+//! record happens to have. A new kind of record is rendered only once it is
+//! declared, not by accident.
+
+use std::borrow::Cow;
+
+/// The kind of the records of a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    /// `data: [{"id": …}]` of a create, an update or a delete.
+    Id,
+    Profile,
+    Address,
+    Instrument,
+    Program,
+    Application,
+    Template,
+    TemplateStep,
+    /// A profile-program record (attachment).
+    Attachment,
+    Transaction,
+    /// A stored parameter of a transaction.
+    Parameter,
+    /// A step of a transaction.
+    Step,
+    /// An entry of the dictionary of that (canonical) name.
+    Dictionary(&'static str),
+    /// `{"dictionary_name"}`: the names of the dictionaries.
+    DictionaryName,
+    /// A line created by `profile import`: `{"id", "customer_key", "line"}`.
+    Imported,
+    /// The worker's counts.
+    WorkerSummary,
+    Health,
+    /// The OpenAPI document itself (not an envelope).
+    Document,
+    /// A report of ours that is not a record (store check, migrate, demo,
+    /// generate-docs): no id; its scalar fields as columns.
+    Summary,
+}
+
+impl RecordKind {
+    /// The field that identifies a record of this kind (what `-o id`
+    /// prints); None for what is not a record.
+    pub fn id_field(self) -> Option<Cow<'static, str>> {
+        use RecordKind::*;
+        Some(Cow::Borrowed(match self {
+            Id | Imported => "id",
+            Profile | Attachment => "customer_profile_id",
+            Address => "address_id",
+            Instrument => "payment_instrument_id",
+            Program => "program_id",
+            Application => "application_id",
+            Template => "transaction_template_id",
+            TemplateStep => "transaction_template_step_id",
+            Transaction => "transaction_id",
+            Parameter => "transaction_parameter_id",
+            Step => "transaction_step_id",
+            DictionaryName => "dictionary_name",
+            Dictionary(name) => {
+                return crate::catalog::dictionaries::id_field(name).map(Cow::Owned);
+            }
+            WorkerSummary | Health | Document | Summary => return None,
+        }))
+    }
+}
