@@ -66,14 +66,7 @@ impl StoreCommand {
         }
         let store = if repair { g.write()? } else { g.read()? };
         // A progress bar over the record shards, on a terminal only.
-        let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            indicatif::ProgressBar::with_draw_target(
-                Some(0),
-                indicatif::ProgressDrawTarget::stderr(),
-            )
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
+        let bar = g.ui.progress_bar();
         if let Ok(style) = indicatif::ProgressStyle::with_template(
             "checking records [{bar:40}] {pos}/{len} shards ({eta} left)",
         ) {
