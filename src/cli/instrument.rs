@@ -87,11 +87,10 @@ pub struct InstrumentFields {
     /// program_id the customer is Attached to (prm_…)
     #[arg(long = "program", value_name = "PRM")]
     pub program_id: Option<String>,
-    /// 4-17 digits
-    #[arg(long, value_name = "DIGITS")]
+    // The rules' text is core's, as the prompts and the errors state it.
+    #[arg(long, value_name = "DIGITS", help = crate::core::instrument::ACCOUNT_RULE)]
     pub account_number: Option<String>,
-    /// exactly 9 digits
-    #[arg(long, value_name = "DIGITS")]
+    #[arg(long, value_name = "DIGITS", help = crate::core::instrument::ROUTING_RULE)]
     pub routing_number: Option<String>,
     /// payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking
     #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AchType))]

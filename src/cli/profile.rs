@@ -113,8 +113,9 @@ pub struct ProfileFields {
     /// customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)
     #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::CustomerType))]
     pub customer_type_id: Option<u32>,
-    /// customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)
-    #[arg(long, value_name = "KEY")]
+    // The rule's text is core's, as the prompt and the error state it.
+    #[arg(long, value_name = "KEY",
+          help = format!("customer_key: {} (unique)", crate::core::profile::KEY_RULE))]
     pub customer_key: Option<String>,
     /// A customer_profile_tags entry (repeatable, at most 50)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
