@@ -221,7 +221,7 @@ impl ProfileCommand {
 
 /// `profile import`: read the lines, show progress, answer the new ids.
 mod import {
-    use std::io::Read;
+    use std::io::{Read, Seek, SeekFrom};
     use std::path::Path;
 
     use indicatif::ProgressStyle;
@@ -230,6 +230,7 @@ mod import {
     use crate::core::import::{self, Options, Stage};
     use crate::error::{Error, Result, code};
     use crate::output::{RecordKind, Response};
+    use crate::store::Mode;
 
     /// Lines in flight at once in remote mode.
     const IN_FLIGHT: usize = 8;
@@ -386,7 +387,16 @@ mod import {
             (Box::new(&opened), size)
         };
         let mut input = input;
-        let store = g.write()?;
+        // Opened (created, upgraded, a journal replayed) once here; the
+        // import then opens it again for each step, never holding it between.
+        let (mut scratch, mut answers) = {
+            let store = g.write()?;
+            (store.scratch_file()?, store.scratch_file()?)
+        };
+        let open = |mode: Mode| match mode {
+            Mode::Shared => g.read(),
+            Mode::Exclusive => g.write(),
+        };
         let bar = g.ui.progress_bar();
         let count_style =
             ProgressStyle::with_template("{msg:9} [{bar:40}] {human_pos}/{human_len} ({eta} left)")
@@ -416,17 +426,18 @@ mod import {
             }
             bar.set_position(done as u64);
         };
-        let mut scratch = store.scratch_file()?;
         let result = import::import(
-            &store,
+            &open,
             &g.ctx(),
             &mut input,
             size,
             &mut scratch,
+            &mut answers,
             Options { skip_existing },
             &mut progress,
         );
         bar.finish_and_clear();
+        drop(scratch);
         let done = result?;
         if done.skipped > 0 {
             g.ui.err_line(format_args!(
@@ -434,6 +445,138 @@ mod import {
                 done.skipped
             ));
         }
-        Ok(Response::records(RecordKind::Imported, &done.created))
+        if let Some(e) = done.taken {
+            g.ui.err_line(format_args!(
+                "note: {} line(s) were created; the refused ones were not (their key was \
+                 taken by another command during the import): fix them and run the same \
+                 import again with --skip-existing (it creates only what is missing)",
+                done.created
+            ));
+            return Err(e);
+        }
+        answers
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| Error::io(g.data_dir.as_path(), e))?;
+        answer(g, &mut answers)
+    }
+
+    /// The answer of a local import: its created profiles, read back from
+    /// `answers` (one JSON record a line). In JSON and id formats they are
+    /// streamed to stdout as they are read (a million of them are not held in
+    /// memory), exactly as the ordinary printer would have printed them; a
+    /// table is built in memory.
+    fn answer(g: &Global, answers: &mut std::fs::File) -> Result<Response> {
+        use std::io::{BufRead, BufReader};
+
+        use crate::output::{Format, mask};
+
+        let unreadable = |e: std::io::Error| {
+            Error::one(
+                code::MALFORMED,
+                format!("profile import: cannot read back its answer in the store ({e})"),
+            )
+        };
+        let mut lines = BufReader::with_capacity(64 << 10, answers);
+        let mut next = move || -> Result<Option<serde_json::Value>> {
+            let mut line = String::new();
+            if lines.read_line(&mut line).map_err(unreadable)? == 0 {
+                return Ok(None);
+            }
+            let mut v: serde_json::Value =
+                serde_json::from_str(&line).map_err(|e| unreadable(std::io::Error::other(e)))?;
+            mask::mask(&mut v);
+            Ok(Some(v))
+        };
+        if g.ui.format() == Format::Table {
+            let mut all = Vec::new();
+            while let Some(v) = next()? {
+                all.push(v);
+            }
+            return Ok(Response::Records(RecordKind::Imported, all));
+        }
+        let pretty = g.ui.style().pretty;
+        // Written through the one owner of stdout, 64 KiB at a time.
+        struct Out<'a> {
+            g: &'a Global,
+            buf: String,
+        }
+        impl Out<'_> {
+            fn put(&mut self, text: &str) -> std::io::Result<()> {
+                self.buf.push_str(text);
+                if self.buf.len() >= 64 << 10 {
+                    self.flush()?;
+                }
+                Ok(())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                let r = self.g.ui.out_text(&self.buf);
+                self.buf.clear();
+                r
+            }
+        }
+        let mut out = Out {
+            g,
+            buf: String::with_capacity(80 << 10),
+        };
+        let mut count = 0usize;
+        let written = (|| -> Result<std::io::Result<()>> {
+            if g.ui.format() == Format::Id {
+                while let Some(v) = next()? {
+                    count += 1;
+                    if let Some(id) = v.get("id").and_then(|i| i.as_str())
+                        && let Err(e) = out.put(&format!("{id}\n"))
+                    {
+                        return Ok(Err(e));
+                    }
+                }
+                return Ok(out.flush());
+            }
+            // The envelope as `serde_json` prints it, compact or pretty.
+            let (head, tail) = if pretty {
+                (
+                    "{\n  \"paging\": null,\n  \"data\": [",
+                    "\n  ],\n  \"errors\": null\n}\n",
+                )
+            } else {
+                ("{\"paging\":null,\"data\":[", "],\"errors\":null}\n")
+            };
+            if let Err(e) = out.put(head) {
+                return Ok(Err(e));
+            }
+            while let Some(v) = next()? {
+                let mut text = String::from(if count > 0 { "," } else { "" });
+                if pretty {
+                    let body = serde_json::to_string_pretty(&v).expect("json");
+                    text.push_str("\n    ");
+                    text.push_str(&body.replace('\n', "\n    "));
+                } else {
+                    text.push_str(&serde_json::to_string(&v).expect("json"));
+                }
+                count += 1;
+                if let Err(e) = out.put(&text) {
+                    return Ok(Err(e));
+                }
+            }
+            // An empty list prints `[]` on one line, pretty or not.
+            let tail = if count == 0 && pretty {
+                "],\n  \"errors\": null\n}\n"
+            } else {
+                tail
+            };
+            Ok(out.put(tail).and_then(|()| out.flush()))
+        })()?;
+        match written {
+            Ok(()) => Ok(Response::Raw(String::new())),
+            // A closed pipe or a full disk: the profiles are created all
+            // the same; say so (exit 3, as for any answer lost after a change).
+            Err(e) => Err(Error::one(
+                code::MALFORMED,
+                format!(
+                    "writing output: {e}; the import was committed: {count} or more profile(s) \
+                     were created (`payctl profile list` shows them; a re-run with \
+                     --skip-existing creates nothing again)"
+                ),
+            )),
+        }
     }
 }

@@ -9,14 +9,24 @@
 //! transaction: a crash loses at most the chunk in hand, never half of one,
 //! and a re-run with `skip_existing` creates exactly the missing profiles.
 //!
-//! Memory stays bounded whatever the input (issue 12). The input is read as
-//! a stream, one batch of lines at a time; a line longer than
+//! The store is not held for the whole run (issue 17): the input is read
+//! and checked outside the store's lock (a shared lock is taken for each
+//! batch's key lookups only), and each chunk takes the exclusive lock for
+//! its own commit, where its keys are looked up again: a key that another
+//! command took meanwhile is refused for its line (21002) and never
+//! duplicated, while the other lines are created.
+//!
+//! Memory stays bounded whatever the input (issues 12 and 17). The input is
+//! read as a stream, one batch of lines at a time; a line longer than
 //! [`caps::LINE_BYTES`] stops the import at once (a file without line ends,
 //! such as `/dev/zero`, is one endless line). The check pass keeps only what
-//! finding repeated keys needs (each key once) and the reported errors; the
-//! lines to write go to a scratch file the caller provides (in the store, so
-//! as private as the records), which the write pass reads back, one chunk at
-//! a time. So stdin, a pipe and a file are read once, and the lines written
+//! finding repeated keys needs (each key once, compactly: [`KeySet`]) and
+//! the reported errors; each valid line becomes its customer record at once,
+//! which goes to a scratch file the caller provides (in the store, so as
+//! private as the records) and which the write pass reads back, one chunk
+//! at a time, without validating the line again. The created profiles go
+//! to a second file as they are committed, for the caller to stream as the
+//! answer. So stdin, a pipe and a file are read once, and the lines written
 //! are exactly the lines checked.
 
 use std::collections::HashMap;
@@ -28,8 +38,9 @@ use super::Ctx;
 use super::profile::{self, NewProfile};
 use super::rules::{self, caps};
 use crate::error::{ApiError, Error, Result, code};
+use crate::model::Customer;
 use crate::model::catalog::Facilitator;
-use crate::store::{KeyIndex, Store};
+use crate::store::{Mode, Store};
 
 /// Profiles created per store transaction: large enough that the per-commit
 /// cost (the journal, one sync of the file system) is spread thin, small
@@ -65,12 +76,20 @@ pub struct Created {
     pub line: usize,
 }
 
-/// What an import did.
-#[derive(Debug, Clone, Default)]
+/// What an import did (the created profiles themselves went to the
+/// caller's `answers`).
+#[derive(Debug, Default)]
 pub struct Imported {
-    pub created: Vec<Created>,
+    /// How many profiles were created.
+    pub created: usize,
+    /// The last one.
+    pub last: Option<Created>,
     /// Lines skipped because their key was already in the store (`skip_existing`).
     pub skipped: usize,
+    /// The lines refused at their commit because another command took their
+    /// key after the check (21002, `line N: …`), when there are any: the
+    /// other lines were created.
+    pub taken: Option<Error>,
 }
 
 /// What the import is doing, for a progress display.
@@ -188,7 +207,8 @@ struct Checked {
     /// key characters): only those are looked for again in the file, so a
     /// file of long bad keys costs no memory.
     key: Option<String>,
-    result: std::result::Result<(), Vec<ApiError>>,
+    /// The new customer record, serialized, or why the line is refused.
+    result: std::result::Result<Vec<u8>, Vec<ApiError>>,
     /// Whether a stored profile already has the key (checked for valid lines).
     exists: bool,
 }
@@ -220,24 +240,77 @@ fn validate(
     (key, result)
 }
 
-fn check_line(
-    keys: &KeyIndex,
-    ctx: &Ctx,
-    fac: &Facilitator,
-    n: usize,
-    line: &[u8],
-) -> Result<Checked> {
+/// Check one line; a line that passes becomes its customer record at once
+/// (its id drawn now), serialized: what the scratch file keeps for the write
+/// pass, so that no line is validated twice.
+fn check_line(ctx: &Ctx, fac: &Facilitator, n: usize, line: &[u8]) -> Result<Checked> {
     let (key, result) = validate(ctx, fac, n, line);
-    let exists = match &result {
-        Ok(new) => keys.owner(&new.customer_key)?.is_some(),
-        Err(_) => false,
-    };
+    let result = result.map(|new| {
+        let customer = new.into_customer(ctx);
+        serde_json::to_vec(&customer).expect("records serialize")
+    });
     Ok(Checked {
         line: n,
         key,
-        result: result.map(|_| ()),
-        exists,
+        result,
+        exists: false,
     })
+}
+
+/// The `customer_key`s seen so far in the file, each with its first line,
+/// compactly: the keys' bytes one after another in one buffer (a length
+/// byte, the key, the line as 4 bytes), found through a table from a 64-bit
+/// hash of the key to its place in the buffer. About 30 bytes a key, against
+/// some 100 for a map of strings; two keys whose hashes are equal (so rare
+/// that it may never happen) are told apart exactly by a second, ordinary
+/// map that holds only such keys.
+#[derive(Default)]
+struct KeySet {
+    bytes: Vec<u8>,
+    at: HashMap<u64, usize>,
+    collided: HashMap<Box<str>, usize>,
+    hasher: std::hash::RandomState,
+}
+
+impl KeySet {
+    fn hash(&self, key: &str) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(key)
+    }
+
+    fn key_at(&self, at: usize) -> (&[u8], usize) {
+        let len = usize::from(self.bytes[at]);
+        let key = &self.bytes[at + 1..at + 1 + len];
+        let mut n = [0u8; 4];
+        n.copy_from_slice(&self.bytes[at + 1 + len..at + 5 + len]);
+        (key, u32::from_le_bytes(n) as usize)
+    }
+
+    /// The first line of `key`, if it was seen.
+    fn get(&self, key: &str) -> Option<usize> {
+        let &at = self.at.get(&self.hash(key))?;
+        match self.key_at(at) {
+            (k, n) if k == key.as_bytes() => Some(n),
+            _ => self.collided.get(key).copied(),
+        }
+    }
+
+    /// Record `key` (at most 255 bytes: keys are at most 50 characters) as
+    /// first seen on line `n`.
+    fn insert(&mut self, key: &str, n: usize) {
+        let h = self.hash(key);
+        if self.at.contains_key(&h) {
+            self.collided.insert(key.into(), n);
+            return;
+        }
+        let len = u8::try_from(key.len()).unwrap_or(u8::MAX);
+        self.at.insert(h, self.bytes.len());
+        self.bytes.push(len);
+        self.bytes
+            .extend_from_slice(&key.as_bytes()[..usize::from(len)]);
+        self.bytes
+            .extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+    }
 }
 
 /// A batch of lines read, checked together.
@@ -397,13 +470,19 @@ fn thousands(n: usize) -> String {
     out
 }
 
+/// How the import opens the store for each of its steps: shared for a
+/// batch of key lookups, exclusive for a chunk's commit. The store is open
+/// (and locked) only for that step, so other commands get in between.
+pub type Open<'a> = &'a (dyn Fn(Mode) -> Result<Store> + Sync);
+
 /// Check every line of `input`, copying the lines to write to `scratch` as
-/// `N <json>\n`; the number of lines to write and of lines skipped.
-/// Reports `(bytes read, size)` through `progress`.
+/// `N <customer record>\n`; the number of lines to write and of lines
+/// skipped. Reports `(bytes read, size)` through `progress`. The store is
+/// opened (shared) only to look up a batch's keys.
 #[allow(clippy::too_many_arguments)]
 fn check(
-    store: &Store,
-    keys: &KeyIndex,
+    open: Open<'_>,
+    fac: &Facilitator,
     ctx: &Ctx,
     input: &mut dyn Read,
     size: u64,
@@ -411,12 +490,11 @@ fn check(
     opts: Options,
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<(usize, usize)> {
-    let fac = store.catalog()?.facilitator;
     let mut lines = Lines::new(BufReader::with_capacity(256 << 10, input));
     let unreadable =
         |e: std::io::Error| Error::one(code::MALFORMED, format!("FILE: cannot be read ({e})"));
     let mut report = Report::default();
-    let mut first_line_of: HashMap<Box<str>, usize> = HashMap::new();
+    let mut first_line_of = KeySet::default();
     let mut to_write = 0;
     let mut skipped = 0;
     let mut batch = Batch::default();
@@ -441,27 +519,42 @@ fn check(
                 }
             }
         }
-        let checked = each_line(&batch, &|n, l| check_line(keys, ctx, &fac, n, l))?;
-        for (i, c) in checked.into_iter().enumerate() {
+        let mut checked = each_line(&batch, &|n, l| check_line(ctx, fac, n, l))?;
+        // The stored keys of the batch's valid lines: one look at the key
+        // index for the batch, under a shared lock taken for it alone.
+        let valid: Vec<usize> = (0..checked.len())
+            .filter(|&i| checked[i].result.is_ok() && checked[i].key.is_some())
+            .collect();
+        if !valid.is_empty() {
+            let keys: Vec<&str> = valid
+                .iter()
+                .filter_map(|&i| checked[i].key.as_deref())
+                .collect();
+            let owners = open(Mode::Shared)?.key_owners(&keys)?;
+            for (&i, owner) in valid.iter().zip(owners) {
+                checked[i].exists = owner.is_some();
+            }
+        }
+        for c in checked {
             let n = c.line;
             // A key repeated in the file is refused whatever else is wrong
             // with either line, so fixing one error does not reveal another.
-            let repeated = c.key.and_then(|k| match first_line_of.get(k.as_str()) {
-                Some(&first) => Some(first),
+            let repeated = c.key.and_then(|k| match first_line_of.get(&k) {
+                Some(first) => Some(first),
                 None => {
                     // Past the detailed report a bad line's key is not kept:
                     // nothing will be written, and memory stays bounded.
                     if c.result.is_ok() || report.bad_lines < REPORTED_LINES {
-                        first_line_of.insert(k.into_boxed_str(), n);
+                        first_line_of.insert(&k, n);
                     }
                     None
                 }
             });
             match c.result {
                 Err(e) => report.add(n, e),
-                Ok(()) if repeated.is_some() => {}
-                Ok(()) if c.exists && opts.skip_existing => skipped += 1,
-                Ok(()) if c.exists => report.add(
+                Ok(_) if repeated.is_some() => {}
+                Ok(_) if c.exists && opts.skip_existing => skipped += 1,
+                Ok(_) if c.exists => report.add(
                     n,
                     [ApiError {
                         code: code::KEY_IN_USE,
@@ -472,13 +565,12 @@ fn check(
                         ..Default::default()
                     }],
                 ),
-                Ok(()) => {
+                Ok(record) => {
                     // Once a line is refused nothing is written: stop copying.
                     if report.is_empty() {
-                        let (_, text) = batch.line(i);
-                        let mut rec = Vec::with_capacity(text.len() + 12);
+                        let mut rec = Vec::with_capacity(record.len() + 12);
                         write!(rec, "{n} ").expect("write to a Vec");
-                        rec.extend_from_slice(text);
+                        rec.extend_from_slice(&record);
                         rec.push(b'\n');
                         scratch.write_all(&rec).map_err(scratch_error)?;
                     }
@@ -528,44 +620,102 @@ fn scratch_error(e: std::io::Error) -> Error {
     )
 }
 
+/// What one chunk's commit did.
+#[derive(Default)]
+struct Chunk {
+    created: Vec<Created>,
+    skipped: usize,
+    /// Lines whose key another command took after the check.
+    taken: Vec<usize>,
+}
+
+/// Commit one chunk under the store's exclusive lock, taken for it alone:
+/// each line's key is looked up again (another command may have taken it
+/// since the check), the lines whose key is still free are created in one
+/// transaction, and the lock is let go.
+fn write_chunk(open: Open<'_>, news: Vec<(usize, Customer)>, opts: Options) -> Result<Chunk> {
+    let store = open(Mode::Exclusive)?;
+    store.ensure_profile_ids()?;
+    let keys: Vec<&str> = news
+        .iter()
+        .map(|(_, c)| c.profile.customer_key.as_str())
+        .collect();
+    let owners = store.key_owners(&keys)?;
+    let mut tx = store.begin();
+    let mut chunk = Chunk::default();
+    for ((line, customer), owner) in news.into_iter().zip(owners) {
+        if owner.is_some() {
+            if opts.skip_existing {
+                chunk.skipped += 1;
+            } else {
+                chunk.taken.push(line);
+            }
+            continue;
+        }
+        chunk.created.push(Created {
+            id: customer.profile.customer_profile_id.clone(),
+            customer_key: customer.profile.customer_key.clone(),
+            line,
+        });
+        tx.new_customer(customer)?;
+    }
+    if !tx.is_empty() {
+        tx.commit()?;
+    }
+    Ok(chunk)
+}
+
 /// Import the JSON Lines `input` (`size` bytes, 0 when unknown): every line
 /// checked first, then the new profiles written [`CHUNK`] per store
-/// transaction, in file order. The store must be open for writing; it stays
-/// locked throughout, so the keys checked stay free until written. `scratch`
-/// is an empty private file (see [`Store::scratch_file`]) that holds the lines
-/// to write between the two passes. Every profile gets `ctx`'s time and actor.
+/// transaction, in file order.
+///
+/// The store is never held for the whole run: the check reads and checks
+/// the input without any lock (a shared one is taken for each batch's key
+/// lookups), and each chunk takes the exclusive lock for its commit alone,
+/// while the next chunk is prepared outside it. So other commands get in
+/// between two chunks. A key that another command took after the check is
+/// refused for its line at the commit (21002, reported in
+/// [`Imported::taken`]; skipped with `skip_existing`), never duplicated.
+///
+/// `scratch` is an empty private file (see [`Store::scratch_file`]) that
+/// holds the records to write between the two passes; `answers` receives
+/// one JSON line per created profile ([`Created`]), in file order, so that
+/// the answer of a million lines is not held in memory. Every profile gets
+/// `ctx`'s time and actor.
+#[allow(clippy::too_many_arguments)]
 pub fn import<S: Read + Write + Seek>(
-    store: &Store,
+    open: Open<'_>,
     ctx: &Ctx,
     input: &mut dyn Read,
     size: u64,
     scratch: &mut S,
+    answers: &mut dyn Write,
     opts: Options,
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<Imported> {
-    let keys = store.key_index()?;
+    let fac = open(Mode::Shared)?.catalog()?.facilitator;
     let (total, skipped) = {
         let mut w = std::io::BufWriter::with_capacity(256 << 10, &mut *scratch);
-        let counts = check(store, &keys, ctx, input, size, &mut w, opts, progress)?;
+        let counts = check(open, &fac, ctx, input, size, &mut w, opts, progress)?;
         w.flush().map_err(scratch_error)?;
         counts
     };
-    drop(keys);
-    if total > 0 {
-        store.ensure_profile_ids()?;
-    }
     scratch.seek(SeekFrom::Start(0)).map_err(scratch_error)?;
-    let fac = store.catalog()?.facilitator;
     let mut rest = BufReader::with_capacity(256 << 10, &mut *scratch);
-    let mut created = Vec::with_capacity(total);
+    let mut answers = std::io::BufWriter::with_capacity(64 << 10, answers);
+    let mut done = Imported {
+        skipped,
+        ..Imported::default()
+    };
+    let mut taken = Report::default();
     let mut batch = Batch::default();
     let mut rec = Vec::new();
+    let mut written = 0;
     progress(Stage::Writing, 0, total);
-    // Profiles of the chunks committed so far: an error answer names them.
-    let mut committed = 0;
-    // Chunk k is written on another thread while chunk k+1 is built here.
-    let written = std::thread::scope(|s| -> Result<()> {
-        let mut writing: Option<(std::thread::ScopedJoinHandle<'_, Result<()>>, usize)> = None;
+    // Chunk k is committed on another thread (holding the lock) while chunk
+    // k+1 is read back and parsed here (without it).
+    let result = std::thread::scope(|s| -> Result<()> {
+        let mut writing: Option<std::thread::ScopedJoinHandle<'_, Result<Chunk>>> = None;
         loop {
             batch.clear();
             while batch.lines.len() < CHUNK {
@@ -574,51 +724,54 @@ pub fn import<S: Read + Write + Seek>(
                     break;
                 }
                 let text = rec.strip_suffix(b"\n").unwrap_or(&rec);
-                let (n, line) = split_record(text)?;
-                batch.push(n, line);
+                let (n, record) = split_record(text)?;
+                batch.push(n, record);
             }
-            if batch.lines.is_empty() && writing.is_none() {
+            let news = each_line(&batch, &|n, l| {
+                serde_json::from_slice::<Customer>(l)
+                    .map(|c| (n, c))
+                    .map_err(|_| changed_scratch())
+            })?;
+            if let Some(h) = writing.take() {
+                let chunk = h.join().expect("writer thread")?;
+                written += chunk.created.len() + chunk.skipped + chunk.taken.len();
+                done.skipped += chunk.skipped;
+                for n in chunk.taken {
+                    taken.add(
+                        n,
+                        [ApiError {
+                            code: code::KEY_IN_USE,
+                            message: format!(
+                                "line {n}: customer_key: another customer profile took this key \
+                                 while the import ran; the line was not written \
+                                 (--skip-existing skips such lines)"
+                            ),
+                        }],
+                    );
+                }
+                for c in chunk.created {
+                    serde_json::to_writer(&mut answers, &c).map_err(|e| scratch_error(e.into()))?;
+                    answers.write_all(b"\n").map_err(scratch_error)?;
+                    done.created += 1;
+                    done.last = Some(c);
+                }
+                progress(Stage::Writing, written, total);
+            }
+            if news.is_empty() {
                 break;
             }
-            // The lines were checked already: validating them again gives
-            // the profiles (cheaper in memory than keeping them all).
-            let news = each_line(&batch, &|n, l| match validate(ctx, &fac, n, l).1 {
-                Ok(new) => Ok((n, new)),
-                Err(_) => Err(Error::one(
-                    code::MALFORMED,
-                    format!("line {n}: changed between the check and the write"),
-                )),
-            })?;
-            let mut tx = store.begin();
-            for (line, new) in news {
-                let customer = new.into_customer(ctx);
-                created.push(Created {
-                    id: customer.profile.customer_profile_id.clone(),
-                    customer_key: customer.profile.customer_key.clone(),
-                    line,
-                });
-                tx.new_customer(customer)?;
-            }
-            if let Some((h, upto)) = writing.take() {
-                h.join().expect("writer thread")?;
-                committed = upto;
-                progress(Stage::Writing, upto, total);
-            }
-            if !tx.is_empty() {
-                let prepared = tx.prepare()?;
-                writing = Some((s.spawn(move || prepared.commit()), created.len()));
-            }
+            writing = Some(s.spawn(move || write_chunk(open, news, opts)));
         }
         Ok(())
     });
-    if let Err(mut e) = written {
+    if let Err(mut e) = result {
         // A failed answer must not hide the chunks that were committed.
-        if let Some(last) = created[..committed].last() {
+        if let Some(last) = &done.last {
             let note = format!(
                 "(the profiles of the lines up to line {} were created before the failure: \
-                 {committed} profile(s), the last {}; re-run the import with --skip-existing \
+                 {} profile(s), the last {}; re-run the import with --skip-existing \
                  to create the rest)",
-                last.line, last.id
+                last.line, done.created, last.id
             );
             for a in &mut e.errors {
                 a.message = format!("{} {note}", a.message);
@@ -626,7 +779,18 @@ pub fn import<S: Read + Write + Seek>(
         }
         return Err(e);
     }
-    Ok(Imported { created, skipped })
+    answers.flush().map_err(scratch_error)?;
+    if !taken.is_empty() {
+        done.taken = Some(taken.into_error(None));
+    }
+    Ok(done)
+}
+
+fn changed_scratch() -> Error {
+    Error::one(
+        code::MALFORMED,
+        "profile import: its scratch file in the store was changed during the import",
+    )
 }
 
 /// `N <json>` of the scratch file.
@@ -637,12 +801,7 @@ fn split_record(text: &[u8]) -> Result<(usize, &[u8])> {
             let n = std::str::from_utf8(&text[..i]).ok()?.parse().ok()?;
             Some((n, &text[i + 1..]))
         })
-        .ok_or_else(|| {
-            Error::one(
-                code::MALFORMED,
-                "profile import: its scratch file in the store was changed during the import",
-            )
-        })
+        .ok_or_else(changed_scratch)
 }
 
 #[cfg(test)]

@@ -119,6 +119,15 @@ impl Store {
         both!(self, s => s.key_owner(key))
     }
 
+    /// The holders of `keys`, in their order (an import's batch): the JSON
+    /// directory reads each bucket once for the batch.
+    pub fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
+        match self {
+            Store::Json(s) => s.key_owners(keys),
+            Store::Pg(s) => keys.iter().map(|k| s.key_owner(k)).collect(),
+        }
+    }
+
     pub fn key_index(&self) -> Result<KeyIndex<'_>> {
         Ok(match self {
             Store::Json(s) => KeyIndex::Json(s.key_index()?),

@@ -820,6 +820,55 @@ impl JsonStore {
         Ok(None)
     }
 
+    /// The holders of many keys at once (a batch of an import), in the
+    /// order of `keys`: each bucket they fall in is read and scanned once,
+    /// whatever the number of keys in it, and no more of the index is kept
+    /// than the owners of the keys asked (memory grows with the batch, not
+    /// with the store).
+    pub fn key_owners(&self, wanted: &[&str]) -> Result<Vec<Option<String>>> {
+        let mut by_bucket: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, k) in wanted.iter().enumerate() {
+            by_bucket.entry(keys::bucket_rel(k)).or_default().push(i);
+        }
+        let mut out = vec![None; wanted.len()];
+        for (rel, idx) in by_bucket {
+            let Some(bucket) = self.read_bytes(&self.root.join(&rel))? else {
+                continue;
+            };
+            // Each wanted key's owners, in the order of their lines.
+            let mut owners: HashMap<&str, Vec<&str>> =
+                idx.iter().map(|&i| (wanted[i], Vec::new())).collect();
+            let end = bucket
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            for line in bucket[..end].split(|&b| b == b'\n') {
+                let Some(sp) = line.iter().position(|&b| b == b' ') else {
+                    continue;
+                };
+                let (Ok(key), Ok(owner)) = (
+                    std::str::from_utf8(&line[..sp]),
+                    std::str::from_utf8(&line[sp + 1..]),
+                ) else {
+                    continue;
+                };
+                if owner.is_empty() || owner.contains(' ') {
+                    continue;
+                }
+                if let Some(list) = owners.get_mut(key) {
+                    list.push(owner);
+                }
+            }
+            for i in idx {
+                let list = owners.get(wanted[i]).map_or(&[][..], Vec::as_slice);
+                if !list.is_empty() {
+                    out[i] = self.holder(wanted[i], list.iter().rev().copied())?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The whole key index read once, for many lookups (an import checks
     /// every line's key: one read of each bucket instead of one per line).
     pub fn key_index(&self) -> Result<JsonKeyIndex<'_>> {
