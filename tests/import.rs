@@ -704,3 +704,79 @@ fn an_import_from_stdin_leaves_no_scratch_file_behind() {
     assert!(stray.is_empty(), "{stray:?}");
     check_clean(&env);
 }
+
+/// Issue 17: an import holds the store only for each chunk's commit. While
+/// it waits between chunks (PAYCTL_SLOW widens the gap), a `profile get`
+/// and a `worker` run get in within their 2 s lock timeout, and a
+/// `profile create` takes the key of a line of the next chunk: that line is
+/// refused at its commit (21002, naming it) and not duplicated; every other
+/// line is created, and the store checks clean.
+#[test]
+fn an_import_lets_other_commands_in_between_chunks_and_refuses_a_key_taken_meanwhile() {
+    let env = store();
+    let before = env.create_profile("pre-000001");
+    let chunk = payctl::core::import::CHUNK;
+    let text = lines(&bodies("big", chunk + 2));
+    let mut c = common::payctl(&env, "json");
+    c.args(["profile", "import", "-"])
+        .env("PAYCTL_SLOW", "import-chunk:4000");
+    let child = common::feed(c, Some(text.as_bytes()));
+    // Wait until the first chunk is committed (the import is then asleep
+    // before its second chunk, holding no lock).
+    let start = std::time::Instant::now();
+    loop {
+        // (A chunk's commit holds the lock: a debug build on a loaded
+        // machine may take more than 2 s for it, so the probe waits longer.)
+        let o = env.run(&[
+            "--lock-timeout",
+            "60",
+            "profile",
+            "list",
+            "--page-size",
+            "1",
+        ]);
+        assert_eq!(o.code, 0, "a list during the import: {o:?}");
+        if total(&o) > 1 {
+            assert_eq!(total(&o), chunk as u64 + 1, "a whole chunk at once");
+            break;
+        }
+        assert!(
+            start.elapsed().as_secs() < 240,
+            "the first chunk never came"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let taken = format!("big-{:06}", chunk);
+    let o = env.body(
+        &["--lock-timeout", "2", "profile", "create"],
+        &profile_body(&taken),
+    );
+    assert_eq!(o.code, 0, "a create during the import: {o:?}");
+    let thief = o.id();
+    let o = env.run(&["--lock-timeout", "2", "profile", "get", &before]);
+    assert_eq!(o.code, 0, "a get during the import: {o:?}");
+    let o = env.run(&["--lock-timeout", "2", "worker"]);
+    assert_eq!(o.code, 0, "a worker run during the import: {o:?}");
+    let o = common::finish(child);
+    assert_eq!(o.code, 1, "{o:?}");
+    assert_eq!(o.codes(), [21002], "{o:?}");
+    let msg = o.json["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with(&format!("line {}: customer_key:", chunk + 1)),
+        "{msg}"
+    );
+    assert!(
+        o.stderr
+            .contains(&format!("note: {} line(s) were created", chunk + 1)),
+        "{}",
+        o.stderr
+    );
+    // Every other line is there, the taken key once, held by its taker.
+    let all = list(&env, &["--page-size", "500", "--customer-key", &taken]);
+    assert_eq!(total(&all), 1);
+    assert_eq!(all.data()[0]["customer_profile_id"], thief.as_str());
+    assert_eq!(total(&list(&env, &["--page-size", "1"])), chunk as u64 + 3);
+    let last = format!("big-{:06}", chunk + 1);
+    assert_eq!(total(&list(&env, &["--customer-key", &last])), 1);
+    check_clean(&env);
+}

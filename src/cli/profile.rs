@@ -80,9 +80,10 @@ pub enum ProfileCommand {
     /// import that was interrupted creates exactly the missing profiles.
     ///
     /// The profiles are written in file order, 5,000 per atomic commit; an
-    /// interruption keeps the commits already made. The store stays locked
-    /// until the import ends (other commands wait up to their --lock-timeout,
-    /// then answer 30001). Blank lines, CRLF line ends and a leading
+    /// interruption keeps the commits already made. The store is locked only
+    /// for each commit, so other commands get in between two; a key another
+    /// command took meanwhile is refused for its line at the commit (21002;
+    /// skipped with --skip-existing) and the other lines are created. Blank lines, CRLF line ends and a leading
     /// byte-order mark are accepted. Every profile of one import has the same
     /// created_datetime (the import's start). The answer lists the new
     /// profiles: data: [{"id", "customer_key", "line"}, …] (`-o id`: the new

@@ -634,6 +634,7 @@ struct Chunk {
 /// since the check), the lines whose key is still free are created in one
 /// transaction, and the lock is let go.
 fn write_chunk(open: Open<'_>, news: Vec<(usize, Customer)>, opts: Options) -> Result<Chunk> {
+    crate::store::fault::slow("import-chunk");
     let store = open(Mode::Exclusive)?;
     store.ensure_profile_ids()?;
     let keys: Vec<&str> = news

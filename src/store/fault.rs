@@ -65,6 +65,24 @@ pub fn point(name: &str) -> std::io::Result<()> {
     Ok(())
 }
 
+/// `PAYCTL_SLOW=<point>:<milliseconds>` (tests): sleep that long each time
+/// `point` is reached, to widen a window that other commands must be able
+/// to use (`import-chunk`: before each chunk of `profile import` takes the
+/// store's lock). Unset, this costs one env lookup.
+pub fn slow(point: &str) {
+    static SLOW: OnceLock<Option<(String, u64)>> = OnceLock::new();
+    let slow = SLOW.get_or_init(|| {
+        let v = std::env::var("PAYCTL_SLOW").ok()?;
+        let (p, ms) = v.rsplit_once(':')?;
+        Some((p.to_string(), ms.parse().ok()?))
+    });
+    if let Some((p, ms)) = slow
+        && p == point
+    {
+        std::thread::sleep(std::time::Duration::from_millis(*ms));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
