@@ -747,6 +747,7 @@ pub fn import<S: Read + Write + Seek>(
                                  while the import ran; the line was not written \
                                  (--skip-existing skips such lines)"
                             ),
+                            ..Default::default()
                         }],
                     );
                 }

@@ -69,6 +69,8 @@ pub fn point(name: &str) -> std::io::Result<()> {
 /// `point` is reached, to widen a window that other commands must be able
 /// to use (`import-chunk`: before each chunk of `profile import` takes the
 /// store's lock). Unset, this costs one env lookup.
+// Read from the environment for the same reason as `PAYCTL_FAULT` above.
+#[allow(clippy::disallowed_methods)]
 pub fn slow(point: &str) {
     static SLOW: OnceLock<Option<(String, u64)>> = OnceLock::new();
     let slow = SLOW.get_or_init(|| {
