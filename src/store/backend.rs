@@ -190,12 +190,17 @@ impl Store {
         both!(self, s => s.idempotency_records(now))
     }
 
+    /// Make the next [`Tx::commit_created`] on this store record `key` with
+    /// the request's fingerprint `fp` and its result, in the same commit
+    /// (one implementation for every backend: [`idempotency::ArmedSlot`]).
     pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
-        both!(self, s => s.arm_idempotency(key, fp, now))
+        both!(self, s => s.armed.arm(key, fp, now))
     }
 
+    /// Forget an armed key; whether one was still armed (a create that
+    /// succeeded without [`Tx::commit_created`] leaves it armed).
     pub fn disarm_idempotency(&self) -> bool {
-        both!(self, s => s.disarm_idempotency())
+        both!(self, s => s.armed.disarm())
     }
 
     /// `store check [--repair]`.

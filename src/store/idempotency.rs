@@ -193,3 +193,36 @@ mod tests {
         assert_eq!(parse(b"{}\n"), Err(1));
     }
 }
+
+/// An idempotency key waiting for the commit of the change it answers.
+#[derive(Debug, Clone)]
+pub struct Armed {
+    pub key: String,
+    pub fp: String,
+    pub now: i64,
+}
+
+/// The key armed on an open store, whichever its backend: armed and
+/// disarmed by the facade ([`super::Store::arm_idempotency`]), taken by the
+/// backend's `commit_created`, which writes its record in the same commit.
+#[derive(Debug, Default)]
+pub struct ArmedSlot(std::sync::Mutex<Option<Armed>>);
+
+impl ArmedSlot {
+    pub fn arm(&self, key: &str, fp: &str, now: i64) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(Armed {
+            key: key.to_string(),
+            fp: fp.to_string(),
+            now,
+        });
+    }
+
+    /// Forget an armed key; whether one was still armed.
+    pub fn disarm(&self) -> bool {
+        self.take().is_some()
+    }
+
+    pub fn take(&self) -> Option<Armed> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}

@@ -94,8 +94,8 @@ pub struct JsonStore {
     mode: Mode,
     wait: lock::Wait,
     /// The idempotency record that the next [`JsonTx::commit_created`] writes
-    /// (see [`JsonStore::arm_idempotency`]).
-    armed: std::sync::Mutex<Option<Armed>>,
+    /// (armed through the facade: [`Store::arm_idempotency`]).
+    pub(crate) armed: idempotency::ArmedSlot,
     /// A reader's view of a pending journal that it could not replay (a full
     /// disk): the files it changes, as the replay would leave them (`None`:
     /// removed), store-relative. Reads consult it first.
@@ -103,14 +103,6 @@ pub struct JsonStore {
     /// A writer in a group commit ([`group::GroupCommit`]): the changes its
     /// transactions committed, not written yet. Reads consult it first.
     group: Option<std::sync::Arc<std::sync::Mutex<group::Staged>>>,
-}
-
-/// An idempotency key waiting for the commit of the change it answers.
-#[derive(Debug, Clone)]
-struct Armed {
-    key: String,
-    fp: String,
-    now: i64,
 }
 
 /// A store opened before, as [`JsonStore::reopen`] found it: the device and
@@ -1048,26 +1040,6 @@ impl JsonStore {
         Ok(out)
     }
 
-    /// Make the next [`JsonTx::commit_created`] on this store record `key` with
-    /// the request's fingerprint `fp` and its result, in the same commit.
-    pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
-        *self.armed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Armed {
-            key: key.to_string(),
-            fp: fp.to_string(),
-            now,
-        });
-    }
-
-    /// Forget an armed key; whether one was still armed (a create that
-    /// succeeded without [`JsonTx::commit_created`] leaves it armed).
-    pub fn disarm_idempotency(&self) -> bool {
-        self.armed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .is_some()
-    }
-
     /// Start a write transaction. Only a store opened for writing may write.
     pub fn begin(&self) -> JsonTx<'_> {
         assert_eq!(self.mode, Mode::Exclusive, "write on a read-locked store");
@@ -1402,16 +1374,10 @@ impl JsonTx<'_> {
     }
 
     /// Commit a create whose answer is `result` (the new id). When the store
-    /// has an idempotency key armed ([`JsonStore::arm_idempotency`]), its record
+    /// has an idempotency key armed ([`Store::arm_idempotency`]), its record
     /// with this result is written in the same commit.
     pub fn commit_created(mut self, result: &str) -> Result<()> {
-        let armed = self
-            .store
-            .armed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if let Some(a) = armed {
+        if let Some(a) = self.store.armed.take() {
             let rel = idempotency::bucket_rel(&a.key);
             let path = self.store.root.join(&rel);
             // As the open group leaves it, when there is one.

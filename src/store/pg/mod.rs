@@ -38,7 +38,8 @@ pub struct PgStore {
     shown_path: PathBuf,
     mode: Mode,
     conn: Mutex<Conn>,
-    armed: Mutex<Option<tx::Armed>>,
+    /// The idempotency key of the next `commit_created` (see the facade).
+    pub(crate) armed: idempotency::ArmedSlot,
 }
 
 struct Conn {
@@ -159,7 +160,7 @@ impl PgStore {
                 in_tx: false,
                 pool,
             }),
-            armed: Mutex::new(None),
+            armed: Default::default(),
         }
     }
 
@@ -688,22 +689,6 @@ impl PgStore {
                 .get(0))
         })?;
         Ok(usize::try_from(n).unwrap_or(0))
-    }
-
-    pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
-        *self.armed.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx::Armed {
-            key: key.to_string(),
-            fp: fp.to_string(),
-            now,
-        });
-    }
-
-    pub fn disarm_idempotency(&self) -> bool {
-        self.armed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .is_some()
     }
 
     pub fn begin(&self) -> PgTx<'_> {

@@ -11,14 +11,6 @@ use crate::model::Customer;
 use crate::model::txn::TxnFile;
 use crate::store::QueueItem;
 
-/// An idempotency key waiting for the commit of the change it answers.
-#[derive(Debug, Clone)]
-pub struct Armed {
-    pub key: String,
-    pub fp: String,
-    pub now: i64,
-}
-
 pub struct PgTx<'s> {
     store: &'s PgStore,
     /// Customers in the order they were first put (creation order of new ones).
@@ -114,16 +106,11 @@ impl<'s> PgTx<'s> {
 
     /// Commit a create answered `result`, with the armed idempotency record.
     pub fn commit_created(self, result: &str) -> Result<()> {
-        let armed = self
-            .store
-            .armed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let armed = self.store.armed.take();
         self.write(armed.map(|a| (a, result.to_string())))
     }
 
-    fn write(self, idem: Option<(Armed, String)>) -> Result<()> {
+    fn write(self, idem: Option<(crate::store::idempotency::Armed, String)>) -> Result<()> {
         let store = self.store;
         let written = store.with(|c| {
             let upsert = c.prepare(
