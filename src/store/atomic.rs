@@ -226,3 +226,18 @@ fn sync_fs(dir: &File, path: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// A new private (0600) file at `path`, open for reading and writing and
+/// already unlinked: scratch space that disappears with the process, whatever
+/// way it ends.
+pub(crate) fn unlinked_scratch(path: &Path) -> Result<File> {
+    let f = open_private(
+        path,
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true),
+    )?;
+    std::fs::remove_file(path).map_err(|e| Error::io(path, e))?;
+    Ok(f)
+}

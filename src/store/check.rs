@@ -1035,7 +1035,7 @@ impl Store {
             .queue()
             .unwrap_or_default()
             .iter()
-            .map(queue_key)
+            .map(QueueItem::key)
             .collect();
         for k in scan.pending.difference(&queued) {
             push(
@@ -1187,7 +1187,7 @@ impl Store {
         let queued = self.queue()?;
         let mut have = BTreeSet::new();
         for q in &queued {
-            let k = queue_key(q);
+            let k = q.key();
             if pending.contains(&k) && have.insert(k) {
                 continue;
             }
@@ -1253,17 +1253,6 @@ fn is_open(t: &TxnFile) -> bool {
         t.transaction.transaction_status_id,
         txn_status::CREATED | txn_status::PROCESSING
     )
-}
-
-fn queue_key(q: &QueueItem) -> String {
-    match q {
-        QueueItem::Attach {
-            customer_id,
-            program_id,
-            ..
-        } => format!("att.{customer_id}.{program_id}"),
-        QueueItem::Txn { transaction_id, .. } => format!("trn.{transaction_id}"),
-    }
 }
 
 /// The spec's invariants over the records themselves.

@@ -266,6 +266,19 @@ pub fn new_seq() -> String {
 }
 
 impl QueueItem {
+    /// The item's name in `store check`'s findings: `att.<customer>.<program>`
+    /// or `trn.<transaction>`, the same for every backend.
+    pub fn key(&self) -> String {
+        match self {
+            QueueItem::Attach {
+                customer_id,
+                program_id,
+                ..
+            } => format!("att.{customer_id}.{program_id}"),
+            QueueItem::Txn { transaction_id, .. } => format!("trn.{transaction_id}"),
+        }
+    }
+
     pub fn attach(customer_id: &str, program_id: &str) -> Self {
         QueueItem::Attach {
             seq: new_seq(),

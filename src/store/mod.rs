@@ -445,13 +445,7 @@ impl JsonStore {
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Vec<Op>> {
         let mut ops = keys::rebuild(pairs);
-        let kept: std::collections::HashSet<String> = ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::Put { path, .. } => Some(path.clone()),
-                _ => None,
-            })
-            .collect();
+        let kept = put_paths(&ops);
         for file in list_dir(&self.root.join(KEYS_DIR))? {
             // A directory, or a name that is not UTF-8, is not ours to remove
             // (store check names it).
@@ -509,13 +503,7 @@ impl JsonStore {
     /// [`Store::field_index_ops`] of summaries already in creation order.
     pub(crate) fn field_ops_of(&self, ordered: &[ProfileSummary]) -> Result<Vec<Op>> {
         let mut ops = fields::rebuild(ordered);
-        let kept: std::collections::HashSet<String> = ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::Put { path, .. } => Some(path.clone()),
-                _ => None,
-            })
-            .collect();
+        let kept = put_paths(&ops);
         for field in fields::Field::ALL {
             for file in list_dir(&self.root.join(field.dir()))? {
                 let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
@@ -672,15 +660,7 @@ impl JsonStore {
             .root
             .join(format!("import-scratch{}", atomic::TEMP_SUFFIX));
         let _ = std::fs::remove_file(&path);
-        let f = atomic::open_private(
-            &path,
-            std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create_new(true),
-        )?;
-        std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-        Ok(f)
+        atomic::unlinked_scratch(&path)
     }
 
     /// Whether `index/profiles.ids` is there (a store written by an earlier
@@ -1520,4 +1500,14 @@ impl JsonPrepared {
         }
         journal::commit(&self.root, &Journal { ops })
     }
+}
+
+/// The paths that `ops` put: what a rebuild keeps of an index directory.
+fn put_paths(ops: &[Op]) -> std::collections::HashSet<String> {
+    ops.iter()
+        .filter_map(|op| match op {
+            Op::Put { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect()
 }

@@ -100,13 +100,13 @@ impl PgStore {
             ));
         }
         // Derived: every pending attachment and open transaction is queued.
-        let queued: BTreeSet<String> = self.queue()?.iter().map(key_of).collect();
+        let queued: BTreeSet<String> = self.queue()?.iter().map(QueueItem::key).collect();
         let mut missing = Vec::new();
         for c in &customers {
             for a in &c.attachments {
                 if a.customer_profile_program_status_id == attachment::PENDING {
                     let q = QueueItem::attach(c.id(), &a.program_id);
-                    if !queued.contains(&key_of(&q)) {
+                    if !queued.contains(&q.key()) {
                         missing.push(q);
                     }
                 }
@@ -118,14 +118,14 @@ impl PgStore {
                 txn_status::CREATED | txn_status::PROCESSING
             );
             let q = QueueItem::txn(&t.transaction.transaction_id);
-            if open && !queued.contains(&key_of(&q)) {
+            if open && !queued.contains(&q.key()) {
                 missing.push(q);
             }
         }
         for q in &missing {
             f.push(finding(
                 "payctl_queue",
-                format!("{} is pending but not queued", key_of(q)),
+                format!("{} is pending but not queued", q.key()),
                 true,
             ));
         }
@@ -191,17 +191,6 @@ fn message(e: &crate::error::Error) -> String {
     e.errors
         .first()
         .map_or(String::new(), |a| a.message.clone())
-}
-
-fn key_of(q: &QueueItem) -> String {
-    match q {
-        QueueItem::Attach {
-            customer_id,
-            program_id,
-            ..
-        } => format!("att.{customer_id}.{program_id}"),
-        QueueItem::Txn { transaction_id, .. } => format!("trn.{transaction_id}"),
-    }
 }
 
 /// `customers/<xx>/<id>.json` as `payctl_customers/<id>` (and transactions

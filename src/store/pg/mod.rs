@@ -343,15 +343,7 @@ impl PgStore {
             rand::random::<u64>(),
             super::atomic::TEMP_SUFFIX
         ));
-        let f = super::atomic::open_private(
-            &path,
-            std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create_new(true),
-        )?;
-        std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-        Ok(f)
+        super::atomic::unlinked_scratch(&path)
     }
 
     pub fn catalog(&self) -> Result<Catalog> {
