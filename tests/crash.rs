@@ -25,7 +25,7 @@ use std::process::{Child, Command};
 use std::time::Duration;
 
 use common::{
-    Env, FAULT_POINTS, Out, address_body, assert_clean, clone_env, feed, findings, finish, payctl,
+    Env, FAULT_POINTS, address_body, assert_clean, clone_env, feed, findings, finish, ok, payctl,
     profile_body, temp_files, txn_create_args,
 };
 use rand::{Rng, SeedableRng};
@@ -42,12 +42,6 @@ fn command(env: &Env, fault: Option<&str>, args: &[&str]) -> Command {
 
 fn spawn(env: &Env, fault: Option<&str>, args: &[&str], stdin: Option<&[u8]>) -> Child {
     feed(command(env, fault, args), stdin)
-}
-
-fn ok(o: Out) -> Out {
-    assert_eq!(o.code, 0, "expected success: {o:?}");
-    assert!(!o.stderr.contains("panicked"), "{o:?}");
-    o
 }
 
 /// A write whose every crash point is tried.
@@ -352,10 +346,7 @@ fn worker_crashes_process_a_batch_wholly_or_not_at_all() {
 #[test]
 fn txn_create_crashes_never_strand_a_transaction() {
     let fixture = Env::new();
-    let prm = fixture.program_id();
-    let csp = fixture.create_profile("txc-00001");
-    ok(fixture.run(&["program", "attach", &prm, &csp]));
-    worker_summary(&fixture);
+    let (prm, csp) = fixture.attached_profile("txc-00001");
     let src = format!("@source_customers={csp}:5.00");
     let dst = format!("@targets={csp}:5.00");
     let verify = |env: &Env, committed: bool, what: &str| {

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use common::{
-    Env, FAULT_POINTS, Out, assert_clean, clone_env, payctl, profile_body, txn_create_args,
+    Env, FAULT_POINTS, Out, assert_clean, clone_env, ok, payctl, profile_body, txn_create_args,
 };
 
 const NO_SPACE: &str = "No space left on device";
@@ -34,11 +34,6 @@ fn run(env: &Env, fault: Option<&str>, args: &[&str], stdin: Option<&str>) -> Ou
     }
     c.write_stdin(stdin.unwrap_or("").as_bytes().to_vec());
     Out::from(c.output().expect("run payctl"))
-}
-
-fn ok(o: Out) -> Out {
-    assert_eq!(o.code, 0, "expected success: {o:?}");
-    o
 }
 
 /// A write tried with ENOSPC at every hit of every point.
@@ -160,10 +155,7 @@ fn profile_create_on_a_full_disk_tells_the_truth() {
 #[test]
 fn txn_create_on_a_full_disk_never_makes_two_debits() {
     let fixture = Env::new();
-    let prm = fixture.program_id();
-    let csp = fixture.create_profile("txn-00001");
-    ok(fixture.run(&["program", "attach", &prm, &csp]));
-    ok(fixture.run(&["worker"]));
+    let (prm, csp) = fixture.attached_profile("txn-00001");
     let src = format!("@source_customers={csp}:125.50");
     let mut args = strings(&txn_create_args(&prm, "ach_funding", &[&src]));
     args.extend(strings(&["--idempotency-key", "k-txn"]));
@@ -288,10 +280,7 @@ fn a_create_whose_answer_cannot_be_written_says_it_was_committed() {
         return;
     }
     let env = Env::new();
-    let prm = env.program_id();
-    let csp = env.create_profile("full-00001");
-    ok(env.run(&["program", "attach", &prm, &csp]));
-    ok(env.run(&["worker"]));
+    let (prm, csp) = env.attached_profile("full-00001");
     let src = format!("@source_customers={csp}:125.50");
     let mut args = txn_create_args(&prm, "ach_funding", &[&src]);
     args.extend(["--idempotency-key", "k-devfull"]);
@@ -699,10 +688,7 @@ fn every_write_tells_the_truth_on_a_full_disk() {
 #[test]
 fn transactions_and_attachments_are_read_while_the_disk_is_full() {
     let env = Env::new();
-    let prm = env.program_id();
-    let csp = env.create_profile("rd-000001");
-    ok(env.run(&["program", "attach", &prm, &csp]));
-    ok(env.run(&["worker"]));
+    let (prm, csp) = env.attached_profile("rd-000001");
     let full = Some("enospc@before-write");
     // A committed attach whose journal is left pending.
     let late = env.create_profile("rd-000002");

@@ -163,6 +163,16 @@ impl Env {
     pub fn create_profile(&self, key: &str) -> String {
         self.body(&["profile", "create"], &profile_body(key)).id()
     }
+    /// A new profile with key `key`, attached to the built-in program and
+    /// the worker run: `(program id, profile id)`.
+    #[allow(dead_code)]
+    pub fn attached_profile(&self, key: &str) -> (String, String) {
+        let prm = self.program_id();
+        let csp = self.create_profile(key);
+        ok(self.run(&["program", "attach", &prm, &csp]));
+        ok(self.run(&["worker"]));
+        (prm, csp)
+    }
     /// The id of the built-in `default_program`.
     pub fn program_id(&self) -> String {
         let o = self.run(&["program", "list"]);
@@ -415,4 +425,12 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&src, &dst).unwrap();
         }
     }
+}
+
+/// `o`, asserted to have succeeded without a panic.
+#[allow(dead_code)]
+pub fn ok(o: Out) -> Out {
+    assert_eq!(o.code, 0, "expected success: {o:?}");
+    assert!(!o.stderr.contains("panicked"), "{o:?}");
+    o
 }
