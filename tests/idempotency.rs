@@ -12,10 +12,7 @@ use serde_json::{Value, json};
 
 /// A profile Attached to the default program, and the program id.
 fn attached(env: &Env, key: &str) -> (String, String) {
-    let csp = env.create_profile(key);
-    let prm = env.program_id();
-    env.run(&["program", "attach", &prm, &csp]).id();
-    assert_eq!(env.run(&["worker"]).code, 0);
+    let (prm, csp) = env.attached_profile(key);
     (csp, prm)
 }
 

@@ -53,10 +53,7 @@ fn first_row(text: &str) -> Vec<String> {
 }
 
 fn attached_profile(env: &Env, key: &str) -> (String, String) {
-    let csp = env.create_profile(key);
-    let prm = env.program_id();
-    ok(&env.run(&["program", "attach", &prm, &csp]));
-    ok(&env.run(&["worker"]));
+    let (prm, csp) = env.attached_profile(key);
     (csp, prm)
 }
 
