@@ -156,17 +156,8 @@ pub struct Parsed {
 /// Read every line of bucket `b` of `field` for `store check`.
 pub fn parse_bucket(field: Field, b: u8, bytes: &[u8]) -> Parsed {
     let mut out = Parsed::default();
-    let mut rest = bytes;
-    let mut n = 0;
-    while !rest.is_empty() {
-        n += 1;
-        let Some(i) = rest.iter().position(|&c| c == b'\n') else {
-            out.problems
-                .push(format!("line {n} is incomplete (no end of line)"));
-            break;
-        };
-        let l = &rest[..i];
-        rest = &rest[i + 1..];
+    let (lines, incomplete) = keys::numbered_lines(bytes);
+    for (n, l) in lines {
         match parse(l) {
             Some((_, _, v)) if keys::bucket(&v) != b || field.normal(&v) != v => out
                 .problems
@@ -177,6 +168,7 @@ pub fn parse_bucket(field: Field, b: u8, bytes: &[u8]) -> Parsed {
             )),
         }
     }
+    out.problems.extend(incomplete);
     out
 }
 

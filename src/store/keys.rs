@@ -166,15 +166,7 @@ pub fn layout(p: &[u8], lines: &str) -> Vec<(String, String)> {
     if lines.len() <= SPLIT_BYTES || p.len() > MAX_DEPTH {
         return vec![(prefix_path(p), lines.to_string())];
     }
-    let mut groups: BTreeMap<u8, String> = BTreeMap::new();
-    for line in lines.split_inclusive('\n') {
-        if let Some(key) = key_of(line) {
-            groups
-                .entry(prefix(key)[p.len()])
-                .or_default()
-                .push_str(line);
-        }
-    }
+    let groups = by_next_byte(p, lines);
     let mut out = Vec::new();
     for (b, text) in groups {
         let mut sub = p.to_vec();
@@ -220,10 +212,9 @@ pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
     Ok(ops)
 }
 
-/// The operations that split the bucket of prefix `p` holding `lines`: puts
-/// of the level below ([`layout`]), then the delete of the bucket.
-pub fn split(p: &[u8], lines: &str) -> Vec<Op> {
-    let mut ops: Vec<Op> = Vec::new();
+/// The `lines` under prefix `p`, grouped by the next byte of their key's
+/// hash (the bucket one level down); lines that name no key are dropped.
+fn by_next_byte(p: &[u8], lines: &str) -> BTreeMap<u8, String> {
     let mut groups: BTreeMap<u8, String> = BTreeMap::new();
     for line in lines.split_inclusive('\n') {
         if let Some(key) = key_of(line) {
@@ -233,6 +224,14 @@ pub fn split(p: &[u8], lines: &str) -> Vec<Op> {
                 .push_str(line);
         }
     }
+    groups
+}
+
+/// The operations that split the bucket of prefix `p` holding `lines`: puts
+/// of the level below ([`layout`]), then the delete of the bucket.
+pub fn split(p: &[u8], lines: &str) -> Vec<Op> {
+    let mut ops: Vec<Op> = Vec::new();
+    let groups = by_next_byte(p, lines);
     for (b, text) in groups {
         let mut sub = p.to_vec();
         sub.push(b);
@@ -331,21 +330,32 @@ pub struct Parsed {
     pub problems: Vec<String>,
 }
 
+/// The complete lines of an index bucket file (without their end of line),
+/// numbered from 1, for `store check`, and the problem of an incomplete last
+/// line if there is one (to be reported after those of the lines).
+pub fn numbered_lines(bytes: &[u8]) -> (Vec<(usize, &[u8])>, Option<String>) {
+    let mut out = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let n = out.len() + 1;
+        let Some(i) = rest.iter().position(|&c| c == b'\n') else {
+            return (
+                out,
+                Some(format!("line {n} is incomplete (no end of line)")),
+            );
+        };
+        out.push((n, &rest[..i]));
+        rest = &rest[i + 1..];
+    }
+    (out, None)
+}
+
 /// Read every line of the bucket of hash prefix `p` for `store check`.
 pub fn parse_bucket(p: &[u8], bytes: &[u8]) -> Parsed {
     let mut out = Parsed::default();
-    let mut rest = bytes;
-    let mut n = 0;
-    while !rest.is_empty() {
-        n += 1;
-        let Some(i) = rest.iter().position(|&c| c == b'\n') else {
-            out.problems
-                .push(format!("line {n} is incomplete (no end of line)"));
-            break;
-        };
-        let text = std::str::from_utf8(&rest[..i]).ok();
-        rest = &rest[i + 1..];
-        match text.and_then(parse) {
+    let (lines, incomplete) = numbered_lines(bytes);
+    for (n, l) in lines {
+        match std::str::from_utf8(l).ok().and_then(parse) {
             Some((key, _)) if !prefix(key).starts_with(p) => out
                 .problems
                 .push(format!("line {n} is in the wrong bucket for its key")),
@@ -355,6 +365,7 @@ pub fn parse_bucket(p: &[u8], bytes: &[u8]) -> Parsed {
                 .push(format!("line {n} is not `<customer_key> <customer id>`")),
         }
     }
+    out.problems.extend(incomplete);
     out
 }
 
