@@ -1675,3 +1675,327 @@ fn two_workers_never_process_a_transaction_twice() {
         assert_eq!(fx.get(trn)["transaction_status_id"], 60);
     }
 }
+
+// ------------------------------------------- txn list through the transaction indexes
+
+/// The ids `txn list args` answers, with its paging.
+fn listed(env: &Env, args: &[&str]) -> (Vec<String>, Value) {
+    let mut a = vec!["txn", "list"];
+    a.extend(args);
+    let o = env.run(&a);
+    assert_eq!(o.code, 0, "{o:?}");
+    let ids = o
+        .data()
+        .iter()
+        .map(|t| t["transaction_id"].as_str().unwrap().to_string())
+        .collect();
+    (ids, o.json["paging"].clone())
+}
+
+/// Every page of `txn list args` at `size` per page, followed by
+/// `last_evaluated_key` (`--after`).
+fn all_pages(env: &Env, args: &[&str], size: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let mut a: Vec<&str> = args.to_vec();
+        a.extend(["--page-size", size]);
+        if let Some(k) = &after {
+            a.extend(["--after", k.as_str()]);
+        }
+        let (ids, paging) = listed(env, &a);
+        out.extend(ids);
+        match paging["last_evaluated_key"].as_str() {
+            Some(k) => after = Some(k.to_string()),
+            None => return out,
+        }
+    }
+}
+
+/// Five transactions of two templates: t[0], t[2], t[4] fund `a` (who has
+/// an instrument: Completed by the worker), t[1], t[3] withdraw to `b`
+/// (who has none: Failed).
+fn five(fx: &Fx) -> Vec<String> {
+    let a = fx.attached("idx-0001");
+    let b = fx.attached("idx-0002");
+    fx.instrument(&a, 1);
+    (0..5)
+        .map(|i| {
+            if i % 2 == 0 {
+                fx.accepted(&fx.body(
+                    "ach_funding",
+                    &[("@source_customers", json!([cust(&a, json!(1))]))],
+                ))
+            } else {
+                fx.accepted(&fx.body(
+                    "ach_withdrawal",
+                    &[("@targets", json!([cust(&b, json!(1))]))],
+                ))
+            }
+        })
+        .collect()
+}
+
+fn pick(t: &[String], idx: &[usize]) -> Vec<String> {
+    idx.iter().map(|&i| t[i].clone()).collect()
+}
+
+/// The summary log emptied: a list that still reads it sees nothing.
+fn empty_summary_log(env: &Env) {
+    std::fs::write(env.path().join("index/transactions.log"), "").unwrap();
+}
+
+#[test]
+fn status_template_and_program_filters_answer_from_the_indexes() {
+    let fx = Fx::new();
+    let t = five(&fx);
+    let env = &fx.env;
+    let funding = fx.trt("ach_funding").to_string();
+    // Before the worker: all Created.
+    assert_eq!(all_pages(env, &["--status", "10"], "2"), t);
+    let (first, paging) = listed(env, &["--status", "10", "--page-size", "2"]);
+    assert_eq!(first, pick(&t, &[0, 1]));
+    assert_eq!(paging["total_count"], 5);
+    assert_eq!(paging["last_evaluated_key"], t[1].as_str());
+    assert_eq!(
+        listed(
+            env,
+            &["--status", "10", "--page-size", "2", "--page-number", "3"]
+        )
+        .0,
+        pick(&t, &[4])
+    );
+    assert_eq!(
+        all_pages(env, &["--template", &funding], "1"),
+        pick(&t, &[0, 2, 4])
+    );
+    assert_eq!(
+        all_pages(
+            env,
+            &["--program", "default_program", "--status", "10"],
+            "3"
+        ),
+        t
+    );
+    fx.worker();
+    // The status index followed the worker's changes, in the same commit.
+    assert_eq!(
+        all_pages(env, &["--status", "10"], "2"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        all_pages(env, &["--status", "60"], "2"),
+        pick(&t, &[0, 2, 4])
+    );
+    assert_eq!(all_pages(env, &["--status", "70"], "1"), pick(&t, &[1, 3]));
+    assert_eq!(
+        all_pages(
+            env,
+            &["--status", "60", "--template", "ach_withdrawal"],
+            "2"
+        ),
+        Vec::<String>::new()
+    );
+    assert!(
+        !env.path().join("index/txn-by-status/10").exists()
+            || std::fs::read_dir(env.path().join("index/txn-by-status/10"))
+                .unwrap()
+                .next()
+                .is_none(),
+        "no transaction is Created: its status index holds no file"
+    );
+    // An --after key of another list is refused as before.
+    let o = env.run(&["txn", "list", "--status", "60", "--after", &t[1]]);
+    o.refused(1, 10001).mentions("last_evaluated_key");
+    let o = env.run(&["txn", "list", "--status", "60", "--after", "trn_nosuch"]);
+    o.refused(1, 10001).mentions("last_evaluated_key");
+    assert_clean(env, "after the worker");
+    // The filters do not read the summary log: emptied, they still answer
+    // (and store check names it).
+    empty_summary_log(env);
+    assert_eq!(all_pages(env, &["--status", "70"], "5"), pick(&t, &[1, 3]));
+    assert_eq!(
+        all_pages(env, &["--template", &funding], "5"),
+        pick(&t, &[0, 2, 4])
+    );
+    let o = env.run(&["store", "check"]);
+    assert!(o.stdout.contains("index/transactions.log"), "{o:?}");
+}
+
+/// The store is clean for `store check`.
+fn assert_clean(env: &Env, what: &str) {
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{what}: {o:?}");
+    assert_eq!(o.data()[0]["status"], "clean", "{what}: {o:?}");
+}
+
+#[test]
+fn a_worker_killed_around_its_commit_leaves_the_status_index_with_the_records() {
+    let fx = Fx::new();
+    let t = five(&fx);
+    let env = &fx.env;
+    // Killed before its commit point: nothing changed.
+    let before = env.snapshot();
+    let mut c = env.cmd();
+    c.env("PAYCTL_FAULT", "before-write").args(["worker"]);
+    let o = Out::from(c.output().unwrap());
+    assert_ne!(o.code, 0, "{o:?}");
+    assert_eq!(before, env.snapshot(), "a worker killed before its commit");
+    assert_eq!(all_pages(env, &["--status", "10"], "2"), t);
+    // Killed after it: the next command (a read) completes the commit.
+    let mut c = env.cmd();
+    c.env("PAYCTL_FAULT", "after-journal").args(["worker"]);
+    let o = Out::from(c.output().unwrap());
+    assert_ne!(o.code, 0, "{o:?}");
+    assert_eq!(
+        all_pages(env, &["--status", "60"], "2"),
+        pick(&t, &[0, 2, 4])
+    );
+    assert_eq!(
+        all_pages(env, &["--status", "10"], "2"),
+        Vec::<String>::new()
+    );
+    assert_eq!(all_pages(env, &["--status", "70"], "2"), pick(&t, &[1, 3]));
+    for id in &t {
+        let st = fx.get(id)["transaction_status_id"].as_u64().unwrap();
+        assert!(st == 60 || st == 70, "{id}: {st}");
+    }
+    assert_clean(env, "after the replay");
+}
+
+#[test]
+fn a_damaged_transaction_index_is_named_by_store_check_and_rebuilt_by_repair() {
+    let fx = Fx::new();
+    let t = five(&fx);
+    let env = &fx.env;
+    fx.worker();
+    let root = env.path();
+    // A status file loses a line and gains a foreign one; a template
+    // bucket gains a line of no transaction; a position bucket is gone.
+    let status = root.join("index/txn-by-status/60/0.log");
+    let text = std::fs::read_to_string(&status).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.ends_with(t[2].as_str()))
+        .collect();
+    assert_eq!(kept.len(), 2, "{text}");
+    std::fs::write(&status, format!("{}\n", kept.join("\n"))).unwrap();
+    std::fs::write(
+        root.join("index/txn-by-status/10/0.log"),
+        format!("3 {}\n", t[3]),
+    )
+    .unwrap();
+    let funding = fx.trt("ach_funding").to_string();
+    let mut buckets = Vec::new();
+    common::files(&root.join("index/txn-by-template"), &mut buckets);
+    let bucket = buckets
+        .iter()
+        .find(|p| std::fs::read_to_string(p).unwrap().contains(&funding))
+        .unwrap()
+        .clone();
+    let mut b = std::fs::read_to_string(&bucket).unwrap();
+    b.push_str(&format!("9 trn_ghost \"{funding}\"\n"));
+    std::fs::write(&bucket, b).unwrap();
+    let mut positions = Vec::new();
+    common::files(&root.join("index/txn-positions"), &mut positions);
+    std::fs::remove_file(&positions[0]).unwrap();
+    // The damaged index answers wrong: that is what check must name.
+    assert_eq!(all_pages(env, &["--status", "60"], "5"), pick(&t, &[0, 4]));
+    let o = env.run(&["store", "check"]);
+    assert_ne!(o.code, 0, "{o:?}");
+    let f = common::findings(&o);
+    let named = |path: &str| f.iter().any(|x| x.contains(path));
+    assert!(named("index/txn-by-status/60/0.log"), "{f:?}");
+    assert!(named("index/txn-by-status/10/0.log"), "{f:?}");
+    assert!(named(&env.rel(&bucket)), "{f:?}");
+    assert!(named(&env.rel(&positions[0])), "{f:?}");
+    let o = env.run(&["store", "check", "--repair"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_clean(env, "after the repair");
+    assert_eq!(
+        all_pages(env, &["--status", "60"], "2"),
+        pick(&t, &[0, 2, 4])
+    );
+    assert_eq!(
+        all_pages(env, &["--status", "10"], "2"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        all_pages(env, &["--template", &funding], "2"),
+        pick(&t, &[0, 2, 4])
+    );
+    // The rebuilt index is kept by the next changes.
+    let more = fx.accepted(&fx.body(
+        "ach_withdrawal",
+        &[(
+            "@targets",
+            json!([cust(&fx.attached("idx-0003"), json!(1))]),
+        )],
+    ));
+    assert_eq!(all_pages(env, &["--status", "10"], "2"), [more.clone()]);
+    fx.worker();
+    let mut failed = pick(&t, &[1, 3]);
+    failed.push(more);
+    assert_eq!(all_pages(env, &["--status", "70"], "2"), failed);
+    assert_clean(env, "after more changes");
+}
+
+#[test]
+fn a_format_5_store_gets_its_transaction_indexes_all_or_nothing() {
+    let fx = Fx::new();
+    let t = five(&fx);
+    let env = &fx.env;
+    fx.worker();
+    let root = env.path();
+    // Format 5: no transaction indexes.
+    std::fs::remove_file(root.join("index/transactions.ids")).unwrap();
+    for d in [
+        "txn-positions",
+        "txn-by-status",
+        "txn-by-template",
+        "txn-by-program",
+    ] {
+        std::fs::remove_dir_all(root.join("index").join(d)).unwrap();
+    }
+    std::fs::write(root.join("meta.json"), "{\"format_version\":5}\n").unwrap();
+    let before = env.snapshot();
+    let mut c = env.cmd();
+    c.env("PAYCTL_FAULT", "before-write")
+        .args(["txn", "list", "--status", "60"]);
+    let o = Out::from(c.output().unwrap());
+    assert_ne!(o.code, 0, "{o:?}");
+    assert_eq!(
+        before,
+        env.snapshot(),
+        "an upgrade killed before its commit"
+    );
+    let mut c = env.cmd();
+    c.env("PAYCTL_FAULT", "after-journal")
+        .args(["txn", "list", "--status", "60"]);
+    let o = Out::from(c.output().unwrap());
+    assert_ne!(o.code, 0, "{o:?}");
+    // The next command finishes the upgrade.
+    assert_eq!(
+        all_pages(env, &["--status", "60"], "2"),
+        pick(&t, &[0, 2, 4])
+    );
+    let meta: Value =
+        serde_json::from_slice(&std::fs::read(root.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta, json!({"format_version": 6}));
+    assert!(!root.join("journal.json").exists());
+    assert_eq!(all_pages(env, &["--status", "70"], "1"), pick(&t, &[1, 3]));
+    assert_eq!(
+        all_pages(
+            env,
+            &[
+                "--template",
+                "ach_withdrawal",
+                "--program",
+                "default_program"
+            ],
+            "1"
+        ),
+        pick(&t, &[1, 3])
+    );
+    assert_clean(env, "after the upgrade");
+}

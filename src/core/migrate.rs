@@ -64,7 +64,7 @@ pub fn migrate(
             let t: TxnFile = source
                 .txn(&s.id)?
                 .ok_or_else(|| vanished(&format!("transaction {}", s.id)))?;
-            tx.append_txn(&TxnSummary::of(&t))?;
+            tx.txn_changed(None, &TxnSummary::of(&t))?;
             tx.put_txn(&t);
         }
         tx.commit()?;

@@ -8,7 +8,7 @@
 //! in creation order, list a program's profile records, claim pending work,
 //! keep idempotency records, and commit a set of changes atomically. The
 //! derived-index calls of [`Tx`] (`set_key`, `append_profile`,
-//! `new_attachment`, `append_txn`) are upkeep of the JSON directory's own
+//! `new_attachment`, `txn_changed`) are upkeep of the JSON directory's own
 //! indexes; the PostgreSQL backend derives what it needs from the aggregates
 //! it stores (its columns and tables) and ignores them.
 
@@ -171,6 +171,34 @@ impl Store {
         both!(self, s => s.txns())
     }
 
+    /// The transactions that match `q`, in creation order, from the JSON
+    /// directory's transaction indexes (see [`super::txn_index`]) or the
+    /// database's column indexes.
+    pub fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
+        match self {
+            Store::Json(s) => s.txns_matching(q).map(TxnMatches::Positions),
+            Store::Pg(s) => s.txns_matching(q).map(TxnMatches::Ids),
+        }
+    }
+
+    /// The creation-order position of transaction `tid` in the JSON
+    /// directory (`None` from a database: its matches are ids).
+    pub fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
+        match self {
+            Store::Json(s) => s.txn_position(tid),
+            Store::Pg(_) => Ok(None),
+        }
+    }
+
+    /// The transaction ids at `positions` of the JSON directory's creation
+    /// order (empty from a database).
+    pub fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
+        match self {
+            Store::Json(s) => s.txn_ids_at(positions),
+            Store::Pg(_) => Ok(Vec::new()),
+        }
+    }
+
     pub fn queue(&self) -> Result<Vec<QueueItem>> {
         both!(self, s => s.queue())
     }
@@ -215,6 +243,25 @@ impl Store {
         };
         Tx { store: self, inner }
     }
+}
+
+/// An exact filter of `txn list`: every given part must match.
+#[derive(Debug, Default, Clone)]
+pub struct TxnQuery {
+    pub status: Option<u32>,
+    /// Template ids: one of them.
+    pub templates: Option<Vec<String>>,
+    /// Program ids: one of them.
+    pub programs: Option<Vec<String>>,
+}
+
+/// What [`Store::txns_matching`] answers.
+pub enum TxnMatches {
+    /// The JSON directory: creation-order positions, sorted (the ids are
+    /// read for one page only, see [`Store::txn_ids_at`]).
+    Positions(Vec<usize>),
+    /// A database: the ids in creation order.
+    Ids(Vec<String>),
 }
 
 /// The key index read once, for many lookups (an import).
@@ -307,9 +354,13 @@ impl Tx<'_> {
         }
     }
 
-    pub fn append_txn(&mut self, s: &TxnSummary) -> Result<()> {
+    /// A transaction created (`before` is `None`) or changed from `before`
+    /// to `after`: its summary line and its entries in the transaction
+    /// indexes of the JSON directory, in this transaction's commit (the
+    /// database derives its columns from the record).
+    pub fn txn_changed(&mut self, before: Option<&TxnSummary>, after: &TxnSummary) -> Result<()> {
         match &mut self.inner {
-            TxInner::Json(t) => t.append_txn(s),
+            TxInner::Json(t) => t.txn_changed(before, after),
             TxInner::Pg(_) => Ok(()),
         }
     }

@@ -22,7 +22,7 @@ use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{JOURNAL, Journal, Op};
 use super::{
     ATTACHMENTS_LOG, CUSTOMERS_DIR, JsonStore as Store, KEYS_DIR, PROFILE_IDS, PROFILES_LOG,
-    QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, fields, index, keys,
+    QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, fields, index, keys, txn_index,
 };
 use crate::error::{Error, Result};
 use crate::model::catalog::Catalog;
@@ -1022,6 +1022,7 @@ impl Store {
         // harmless: readers confirm each).
         f.extend(field_found);
         f.extend(scan.field_missing.iter().cloned());
+        f.extend(self.txn_index_findings()?);
         let mut push = |path: &str, problem: String| {
             f.push(Finding {
                 path: path.to_string(),
@@ -1054,6 +1055,129 @@ impl Store {
         f.extend(field_nested);
         Ok(rebuild)
     }
+    /// The transaction indexes ([`txn_index`]) against the transaction
+    /// records: `index/transactions.ids` lists each transaction once, in the
+    /// creation order of the summary log; every other file holds exactly
+    /// the lines that the records and those positions give (in any order).
+    fn txn_index_findings(&self) -> Result<Vec<Finding>> {
+        let mut out = Vec::new();
+        let mut push = |path: &str, problem: String| {
+            out.push(Finding {
+                path: path.to_string(),
+                problem,
+                repairable: true,
+            })
+        };
+        let ordered = self.ordered_txn_summaries(self.readable_txn_summaries()?)?;
+        let ids_path = self.root.join(txn_index::TXN_IDS);
+        let len = fs::metadata(&ids_path).map(|m| m.len()).unwrap_or(0);
+        let listed = match index::ids_all(&ids_path) {
+            Ok(ids) => ids,
+            Err(e) => {
+                push(txn_index::TXN_IDS, e.errors[0].message.clone());
+                return Ok(out);
+            }
+        };
+        if !len.is_multiple_of(index::ID_RECORD as u64) {
+            push(txn_index::TXN_IDS, "ends with a partial record".into());
+            return Ok(out);
+        }
+        let by_id: HashMap<&str, &TxnSummary> =
+            ordered.iter().map(|s| (s.id.as_str(), s)).collect();
+        let distinct = listed.iter().collect::<BTreeSet<_>>().len() == listed.len();
+        if listed.len() != ordered.len()
+            || !distinct
+            || listed.iter().any(|id| !by_id.contains_key(id.as_str()))
+        {
+            push(
+                txn_index::TXN_IDS,
+                format!(
+                    "does not list each of the {} transaction records once (it lists {} ids)",
+                    ordered.len(),
+                    listed.len()
+                ),
+            );
+            return Ok(out);
+        }
+        if listed.iter().ne(ordered.iter().map(|s| &s.id)) {
+            push(
+                txn_index::TXN_IDS,
+                "does not list the transactions in the creation order of the summary log".into(),
+            );
+            return Ok(out);
+        }
+        let mut want = txn_index::rebuild(&ordered);
+        want.remove(txn_index::TXN_IDS);
+        let mut have: BTreeSet<String> = BTreeSet::new();
+        for dir in txn_index::dirs() {
+            let mut files = Vec::new();
+            walk(&self.root.join(dir), &mut files)?;
+            for p in files.iter().filter(|p| !atomic::is_temp(p)) {
+                have.insert(rel(&self.root, p));
+            }
+        }
+        let lines = |b: &[u8]| -> Vec<Vec<u8>> {
+            let mut v: Vec<Vec<u8>> = index::complete(b)
+                .split(|&c| c == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(<[u8]>::to_vec)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        for (r, text) in &want {
+            let expected = lines(text.as_bytes());
+            let Ok(Some(bytes)) = atomic::read_opt(&self.root.join(r)) else {
+                push(
+                    r,
+                    format!(
+                        "is missing: {} entr{} of the transaction records",
+                        expected.len(),
+                        if expected.len() == 1 { "y" } else { "ies" }
+                    ),
+                );
+                continue;
+            };
+            if index::complete(&bytes).len() != bytes.len() {
+                push(r, "ends with a partial line".into());
+            }
+            let actual = lines(&bytes);
+            let missing = expected
+                .iter()
+                .filter(|l| actual.binary_search(l).is_err())
+                .count();
+            let extra: Vec<&Vec<u8>> = actual
+                .iter()
+                .filter(|l| expected.binary_search(l).is_err())
+                .collect();
+            if missing > 0 {
+                push(
+                    r,
+                    format!("lacks {missing} line(s) that the transaction records give"),
+                );
+            }
+            if let Some(first) = extra.first() {
+                push(
+                    r,
+                    format!(
+                        "holds {} line(s) that no transaction record gives (such as `{}`)",
+                        extra.len(),
+                        String::from_utf8_lossy(first)
+                    ),
+                );
+            } else if actual.len() > expected.len() {
+                push(r, "holds a line twice".into());
+            }
+        }
+        for r in have.iter().filter(|r| !want.contains_key(*r)) {
+            push(
+                r,
+                "is not a file of the transaction indexes that the records give (a stale or foreign file)".into(),
+            );
+        }
+        Ok(out)
+    }
+
     /// Fix what can be fixed; whether the derived data was rebuilt (it is
     /// not while a record is unreadable: see [`Scan::unreadable`]).
     fn repair(&self, scan: &Scan, derived: bool) -> Result<(Vec<String>, bool)> {
@@ -1182,6 +1306,11 @@ impl Store {
             path: TXNS_LOG.into(),
             data: text,
         });
+        let ordered: Vec<TxnSummary> = ids
+            .iter()
+            .map(|id| TxnSummary::of(by_id[id.as_str()]))
+            .collect();
+        journal.ops.extend(self.txn_index_ops(&ordered)?);
         // Queue: drop stale items, add missing ones.
         let pending = &scan.pending;
         let queued = self.queue()?;
@@ -1220,7 +1349,7 @@ impl Store {
         }
         super::journal::commit(&self.root, &journal)?;
         done.push(
-            "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids and the worker queue".into(),
+            "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids, the transaction indexes and the worker queue".into(),
         );
         Ok((done, true))
     }
@@ -1231,6 +1360,12 @@ impl Store {
     /// none unreadable).
     fn readable_txns(&self) -> Result<Vec<TxnFile>> {
         let mut out = Vec::new();
+        self.each_readable_txn(|t| out.push(t))?;
+        Ok(out)
+    }
+
+    /// Call `f` with every transaction record that parses, one at a time.
+    pub(crate) fn each_readable_txn(&self, mut f: impl FnMut(TxnFile)) -> Result<()> {
         let mut files = Vec::new();
         walk(&self.root.join(TXNS_DIR), &mut files)?;
         for file in files {
@@ -1241,9 +1376,22 @@ impl Store {
                 continue;
             };
             if let Ok(t) = serde_json::from_slice::<TxnFile>(&bytes) {
-                out.push(t);
+                f(t);
             }
         }
+        Ok(())
+    }
+
+    /// What the transaction indexes are built from: each readable
+    /// transaction's creation time and summary.
+    pub(crate) fn readable_txn_summaries(&self) -> Result<Vec<(String, TxnSummary)>> {
+        let mut out = Vec::new();
+        self.each_readable_txn(|t| {
+            out.push((
+                t.transaction.audit.created_datetime.clone(),
+                TxnSummary::of(&t),
+            ))
+        })?;
         Ok(out)
     }
 }

@@ -20,6 +20,12 @@
 //!                                  order, `<program id> <customer id>` (attachments.rs)
 //! index/by-<field>/<bb>.log        derived: which profiles have an e-mail, a first
 //!                                  or last name, a tag (see fields.rs)
+//! index/transactions.ids           derived: transaction ids in creation order, fixed-width
+//! index/txn-positions/<bbb>.log    derived: each transaction's position (txn_index.rs)
+//! index/txn-by-template/<bb>.log   derived: which transactions have a template,
+//! index/txn-by-program/<bb>.log      a program (append-only, as fields.rs)
+//! index/txn-by-status/<st>/<n>.log derived: which transactions have a status now,
+//!                                  one file per 1,024 positions (txn_index.rs)
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
 //! idempotency/<bb>.log             NOT derived: idempotency keys and the answers
 //!                                  they got, 256 buckets (see idempotency.rs)
@@ -45,6 +51,7 @@ pub mod keys;
 pub mod lock;
 pub mod pg;
 pub mod safefs;
+pub mod txn_index;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -56,7 +63,7 @@ use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 use crate::model::{Customer, id};
-pub use backend::{KeyIndex, Prepared, Store, Tx, retrying};
+pub use backend::{KeyIndex, Prepared, Store, Tx, TxnMatches, TxnQuery, retrying};
 pub use index::{ProfileSummary, QueueItem, TxnSummary};
 use journal::{Journal, Op};
 pub use lock::Mode;
@@ -66,10 +73,12 @@ pub use lock::Mode;
 /// 3: the attachment index of [`attachments`];
 /// 4: the field indexes of [`fields`];
 /// 5: key buckets split a level down when full ([`keys::SPLIT_BYTES`]; a
-/// payctl of format 4 would miss the keys of a split bucket).
+/// payctl of format 4 would miss the keys of a split bucket);
+/// 6: the transaction indexes of [`txn_index`] (a payctl of format 5 would
+/// not keep them).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
@@ -369,7 +378,8 @@ impl JsonStore {
     /// one-file-per-key index are removed. From 1 or 2: the attachment index
     /// is built. From 1, 2 or 3: the field indexes are built. All from the
     /// customer records. From 2, 3 or 4: the key buckets larger than
-    /// [`keys::SPLIT_BYTES`] are split, from their own lines.
+    /// [`keys::SPLIT_BYTES`] are split, from their own lines. From 1 to 5:
+    /// the transaction indexes are built from the transaction records.
     fn upgrade(&mut self, upgrading: impl FnOnce(u32)) -> Result<()> {
         if self.format_version()? == FORMAT_VERSION {
             return Ok(());
@@ -407,6 +417,10 @@ impl JsonStore {
                     ops.extend(keys::split(&p, &String::from_utf8_lossy(&bytes[..end])));
                 }
             }
+        }
+        if version < 6 {
+            let ordered = self.ordered_txn_summaries(self.readable_txn_summaries()?)?;
+            ops.extend(self.txn_index_ops(&ordered)?);
         }
         let meta = Meta {
             format_version: FORMAT_VERSION,
@@ -513,6 +527,46 @@ impl JsonStore {
                     continue;
                 }
                 let rel = format!("{}/{name}", field.dir());
+                if !kept.contains(&rel) {
+                    ops.push(Op::Delete { path: rel });
+                }
+            }
+        }
+        Ok(ops)
+    }
+
+    /// The summaries of the transactions `txns` in creation order: the
+    /// order of the summary log, then those it lacks by creation time and id.
+    pub(crate) fn ordered_txn_summaries(
+        &self,
+        txns: Vec<(String, TxnSummary)>,
+    ) -> Result<Vec<TxnSummary>> {
+        let order: HashMap<String, usize> = self
+            .txns()
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| (s.id, i))
+            .collect();
+        let mut keyed: Vec<((usize, String, String), TxnSummary)> = txns
+            .into_iter()
+            .map(|(created, s)| {
+                let at = order.get(&s.id).copied().unwrap_or(usize::MAX);
+                ((at, created, s.id.clone()), s)
+            })
+            .collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(keyed.into_iter().map(|(_, s)| s).collect())
+    }
+
+    /// The operations that make the transaction indexes exactly those of
+    /// `ordered` (in creation order): a put of each file that holds an
+    /// entry, a delete of every other file under their directories.
+    pub(crate) fn txn_index_ops(&self, ordered: &[TxnSummary]) -> Result<Vec<Op>> {
+        let mut ops = txn_index::rebuild_ops(ordered);
+        let kept = put_paths(&ops);
+        for dir in txn_index::dirs() {
+            for rel in derived_files(&self.root, dir)? {
                 if !kept.contains(&rel) {
                     ops.push(Op::Delete { path: rel });
                 }
@@ -633,7 +687,8 @@ impl JsonStore {
     fn clear_layout(&self) -> Result<()> {
         let dirs = ["index", KEYS_DIR, QUEUE_DIR]
             .into_iter()
-            .chain(fields::Field::ALL.iter().map(|f| f.dir()));
+            .chain(fields::Field::ALL.iter().map(|f| f.dir()))
+            .chain(txn_index::dirs());
         for d in dirs {
             let p = self.root.join(d);
             if let Some(st) = safefs::lstat(&p)?
@@ -956,6 +1011,125 @@ impl JsonStore {
         index::read_log(&path, |s: &TxnSummary| &s.id)
     }
 
+    /// The number of transactions (records of `index/transactions.ids`).
+    pub fn txn_count(&self) -> Result<usize> {
+        let path = self.root.join(txn_index::TXN_IDS);
+        if let Some(c) = self.overlaid(&path)? {
+            return Ok(c.map_or(0, |c| c.len() / index::ID_RECORD));
+        }
+        index::ids_count(&path)
+    }
+
+    /// The creation-order position of transaction `tid` (from the position
+    /// map: one small bucket read).
+    pub fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
+        if !id::is_valid(id::TRANSACTION, tid) {
+            return Ok(None);
+        }
+        let path = self.root.join(txn_index::position_rel(tid));
+        Ok(self
+            .read_bytes(&path)?
+            .and_then(|b| txn_index::find_position(&b, tid)))
+    }
+
+    /// The position of `tid` read from `index/transactions.ids` itself (a
+    /// scan: only when the position map lacks it, a damaged index).
+    pub fn txn_position_scan(&self, tid: &str) -> Result<Option<usize>> {
+        let path = self.root.join(txn_index::TXN_IDS);
+        if let Some(c) = self.overlaid(&path)? {
+            return Ok(index::ids_position_bytes(&c.unwrap_or_default(), tid));
+        }
+        index::ids_position(&path, tid)
+    }
+
+    /// The transaction ids at `positions` (from `index/transactions.ids`:
+    /// one read each).
+    pub fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
+        let path = self.root.join(txn_index::TXN_IDS);
+        let overlaid = self.overlaid(&path)?;
+        let mut out = Vec::with_capacity(positions.len());
+        for &p in positions {
+            let got = match &overlaid {
+                Some(c) => {
+                    index::ids_range_bytes(&path, c.as_deref().unwrap_or_default(), p, p + 1)?
+                }
+                None => index::ids_range(&path, p, p + 1)?,
+            };
+            match got.into_iter().next() {
+                Some(id) => out.push(id),
+                None => {
+                    return Err(Error::corrupt(
+                        &path,
+                        format!(
+                            "has no transaction at position {p}, which an index names (run `payctl store check --repair`)"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The positions, sorted, of the transactions that match `q`.
+    pub fn txns_matching(&self, q: &TxnQuery) -> Result<Vec<usize>> {
+        let mut lists = Vec::new();
+        if let Some(s) = q.status {
+            lists.push(self.txn_positions_with_status(s)?);
+        }
+        for (kind, values) in [
+            (txn_index::Kind::Template, &q.templates),
+            (txn_index::Kind::Program, &q.programs),
+        ] {
+            let Some(values) = values else { continue };
+            let mut any = Vec::new();
+            for v in values {
+                any.extend(self.txn_positions_with(kind, v)?);
+            }
+            any.sort_unstable();
+            any.dedup();
+            lists.push(any);
+        }
+        Ok(txn_index::intersect(lists))
+    }
+
+    /// The positions, sorted, of the transactions whose status is `status`
+    /// now: every chunk of its status index (as many reads as chunks of
+    /// [`txn_index::CHUNK`] positions; a chunk without one is no file).
+    pub fn txn_positions_with_status(&self, status: u32) -> Result<Vec<usize>> {
+        let chunks = self.txn_count()?.div_ceil(txn_index::CHUNK);
+        let mut out = Vec::new();
+        for chunk in 0..chunks {
+            let path = self.root.join(txn_index::status_chunk_rel(status, chunk));
+            let Some(bytes) = self.read_bytes(&path)? else {
+                continue;
+            };
+            let got = txn_index::status_positions(&bytes).map_err(|n| {
+                Error::corrupt(
+                    &path,
+                    format!("line {n} is not `<position> <transaction id>`"),
+                )
+            })?;
+            out.extend(got);
+        }
+        Ok(out)
+    }
+
+    /// The positions, sorted, of the transactions whose template or program
+    /// (`kind`) is `value`: one bucket read.
+    pub fn txn_positions_with(&self, kind: txn_index::Kind, value: &str) -> Result<Vec<usize>> {
+        let path = self.root.join(txn_index::value_rel(kind, value));
+        let Some(bytes) = self.read_bytes(&path)? else {
+            return Ok(Vec::new());
+        };
+        let found = fields::matches(&bytes, value).map_err(|n| {
+            Error::corrupt(
+                &path,
+                format!("line {n} is not `<position> <transaction id> <value as a JSON string>`"),
+            )
+        })?;
+        Ok(found.into_iter().map(|(p, _)| p).collect())
+    }
+
     /// The worker's pending items, oldest first.
     pub fn queue(&self) -> Result<Vec<QueueItem>> {
         let mut queue = index::read_queue(&self.root.join(QUEUE_DIR))?;
@@ -1031,6 +1205,8 @@ impl JsonStore {
             customers: BTreeMap::new(),
             txns: BTreeMap::new(),
             new_profiles: Vec::new(),
+            new_txns: Vec::new(),
+            txn_moves: BTreeMap::new(),
         }
     }
 }
@@ -1152,6 +1328,26 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
         .collect())
 }
 
+/// The store-relative paths of the regular files under `dir` (relative),
+/// at any depth, temp files aside (what a rebuild may remove).
+fn derived_files(root: &Path, dir: &str) -> Result<Vec<String>> {
+    use rustix::fs::FileType;
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_string()];
+    while let Some(d) = todo.pop() {
+        for (name, t) in safefs::list(&root.join(&d))?.unwrap_or_default() {
+            let Some(name) = name.to_str() else { continue };
+            let rel = format!("{d}/{name}");
+            match t {
+                FileType::Directory => todo.push(rel),
+                FileType::RegularFile if !atomic::is_temp(&root.join(&rel)) => out.push(rel),
+                _ => {}
+            }
+        }
+    }
+    Ok(out)
+}
+
 fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
     let mut b = serde_json::to_vec(v).expect("records serialize");
     b.push(b'\n');
@@ -1177,6 +1373,13 @@ pub struct JsonTx<'s> {
     /// their field index lines are written by [`Tx::prepare`], which knows
     /// their positions.
     new_profiles: Vec<ProfileSummary>,
+    /// Summaries of the transactions created in this transaction, in order
+    /// (their index lines are written by [`JsonTx::prepare`], which knows
+    /// their positions), each in its latest version.
+    new_txns: Vec<TxnSummary>,
+    /// Stored transactions whose status changed: `(status as stored, status
+    /// now)`, applied to the status index by [`JsonTx::prepare`].
+    txn_moves: BTreeMap<String, (u32, u32)>,
 }
 
 impl JsonTx<'_> {
@@ -1252,10 +1455,112 @@ impl JsonTx<'_> {
         self.append(ATTACHMENTS_LOG, &attachments::line(program_id, customer_id))
     }
 
-    pub fn append_txn(&mut self, s: &TxnSummary) -> Result<()> {
-        let mut line = serde_json::to_string(s).expect("serializes");
+    /// The derived data of a transaction created (`before` is `None`) or
+    /// changed from `before` to `after` (summaries): its summary line, and
+    /// its entries in the transaction indexes ([`txn_index`]), written in
+    /// this transaction's commit. A new transaction gets its position and
+    /// its lines when the commit is prepared; a status change moves its
+    /// entry of the status index then. (A transaction's template and
+    /// program never change.)
+    pub fn txn_changed(&mut self, before: Option<&TxnSummary>, after: &TxnSummary) -> Result<()> {
+        if before == Some(after) {
+            return Ok(());
+        }
+        let mut line = serde_json::to_string(after).expect("serializes");
         line.push('\n');
-        self.append(TXNS_LOG, &line)
+        self.append(TXNS_LOG, &line)?;
+        if let Some(new) = self.new_txns.iter_mut().find(|s| s.id == after.id) {
+            *new = after.clone();
+            return Ok(());
+        }
+        match before {
+            None => self.new_txns.push(after.clone()),
+            Some(b) => {
+                self.txn_moves
+                    .entry(after.id.clone())
+                    .or_insert((b.status_id, b.status_id))
+                    .1 = after.status_id;
+            }
+        }
+        Ok(())
+    }
+
+    /// The transaction index lines of this transaction's new transactions
+    /// and status changes (see [`JsonTx::txn_changed`]), as the store is now.
+    fn prepare_txn_index(&mut self) -> Result<()> {
+        // Status index: the lines each chunk gains and the ids it loses.
+        let mut adds: BTreeMap<String, String> = BTreeMap::new();
+        let mut removes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if !self.new_txns.is_empty() {
+            let first = self.store.committed_len(txn_index::TXN_IDS)? as usize / index::ID_RECORD;
+            for (i, s) in std::mem::take(&mut self.new_txns).iter().enumerate() {
+                let pos = first + i;
+                self.append(txn_index::TXN_IDS, &index::id_record(&s.id))?;
+                self.append(
+                    &txn_index::position_rel(&s.id),
+                    &txn_index::position_line(&s.id, pos),
+                )?;
+                for kind in txn_index::Kind::ALL {
+                    let v = kind.value(s);
+                    self.append(&txn_index::value_rel(kind, v), &fields::line(pos, &s.id, v))?;
+                }
+                adds.entry(txn_index::status_rel(s.status_id, pos))
+                    .or_default()
+                    .push_str(&txn_index::status_line(pos, &s.id));
+            }
+        }
+        for (tid, (from, to)) in std::mem::take(&mut self.txn_moves) {
+            if from == to {
+                continue;
+            }
+            let pos = match self.store.txn_position(&tid)? {
+                Some(p) => p,
+                None => self.store.txn_position_scan(&tid)?.ok_or_else(|| {
+                    Error::corrupt(
+                        &self.store.root.join(txn_index::TXN_IDS),
+                        format!("does not list {tid} (run `payctl store check --repair`)"),
+                    )
+                })?,
+            };
+            removes
+                .entry(txn_index::status_rel(from, pos))
+                .or_default()
+                .push(tid.clone());
+            adds.entry(txn_index::status_rel(to, pos))
+                .or_default()
+                .push_str(&txn_index::status_line(pos, &tid));
+        }
+        // A chunk that loses lines is written whole (at most CHUNK lines),
+        // or removed when nothing is left; one that only gains is appended to.
+        for (rel, gone) in removes {
+            let path = self.store.root.join(&rel);
+            let bytes = self.store.read_bytes(&path)?.unwrap_or_default();
+            let mut text = String::new();
+            for l in index::complete(&bytes).split(|&b| b == b'\n') {
+                match txn_index::parse_status(l) {
+                    Some((_, id)) if gone.iter().any(|g| g == id) => {}
+                    Some((pos, id)) => text.push_str(&txn_index::status_line(pos, id)),
+                    None => {}
+                }
+            }
+            if let Some(more) = adds.remove(&rel) {
+                text.push_str(&more);
+            }
+            if text.is_empty() {
+                if self.store.read_bytes(&path)?.is_some() {
+                    if let Some(i) = self.puts.remove(&rel) {
+                        self.ops[i] = None;
+                    }
+                    self.ops.push(Some(Op::Delete { path: rel }));
+                }
+            } else {
+                self.put(rel, text.into_bytes());
+            }
+        }
+        for (rel, lines) in adds {
+            self.append(&rel, &lines)?;
+        }
+        Ok(())
     }
 
     /// A new customer: its record, its key in the key index, its summary and
@@ -1345,7 +1650,11 @@ impl JsonTx<'_> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ops.iter().all(Option::is_none) && self.customers.is_empty() && self.txns.is_empty()
+        self.ops.iter().all(Option::is_none)
+            && self.customers.is_empty()
+            && self.txns.is_empty()
+            && self.new_txns.is_empty()
+            && self.txn_moves.is_empty()
     }
 
     /// Apply everything durably; on return the change is on disk.
@@ -1387,6 +1696,7 @@ impl JsonTx<'_> {
     pub fn prepare(mut self) -> Result<JsonPrepared> {
         // The lengths below are of files as a finished commit left them.
         journal::finish_pending(&self.store.root)?;
+        self.prepare_txn_index()?;
         if !self.new_profiles.is_empty() {
             // Their places in creation order follow the profiles already
             // listed in `index/profiles.ids`, as committed now.

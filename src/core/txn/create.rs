@@ -79,7 +79,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         steps: Vec::new(),
     };
     let mut tx = store.begin();
-    tx.append_txn(&TxnSummary::of(&file))?;
+    tx.txn_changed(None, &TxnSummary::of(&file))?;
     tx.enqueue(&QueueItem::txn(&transaction_id));
     tx.put_txn(&file);
     tx.commit_created(&transaction_id)?;

@@ -45,6 +45,7 @@ pub fn process(
     if st != status::txn::CREATED && st != status::txn::PROCESSING {
         return Ok(());
     }
+    let before = TxnSummary::of(&file);
     let template = catalog
         .template(&file.transaction.transaction_template_id)
         .map(|(_, t)| t);
@@ -58,7 +59,7 @@ pub fn process(
             );
             finish(&mut file, status::txn::FAILED, reason, now);
             summary.transactions_processed += 1;
-            tx.append_txn(&TxnSummary::of(&file))?;
+            tx.txn_changed(Some(&before), &TxnSummary::of(&file))?;
             tx.put_txn(&file);
             return Ok(());
         };
@@ -74,7 +75,7 @@ pub fn process(
 
     run(tx, &mut file, template, now, summary)?;
     summary.transactions_processed += 1;
-    tx.append_txn(&TxnSummary::of(&file))?;
+    tx.txn_changed(Some(&before), &TxnSummary::of(&file))?;
     tx.put_txn(&file);
     Ok(())
 }

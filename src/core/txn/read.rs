@@ -5,10 +5,10 @@ use std::collections::BTreeSet;
 
 use super::load;
 use crate::catalog::dictionaries as dict;
-use crate::core::paging::{Page, PageRequest, paginate};
+use crate::core::paging::{Page, PageRequest, paginate, paginate_ids};
 use crate::error::{Errors, Result};
 use crate::model::txn::{Parameter, Step, Transaction};
-use crate::store::{Store, TxnSummary};
+use crate::store::{Store, TxnMatches, TxnQuery, TxnSummary};
 
 /// GET /transactions/{id}.
 pub fn get(store: &Store, tid: &str) -> Result<Transaction> {
@@ -46,7 +46,10 @@ pub struct Filter {
     pub customer: Option<String>,
 }
 
-/// `txn list`: transactions in creation order, filtered on the summary log.
+/// `txn list`: transactions in creation order. The exact filters on the
+/// status, the template and the program answer from the store's
+/// transaction indexes (the matches' positions, and one page of records
+/// read); the customer filter, or no filter, reads the summary log.
 pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Transaction>> {
     let catalog = store.catalog()?;
     let mut errs = Errors::new();
@@ -87,6 +90,33 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Tr
         errs.invalid("program", "is not the id or name of a program");
     }
     errs.finish()?;
+    if filter.customer.is_none()
+        && (filter.status.is_some() || templates.is_some() || programs.is_some())
+    {
+        let owned = |s: &Option<BTreeSet<&str>>| {
+            s.as_ref()
+                .map(|s| s.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+        };
+        let q = TxnQuery {
+            status: filter.status,
+            templates: owned(&templates),
+            programs: owned(&programs),
+        };
+        let page = match store.txns_matching(&q)? {
+            TxnMatches::Positions(ps) => paginate_ids(
+                ps.len(),
+                req,
+                |after| {
+                    Ok(store
+                        .txn_position(after)?
+                        .and_then(|p| ps.binary_search(&p).ok()))
+                },
+                |start, end| store.txn_ids_at(&ps[start..end]),
+            )?,
+            TxnMatches::Ids(ids) => paginate(ids, |s| s, req)?,
+        };
+        return page.try_map(|id| get(store, &id));
+    }
     let matching: Vec<TxnSummary> = store
         .txns()?
         .into_iter()

@@ -600,6 +600,41 @@ impl PgStore {
         })
     }
 
+    /// The ids, in creation order, of the transactions with status
+    /// `status`, one of `templates` and one of `programs` (each when
+    /// given), from the indexes on those columns.
+    pub fn txns_matching(&self, q: &super::TxnQuery) -> Result<Vec<String>> {
+        let mut cond: Vec<String> = Vec::new();
+        let status = q.status.map(|s| s as i32);
+        let templates: Vec<String> = q.templates.clone().unwrap_or_default();
+        let programs: Vec<String> = q.programs.clone().unwrap_or_default();
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::new();
+        if let Some(s) = &status {
+            params.push(s);
+            cond.push(format!("status_id = ${}", params.len()));
+        }
+        if q.templates.is_some() {
+            params.push(&templates);
+            cond.push(format!("template_id = ANY(${})", params.len()));
+        }
+        if q.programs.is_some() {
+            params.push(&programs);
+            cond.push(format!("program_id = ANY(${})", params.len()));
+        }
+        let filter = if cond.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", cond.join(" AND "))
+        };
+        let sql = format!("SELECT id FROM payctl_transactions {filter} ORDER BY seq");
+        self.with(|c| {
+            Ok(c.query(sql.as_str(), &params)?
+                .into_iter()
+                .map(|r| r.get(0))
+                .collect())
+        })
+    }
+
     pub fn txns(&self) -> Result<Vec<TxnSummary>> {
         Ok(self.all_txns()?.iter().map(TxnSummary::of).collect())
     }

@@ -13,8 +13,11 @@
 
 /// The schema version this payctl writes and reads.
 /// 2: indexes on the filtered columns of `payctl_customers` (a version-1
+/// database gets them in place at its next open);
+/// 3: indexes on the status, template and program of `payctl_transactions`
+/// with its creation sequence (`txn list` filters; a version-1 or 2
 /// database gets them in place at its next open).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// A lock number of `pg_advisory_xact_lock` that serializes the creation of
 /// the schema by concurrent first commands.
@@ -60,8 +63,13 @@ CREATE TABLE IF NOT EXISTS payctl_idempotency (
 ";
 
 /// The indexes of `profile list`'s filters: the lower-cased names and
-/// e-mail, and the tags (`@>` on the profile's tag array).
+/// e-mail, and the tags (`@>` on the profile's tag array); and of `txn
+/// list`'s: status, template and program, each with the creation sequence
+/// (the matches come out in creation order from the index alone).
 pub const INDEXES: &str = "
+CREATE INDEX IF NOT EXISTS payctl_transactions_status ON payctl_transactions (status_id, seq);
+CREATE INDEX IF NOT EXISTS payctl_transactions_template ON payctl_transactions (template_id, seq);
+CREATE INDEX IF NOT EXISTS payctl_transactions_program ON payctl_transactions (program_id, seq);
 CREATE INDEX IF NOT EXISTS payctl_customers_first_name ON payctl_customers (first_name_lc);
 CREATE INDEX IF NOT EXISTS payctl_customers_last_name ON payctl_customers (last_name_lc);
 CREATE INDEX IF NOT EXISTS payctl_customers_email ON payctl_customers (email_lc);
