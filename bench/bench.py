@@ -200,6 +200,13 @@ def catalog_ids(store):
     return prm, app, trt["internal_transfer"]
 
 
+def other_template(store, app, trt):
+    """A template of `app` other than `trt` (a quarter of the bench's
+    transactions have it, for the `txn list --template` row)."""
+    return next(t["transaction_template_id"] for t in payctl(store, "template", "list", app)["data"]
+                if t["transaction_template_id"] != trt)
+
+
 def txn_body(prm, app, trt, a, b):
     return json.dumps({
         "program_id": prm, "application_id": app, "transaction_template_id": trt,
@@ -296,16 +303,25 @@ def run(root):
         template = json.load(f)
     assert template["steps"], "the seed transaction has its steps"
     log(f"bench: writing {NTXN - 1} transaction files, then `store check --repair`")
+    # For the filtered txn lists: one in 10 is Failed (70, the rest
+    # Completed, 60), one in 4 has another template; all have one program.
+    trt2 = other_template(big, app, trt)
     txn_ids = [seed]
-    for _ in range(NTXN - 1):
+    txn_rows = [(seed, template["transaction"]["transaction_status_id"], trt)]
+    for n in range(1, NTXN):
         tid = new_id("trn")
         t = json.loads(json.dumps(template))
         t["transaction"]["transaction_id"] = tid
+        st = 70 if n % 10 == 0 else 60
+        tt = trt2 if n % 4 == 0 else trt
+        t["transaction"]["transaction_status_id"] = st
+        t["transaction"]["transaction_template_id"] = tt
         for s in t["steps"]:
             s["transaction_id"] = tid
             s["transaction_step_id"] = new_id("trs")
         write_json(os.path.join(big, "transactions", shard(tid), tid + ".json"), t)
         txn_ids.append(tid)
+        txn_rows.append((tid, st, tt))
     t_repair, _ = timed([PAYCTL, "--data-dir", big, "-o", "json", "store", "check", "--repair"])
     t_check, _ = timed([PAYCTL, "--data-dir", big, "-o", "json", "store", "check"])
 
@@ -321,16 +337,21 @@ def run(root):
         f.write("CREATE TABLE profile_tags(profile_id TEXT NOT NULL, tag TEXT NOT NULL);\n")
         f.write("CREATE TABLE addresses(id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, json TEXT NOT NULL);\n")
         f.write("CREATE TABLE attachments(profile_id TEXT NOT NULL, program_id TEXT NOT NULL, status INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY(profile_id, program_id));\n")
-        f.write("CREATE TABLE txns(id TEXT PRIMARY KEY, json TEXT NOT NULL);\n")
+        f.write("CREATE TABLE txns(id TEXT PRIMARY KEY, status INTEGER NOT NULL, template_id TEXT NOT NULL, "
+                "program_id TEXT NOT NULL, json TEXT NOT NULL);\n")
         for i, line in enumerate(lines.splitlines()):
             f.write(profile_insert(ids[i], f"cust-{i:07d}", i, line))
         tjson = json.dumps(template, separators=(",", ":"))
-        for tid in txn_ids:
-            f.write(f"INSERT INTO txns VALUES({q(tid)},{q(tjson.replace(seed, tid))});\n")
+        for tid, st, tt in txn_rows:
+            f.write(f"INSERT INTO txns VALUES({q(tid)},{st},{q(tt)},{q(prm)},{q(tjson.replace(seed, tid))});\n")
         f.write("CREATE INDEX profiles_email ON profiles(email);\n"
                 "CREATE INDEX profiles_first_name ON profiles(first_name);\n"
                 "CREATE INDEX profiles_last_name ON profiles(last_name);\n"
-                "CREATE INDEX profile_tags_tag ON profile_tags(tag, profile_id);\n")
+                "CREATE INDEX profile_tags_tag ON profile_tags(tag, profile_id);\n"
+                # txn list's filters: the same columns as payctl's transaction indexes.
+                "CREATE INDEX txns_status ON txns(status);\n"
+                "CREATE INDEX txns_template ON txns(template_id);\n"
+                "CREATE INDEX txns_program ON txns(program_id);\n")
         f.write("COMMIT;\n")
     subprocess.run([SQLITE, db], stdin=open(os.path.join(root, "load.sql")), check=True,
                    stdout=subprocess.DEVNULL)
@@ -424,6 +445,8 @@ def run(root):
     # A filtered page as payctl answers it: the count of matches and the first 50.
     filtered = lambda where: (f"SELECT count(*) FROM profiles WHERE {where}; "
                               f"SELECT id, customer_key, json FROM profiles WHERE {where} ORDER BY rowid LIMIT 50;")
+    txn_filtered = lambda where: (f"SELECT count(*) FROM txns WHERE {where}; "
+                                  f"SELECT id, json FROM txns WHERE {where} ORDER BY rowid LIMIT 50;")
     page = lambda n: f"SELECT count(*) FROM profiles; SELECT id, customer_key, json FROM profiles ORDER BY rowid LIMIT 50 OFFSET {(n - 1) * 50};"
     last_page = max(1, min(1000, N // 50))
     ops = [
@@ -434,7 +457,7 @@ def run(root):
         ("address create", 2, address_payctl, address_sql),
         ("program attach", 2, attach_payctl, attach_sql),
         ("txn create", 2, P + ["txn", "create", "--body", body_path],
-         lambda: [SQLITE, db, f"INSERT INTO txns VALUES({q(new_id('trn'))},{q(json.dumps(template))});"]),
+         lambda: [SQLITE, db, f"INSERT INTO txns VALUES({q(new_id('trn'))},10,{q(trt)},{q(prm)},{q(json.dumps(template))});"]),
         ("txn steps", 2, P + ["txn", "steps", mid_txn],
          [SQLITE, db, f"SELECT json FROM txns WHERE id={q(mid_txn)};"]),
         ("profile list (page 1)", 3, P + ["profile", "list", "--page-size", "50"],
@@ -451,6 +474,18 @@ def run(root):
         ("profile list --tag", 3, P + ["profile", "list", "--tag", tag],
          [SQLITE, db, filtered(f"id IN (SELECT profile_id FROM profile_tags WHERE tag = {q(tag)})")]),
     ]
+    if NTXN > 1:
+        # Filtered txn lists, against sqlite3 with an index on the same column:
+        # a tenth of the transactions match the status, a quarter the
+        # template, all of them the program.
+        ops += [
+            ("txn list --status", 3, P + ["txn", "list", "--status", "70"],
+             [SQLITE, db, txn_filtered("status = 70")]),
+            ("txn list --template", 3, P + ["txn", "list", "--template", trt2],
+             [SQLITE, db, txn_filtered(f"template_id = {q(trt2)}")]),
+            ("txn list --program", 3, P + ["txn", "list", "--program", prm],
+             [SQLITE, db, txn_filtered(f"program_id = {q(prm)}")]),
+        ]
     times = {name: ([], []) for name, *_ in ops}
     point_rss = 0
     list_rss = 0
@@ -472,7 +507,7 @@ def run(root):
     for name, bound, pc, sc in ops:
         for _ in range(3):
             rss = peak_rss(pc() if callable(pc) else pc)
-            if name.startswith("profile list"):
+            if name.startswith(("profile list", "txn list")):
                 list_rss = max(list_rss, rss)
             else:
                 point_rss = max(point_rss, rss)

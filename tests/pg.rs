@@ -674,7 +674,7 @@ fn a_version_1_database_gets_the_filter_indexes_in_place() {
         )
         .unwrap()
         .get(0);
-    assert_eq!(v, "2");
+    assert_eq!(v, "3");
     let n: i64 = c
         .query_one(
             "SELECT count(*) FROM pg_indexes WHERE tablename = 'payctl_customers' \
@@ -696,4 +696,118 @@ fn a_version_1_database_gets_the_filter_indexes_in_place() {
     assert_eq!(o.data().len(), 1, "{o:?}");
     let o = env.run(&["profile", "list", "--tag", "segment=none"]);
     assert_eq!(o.data().len(), 0, "{o:?}");
+}
+
+/// The ids `txn list args` answers on every page of `size`, following
+/// `last_evaluated_key`.
+fn txn_pages(env: &Env, args: &[&str], size: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let mut a = vec!["txn", "list", "--page-size", size];
+        a.extend(args);
+        if let Some(k) = &after {
+            a.extend(["--after", k.as_str()]);
+        }
+        let o = env.run(&a);
+        assert_eq!(o.code, 0, "{o:?}");
+        out.extend(
+            o.data()
+                .iter()
+                .map(|t| t["transaction_id"].as_str().unwrap().to_string()),
+        );
+        match o.json["paging"]["last_evaluated_key"].as_str() {
+            Some(k) => after = Some(k.to_string()),
+            None => return out,
+        }
+    }
+}
+
+/// A database of schema version 2 (no indexes on the transactions'
+/// status, template and program) is upgraded in place to 3 at its next
+/// open; `txn list --status/--template/--program` answer from those
+/// columns, with paging, before and after the worker changes the statuses.
+#[test]
+fn a_version_2_database_gets_the_txn_filter_indexes_in_place() {
+    let Some(env) = db("a_version_2_database_gets_the_txn_filter_indexes_in_place") else {
+        return;
+    };
+    let prm = env.program_id();
+    let a = env.create_profile("txnidx-001");
+    let b = env.create_profile("txnidx-002");
+    for c in [&a, &b] {
+        assert_eq!(env.run(&["program", "attach", &prm, c]).code, 0);
+    }
+    assert_eq!(env.run(&["worker"]).code, 0);
+    let src = format!("@source_customers={a}:1.25");
+    let dst = format!("@targets={b}:1.25");
+    let transfer = |env: &Env| {
+        env.run(&txn_create_args(
+            &prm,
+            "internal_transfer",
+            &[&src, &dst, "@facilitator=1.00"],
+        ))
+        .id()
+    };
+    let t0 = transfer(&env);
+    let t1 = env
+        .run(&txn_create_args(
+            &prm,
+            "ach_funding",
+            &[&format!("@source_customers={a}:1")],
+        ))
+        .id();
+    let t2 = transfer(&env);
+    let all = vec![t0.clone(), t1.clone(), t2.clone()];
+    let (mut c, _) = admin(&env);
+    c.batch_execute(
+        "DROP INDEX payctl_transactions_status, payctl_transactions_template, \
+         payctl_transactions_program; \
+         UPDATE payctl_meta SET value = '2' WHERE name = 'schema_version'",
+    )
+    .unwrap();
+    assert_eq!(txn_pages(&env, &["--status", "10"], "2"), all);
+    let v: String = c
+        .query_one(
+            "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(v, "3");
+    let n: i64 = c
+        .query_one(
+            "SELECT count(*) FROM pg_indexes WHERE tablename = 'payctl_transactions' \
+             AND indexname IN ('payctl_transactions_status', 'payctl_transactions_template', \
+             'payctl_transactions_program')",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 3);
+    assert_eq!(
+        txn_pages(&env, &["--template", "internal_transfer"], "1"),
+        [t0.clone(), t2.clone()]
+    );
+    assert_eq!(
+        txn_pages(&env, &["--program", &prm, "--template", "ach_funding"], "1"),
+        std::slice::from_ref(&t1)
+    );
+    assert_eq!(env.run(&["worker"]).code, 0);
+    assert_eq!(
+        txn_pages(&env, &["--status", "10"], "2"),
+        Vec::<String>::new()
+    );
+    let mut by_status: std::collections::BTreeMap<u64, Vec<String>> = Default::default();
+    for t in &all {
+        let o = env.run(&["txn", "get", t]);
+        let st = o.data()[0]["transaction_status_id"].as_u64().unwrap();
+        assert!(st == 60 || st == 70, "{o:?}");
+        by_status.entry(st).or_default().push(t.clone());
+    }
+    for (st, ids) in &by_status {
+        assert_eq!(&txn_pages(&env, &["--status", &st.to_string()], "1"), ids);
+    }
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{o:?}");
 }

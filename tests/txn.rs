@@ -1932,7 +1932,10 @@ fn a_damaged_transaction_index_is_named_by_store_check_and_rebuilt_by_repair() {
             json!([cust(&fx.attached("idx-0003"), json!(1))]),
         )],
     ));
-    assert_eq!(all_pages(env, &["--status", "10"], "2"), [more.clone()]);
+    assert_eq!(
+        all_pages(env, &["--status", "10"], "2"),
+        std::slice::from_ref(&more)
+    );
     fx.worker();
     let mut failed = pick(&t, &[1, 3]);
     failed.push(more);

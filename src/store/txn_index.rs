@@ -111,10 +111,10 @@ pub fn parse_position(line: &[u8]) -> Option<(&str, usize)> {
 pub fn find_position(bucket: &[u8], id: &str) -> Option<usize> {
     index::complete(bucket)
         .split(|&b| b == b'\n')
+        .rev()
         .filter_map(parse_position)
-        .filter(|(i, _)| *i == id)
+        .find(|(i, _)| *i == id)
         .map(|(_, p)| p)
-        .last()
 }
 
 /// The file of the status index of `status` that holds position `pos`.
