@@ -35,6 +35,9 @@ pub mod code {
     pub const TIMEOUT: u32 = 30005;
     pub const STORE_FINDINGS: u32 = 30006;
     pub const STORE_OTHER_OWNER: u32 = 30009;
+    /// A write that would break one of the spec's invariants (a bug of
+    /// payctl's; nothing written, exit 3).
+    pub const INVARIANT_BROKEN: u32 = 30010;
     /// Remote mode: the service could not be reached (exit 3).
     pub const UNREACHABLE: u32 = 30007;
     /// Remote mode: the service answered something that is not the envelope (exit 3).
@@ -76,6 +79,7 @@ pub fn title(c: u32) -> &'static str {
         code::TIMEOUT => "Timed out",
         code::STORE_FINDINGS => "Store check found problems",
         code::STORE_OTHER_OWNER => "Store owned by another user",
+        code::INVARIANT_BROKEN => "Write would break an invariant",
         code::UNREACHABLE => "Service unreachable",
         code::UNEXPECTED_RESPONSE => "Unexpected response",
         code::DB_CONNECT => "Database unreachable",

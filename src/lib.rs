@@ -17,7 +17,17 @@
 //!   the field's path as data.
 //! - `store/`: the only code that touches the disk or the database (atomic
 //!   writes, journal, locks, indexes, PostgreSQL), so durability and
-//!   permissions are decided in one place.
+//!   permissions are decided in one place. `core` sees it through one
+//!   interface at the level of the aggregates (`store::storage`: `Storage`
+//!   and its write transaction `StorageTx`, behind the `Store` facade) and
+//!   never keeps an index: each backend (the JSON directory, PostgreSQL, the
+//!   tests' in-memory `store::memory`) derives its own from the aggregates a
+//!   transaction puts. tests/conformance.rs holds every backend to the
+//!   interface; tests/model.rs compares the in-memory backend with the JSON
+//!   directory over random sequences of operations.
+//! - `core/invariants`: the spec's invariants over the aggregates, written
+//!   once: every write is held to them before its commit, and every
+//!   backend's `store check` reports through them.
 //! - `output/`: renders envelopes, tables and ids, and masks sensitive values
 //!   on the way out.
 //! - `model/`: the records as stored and answered (serde types), shared by
@@ -27,7 +37,8 @@
 //! - `error`: the one error type, its codes and exit codes.
 //!
 //! Visibility defaults to `pub(crate)`; `pub` is kept for what the binary and
-//! the tests use (`cli`, `api::endpoints`, `core::import`) and for `store`.
+//! the tests use (`cli`, `api::endpoints`, `core::import`, `core::invariants`,
+//! `api::call_envelope`) and for `store`.
 
 pub mod api;
 pub(crate) mod catalog;

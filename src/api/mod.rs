@@ -124,3 +124,29 @@ pub fn kind_of(status: u16, codes: &[u32]) -> ErrorKind {
         ErrorKind::Refused
     }
 }
+
+/// [`endpoints::call`] answered as the envelope `-o json` prints (a
+/// success's or a failure's): for the tests that drive `core` through the
+/// endpoint table on a backend of their own (tests/model.rs).
+#[doc(hidden)]
+pub fn call_envelope(
+    b: &dyn endpoints::Backend,
+    ctx: &crate::core::Ctx,
+    req: &endpoints::Request,
+) -> serde_json::Value {
+    match endpoints::call(b, ctx, req) {
+        Ok(resp) => crate::output::success_envelope(&resp),
+        Err(e) => crate::output::error_envelope(&e),
+    }
+}
+
+/// The in-memory backend of the tests behind the endpoint table: every
+/// open is another handle on the same data.
+impl endpoints::Backend for crate::store::memory::MemoryStore {
+    fn read(&self) -> Result<Store> {
+        Ok(Store::Memory(self.reopen()))
+    }
+    fn write(&self) -> Result<Store> {
+        Ok(Store::Memory(self.reopen()))
+    }
+}

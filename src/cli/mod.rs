@@ -65,6 +65,7 @@ ERROR CODES (errors[].code)
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
   30004 Store format not supported 30005 Timed out (--wait; exit 1)
   30006 Store check found problems 30009 Store owned by another user
+  30010 Write would break an invariant (a bug in payctl: nothing written)
   30007 Service unreachable (remote mode)
   30008 Unexpected response (remote mode: the answer is not the envelope)
   30016 Database unreachable       30017 Database error             30018 Migration target not empty

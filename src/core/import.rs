@@ -636,7 +636,6 @@ struct Chunk {
 fn write_chunk(open: Open<'_>, news: Vec<(usize, Customer)>, opts: Options) -> Result<Chunk> {
     crate::store::fault::slow("import-chunk");
     let store = open(Mode::Exclusive)?;
-    store.ensure_profile_ids()?;
     let keys: Vec<&str> = news
         .iter()
         .map(|(_, c)| c.profile.customer_key.as_str())

@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result, code};
 use crate::model::txn::TxnFile;
-use crate::store::{Store, TxnSummary};
+use crate::store::Store;
 
 /// Records per commit.
 pub const BATCH: usize = 500;
@@ -43,12 +43,7 @@ pub fn migrate(
             let c = source
                 .customer(id)?
                 .ok_or_else(|| vanished(&format!("customer {id}")))?;
-            let mut atts: Vec<_> = c.attachments.iter().collect();
-            atts.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
-            for a in atts {
-                tx.new_attachment(&a.program_id, c.id())?;
-                want.attachments += 1;
-            }
+            want.attachments += c.attachments.len();
             tx.new_customer(c)?;
         }
         tx.commit()?;
@@ -64,7 +59,6 @@ pub fn migrate(
             let t: TxnFile = source
                 .txn(&s.id)?
                 .ok_or_else(|| vanished(&format!("transaction {}", s.id)))?;
-            tx.txn_changed(None, &TxnSummary::of(&t))?;
             tx.put_txn(&t);
         }
         tx.commit()?;

@@ -7,6 +7,7 @@ pub(crate) mod dict;
 pub(crate) mod idempotency;
 pub mod import;
 pub(crate) mod instrument;
+pub mod invariants;
 pub(crate) mod migrate;
 pub(crate) mod paging;
 pub(crate) mod profile;

@@ -316,7 +316,6 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     }
     let customer = new.into_customer(ctx);
     let id = customer.profile.customer_profile_id.clone();
-    store.ensure_profile_ids()?;
     let mut tx = store.begin();
     tx.new_customer(customer)?;
     tx.commit_created(&id)?;
@@ -473,7 +472,6 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     };
     errs.finish()?;
     let individual = individual.expect("validation passed");
-    let before = summary(&customer.profile);
     let changed = customer_type_id != customer.profile.customer_type_id
         || individual != customer.profile.customer_profile_individual;
     if changed {
@@ -482,8 +480,6 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         p.customer_profile_individual = individual;
         p.audit.touch(&ctx.actor, &ctx.now);
         let mut tx = store.begin();
-        let after = summary(&customer.profile);
-        tx.profile_updated(&before, &after)?;
         tx.put_customer(&customer);
         tx.commit()?;
     }

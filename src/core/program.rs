@@ -158,7 +158,6 @@ pub fn attach(
     let catalog = store.catalog()?;
     program_of(&catalog, prm)?;
     let mut customer = super::profile::load(store, csp)?;
-    let mut new = false;
     match customer
         .attachments
         .iter_mut()
@@ -172,7 +171,6 @@ pub fn attach(
         }
         Some(_) => return Err(Error::refused(vec![ApiError::bare(code::ALREADY_ATTACHED)])),
         None => {
-            new = true;
             customer.attachments.push(Attachment {
                 customer_profile_id: csp.to_string(),
                 program_id: prm.to_string(),
@@ -184,9 +182,6 @@ pub fn attach(
         }
     }
     let mut tx = store.begin();
-    if new {
-        tx.new_attachment(prm, csp)?;
-    }
     tx.put_customer(&customer);
     tx.enqueue(&QueueItem::attach(csp, prm));
     tx.commit_created(csp)?;

@@ -3,42 +3,45 @@
 //! ([`JsonStore`], the embedded default) or a PostgreSQL database
 //! ([`PgStore`], `--database-url`).
 //!
-//! The interface is at the level of the aggregates: read a customer or a
-//! transaction, find a customer_key's owner, list profiles and transactions
-//! in creation order, list a program's profile records, claim pending work,
-//! keep idempotency records, and commit a set of changes atomically. The
-//! derived-index calls of [`Tx`] (`set_key`, `append_profile`,
-//! `new_attachment`, `txn_changed`) are upkeep of the JSON directory's own
-//! indexes; the PostgreSQL backend derives what it needs from the aggregates
-//! it stores (its columns and tables) and ignores them.
+//! The interface is the [`Storage`] trait (see storage.rs), at the level of
+//! the aggregates: read a customer or a transaction, find a customer_key's
+//! owner, list profiles and transactions in creation order, list a
+//! program's profile records, claim pending work, keep idempotency records,
+//! and commit a set of changes atomically. `core` says only what the
+//! aggregates are now (`put_customer`, `new_customer`, `put_txn`,
+//! `enqueue`, `dequeue`, `commit`); each backend derives its own indexes
+//! from them.
 
 use std::path::Path;
 use std::time::Duration;
 
 use super::check::Report;
-use super::pg::{PgKeyIndex, PgStore, PgTx};
-use super::{JsonKeyIndex, JsonPrepared, JsonStore, JsonTx, Mode, Opened, idempotency, lock};
+use super::memory::MemoryStore;
+use super::pg::PgStore;
+use super::storage::{Storage, StorageTx};
+use super::{JsonStore, Mode, Opened, idempotency, lock};
 use super::{ProfileSummary, QueueItem, TxnSummary};
-use crate::error::Result;
+use crate::core::invariants::{self, Subject, Violation};
+use crate::error::{Error, Result, code};
 use crate::model::Customer;
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 
 /// An open store, whichever its backend. (One per command or request: the
 /// size of a variant does not matter.)
+///
+/// An enum rather than a `Box<dyn Storage>`: everything `core` asks goes
+/// through the [`Storage`] trait ([`Store::backend`]), but a few callers
+/// need the JSON directory itself (group commit stages into it, `store
+/// check` shows its progress, `payctl serve` reopens it), and a match on a
+/// variant says that more plainly than a downcast.
 #[allow(clippy::large_enum_variant)]
 pub enum Store {
     Json(JsonStore),
     Pg(PgStore),
-}
-
-macro_rules! both {
-    ($self:expr, $s:ident => $e:expr) => {
-        match $self {
-            Store::Json($s) => $e,
-            Store::Pg($s) => $e,
-        }
-    };
+    /// The in-memory backend of the tests (not reachable from the CLI).
+    #[doc(hidden)]
+    Memory(MemoryStore),
 }
 
 impl Store {
@@ -86,162 +89,142 @@ impl Store {
         PgStore::init(url, catalog).map(Store::Pg)
     }
 
-    /// Where the store is, for people: a directory, or the database's URL
-    /// without its password.
-    pub fn root(&self) -> &Path {
-        both!(self, s => s.root())
-    }
-
-    pub fn scratch_file(&self) -> Result<std::fs::File> {
-        both!(self, s => s.scratch_file())
-    }
-
-    pub fn ensure_profile_ids(&self) -> Result<()> {
+    /// The backend, through the storage interface.
+    pub fn backend(&self) -> &dyn Storage {
         match self {
-            Store::Json(s) => s.ensure_profile_ids(),
-            Store::Pg(_) => Ok(()),
+            Store::Json(s) => s,
+            Store::Pg(s) => s,
+            Store::Memory(s) => s,
         }
     }
 
+    /// Where the store is, for people: a directory, or the database's URL
+    /// without its password.
+    pub fn root(&self) -> &Path {
+        self.backend().root()
+    }
+
+    pub fn scratch_file(&self) -> Result<std::fs::File> {
+        self.backend().scratch_file()
+    }
+
     pub fn catalog(&self) -> Result<Catalog> {
-        both!(self, s => s.catalog())
+        self.backend().catalog()
     }
 
     pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
-        both!(self, s => s.customer(cid))
+        self.backend().customer(cid)
     }
 
     pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
-        both!(self, s => s.txn(tid))
+        self.backend().txn(tid)
     }
 
     pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        both!(self, s => s.key_owner(key))
+        self.backend().key_owner(key)
     }
 
     /// The holders of `keys`, in their order (an import's batch): the JSON
     /// directory reads each bucket once for the batch.
     pub fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
-        match self {
-            Store::Json(s) => s.key_owners(keys),
-            Store::Pg(s) => keys.iter().map(|k| s.key_owner(k)).collect(),
-        }
-    }
-
-    pub fn key_index(&self) -> Result<KeyIndex<'_>> {
-        Ok(match self {
-            Store::Json(s) => KeyIndex::Json(s.key_index()?),
-            Store::Pg(s) => KeyIndex::Pg(s.key_index()?),
-        })
+        self.backend().key_owners(keys)
     }
 
     pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        both!(self, s => s.profiles())
+        self.backend().profiles()
     }
 
-    /// The candidates of an exact filter on `field` = `value` (normalized),
-    /// `(position, id)` in creation order, from the JSON directory's field
-    /// index (see [`super::fields`]) or the database's column indexes;
-    /// `None` from a backend without one (the caller reads every summary).
+    /// The candidates of an exact filter on `field` = `value` (see
+    /// [`Storage::profiles_with`]).
     pub fn profiles_with(
         &self,
         field: super::fields::Field,
         value: &str,
     ) -> Result<Option<Vec<(usize, String)>>> {
-        both!(self, s => s.profiles_with(field, value).map(Some))
+        self.backend().profiles_with(field, value)
     }
 
     pub fn profile_count(&self) -> Result<usize> {
-        both!(self, s => s.profile_count())
+        self.backend().profile_count()
     }
 
     pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        both!(self, s => s.profile_ids(start, end))
+        self.backend().profile_ids(start, end)
     }
 
     pub fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        both!(self, s => s.profile_position(cid))
+        self.backend().profile_position(cid)
     }
 
     pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
-        both!(self, s => s.program_customers(program_id))
+        self.backend().program_customers(program_id)
     }
 
     pub fn txns(&self) -> Result<Vec<TxnSummary>> {
-        both!(self, s => s.txns())
+        self.backend().txns()
     }
 
     /// The transactions that match `q`, in creation order, from the JSON
     /// directory's transaction indexes (see [`super::txn_index`]) or the
     /// database's column indexes.
     pub fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        match self {
-            Store::Json(s) => s.txns_matching(q).map(TxnMatches::Positions),
-            Store::Pg(s) => s.txns_matching(q).map(TxnMatches::Ids),
-        }
+        self.backend().txns_matching(q)
     }
 
     /// The creation-order position of transaction `tid` in the JSON
     /// directory (`None` from a database: its matches are ids).
     pub fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        match self {
-            Store::Json(s) => s.txn_position(tid),
-            Store::Pg(_) => Ok(None),
-        }
+        self.backend().txn_position(tid)
     }
 
     /// The transaction ids at `positions` of the JSON directory's creation
     /// order (empty from a database).
     pub fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        match self {
-            Store::Json(s) => s.txn_ids_at(positions),
-            Store::Pg(_) => Ok(Vec::new()),
-        }
+        self.backend().txn_ids_at(positions)
     }
 
     pub fn queue(&self) -> Result<Vec<QueueItem>> {
-        both!(self, s => s.queue())
+        self.backend().queue()
     }
 
     /// Whether `item` is still queued; on a database opened for writing,
     /// also claims it for this transaction (another worker skips it).
     pub fn is_queued(&self, item: &QueueItem) -> bool {
-        both!(self, s => s.is_queued(item))
+        self.backend().is_queued(item)
     }
 
     pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
-        both!(self, s => s.idempotency_record(key, now))
+        self.backend().idempotency_record(key, now)
     }
 
     /// Every live idempotency record (`store migrate`).
     pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
-        both!(self, s => s.idempotency_records(now))
+        self.backend().idempotency_records(now)
     }
 
     /// Make the next [`Tx::commit_created`] on this store record `key` with
     /// the request's fingerprint `fp` and its result, in the same commit
     /// (one implementation for every backend: [`idempotency::ArmedSlot`]).
     pub fn arm_idempotency(&self, key: &str, fp: &str, now: i64) {
-        both!(self, s => s.armed.arm(key, fp, now))
+        self.backend().armed().arm(key, fp, now)
     }
 
     /// Forget an armed key; whether one was still armed (a create that
     /// succeeded without [`Tx::commit_created`] leaves it armed).
     pub fn disarm_idempotency(&self) -> bool {
-        both!(self, s => s.armed.disarm())
+        self.backend().armed().disarm()
     }
 
     /// `store check [--repair]`.
     pub fn check(&self, repair: bool) -> Result<Report> {
-        both!(self, s => s.check(repair))
+        self.backend().check(repair)
     }
 
     pub fn begin(&self) -> Tx<'_> {
-        let inner = match self {
-            Store::Json(s) => TxInner::Json(s.begin()),
-            Store::Pg(s) => TxInner::Pg(s.begin()),
-        };
-        Tx { store: self, inner }
+        Tx {
+            inner: self.backend().begin(),
+            broken: None,
+        }
     }
 }
 
@@ -264,158 +247,113 @@ pub enum TxnMatches {
     Ids(Vec<String>),
 }
 
-/// The key index read once, for many lookups (an import).
-pub enum KeyIndex<'s> {
-    Json(JsonKeyIndex<'s>),
-    Pg(PgKeyIndex),
-}
-
-impl KeyIndex<'_> {
-    pub fn owner(&self, key: &str) -> Result<Option<String>> {
-        match self {
-            KeyIndex::Json(k) => k.owner(key),
-            KeyIndex::Pg(k) => Ok(k.owner(key)),
-        }
-    }
-}
-
-/// A write transaction: all of its changes are committed, or none.
+/// A write transaction: all of its changes are committed, or none. It
+/// takes the aggregates as they are now; the backend derives its indexes
+/// from them (see [`StorageTx`]).
+///
+/// Each aggregate put is held to the spec's invariants
+/// ([`invariants`]) before the commit: a change that breaks one that its
+/// record did not break before (a bug of payctl's rules, never a user's
+/// error: those are refused earlier with their own codes) is refused with
+/// 30010 and nothing of the transaction is written. A record damaged on
+/// disk beforehand is left to `store check`.
 pub struct Tx<'s> {
-    store: &'s Store,
-    inner: TxInner<'s>,
-}
-
-enum TxInner<'s> {
-    Json(JsonTx<'s>),
-    Pg(PgTx<'s>),
-}
-
-macro_rules! tx_both {
-    ($self:expr, $t:ident => $e:expr) => {
-        match $self {
-            TxInner::Json($t) => $e,
-            TxInner::Pg($t) => $e,
-        }
-    };
+    inner: Box<dyn StorageTx + 's>,
+    /// The first invariant a put broke.
+    broken: Option<Violation>,
 }
 
 impl Tx<'_> {
     pub fn put_customer(&mut self, c: &Customer) {
-        tx_both!(&mut self.inner, t => t.put_customer(c))
+        self.guard_customer(c);
+        self.inner.put_customer(c)
     }
 
     pub fn put_txn(&mut self, t: &TxnFile) {
-        tx_both!(&mut self.inner, x => x.put_txn(t))
+        if self.broken.is_none() {
+            let was = match self.inner.txn(&t.transaction.transaction_id) {
+                Ok(Some(b)) => invariants::txn(&b, None),
+                _ => Vec::new(),
+            };
+            self.broken = invariants::txn(t, None)
+                .into_iter()
+                .find(|v| !was.contains(v));
+        }
+        self.inner.put_txn(t)
+    }
+
+    fn guard_customer(&mut self, c: &Customer) {
+        if self.broken.is_some() {
+            return;
+        }
+        let was = match self.inner.customer(c.id()) {
+            Ok(Some(b)) => invariants::customer(&b, None),
+            _ => Vec::new(),
+        };
+        self.broken = invariants::customer(c, None)
+            .into_iter()
+            .find(|v| !was.contains(v));
+    }
+
+    /// 30010 when a put broke an invariant (see [`Tx`]).
+    fn unbroken(&self) -> Result<()> {
+        let Some(v) = &self.broken else {
+            return Ok(());
+        };
+        let what = match &v.subject {
+            Subject::Customer(id) => format!("customer {id}"),
+            Subject::Txn(id) => format!("transaction {id}"),
+        };
+        Err(Error::store(
+            code::INVARIANT_BROKEN,
+            format!(
+                "this change would leave {what} breaking an invariant of the spec ({}): \
+                 nothing was written; this is a bug in payctl, please report it",
+                v.problem
+            ),
+        ))
     }
 
     pub fn customer(&self, id: &str) -> Result<Option<Customer>> {
-        tx_both!(&self.inner, t => t.customer(id))
+        self.inner.customer(id)
     }
 
     pub fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
-        tx_both!(&self.inner, t => t.txn(id))
-    }
-
-    pub fn store(&self) -> &Store {
-        self.store
-    }
-
-    pub fn set_key(&mut self, key: &str, owner: &str) -> Result<()> {
-        match &mut self.inner {
-            TxInner::Json(t) => t.set_key(key, owner),
-            TxInner::Pg(_) => Ok(()),
-        }
-    }
-
-    pub fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
-        match &mut self.inner {
-            TxInner::Json(t) => t.append_profile(s),
-            TxInner::Pg(_) => Ok(()),
-        }
-    }
-
-    /// A stored profile updated from `before` to `after` (its summary line
-    /// and field index lines in the JSON directory).
-    pub fn profile_updated(
-        &mut self,
-        before: &ProfileSummary,
-        after: &ProfileSummary,
-    ) -> Result<()> {
-        match &mut self.inner {
-            TxInner::Json(t) => t.profile_updated(before, after),
-            TxInner::Pg(_) => Ok(()),
-        }
-    }
-
-    pub fn new_attachment(&mut self, program_id: &str, customer_id: &str) -> Result<()> {
-        match &mut self.inner {
-            TxInner::Json(t) => t.new_attachment(program_id, customer_id),
-            TxInner::Pg(_) => Ok(()),
-        }
-    }
-
-    /// A transaction created (`before` is `None`) or changed from `before`
-    /// to `after`: its summary line and its entries in the transaction
-    /// indexes of the JSON directory, in this transaction's commit (the
-    /// database derives its columns from the record).
-    pub fn txn_changed(&mut self, before: Option<&TxnSummary>, after: &TxnSummary) -> Result<()> {
-        match &mut self.inner {
-            TxInner::Json(t) => t.txn_changed(before, after),
-            TxInner::Pg(_) => Ok(()),
-        }
+        self.inner.txn(id)
     }
 
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
-        tx_both!(&mut self.inner, t => t.new_customer(c))
+        if self.broken.is_none() {
+            self.broken = invariants::customer(&c, None).into_iter().next();
+        }
+        self.inner.new_customer(c)
     }
 
     pub fn enqueue(&mut self, item: &QueueItem) {
-        tx_both!(&mut self.inner, t => t.enqueue(item))
+        self.inner.enqueue(item)
     }
 
     pub fn dequeue(&mut self, item: &QueueItem) {
-        tx_both!(&mut self.inner, t => t.dequeue(item))
+        self.inner.dequeue(item)
     }
 
     /// An idempotency record copied as it is (`store migrate`).
     pub fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
-        tx_both!(&mut self.inner, t => t.put_idempotency(rec))
+        self.inner.put_idempotency(rec)
     }
 
     pub fn is_empty(&self) -> bool {
-        tx_both!(&self.inner, t => t.is_empty())
+        self.inner.is_empty()
     }
 
     pub fn commit(self) -> Result<()> {
-        tx_both!(self.inner, t => t.commit())
+        self.unbroken()?;
+        self.inner.commit()
     }
 
     pub fn commit_created(self, result: &str) -> Result<()> {
-        tx_both!(self.inner, t => t.commit_created(result))
-    }
-
-    /// See [`JsonTx::prepare`]. On a database the transaction is committed
-    /// here (the database does the writing), and the returned commit is done.
-    pub fn prepare(self) -> Result<Prepared> {
-        match self.inner {
-            TxInner::Json(t) => t.prepare().map(Prepared::Json),
-            TxInner::Pg(t) => t.commit().map(|()| Prepared::Done),
-        }
-    }
-}
-
-/// A write transaction ready to commit (see [`Tx::prepare`]).
-pub enum Prepared {
-    Json(JsonPrepared),
-    Done,
-}
-
-impl Prepared {
-    pub fn commit(self) -> Result<()> {
-        match self {
-            Prepared::Json(p) => p.commit(),
-            Prepared::Done => Ok(()),
-        }
+        self.unbroken()?;
+        self.inner.commit_created(result)
     }
 }
 

@@ -25,10 +25,10 @@ use super::{
     QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, fields, index, keys, txn_index,
 };
 use crate::error::{Error, Result};
+use crate::model::Customer;
 use crate::model::catalog::Catalog;
 use crate::model::status::{attachment, txn as txn_status};
 use crate::model::txn::TxnFile;
-use crate::model::{Customer, id};
 
 /// One problem found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -1403,119 +1403,59 @@ fn is_open(t: &TxnFile) -> bool {
     )
 }
 
-/// The spec's invariants over the records themselves.
+/// The spec's invariants over the records themselves (see
+/// [`crate::core::invariants`]), as findings naming the records' files.
 pub(crate) fn invariants(
     customers: &[Customer],
     txns: &[TxnFile],
     catalog: Option<&Catalog>,
     f: &mut Vec<Finding>,
 ) {
-    let mut keys: HashMap<&str, &str> = HashMap::new();
-    for c in customers {
-        if let Some(other) = keys.insert(&c.profile.customer_key, c.id()) {
-            f.push(Finding {
-                path: Store::customer_rel(c.id()),
-                problem: format!("customer_key is also held by {other}"),
-                repairable: false,
-            });
-        }
-        customer_invariants(c, catalog, f);
-    }
-    for t in txns {
-        txn_invariants(t, catalog, f);
+    f.extend(
+        crate::core::invariants::all(customers, txns, catalog)
+            .into_iter()
+            .map(finding_of),
+    );
+}
+
+/// A broken invariant as a finding on its record's file.
+pub(crate) fn finding_of(v: crate::core::invariants::Violation) -> Finding {
+    use crate::core::invariants::Subject;
+    Finding {
+        path: match &v.subject {
+            Subject::Customer(id) => Store::customer_rel(id),
+            Subject::Txn(id) => Store::txn_rel(id),
+        },
+        problem: v.problem,
+        repairable: false,
     }
 }
 
 /// A customer_key held by two records, from the scan's digests.
 fn key_invariants(customers: &[CustDigest], f: &mut Vec<Finding>) {
-    let mut keys: HashMap<u64, &str> = HashMap::with_capacity(customers.len());
-    for c in customers {
-        if let Some(other) = keys.insert(c.key, &c.id) {
-            f.push(Finding {
-                path: Store::customer_rel(&c.id),
-                problem: format!("customer_key is also held by {other}"),
-                repairable: false,
-            });
-        }
-    }
+    f.extend(
+        crate::core::invariants::keys_held_once(customers.iter().map(|c| (c.key, &*c.id)))
+            .into_iter()
+            .map(finding_of),
+    );
 }
 
 /// The spec's invariants within one customer record.
 fn customer_invariants(c: &Customer, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
-    let path = Store::customer_rel(c.id());
-    let mut bad = |problem: String| {
-        f.push(Finding {
-            path: path.clone(),
-            problem,
-            repairable: false,
-        })
-    };
-    if c.addresses.iter().filter(|a| a.is_default).count() > 1 {
-        bad("more than one default address".into());
-    }
-    for t in [1, 2] {
-        if c.instruments
-            .iter()
-            .filter(|i| i.is_default && i.payment_instrument_type_id == t)
-            .count()
-            > 1
-        {
-            bad(format!("more than one default instrument of type {t}"));
-        }
-    }
-    let mut programs = BTreeSet::new();
-    for a in &c.attachments {
-        if !programs.insert(&a.program_id) {
-            bad(format!("attached twice to {}", a.program_id));
-        }
-        if catalog.is_some_and(|cat| cat.program(&a.program_id).is_none()) {
-            bad(format!("attached to unknown program {}", a.program_id));
-        }
-    }
-    let ids: Vec<&str> = c
-        .addresses
-        .iter()
-        .map(|a| a.address_id.as_str())
-        .chain(
-            c.instruments
-                .iter()
-                .map(|i| i.payment_instrument_id.as_str()),
-        )
-        .collect();
-    if ids.iter().collect::<BTreeSet<_>>().len() != ids.len() {
-        bad("an address or instrument id is used twice".into());
-    }
-    if !id::is_valid(id::CUSTOMER, c.id()) {
-        bad("malformed customer id".into());
-    }
+    f.extend(
+        crate::core::invariants::customer(c, catalog)
+            .into_iter()
+            .map(finding_of),
+    );
 }
 
 /// The spec's invariants within one transaction record.
 fn txn_invariants(t: &TxnFile, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
-    let path = Store::txn_rel(&t.transaction.transaction_id);
-    let mut seqs = BTreeSet::new();
-    for s in &t.steps {
-        if !seqs.insert(s.sequence) {
-            f.push(Finding {
-                path: path.clone(),
-                problem: format!(
-                    "step sequence {} appears twice (steps generated twice)",
-                    s.sequence
-                ),
-                repairable: false,
-            });
-        }
-    }
-    if catalog.is_some_and(|cat| {
-        cat.template(&t.transaction.transaction_template_id)
-            .is_none()
-    }) {
-        f.push(Finding {
-            path,
-            problem: "refers to an unknown transaction template".into(),
-            repairable: false,
-        });
-    }
+    f.extend(
+        crate::core::invariants::txn(t, catalog)
+            .into_iter()
+            .map(finding_of),
+    );
 }
 
 /// Stream a summary log (complete lines only, as readers read it): the

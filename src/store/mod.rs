@@ -49,8 +49,11 @@ pub mod index;
 pub mod journal;
 pub mod keys;
 pub mod lock;
+#[doc(hidden)]
+pub mod memory;
 pub mod pg;
 pub mod safefs;
+pub mod storage;
 pub mod txn_index;
 
 use std::collections::{BTreeMap, HashMap};
@@ -63,10 +66,11 @@ use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 use crate::model::{Customer, id};
-pub use backend::{KeyIndex, Prepared, Store, Tx, TxnMatches, TxnQuery, retrying};
+pub use backend::{Store, Tx, TxnMatches, TxnQuery, retrying};
 pub use index::{ProfileSummary, QueueItem, TxnSummary};
 use journal::{Journal, Op};
 pub use lock::Mode;
+pub use storage::{Storage, StorageTx};
 
 /// 1: a key index of one file per key (`index/keys/k<hex of the key>`);
 /// 2: the bucketed key index of [`keys`];
@@ -1203,7 +1207,10 @@ impl JsonStore {
             puts: HashMap::new(),
             appends: HashMap::new(),
             customers: BTreeMap::new(),
+            customer_order: Vec::new(),
+            created: Default::default(),
             txns: BTreeMap::new(),
+            txn_order: Vec::new(),
             new_profiles: Vec::new(),
             new_txns: Vec::new(),
             txn_moves: BTreeMap::new(),
@@ -1354,10 +1361,20 @@ fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
     b
 }
 
-/// A write transaction: collects operations, applies them all or none on
-/// [`JsonTx::commit`]. Aggregates put in it are read back by [`JsonTx::customer`] and
-/// [`JsonTx::txn`], so one transaction can carry several changes to one record
-/// (the worker processes a batch of items in one commit).
+/// A write transaction: collects the aggregates put into it and the other
+/// operations, applies them all or none on [`JsonTx::commit`]. Aggregates
+/// put in it are read back by [`JsonTx::customer`] and [`JsonTx::txn`], so
+/// one transaction can carry several changes to one record (the worker
+/// processes a batch of items in one commit).
+///
+/// The derived indexes are this transaction's own business: when it is
+/// prepared ([`JsonTx::prepare`]), each aggregate put into it is compared
+/// with the version the store holds, and the index lines that the change
+/// calls for are added ([`JsonTx::derive`]): for a new profile its key, its
+/// summary, its place in creation order and its field index lines; for an
+/// updated one its new summary and new field values (and its key, were it
+/// to change); for a new profile-program record its attachment index line;
+/// for a new or changed transaction its summary ([`JsonTx::txn_changed`]).
 pub struct JsonTx<'s> {
     store: &'s JsonStore,
     /// The journal's operations in order; `None` where a later put of the
@@ -1368,10 +1385,18 @@ pub struct JsonTx<'s> {
     /// Path of each append: its place in `ops`.
     appends: HashMap<String, usize>,
     customers: BTreeMap<String, Customer>,
+    /// The ids of `customers` in the order they were first put.
+    customer_order: Vec<String>,
+    /// The customers created by [`JsonTx::new_customer`] (not read back
+    /// from the store to find out).
+    created: std::collections::HashSet<String>,
     txns: BTreeMap<String, TxnFile>,
+    /// The ids of `txns` in the order they were first put (the creation
+    /// order of the new ones).
+    txn_order: Vec<String>,
     /// Summaries of the customers created in this transaction, in order:
-    /// their field index lines are written by [`Tx::prepare`], which knows
-    /// their positions.
+    /// their field index lines are written by [`JsonTx::prepare`], which
+    /// knows their positions.
     new_profiles: Vec<ProfileSummary>,
     /// Summaries of the transactions created in this transaction, in order
     /// (their index lines are written by [`JsonTx::prepare`], which knows
@@ -1411,12 +1436,20 @@ impl JsonTx<'_> {
     }
 
     pub fn put_customer(&mut self, c: &Customer) {
-        self.customers.insert(c.id().to_string(), c.clone());
+        if self
+            .customers
+            .insert(c.id().to_string(), c.clone())
+            .is_none()
+        {
+            self.customer_order.push(c.id().to_string());
+        }
     }
 
     pub fn put_txn(&mut self, t: &TxnFile) {
-        self.txns
-            .insert(t.transaction.transaction_id.clone(), t.clone());
+        let id = &t.transaction.transaction_id;
+        if self.txns.insert(id.clone(), t.clone()).is_none() {
+            self.txn_order.push(id.clone());
+        }
     }
 
     /// The customer as this transaction left it, else as stored.
@@ -1439,11 +1472,11 @@ impl JsonTx<'_> {
         self.store
     }
 
-    pub fn set_key(&mut self, key: &str, owner: &str) -> Result<()> {
+    fn set_key(&mut self, key: &str, owner: &str) -> Result<()> {
         self.append(&keys::bucket_rel(key), &keys::line(key, owner))
     }
 
-    pub fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
+    fn append_profile(&mut self, s: &ProfileSummary) -> Result<()> {
         let mut line = serde_json::to_string(s).expect("serializes");
         line.push('\n');
         self.append(PROFILES_LOG, &line)
@@ -1451,7 +1484,7 @@ impl JsonTx<'_> {
 
     /// A new profile-program record of `customer_id` in `program_id`: its
     /// line in the attachment index (the record itself is in the customer).
-    pub fn new_attachment(&mut self, program_id: &str, customer_id: &str) -> Result<()> {
+    fn new_attachment(&mut self, program_id: &str, customer_id: &str) -> Result<()> {
         self.append(ATTACHMENTS_LOG, &attachments::line(program_id, customer_id))
     }
 
@@ -1563,16 +1596,12 @@ impl JsonTx<'_> {
         Ok(())
     }
 
-    /// A new customer: its record, its key in the key index, its summary and
-    /// its place in creation order (`index/profiles.ids`). The caller has
-    /// checked that the key is free and called [`JsonStore::ensure_profile_ids`].
+    /// A new customer (see [`Tx::new_customer`]): its index lines are
+    /// derived when the transaction is prepared. The caller has checked that
+    /// the key is free.
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
-        self.set_key(&c.profile.customer_key, c.id())?;
-        let summary = ProfileSummary::of(&c.profile);
-        self.append_profile(&summary)?;
-        self.new_profiles.push(summary);
-        self.append(PROFILE_IDS, &index::id_record(c.id()))?;
-        self.customers.insert(c.id().to_string(), c);
+        self.created.insert(c.id().to_string());
+        self.put_customer(&c);
         Ok(())
     }
 
@@ -1584,11 +1613,7 @@ impl JsonTx<'_> {
     /// An update of a stored profile from `before` to `after` (summaries):
     /// its new summary line, and a field index line for each indexed value
     /// it did not have (the old lines stay: see [`fields`]).
-    pub fn profile_updated(
-        &mut self,
-        before: &ProfileSummary,
-        after: &ProfileSummary,
-    ) -> Result<()> {
+    fn profile_updated(&mut self, before: &ProfileSummary, after: &ProfileSummary) -> Result<()> {
         if before == after {
             return Ok(());
         }
@@ -1637,6 +1662,67 @@ impl JsonTx<'_> {
                 format!("does not list {}", s.id),
             )
         })
+    }
+
+    /// The index lines that the aggregates put into this transaction call
+    /// for, each compared with the version the store holds now (see
+    /// [`JsonTx`]).
+    fn derive(&mut self) -> Result<()> {
+        for id in std::mem::take(&mut self.customer_order) {
+            let Some(c) = self.customers.get(&id).cloned() else {
+                continue;
+            };
+            let before = if self.created.contains(&id) {
+                None
+            } else {
+                self.store.customer(&id)?
+            };
+            let had: Vec<&str> = before
+                .as_ref()
+                .map(|b| {
+                    b.attachments
+                        .iter()
+                        .map(|a| a.program_id.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            // New profile-program records, oldest first.
+            let mut added: Vec<_> = c
+                .attachments
+                .iter()
+                .filter(|a| !had.contains(&a.program_id.as_str()))
+                .collect();
+            added.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
+            for a in added {
+                self.new_attachment(&a.program_id, c.id())?;
+            }
+            let after = ProfileSummary::of(&c.profile);
+            match before {
+                None => {
+                    self.set_key(&c.profile.customer_key, c.id())?;
+                    self.append_profile(&after)?;
+                    self.append(PROFILE_IDS, &index::id_record(c.id()))?;
+                    self.new_profiles.push(after);
+                }
+                Some(b) => {
+                    if b.profile.customer_key != c.profile.customer_key {
+                        self.set_key(&c.profile.customer_key, c.id())?;
+                    }
+                    self.profile_updated(&ProfileSummary::of(&b.profile), &after)?;
+                }
+            }
+        }
+        for id in std::mem::take(&mut self.txn_order) {
+            let Some(t) = self.txns.get(&id) else {
+                continue;
+            };
+            let after = TxnSummary::of(t);
+            let before = self.store.txn(&id)?.map(|b| TxnSummary::of(&b));
+            if before.as_ref() != Some(&after) {
+                self.txn_changed(before.as_ref(), &after)?;
+            }
+        }
+        Ok(())
     }
 
     pub fn enqueue(&mut self, item: &QueueItem) {
@@ -1689,15 +1775,20 @@ impl JsonTx<'_> {
     }
 
     /// Fix what the commit depends on in the store as it is now (the
-    /// length of each appended file), leaving the serializing and writing to
+    /// index lines the aggregates call for, the length of each appended
+    /// file), leaving the serializing and writing to
     /// [`JsonPrepared::commit`], which may run on another thread while the next
     /// transaction is built. The next transaction must be prepared only
     /// after this one's commit returned.
     pub fn prepare(mut self) -> Result<JsonPrepared> {
         // The lengths below are of files as a finished commit left them.
         journal::finish_pending(&self.store.root)?;
+        self.derive()?;
         self.prepare_txn_index()?;
         if !self.new_profiles.is_empty() {
+            // A store written by an earlier payctl gets its
+            // `index/profiles.ids` first (a commit of its own).
+            self.store.ensure_profile_ids()?;
             // Their places in creation order follow the profiles already
             // listed in `index/profiles.ids`, as committed now.
             let first = self.store.committed_len(PROFILE_IDS)? as usize / index::ID_RECORD;
@@ -1820,4 +1911,121 @@ fn put_paths(ops: &[Op]) -> std::collections::HashSet<String> {
             _ => None,
         })
         .collect()
+}
+
+/// The JSON directory behind the storage interface (its inherent methods,
+/// which the group commit and `store check --repair` also use).
+impl storage::Storage for JsonStore {
+    fn root(&self) -> &Path {
+        JsonStore::root(self)
+    }
+    fn scratch_file(&self) -> Result<std::fs::File> {
+        JsonStore::scratch_file(self)
+    }
+    fn catalog(&self) -> Result<Catalog> {
+        JsonStore::catalog(self)
+    }
+    fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        JsonStore::customer(self, cid)
+    }
+    fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        JsonStore::txn(self, tid)
+    }
+    fn key_owner(&self, key: &str) -> Result<Option<String>> {
+        JsonStore::key_owner(self, key)
+    }
+    fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
+        JsonStore::key_owners(self, keys)
+    }
+    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+        JsonStore::profiles(self)
+    }
+    fn profiles_with(
+        &self,
+        field: fields::Field,
+        value: &str,
+    ) -> Result<Option<Vec<(usize, String)>>> {
+        JsonStore::profiles_with(self, field, value).map(Some)
+    }
+    fn profile_count(&self) -> Result<usize> {
+        JsonStore::profile_count(self)
+    }
+    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
+        JsonStore::profile_ids(self, start, end)
+    }
+    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
+        JsonStore::profile_position(self, cid)
+    }
+    fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
+        JsonStore::program_customers(self, program_id)
+    }
+    fn txns(&self) -> Result<Vec<TxnSummary>> {
+        JsonStore::txns(self)
+    }
+    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
+        JsonStore::txns_matching(self, q).map(TxnMatches::Positions)
+    }
+    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
+        JsonStore::txn_position(self, tid)
+    }
+    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
+        JsonStore::txn_ids_at(self, positions)
+    }
+    fn queue(&self) -> Result<Vec<QueueItem>> {
+        JsonStore::queue(self)
+    }
+    fn is_queued(&self, item: &QueueItem) -> bool {
+        JsonStore::is_queued(self, item)
+    }
+    fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        JsonStore::idempotency_record(self, key, now)
+    }
+    fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
+        JsonStore::idempotency_records(self, now)
+    }
+    fn armed(&self) -> &idempotency::ArmedSlot {
+        &self.armed
+    }
+    fn check(&self, repair: bool) -> Result<check::Report> {
+        JsonStore::check(self, repair)
+    }
+    fn begin(&self) -> Box<dyn storage::StorageTx + '_> {
+        Box::new(JsonStore::begin(self))
+    }
+}
+
+impl storage::StorageTx for JsonTx<'_> {
+    fn put_customer(&mut self, c: &Customer) {
+        JsonTx::put_customer(self, c)
+    }
+    fn new_customer(&mut self, c: Customer) -> Result<()> {
+        JsonTx::new_customer(self, c)
+    }
+    fn put_txn(&mut self, t: &TxnFile) {
+        JsonTx::put_txn(self, t)
+    }
+    fn customer(&self, id: &str) -> Result<Option<Customer>> {
+        JsonTx::customer(self, id)
+    }
+    fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
+        JsonTx::txn(self, id)
+    }
+    fn enqueue(&mut self, item: &QueueItem) {
+        JsonTx::enqueue(self, item)
+    }
+    fn dequeue(&mut self, item: &QueueItem) {
+        JsonTx::dequeue(self, item)
+    }
+    fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
+        JsonTx::put_idempotency(self, rec)
+    }
+    fn is_empty(&self) -> bool {
+        JsonTx::is_empty(self)
+    }
+    fn commit(self: Box<Self>) -> Result<()> {
+        JsonTx::commit(*self)
+    }
+    fn commit_created(self: Box<Self>, result: &str) -> Result<()> {
+        JsonTx::commit_created(*self, result)
+    }
 }

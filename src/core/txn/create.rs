@@ -18,7 +18,7 @@ use crate::error::{Errors, Result};
 use crate::model::status;
 use crate::model::txn::{Parameter, Transaction, TxnFile};
 use crate::model::{Audit, Tag, id};
-use crate::store::{QueueItem, Store, TxnSummary};
+use crate::store::{QueueItem, Store};
 
 /// Largest transaction_parameter_id (exclusive): exact in every JSON reader.
 const MAX_PARAMETER_ID: u64 = 1 << 53;
@@ -79,7 +79,6 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         steps: Vec::new(),
     };
     let mut tx = store.begin();
-    tx.txn_changed(None, &TxnSummary::of(&file))?;
     tx.enqueue(&QueueItem::txn(&transaction_id));
     tx.put_txn(&file);
     tx.commit_created(&transaction_id)?;

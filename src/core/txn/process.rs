@@ -12,7 +12,7 @@ use crate::model::catalog::{Catalog, Template, TemplateStep};
 use crate::model::status::{self, SYSTEM};
 use crate::model::txn::{Step, TxnFile};
 use crate::model::{Audit, id};
-use crate::store::{Tx, TxnSummary};
+use crate::store::Tx;
 
 /// Transfer types the worker checks (built-in dictionary).
 const ACH_FUNDING: u32 = 1;
@@ -45,7 +45,6 @@ pub fn process(
     if st != status::txn::CREATED && st != status::txn::PROCESSING {
         return Ok(());
     }
-    let before = TxnSummary::of(&file);
     let template = catalog
         .template(&file.transaction.transaction_template_id)
         .map(|(_, t)| t);
@@ -59,7 +58,6 @@ pub fn process(
             );
             finish(&mut file, status::txn::FAILED, reason, now);
             summary.transactions_processed += 1;
-            tx.txn_changed(Some(&before), &TxnSummary::of(&file))?;
             tx.put_txn(&file);
             return Ok(());
         };
@@ -75,7 +73,6 @@ pub fn process(
 
     run(tx, &mut file, template, now, summary)?;
     summary.transactions_processed += 1;
-    tx.txn_changed(Some(&before), &TxnSummary::of(&file))?;
     tx.put_txn(&file);
     Ok(())
 }

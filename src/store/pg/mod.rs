@@ -734,3 +734,74 @@ impl PgKeyIndex {
         self.owners.get(key).cloned()
     }
 }
+
+/// The database behind the storage interface.
+impl crate::store::storage::Storage for PgStore {
+    fn root(&self) -> &Path {
+        PgStore::root(self)
+    }
+    fn scratch_file(&self) -> Result<std::fs::File> {
+        PgStore::scratch_file(self)
+    }
+    fn catalog(&self) -> Result<Catalog> {
+        PgStore::catalog(self)
+    }
+    fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        PgStore::customer(self, cid)
+    }
+    fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        PgStore::txn(self, tid)
+    }
+    fn key_owner(&self, key: &str) -> Result<Option<String>> {
+        PgStore::key_owner(self, key)
+    }
+    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+        PgStore::profiles(self)
+    }
+    fn profiles_with(
+        &self,
+        field: crate::store::fields::Field,
+        value: &str,
+    ) -> Result<Option<Vec<(usize, String)>>> {
+        PgStore::profiles_with(self, field, value).map(Some)
+    }
+    fn profile_count(&self) -> Result<usize> {
+        PgStore::profile_count(self)
+    }
+    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
+        PgStore::profile_ids(self, start, end)
+    }
+    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
+        PgStore::profile_position(self, cid)
+    }
+    fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
+        PgStore::program_customers(self, program_id)
+    }
+    fn txns(&self) -> Result<Vec<TxnSummary>> {
+        PgStore::txns(self)
+    }
+    fn txns_matching(&self, q: &super::TxnQuery) -> Result<super::TxnMatches> {
+        PgStore::txns_matching(self, q).map(super::TxnMatches::Ids)
+    }
+    fn queue(&self) -> Result<Vec<QueueItem>> {
+        PgStore::queue(self)
+    }
+    fn is_queued(&self, item: &QueueItem) -> bool {
+        PgStore::is_queued(self, item)
+    }
+    fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        PgStore::idempotency_record(self, key, now)
+    }
+    fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
+        PgStore::idempotency_records(self, now)
+    }
+    fn armed(&self) -> &idempotency::ArmedSlot {
+        &self.armed
+    }
+    fn check(&self, repair: bool) -> Result<crate::store::check::Report> {
+        PgStore::check(self, repair)
+    }
+    fn begin(&self) -> Box<dyn crate::store::storage::StorageTx + '_> {
+        Box::new(PgStore::begin(self))
+    }
+}

@@ -208,3 +208,39 @@ impl<'s> PgTx<'s> {
         }
     }
 }
+
+impl crate::store::storage::StorageTx for PgTx<'_> {
+    fn put_customer(&mut self, c: &Customer) {
+        PgTx::put_customer(self, c)
+    }
+    fn new_customer(&mut self, c: Customer) -> Result<()> {
+        PgTx::new_customer(self, c)
+    }
+    fn put_txn(&mut self, t: &TxnFile) {
+        PgTx::put_txn(self, t)
+    }
+    fn customer(&self, id: &str) -> Result<Option<Customer>> {
+        PgTx::customer(self, id)
+    }
+    fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
+        PgTx::txn(self, id)
+    }
+    fn enqueue(&mut self, item: &QueueItem) {
+        PgTx::enqueue(self, item)
+    }
+    fn dequeue(&mut self, item: &QueueItem) {
+        PgTx::dequeue(self, item)
+    }
+    fn put_idempotency(&mut self, rec: &crate::store::idempotency::Record) -> Result<()> {
+        PgTx::put_idempotency(self, rec)
+    }
+    fn is_empty(&self) -> bool {
+        PgTx::is_empty(self)
+    }
+    fn commit(self: Box<Self>) -> Result<()> {
+        PgTx::commit(*self)
+    }
+    fn commit_created(self: Box<Self>, result: &str) -> Result<()> {
+        PgTx::commit_created(*self, result)
+    }
+}

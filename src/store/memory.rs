@@ -1,0 +1,542 @@
+//! The in-memory backend: the storage interface ([`Storage`]) over maps in
+//! this process, for the tests (the conformance suite of the interface and
+//! the model-based test that compares it with the JSON directory). It is
+//! not reachable from the CLI: it keeps nothing once the process ends.
+//!
+//! It holds the aggregates and derives what the other backends index (the
+//! creation order of profiles and transactions, a customer_key's holder,
+//! the profile-program records of a program in creation order) from them
+//! at each commit, as they do. A commit is applied whole or not at all: it
+//! is refused before anything changes when it would make one customer_key
+//! held twice (as the PostgreSQL backend's UNIQUE index refuses it) or a
+//! record larger than a record file may be.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::check::{Finding, Report};
+use super::storage::{Storage, StorageTx};
+use super::{
+    ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary, atomic, fields, idempotency,
+};
+use crate::error::{Error, Result, code};
+use crate::model::Customer;
+use crate::model::catalog::Catalog;
+use crate::model::status::{attachment, txn as txn_status};
+use crate::model::txn::TxnFile;
+
+/// An in-memory store. [`MemoryStore::reopen`] gives another handle on
+/// the same data (as each command or request opens the store anew).
+pub struct MemoryStore {
+    root: PathBuf,
+    data: Arc<Mutex<Data>>,
+    armed: idempotency::ArmedSlot,
+}
+
+#[derive(Clone)]
+struct Data {
+    catalog: Catalog,
+    customers: HashMap<String, Customer>,
+    /// Customer ids in creation order.
+    profile_order: Vec<String>,
+    /// customer_key → holder.
+    keys: HashMap<String, String>,
+    txns: HashMap<String, TxnFile>,
+    /// Transaction ids in creation order.
+    txn_order: Vec<String>,
+    /// `(program id, customer id)` in the order the records were created.
+    attachments: Vec<(String, String)>,
+    /// Pending items by file name (their order is the queue's).
+    queue: BTreeMap<String, QueueItem>,
+    idempotency: HashMap<String, idempotency::Record>,
+}
+
+impl MemoryStore {
+    /// An empty store with `catalog`.
+    pub fn new(catalog: Catalog) -> MemoryStore {
+        MemoryStore {
+            root: PathBuf::from("(memory)"),
+            data: Arc::new(Mutex::new(Data {
+                catalog,
+                customers: HashMap::new(),
+                profile_order: Vec::new(),
+                keys: HashMap::new(),
+                txns: HashMap::new(),
+                txn_order: Vec::new(),
+                attachments: Vec::new(),
+                queue: BTreeMap::new(),
+                idempotency: HashMap::new(),
+            })),
+            armed: Default::default(),
+        }
+    }
+
+    /// An empty store with the built-in catalog, its audit times `now`.
+    pub fn builtin(now: &str) -> MemoryStore {
+        MemoryStore::new(crate::catalog::builtin(crate::model::status::SYSTEM, now))
+    }
+
+    /// Another handle on the same data, with nothing armed.
+    pub fn reopen(&self) -> MemoryStore {
+        MemoryStore {
+            root: self.root.clone(),
+            data: Arc::clone(&self.data),
+            armed: Default::default(),
+        }
+    }
+
+    fn data(&self) -> std::sync::MutexGuard<'_, Data> {
+        self.data.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Storage for MemoryStore {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn scratch_file(&self) -> Result<std::fs::File> {
+        let path = std::env::temp_dir().join(format!(
+            "payctl-memory-scratch-{}-{}{}",
+            std::process::id(),
+            rand::random::<u64>(),
+            atomic::TEMP_SUFFIX
+        ));
+        atomic::unlinked_scratch(&path)
+    }
+
+    fn catalog(&self) -> Result<Catalog> {
+        Ok(self.data().catalog.clone())
+    }
+
+    fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        Ok(self.data().customers.get(cid).cloned())
+    }
+
+    fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        Ok(self.data().txns.get(tid).cloned())
+    }
+
+    fn key_owner(&self, key: &str) -> Result<Option<String>> {
+        Ok(self.data().keys.get(key).cloned())
+    }
+
+    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+        let d = self.data();
+        Ok(d.profile_order
+            .iter()
+            .filter_map(|id| d.customers.get(id))
+            .map(|c| ProfileSummary::of(&c.profile))
+            .collect())
+    }
+
+    fn profiles_with(
+        &self,
+        field: fields::Field,
+        value: &str,
+    ) -> Result<Option<Vec<(usize, String)>>> {
+        let d = self.data();
+        Ok(Some(
+            d.profile_order
+                .iter()
+                .enumerate()
+                .filter_map(|(i, id)| {
+                    let c = d.customers.get(id)?;
+                    field
+                        .values(&ProfileSummary::of(&c.profile))
+                        .iter()
+                        .any(|v| v == value)
+                        .then(|| (i, id.clone()))
+                })
+                .collect(),
+        ))
+    }
+
+    fn profile_count(&self) -> Result<usize> {
+        Ok(self.data().profile_order.len())
+    }
+
+    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
+        let d = self.data();
+        let end = end.min(d.profile_order.len());
+        Ok(d.profile_order
+            .get(start.min(end)..end)
+            .unwrap_or_default()
+            .to_vec())
+    }
+
+    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
+        Ok(self.data().profile_order.iter().position(|id| id == cid))
+    }
+
+    fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
+        Ok(self
+            .data()
+            .attachments
+            .iter()
+            .filter(|(p, _)| p == program_id)
+            .map(|(_, c)| c.clone())
+            .collect())
+    }
+
+    fn txns(&self) -> Result<Vec<TxnSummary>> {
+        let d = self.data();
+        Ok(d.txn_order
+            .iter()
+            .filter_map(|id| d.txns.get(id))
+            .map(TxnSummary::of)
+            .collect())
+    }
+
+    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
+        let one_of = |list: &Option<Vec<String>>, v: &str| {
+            list.as_ref().is_none_or(|l| l.iter().any(|x| x == v))
+        };
+        Ok(TxnMatches::Ids(
+            self.txns()?
+                .into_iter()
+                .filter(|s| {
+                    q.status.is_none_or(|st| st == s.status_id)
+                        && one_of(&q.templates, &s.template_id)
+                        && one_of(&q.programs, &s.program_id)
+                })
+                .map(|s| s.id)
+                .collect(),
+        ))
+    }
+
+    fn queue(&self) -> Result<Vec<QueueItem>> {
+        Ok(self.data().queue.values().cloned().collect())
+    }
+
+    fn is_queued(&self, item: &QueueItem) -> bool {
+        self.data().queue.contains_key(&item.file_name())
+    }
+
+    fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        Ok(self
+            .data()
+            .idempotency
+            .get(key)
+            .filter(|r| !r.expired(now))
+            .cloned())
+    }
+
+    fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
+        let mut out: Vec<_> = self
+            .data()
+            .idempotency
+            .values()
+            .filter(|r| !r.expired(now))
+            .cloned()
+            .collect();
+        out.sort_by(|a, b| (a.at, &a.key).cmp(&(b.at, &b.key)));
+        Ok(out)
+    }
+
+    fn armed(&self) -> &idempotency::ArmedSlot {
+        &self.armed
+    }
+
+    /// The spec's invariants over the aggregates, and the derived state
+    /// (key holders, attachment records, pending work) against them.
+    /// `repair` rebuilds the derived state.
+    fn check(&self, repair: bool) -> Result<Report> {
+        let mut d = self.data();
+        let mut report = Report::default();
+        let customers: Vec<Customer> = d
+            .profile_order
+            .iter()
+            .filter_map(|id| d.customers.get(id).cloned())
+            .collect();
+        let txns: Vec<TxnFile> = d
+            .txn_order
+            .iter()
+            .filter_map(|id| d.txns.get(id).cloned())
+            .collect();
+        report.customers = customers.len();
+        report.transactions = txns.len();
+        let f = &mut report.findings;
+        super::check::invariants(&customers, &txns, Some(&d.catalog), f);
+        let want = derived(&customers, &txns);
+        let mut off = Vec::new();
+        if want.keys != d.keys {
+            off.push("keys");
+        }
+        if want.attachments.iter().collect::<HashSet<_>>()
+            != d.attachments.iter().collect::<HashSet<_>>()
+        {
+            off.push("attachments");
+        }
+        let queued: HashSet<String> = d.queue.values().map(QueueItem::key).collect();
+        if want.pending.iter().any(|k| !queued.contains(k)) {
+            off.push("queue");
+        }
+        for what in off {
+            f.push(Finding {
+                path: what.into(),
+                problem: "disagrees with the records".into(),
+                repairable: true,
+            });
+            if repair {
+                match what {
+                    "keys" => d.keys = want.keys.clone(),
+                    "attachments" => d.attachments = want.attachments.clone(),
+                    _ => {
+                        for c in &customers {
+                            for a in &c.attachments {
+                                if a.customer_profile_program_status_id == attachment::PENDING {
+                                    let q = QueueItem::attach(c.id(), &a.program_id);
+                                    d.queue.entry(q.file_name()).or_insert(q);
+                                }
+                            }
+                        }
+                        for t in &txns {
+                            if is_open(t) {
+                                let q = QueueItem::txn(&t.transaction.transaction_id);
+                                d.queue.entry(q.file_name()).or_insert(q);
+                            }
+                        }
+                    }
+                }
+                report.repaired.push(format!("rebuilt {what}"));
+            }
+        }
+        Ok(report)
+    }
+
+    fn begin(&self) -> Box<dyn StorageTx + '_> {
+        Box::new(MemoryTx {
+            store: self,
+            customers: Vec::new(),
+            customer_at: HashMap::new(),
+            txns: Vec::new(),
+            txn_at: HashMap::new(),
+            enqueued: Vec::new(),
+            dequeued: Vec::new(),
+            idempotency: Vec::new(),
+        })
+    }
+}
+
+fn is_open(t: &TxnFile) -> bool {
+    matches!(
+        t.transaction.transaction_status_id,
+        txn_status::CREATED | txn_status::PROCESSING
+    )
+}
+
+/// What the derived state must be for these aggregates.
+struct Derived {
+    keys: HashMap<String, String>,
+    attachments: Vec<(String, String)>,
+    /// Keys ([`QueueItem::key`]) of the work that must be pending.
+    pending: Vec<String>,
+}
+
+fn derived(customers: &[Customer], txns: &[TxnFile]) -> Derived {
+    let mut d = Derived {
+        keys: HashMap::new(),
+        attachments: Vec::new(),
+        pending: Vec::new(),
+    };
+    for c in customers {
+        d.keys
+            .insert(c.profile.customer_key.clone(), c.id().to_string());
+        for a in &c.attachments {
+            d.attachments
+                .push((a.program_id.clone(), c.id().to_string()));
+            if a.customer_profile_program_status_id == attachment::PENDING {
+                d.pending
+                    .push(QueueItem::attach(c.id(), &a.program_id).key());
+            }
+        }
+    }
+    for t in txns {
+        if is_open(t) {
+            d.pending
+                .push(QueueItem::txn(&t.transaction.transaction_id).key());
+        }
+    }
+    d
+}
+
+/// A write transaction of the in-memory backend.
+struct MemoryTx<'s> {
+    store: &'s MemoryStore,
+    /// Customers in the order they were first put.
+    customers: Vec<Customer>,
+    customer_at: HashMap<String, usize>,
+    txns: Vec<TxnFile>,
+    txn_at: HashMap<String, usize>,
+    enqueued: Vec<QueueItem>,
+    dequeued: Vec<QueueItem>,
+    idempotency: Vec<idempotency::Record>,
+}
+
+impl MemoryTx<'_> {
+    /// Apply everything to a copy of the store's data, then swap it in:
+    /// all or nothing.
+    fn write(self, armed: Option<(idempotency::Armed, String)>) -> Result<()> {
+        let mut guard = self.store.data();
+        let mut d = guard.clone();
+        for c in &self.customers {
+            let id = c.id().to_string();
+            let size = serde_json::to_vec(c).map_or(0, |b| b.len()) as u64;
+            if size >= atomic::RECORD_BYTES {
+                return Err(too_large(&format!("customer {id}"), size));
+            }
+            if let Some(holder) = d.keys.get(&c.profile.customer_key)
+                && *holder != id
+            {
+                return Err(crate::core::profile::key_in_use());
+            }
+            let before = d.customers.insert(id.clone(), c.clone());
+            match &before {
+                None => d.profile_order.push(id.clone()),
+                Some(b) if b.profile.customer_key != c.profile.customer_key => {
+                    d.keys.remove(&b.profile.customer_key);
+                }
+                Some(_) => {}
+            }
+            d.keys.insert(c.profile.customer_key.clone(), id.clone());
+            let had: Vec<&str> = before
+                .as_ref()
+                .map(|b| {
+                    b.attachments
+                        .iter()
+                        .map(|a| a.program_id.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut added: Vec<_> = c
+                .attachments
+                .iter()
+                .filter(|a| !had.contains(&a.program_id.as_str()))
+                .collect();
+            added.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
+            for a in added {
+                d.attachments.push((a.program_id.clone(), id.clone()));
+            }
+        }
+        for t in &self.txns {
+            let id = t.transaction.transaction_id.clone();
+            let size = serde_json::to_vec(t).map_or(0, |b| b.len()) as u64;
+            if size >= atomic::RECORD_BYTES {
+                return Err(too_large(&format!("transaction {id}"), size));
+            }
+            if d.txns.insert(id.clone(), t.clone()).is_none() {
+                d.txn_order.push(id);
+            }
+        }
+        for q in &self.enqueued {
+            d.queue.insert(q.file_name(), q.clone());
+        }
+        for q in &self.dequeued {
+            d.queue.remove(&q.file_name());
+        }
+        for r in &self.idempotency {
+            d.idempotency
+                .entry(r.key.clone())
+                .or_insert_with(|| r.clone());
+        }
+        if let Some((a, result)) = armed {
+            d.idempotency.retain(|_, r| !r.expired(a.now));
+            d.idempotency.insert(
+                a.key.clone(),
+                idempotency::Record {
+                    key: a.key,
+                    fp: a.fp,
+                    at: a.now,
+                    result: serde_json::Value::String(result),
+                },
+            );
+        }
+        *guard = d;
+        Ok(())
+    }
+}
+
+fn too_large(what: &str, size: u64) -> Error {
+    Error::one(
+        code::INVALID_VALUE,
+        format!(
+            "{what} would be {size} bytes, above the limit of {} bytes for a record: nothing was written",
+            atomic::RECORD_BYTES
+        ),
+    )
+}
+
+impl StorageTx for MemoryTx<'_> {
+    fn put_customer(&mut self, c: &Customer) {
+        match self.customer_at.get(c.id()) {
+            Some(&i) => self.customers[i] = c.clone(),
+            None => {
+                self.customer_at
+                    .insert(c.id().to_string(), self.customers.len());
+                self.customers.push(c.clone());
+            }
+        }
+    }
+
+    fn new_customer(&mut self, c: Customer) -> Result<()> {
+        self.put_customer(&c);
+        Ok(())
+    }
+
+    fn put_txn(&mut self, t: &TxnFile) {
+        let id = &t.transaction.transaction_id;
+        match self.txn_at.get(id) {
+            Some(&i) => self.txns[i] = t.clone(),
+            None => {
+                self.txn_at.insert(id.clone(), self.txns.len());
+                self.txns.push(t.clone());
+            }
+        }
+    }
+
+    fn customer(&self, id: &str) -> Result<Option<Customer>> {
+        match self.customer_at.get(id) {
+            Some(&i) => Ok(Some(self.customers[i].clone())),
+            None => self.store.customer(id),
+        }
+    }
+
+    fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
+        match self.txn_at.get(id) {
+            Some(&i) => Ok(Some(self.txns[i].clone())),
+            None => self.store.txn(id),
+        }
+    }
+
+    fn enqueue(&mut self, item: &QueueItem) {
+        self.enqueued.push(item.clone());
+    }
+
+    fn dequeue(&mut self, item: &QueueItem) {
+        self.dequeued.push(item.clone());
+    }
+
+    fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
+        self.idempotency.push(rec.clone());
+        Ok(())
+    }
+
+    fn is_empty(&self) -> bool {
+        self.customers.is_empty()
+            && self.txns.is_empty()
+            && self.enqueued.is_empty()
+            && self.dequeued.is_empty()
+            && self.idempotency.is_empty()
+    }
+
+    fn commit(self: Box<Self>) -> Result<()> {
+        self.write(None)
+    }
+
+    fn commit_created(self: Box<Self>, result: &str) -> Result<()> {
+        let armed = self.store.armed.take();
+        self.write(armed.map(|a| (a, result.to_string())))
+    }
+}

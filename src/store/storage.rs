@@ -1,0 +1,167 @@
+//! The storage interface that every backend implements, at the level of the
+//! aggregates: [`Storage`] (read a customer or a transaction, find a
+//! customer_key's owner, list profiles and transactions in creation order,
+//! list a program's profile records, see and claim pending work, keep
+//! idempotency records, check itself) and [`StorageTx`] (a write
+//! transaction: put aggregates, enqueue and dequeue work, commit all or
+//! nothing).
+//!
+//! A backend derives its own indexes from the aggregates put into a
+//! transaction (the JSON directory its key, summary, field and attachment
+//! index lines, by comparing each with the version it stores; PostgreSQL
+//! its columns and tables): `core` only says what the aggregates are now.
+//! The backends are the JSON directory ([`super::JsonStore`]), PostgreSQL
+//! ([`super::pg::PgStore`]) and the in-memory one of the tests
+//! ([`super::memory::MemoryStore`]); [`super::Store`] is the facade over
+//! them that `core` and the CLI hold.
+
+use std::path::Path;
+
+use super::check::Report;
+use super::{ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary, fields, idempotency};
+use crate::error::Result;
+use crate::model::Customer;
+use crate::model::catalog::Catalog;
+use crate::model::txn::TxnFile;
+
+/// An open store of one backend (reads, and the start of a write).
+pub trait Storage {
+    /// Where the store is, for people: a directory, or the database's URL
+    /// without its password.
+    fn root(&self) -> &Path;
+
+    /// An empty private scratch file for a command that reads its input
+    /// twice (`profile import`).
+    fn scratch_file(&self) -> Result<std::fs::File>;
+
+    fn catalog(&self) -> Result<Catalog>;
+
+    /// The customer aggregate `cid`; `None` when there is none (or the id
+    /// is malformed).
+    fn customer(&self, cid: &str) -> Result<Option<Customer>>;
+
+    /// The transaction aggregate `tid`; `None` when there is none.
+    fn txn(&self, tid: &str) -> Result<Option<TxnFile>>;
+
+    /// The customer that holds `key`, if any.
+    fn key_owner(&self, key: &str) -> Result<Option<String>>;
+
+    /// The holders of `keys`, in their order (an import's batch).
+    fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
+        keys.iter().map(|k| self.key_owner(k)).collect()
+    }
+
+    /// Profile summaries in creation order, each in its latest version.
+    fn profiles(&self) -> Result<Vec<ProfileSummary>>;
+
+    /// The candidates of an exact filter on `field` = `value` (normalized,
+    /// see [`fields::Field::normal`]): `(position in creation order, id)`,
+    /// each id once, in creation order; an entry may be stale (the caller
+    /// confirms it against the record). `None` from a backend without such
+    /// an index (the caller reads every summary).
+    fn profiles_with(
+        &self,
+        field: fields::Field,
+        value: &str,
+    ) -> Result<Option<Vec<(usize, String)>>>;
+
+    /// Number of customer profiles.
+    fn profile_count(&self) -> Result<usize>;
+
+    /// The profile ids at positions `start..end` of creation order (a page).
+    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>>;
+
+    /// The position of profile `cid` in creation order.
+    fn profile_position(&self, cid: &str) -> Result<Option<usize>>;
+
+    /// The customers with a record in `program_id`, in the order the
+    /// records were created.
+    fn program_customers(&self, program_id: &str) -> Result<Vec<String>>;
+
+    /// Transaction summaries in creation order, each in its latest version.
+    fn txns(&self) -> Result<Vec<TxnSummary>>;
+
+    /// The transactions that match `q` (an exact filter of `txn list`), in
+    /// creation order: positions in the backend's creation order (read a
+    /// page of them with [`Storage::txn_ids_at`]), or the ids themselves.
+    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches>;
+
+    /// The creation-order position of transaction `tid`, from a backend
+    /// whose matches are positions (`None` from the others).
+    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
+        let _ = tid;
+        Ok(None)
+    }
+
+    /// The transaction ids at `positions` of creation order, from a
+    /// backend whose matches are positions (empty from the others).
+    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
+        let _ = positions;
+        Ok(Vec::new())
+    }
+
+    /// The pending work items, oldest first.
+    fn queue(&self) -> Result<Vec<QueueItem>>;
+
+    /// Whether `item` is still queued; a store opened for writing on a
+    /// backend shared between processes also claims it until its commit
+    /// (another worker does not get it).
+    fn is_queued(&self, item: &QueueItem) -> bool;
+
+    /// The live idempotency record of `key` at `now` (Unix seconds).
+    fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>>;
+
+    /// Every live idempotency record (`store migrate`).
+    fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>>;
+
+    /// The idempotency record that the next [`StorageTx::commit_created`]
+    /// writes (armed through the facade).
+    fn armed(&self) -> &idempotency::ArmedSlot;
+
+    /// `store check [--repair]`.
+    fn check(&self, repair: bool) -> Result<Report>;
+
+    /// Start a write transaction. Only a store opened for writing may write.
+    fn begin(&self) -> Box<dyn StorageTx + '_>;
+}
+
+/// A write transaction of one backend: everything put into it is committed
+/// at once, or nothing is. Aggregates put into it are read back by
+/// [`StorageTx::customer`] and [`StorageTx::txn`].
+pub trait StorageTx {
+    /// A customer aggregate as it is now (new or changed).
+    fn put_customer(&mut self, c: &Customer);
+
+    /// A customer created by this transaction (its creation-order place
+    /// follows the profiles already stored, then those created before it in
+    /// this transaction). The caller has checked that its key is free.
+    fn new_customer(&mut self, c: Customer) -> Result<()>;
+
+    /// A transaction aggregate as it is now (new or changed).
+    fn put_txn(&mut self, t: &TxnFile);
+
+    /// The customer as this transaction left it, else as stored.
+    fn customer(&self, id: &str) -> Result<Option<Customer>>;
+
+    /// The transaction as this transaction left it, else as stored.
+    fn txn(&self, id: &str) -> Result<Option<TxnFile>>;
+
+    /// Add a pending work item.
+    fn enqueue(&mut self, item: &QueueItem);
+
+    /// Remove a pending work item (done).
+    fn dequeue(&mut self, item: &QueueItem);
+
+    /// An idempotency record copied as it is (`store migrate`).
+    fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()>;
+
+    /// Whether nothing was put into it.
+    fn is_empty(&self) -> bool;
+
+    /// Apply everything durably; on return the change is stored.
+    fn commit(self: Box<Self>) -> Result<()>;
+
+    /// Commit a create whose answer is `result` (the new id), with the
+    /// idempotency record armed on the store, if any, in the same commit.
+    fn commit_created(self: Box<Self>, result: &str) -> Result<()>;
+}
