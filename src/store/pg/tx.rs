@@ -116,7 +116,8 @@ impl<'s> PgTx<'s> {
             let upsert = c.prepare(
                 "INSERT INTO payctl_customers (id, customer_key, first_name_lc, last_name_lc, email_lc, doc) \
                  VALUES ($1, $2, $3, $4, $5, $6::text::jsonb) \
-                 ON CONFLICT (id) DO UPDATE SET first_name_lc = EXCLUDED.first_name_lc, \
+                 ON CONFLICT (id) DO UPDATE SET customer_key = EXCLUDED.customer_key, \
+                 first_name_lc = EXCLUDED.first_name_lc, \
                  last_name_lc = EXCLUDED.last_name_lc, email_lc = EXCLUDED.email_lc, doc = EXCLUDED.doc",
             )?;
             let attach = c.prepare(
