@@ -1,0 +1,558 @@
+//! The conformance suite of the storage interface (src/store/storage.rs),
+//! written once and run against every backend: the in-memory one, a JSON
+//! directory in a temporary directory, and PostgreSQL (a throwaway server,
+//! see tests/common/pg.rs: without PostgreSQL the PostgreSQL cases say so
+//! and pass, except under `CI=true` where they fail). As
+//! taskchampion-sync-server does for its storage backends.
+//!
+//! Aggregates are made by `core` through the endpoint table (the in-process
+//! transport of the CLI), then read, changed and committed through the
+//! interface itself; `store check` must be clean after every commit.
+
+mod common;
+
+use std::time::Duration;
+
+use payctl::api::endpoints::{Backend, Op, Request};
+use payctl::api::{self, Local};
+use payctl::core::Ctx;
+use payctl::store::Store;
+use payctl::store::fields::Field;
+use payctl::store::memory::MemoryStore;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Memory,
+    Json,
+    Pg,
+}
+
+/// One backend under test.
+struct Fx {
+    kind: Kind,
+    backend: Box<dyn Backend>,
+    _dir: TempDir,
+    ctx: Ctx,
+    /// A JSON directory's turn: the store's root is the process's (the
+    /// walk that refuses links starts there), so the JSON cases of this
+    /// binary run one at a time.
+    _turn: Option<std::sync::MutexGuard<'static, ()>>,
+}
+
+static JSON_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn ctx() -> Ctx {
+    let now = chrono::NaiveDate::from_ymd_opt(2026, 1, 2)
+        .and_then(|d| d.and_hms_micro_opt(3, 4, 5, 6))
+        .expect("a time");
+    Ctx::new("conformance", now)
+}
+
+impl Fx {
+    fn memory() -> Fx {
+        let ctx = ctx();
+        Fx {
+            kind: Kind::Memory,
+            backend: Box::new(MemoryStore::builtin(&ctx.now)),
+            _dir: TempDir::new().expect("tempdir"),
+            ctx,
+            _turn: None,
+        }
+    }
+
+    fn json() -> Fx {
+        let turn = JSON_TURN.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = TempDir::new().expect("tempdir");
+        Fx {
+            kind: Kind::Json,
+            backend: Box::new(Local {
+                data_dir: dir.path().join("store"),
+                database_url: None,
+                lock_timeout: Duration::from_secs(10),
+                kept: None,
+            }),
+            _dir: dir,
+            ctx: ctx(),
+            _turn: Some(turn),
+        }
+    }
+
+    fn pg(test: &str) -> Option<Fx> {
+        let url = common::pg::fresh_database(test)?;
+        let dir = TempDir::new().expect("tempdir");
+        Some(Fx {
+            kind: Kind::Pg,
+            backend: Box::new(Local {
+                data_dir: dir.path().join("unused"),
+                database_url: Some(url),
+                lock_timeout: Duration::from_secs(10),
+                kept: None,
+            }),
+            _dir: dir,
+            ctx: ctx(),
+            _turn: None,
+        })
+    }
+
+    fn call(&self, req: Request) -> Value {
+        api::call_envelope(&*self.backend, &self.ctx, &req)
+    }
+
+    fn id(&self, req: Request) -> String {
+        let e = self.call(req);
+        e["data"][0]["id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{:?}: not an id: {e}", self.kind))
+            .to_string()
+    }
+
+    fn read(&self) -> Store {
+        self.backend.read().expect("open for reading")
+    }
+
+    fn write(&self) -> Store {
+        self.backend.write().expect("open for writing")
+    }
+
+    /// `store check` finds nothing.
+    fn clean(&self, after: &str) {
+        let r = self.read().check(false).expect("store check");
+        assert!(
+            r.findings.is_empty(),
+            "{:?}: store check after {after}: {:#?}",
+            self.kind,
+            r.findings
+        );
+    }
+
+    fn profile(&self, key: &str, first: &str, last: &str, email: &str) -> String {
+        let mut b = common::profile_body(key);
+        b["customer_profile_individual"]["first_name"] = json!(first);
+        b["customer_profile_individual"]["last_name"] = json!(last);
+        b["customer_profile_individual"]["email"] = json!(email);
+        b["customer_profile_tags"] = json!([{"key": "segment", "value": key}]);
+        self.id(Request::new(Op::ProfileCreate).body(b))
+    }
+
+    fn program(&self) -> String {
+        let e = self.call(Request::new(Op::ProgramList));
+        e["data"][0]["program_id"]
+            .as_str()
+            .expect("a program")
+            .to_string()
+    }
+
+    fn attach(&self, prm: &str, csp: &str) {
+        self.id(Request::new(Op::Attach)
+            .at([prm])
+            .body(json!({"customer_profile_id": csp})));
+    }
+
+    fn worker(&self) {
+        let e = self.call(Request::new(Op::Worker));
+        assert!(e["errors"].is_null(), "{:?}: worker: {e}", self.kind);
+    }
+
+    /// An ach_funding transaction of `csp`, attached to `prm`.
+    fn txn(&self, prm: &str, csp: &str) -> String {
+        let e = self.call(Request::new(Op::ApplicationList).at([prm]));
+        let app = e["data"][0]["application_id"].as_str().expect("app");
+        let e = self.call(Request::new(Op::TemplateList).at([app]));
+        let trt = e["data"]
+            .as_array()
+            .expect("templates")
+            .iter()
+            .find(|t| t["transaction_template_name"] == "ach_funding")
+            .and_then(|t| t["transaction_template_id"].as_str())
+            .expect("ach_funding");
+        self.id(Request::new(Op::TxnCreate).body(json!({
+            "program_id": prm,
+            "application_id": app,
+            "transaction_template_id": trt,
+            "transaction_status_reason": "conformance",
+            "transaction_tags": [],
+            "transaction_parameters": [{
+                "transaction_parameter_name": "@source_customers",
+                "transaction_parameter_values": [{"customer_profile_id": csp, "amount": 10}]
+            }]
+        })))
+    }
+}
+
+/// Put and read back a customer and a transaction; a missing or malformed
+/// id reads as none.
+fn put_and_read(fx: &Fx) {
+    let a = fx.profile("key-a", "Ada", "Lovelace", "ada@example.com");
+    fx.clean("a create");
+    let store = fx.write();
+    let mut c = store.customer(&a).unwrap().expect("the new customer");
+    assert_eq!(c.profile.customer_key, "key-a");
+    c.profile.customer_profile_individual.first_name = "Augusta".into();
+    let mut tx = store.begin();
+    tx.put_customer(&c);
+    // Read back inside the transaction before the commit.
+    assert_eq!(
+        tx.customer(&a)
+            .unwrap()
+            .unwrap()
+            .profile
+            .customer_profile_individual
+            .first_name,
+        "Augusta"
+    );
+    tx.commit().unwrap();
+    drop(store);
+    fx.clean("an update");
+    let store = fx.read();
+    let got = store.customer(&a).unwrap().unwrap();
+    assert_eq!(
+        got.profile.customer_profile_individual.first_name,
+        "Augusta"
+    );
+    assert_eq!(store.profiles().unwrap()[0].first_name, "Augusta");
+    assert!(store.customer("csp_doesnotexist").unwrap().is_none());
+    assert!(store.customer("../etc/passwd").unwrap().is_none());
+    assert!(store.txn("trn_doesnotexist").unwrap().is_none());
+    drop(store);
+
+    let prm = fx.program();
+    fx.attach(&prm, &a);
+    fx.worker();
+    let t = fx.txn(&prm, &a);
+    fx.clean("a transaction create");
+    let store = fx.write();
+    let mut file = store.txn(&t).unwrap().expect("the new transaction");
+    assert_eq!(file.transaction.transaction_id, t);
+    file.transaction.transaction_status_reason = Some("changed".into());
+    let mut tx = store.begin();
+    tx.put_txn(&file);
+    tx.commit().unwrap();
+    drop(store);
+    fx.clean("a transaction put");
+    let got = fx.read().txn(&t).unwrap().unwrap();
+    assert_eq!(
+        got.transaction.transaction_status_reason.as_deref(),
+        Some("changed")
+    );
+}
+
+/// A customer_key's owner, alone and in a batch.
+fn key_owner(fx: &Fx) {
+    let a = fx.profile("owner-a", "Ada", "Lovelace", "a@example.com");
+    let b = fx.profile("owner-b", "Bea", "Lovelace", "b@example.com");
+    let store = fx.read();
+    assert_eq!(store.key_owner("owner-a").unwrap(), Some(a.clone()));
+    assert_eq!(store.key_owner("owner-b").unwrap(), Some(b.clone()));
+    assert_eq!(store.key_owner("owner-c").unwrap(), None);
+    assert_eq!(
+        store.key_owners(&["owner-b", "nobody", "owner-a"]).unwrap(),
+        vec![Some(b), None, Some(a)]
+    );
+}
+
+/// Profiles in creation order, by page; the position of each; every exact
+/// filter's candidates hold every profile that matches.
+fn profiles_in_order(fx: &Fx) {
+    let mut ids = Vec::new();
+    for (i, (first, last)) in [
+        ("Zoe", "Young"),
+        ("Ada", "Lovelace"),
+        ("Mia", "Young"),
+        ("Bob", "Adams"),
+        ("Eve", "Lovelace"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        ids.push(fx.profile(
+            &format!("order-{i}"),
+            first,
+            last,
+            &format!("{}@example.com", first.to_lowercase()),
+        ));
+    }
+    fx.clean("five creates");
+    let store = fx.read();
+    assert_eq!(store.profile_count().unwrap(), 5);
+    let mut paged = Vec::new();
+    for start in (0..6).step_by(2) {
+        paged.extend(store.profile_ids(start, start + 2).unwrap());
+    }
+    assert_eq!(paged, ids, "{:?}: pages in creation order", fx.kind);
+    assert!(store.profile_ids(7, 9).unwrap().is_empty());
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(store.profile_position(id).unwrap(), Some(i));
+    }
+    let listed: Vec<String> = store
+        .profiles()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(listed, ids);
+    let candidates = |field: Field, value: &str| -> Vec<String> {
+        let found = store.profiles_with(field, &field.normal(value)).unwrap();
+        let all = match found {
+            Some(c) => c,
+            None => store
+                .profiles()
+                .unwrap()
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| (i, s.id))
+                .collect(),
+        };
+        // Confirmed against the records, as `profile list` does.
+        all.into_iter()
+            .filter(|(pos, id)| {
+                assert_eq!(ids.get(*pos), Some(id), "{:?}: position of {id}", fx.kind);
+                let s = store.customer(id).unwrap().unwrap();
+                field
+                    .values(&payctl::store::ProfileSummary::of(&s.profile))
+                    .contains(&field.normal(value))
+            })
+            .map(|(_, id)| id)
+            .collect()
+    };
+    assert_eq!(
+        candidates(Field::LastName, "YOUNG"),
+        [ids[0].clone(), ids[2].clone()]
+    );
+    assert_eq!(candidates(Field::FirstName, "ada"), [ids[1].clone()]);
+    assert_eq!(
+        candidates(Field::Email, "Bob@Example.com"),
+        [ids[3].clone()]
+    );
+    let tag = payctl::store::fields::tag_value("segment", "order-4");
+    assert_eq!(candidates(Field::Tag, &tag), [ids[4].clone()]);
+    assert!(candidates(Field::FirstName, "nobody").is_empty());
+    // Through `core`: a page of the filtered list, in creation order.
+    let mut req = Request::new(Op::ProfileList);
+    req.query.last_name = Some("lovelace".into());
+    req.query.page.size = 1;
+    req.query.page.number = Some(2);
+    let e = fx.call(req);
+    assert_eq!(e["data"][0]["customer_profile_id"], json!(ids[4]), "{e}");
+    assert_eq!(e["paging"]["total_count"], 2, "{e}");
+}
+
+/// Transactions in creation order; a program's profile records in the
+/// order they were made; the pending work, and its claim.
+fn txns_programs_and_queue(fx: &Fx) {
+    let prm = fx.program();
+    let a = fx.profile("queue-a", "Ada", "Lovelace", "a@example.com");
+    let b = fx.profile("queue-b", "Bea", "Lovelace", "b@example.com");
+    fx.attach(&prm, &b);
+    fx.attach(&prm, &a);
+    fx.clean("two attaches");
+    {
+        let store = fx.read();
+        assert_eq!(
+            store.program_customers(&prm).unwrap(),
+            [b.clone(), a.clone()]
+        );
+        assert!(store.program_customers("prm_none").unwrap().is_empty());
+        let queue = store.queue().unwrap();
+        assert_eq!(queue.len(), 2, "{:?}: {queue:?}", fx.kind);
+        for q in &queue {
+            assert!(store.is_queued(q));
+        }
+    }
+    fx.worker();
+    fx.clean("a worker pass");
+    assert!(fx.read().queue().unwrap().is_empty());
+    let t1 = fx.txn(&prm, &a);
+    let t2 = fx.txn(&prm, &b);
+    let t3 = fx.txn(&prm, &a);
+    fx.clean("three transaction creates");
+    let store = fx.read();
+    let order: Vec<String> = store.txns().unwrap().into_iter().map(|s| s.id).collect();
+    assert_eq!(order, [t1, t2, t3]);
+    let queue = store.queue().unwrap();
+    assert_eq!(queue.len(), 3);
+    drop(store);
+    // Taking an item off the queue.
+    let store = fx.write();
+    let first = queue[0].clone();
+    assert!(store.is_queued(&first));
+    if fx.kind == Kind::Pg {
+        // A second writer does not get the item the first holds.
+        let other = fx.write();
+        assert!(!other.is_queued(&first), "claimed twice");
+        assert!(other.is_queued(&queue[1]));
+    }
+    let mut tx = store.begin();
+    tx.dequeue(&first);
+    tx.commit().unwrap();
+    drop(store);
+    let store = fx.read();
+    assert!(!store.is_queued(&first));
+    assert_eq!(store.queue().unwrap().len(), 2);
+}
+
+/// An idempotency record is kept with the change it answers, found while
+/// it lives, and copied as it is.
+fn idempotency(fx: &Fx) {
+    let a = fx.profile("idem-a", "Ada", "Lovelace", "a@example.com");
+    let now = 1_800_000_000;
+    let store = fx.write();
+    let mut c = store.customer(&a).unwrap().unwrap();
+    c.profile.customer_profile_individual.first_name = "Idem".into();
+    store.arm_idempotency("key-1", "fp-1", now);
+    let mut tx = store.begin();
+    tx.put_customer(&c);
+    tx.commit_created(&a).unwrap();
+    assert!(!store.disarm_idempotency(), "taken by the commit");
+    drop(store);
+    fx.clean("a commit with an idempotency record");
+    let store = fx.write();
+    let r = store
+        .idempotency_record("key-1", now + 5)
+        .unwrap()
+        .expect("kept");
+    assert_eq!((r.fp.as_str(), r.result.clone()), ("fp-1", json!(a)));
+    assert!(store.idempotency_record("key-2", now).unwrap().is_none());
+    assert!(
+        store
+            .idempotency_record("key-1", now + payctl::store::idempotency::TTL_SECS)
+            .unwrap()
+            .is_none(),
+        "expired"
+    );
+    let mut copy = r.clone();
+    copy.key = "key-copied".into();
+    let mut tx = store.begin();
+    tx.put_idempotency(&copy).unwrap();
+    tx.commit().unwrap();
+    drop(store);
+    let keys: Vec<String> = fx
+        .read()
+        .idempotency_records(now)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.key)
+        .collect();
+    assert!(keys.contains(&"key-1".to_string()) && keys.contains(&"key-copied".to_string()));
+}
+
+/// A commit that fails leaves nothing of its changes: the PostgreSQL
+/// backend (and the in-memory one) refuse a second holder of a key, the
+/// JSON directory (and the in-memory one) a record above the size limit.
+fn atomic_commit(fx: &Fx) {
+    let prm = fx.program();
+    let a = fx.profile("atomic-a", "Ada", "Lovelace", "a@example.com");
+    let b = fx.profile("atomic-b", "Bea", "Lovelace", "b@example.com");
+    fx.attach(&prm, &b);
+    let before_queue = fx.read().queue().unwrap().len();
+    let store = fx.write();
+    let good = {
+        let mut c = store.customer(&a).unwrap().unwrap();
+        c.profile.customer_profile_individual.first_name = "Changed".into();
+        c
+    };
+    let mut bad = store.customer(&b).unwrap().unwrap();
+    if fx.kind == Kind::Json {
+        bad.profile.customer_profile_individual.middle_name =
+            Some("x".repeat(payctl::store::atomic::RECORD_BYTES as usize));
+    } else {
+        bad.profile.customer_key = "atomic-a".into();
+    }
+    let mut tx = store.begin();
+    tx.put_customer(&good);
+    tx.enqueue(&payctl::store::QueueItem::txn("trn_notreal"));
+    tx.put_customer(&bad);
+    assert!(tx.commit().is_err(), "{:?}: the commit must fail", fx.kind);
+    drop(store);
+    let store = fx.read();
+    assert_eq!(
+        store
+            .customer(&a)
+            .unwrap()
+            .unwrap()
+            .profile
+            .customer_profile_individual
+            .first_name,
+        "Ada",
+        "{:?}: nothing of a failed commit",
+        fx.kind
+    );
+    assert_eq!(
+        store.customer(&b).unwrap().unwrap().profile.customer_key,
+        "atomic-b"
+    );
+    assert_eq!(store.key_owner("atomic-a").unwrap(), Some(a));
+    assert_eq!(store.queue().unwrap().len(), before_queue);
+    drop(store);
+    fx.clean("a failed commit");
+}
+
+/// A write that would make a record break one of the spec's invariants
+/// is refused before its commit (30010), whatever the backend, and nothing
+/// of it is written; a record already broken is left to `store check`.
+fn invariants_before_commit(fx: &Fx) {
+    let a = fx.profile("inv-a", "Ada", "Lovelace", "a@example.com");
+    for default in [true, true] {
+        fx.id(Request::new(Op::AddressCreate)
+            .at([a.as_str()])
+            .body(common::address_body(default)));
+    }
+    fx.clean("two default addresses added one after the other");
+    let store = fx.write();
+    let mut c = store.customer(&a).unwrap().unwrap();
+    assert_eq!(c.addresses.iter().filter(|x| x.is_default).count(), 1);
+    for x in &mut c.addresses {
+        x.is_default = true;
+    }
+    c.profile.customer_profile_individual.first_name = "Broken".into();
+    let mut tx = store.begin();
+    tx.put_customer(&c);
+    let e = tx.commit().expect_err("two default addresses");
+    assert!(e.has_code(30010), "{:?}: {e:?}", fx.kind);
+    assert!(
+        format!("{e:?}").contains("more than one default address"),
+        "{e:?}"
+    );
+    drop(store);
+    let got = fx.read().customer(&a).unwrap().unwrap();
+    assert_eq!(got.profile.customer_profile_individual.first_name, "Ada");
+    assert_eq!(got.addresses.iter().filter(|x| x.is_default).count(), 1);
+    fx.clean("a refused commit");
+}
+
+macro_rules! conformance {
+    ($($case:ident),* $(,)?) => {
+        mod memory {
+            $(#[test]
+            fn $case() {
+                super::$case(&super::Fx::memory());
+            })*
+        }
+        mod json_directory {
+            $(#[test]
+            fn $case() {
+                super::$case(&super::Fx::json());
+            })*
+        }
+        mod postgresql {
+            $(#[test]
+            fn $case() {
+                let Some(fx) = super::Fx::pg(concat!("conformance::", stringify!($case))) else {
+                    return;
+                };
+                super::$case(&fx);
+            })*
+        }
+    };
+}
+
+conformance!(
+    put_and_read,
+    key_owner,
+    profiles_in_order,
+    txns_programs_and_queue,
+    idempotency,
+    atomic_commit,
+    invariants_before_commit,
+);
