@@ -16,9 +16,9 @@ use std::time::Duration;
 use payctl::api::endpoints::{Backend, Op, Request};
 use payctl::api::{self, Local};
 use payctl::core::Ctx;
-use payctl::store::Store;
 use payctl::store::fields::Field;
 use payctl::store::memory::MemoryStore;
+use payctl::store::{Store, TxnMatches, TxnQuery};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -392,6 +392,66 @@ fn txns_programs_and_queue(fx: &Fx) {
     assert_eq!(store.queue().unwrap().len(), 2);
 }
 
+/// The transactions that match an exact filter of `txn list`, as ids in
+/// creation order (a backend answers positions or ids).
+fn matching(store: &Store, q: &TxnQuery) -> Vec<String> {
+    match store.txns_matching(q).unwrap() {
+        TxnMatches::Ids(ids) => ids,
+        TxnMatches::Positions(p) => store.txn_ids_at(&p).unwrap(),
+    }
+}
+
+/// The exact filters of `txn list` (status, template, program), before and
+/// after the worker changes the status.
+fn txn_filters(fx: &Fx) {
+    let prm = fx.program();
+    let a = fx.profile("filter-a", "Ada", "Lovelace", "a@example.com");
+    fx.attach(&prm, &a);
+    fx.worker();
+    let t1 = fx.txn(&prm, &a);
+    let t2 = fx.txn(&prm, &a);
+    let store = fx.read();
+    let all = store.txns().unwrap();
+    let created = all[0].status_id;
+    let template = all[0].template_id.clone();
+    let q = |status: Option<u32>, templates: Option<Vec<String>>, programs: Option<Vec<String>>| {
+        TxnQuery {
+            status,
+            templates,
+            programs,
+        }
+    };
+    let both = [t1.clone(), t2.clone()];
+    assert_eq!(matching(&store, &q(Some(created), None, None)), both);
+    assert_eq!(
+        matching(&store, &q(None, Some(vec![template.clone()]), None)),
+        both
+    );
+    assert_eq!(
+        matching(&store, &q(None, None, Some(vec![prm.clone()]))),
+        both
+    );
+    assert!(matching(&store, &q(None, None, Some(vec!["prm_none".into()]))).is_empty());
+    assert!(matching(&store, &q(Some(created + 100), None, None)).is_empty());
+    if let TxnMatches::Positions(_) = store.txns_matching(&q(None, None, None)).unwrap() {
+        assert_eq!(store.txn_position(&t2).unwrap(), Some(1));
+    }
+    drop(store);
+    fx.worker();
+    fx.clean("a worker pass over two transactions");
+    let store = fx.read();
+    let after = store.txns().unwrap()[0].status_id;
+    assert_ne!(after, created, "{:?}: the worker moved them on", fx.kind);
+    assert!(matching(&store, &q(Some(created), None, None)).is_empty());
+    assert_eq!(
+        matching(
+            &store,
+            &q(Some(after), Some(vec![template]), Some(vec![prm]))
+        ),
+        both
+    );
+}
+
 /// An idempotency record is kept with the change it answers, found while
 /// it lives, and copied as it is.
 fn idempotency(fx: &Fx) {
@@ -555,4 +615,5 @@ conformance!(
     idempotency,
     atomic_commit,
     invariants_before_commit,
+    txn_filters,
 );

@@ -251,6 +251,19 @@ fn observe(side: &mut Side, ctx: &Ctx, re: &Patterns, answer: &Value) -> Value {
     let mut req = Request::new(Op::TxnList);
     req.query.page.size = 100;
     let txns = call(req);
+    // Through each backend's transaction indexes: by status (10 Created,
+    // 20 Processing, 60 Completed, 70 Failed).
+    let by_status: Vec<Value> = [10, 20, 60, 70]
+        .into_iter()
+        .map(|st| {
+            let mut req = Request::new(Op::TxnList);
+            req.query.page.size = 100;
+            req.query.status = Some(st);
+            let e = call(req);
+            assert!(e["errors"].is_null(), "txn list --status {st}: {e}");
+            e
+        })
+        .collect();
     let prm = call(Request::new(Op::ProgramList))["data"][0]["program_id"].clone();
     let mut req = Request::new(Op::AttachmentList).at([prm.as_str().unwrap_or("")]);
     req.query.page.size = 100;
@@ -262,7 +275,13 @@ fn observe(side: &mut Side, ctx: &Ctx, re: &Patterns, answer: &Value) -> Value {
         .map(|r| r.findings)
         .expect("store check");
     assert!(check.is_empty(), "store check: {check:#?}");
-    let all = json!({"answer": answer, "profiles": profiles, "txns": txns, "records": records});
+    let all = json!({
+        "answer": answer,
+        "profiles": profiles,
+        "txns": txns,
+        "by_status": by_status,
+        "records": records
+    });
     side.normal(&all, re)
 }
 

@@ -270,29 +270,29 @@ impl Tx<'_> {
     }
 
     pub fn put_txn(&mut self, t: &TxnFile) {
-        if self.broken.is_none() {
+        let now = invariants::txn(t, None);
+        // The version before is read only for a record that breaks one.
+        if self.broken.is_none() && !now.is_empty() {
             let was = match self.inner.txn(&t.transaction.transaction_id) {
                 Ok(Some(b)) => invariants::txn(&b, None),
                 _ => Vec::new(),
             };
-            self.broken = invariants::txn(t, None)
-                .into_iter()
-                .find(|v| !was.contains(v));
+            self.broken = now.into_iter().find(|v| !was.contains(v));
         }
         self.inner.put_txn(t)
     }
 
     fn guard_customer(&mut self, c: &Customer) {
-        if self.broken.is_some() {
+        let now = invariants::customer(c, None);
+        // The version before is read only for a record that breaks one.
+        if self.broken.is_some() || now.is_empty() {
             return;
         }
         let was = match self.inner.customer(c.id()) {
             Ok(Some(b)) => invariants::customer(&b, None),
             _ => Vec::new(),
         };
-        self.broken = invariants::customer(c, None)
-            .into_iter()
-            .find(|v| !was.contains(v));
+        self.broken = now.into_iter().find(|v| !was.contains(v));
     }
 
     /// 30010 when a put broke an invariant (see [`Tx`]).
