@@ -125,7 +125,8 @@ impl Store {
     }
 
     /// The holders of `keys`, in their order (an import's batch): the JSON
-    /// directory reads each bucket once for the batch.
+    /// directory reads each bucket once for the batch, the database answers
+    /// the batch in one query.
     pub fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
         self.backend().key_owners(keys)
     }

@@ -419,6 +419,37 @@ impl PgStore {
         })
     }
 
+    /// The holders of `keys`, in their order (an import's batch): one query
+    /// for the batch (`= ANY($1)`), not one per key. A store opened for
+    /// writing first locks every key of the batch, as [`Self::key_owner`]
+    /// locks one, in one statement and in a fixed order (of the lock
+    /// numbers), so that two imports with keys in common wait for each
+    /// other instead of deadlocking.
+    pub fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let lock = self.mode == Mode::Exclusive;
+        let owners: HashMap<String, String> = self.with(|c| {
+            if lock {
+                c.execute(
+                    "SELECT pg_advisory_xact_lock(h) FROM \
+                     (SELECT DISTINCT hashtextextended(k, 7) AS h FROM unnest($1::text[]) AS k \
+                      ORDER BY h) AS keys",
+                    &[&keys],
+                )?;
+            }
+            Ok(c.query(
+                "SELECT customer_key, id FROM payctl_customers WHERE customer_key = ANY($1)",
+                &[&keys],
+            )?
+            .into_iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+        })?;
+        Ok(keys.iter().map(|k| owners.get(*k).cloned()).collect())
+    }
+
     pub fn key_index(&self) -> Result<PgKeyIndex> {
         let owners = self.with(|c| {
             Ok(
@@ -754,6 +785,9 @@ impl crate::store::storage::Storage for PgStore {
     }
     fn key_owner(&self, key: &str) -> Result<Option<String>> {
         PgStore::key_owner(self, key)
+    }
+    fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
+        PgStore::key_owners(self, keys)
     }
     fn profiles(&self) -> Result<Vec<ProfileSummary>> {
         PgStore::profiles(self)

@@ -112,67 +112,89 @@ impl<'s> PgTx<'s> {
 
     fn write(self, idem: Option<(crate::store::idempotency::Armed, String)>) -> Result<()> {
         let store = self.store;
+        // The columns of the rows to write, built once (a statement retried
+        // reuses them): each table is written by one statement, whatever
+        // the number of rows (an import's chunk of 5,000 profiles is one
+        // INSERT, not 5,000), its rows passed as one array per column and
+        // inserted in their order (`WITH ORDINALITY … ORDER BY`), which is
+        // the order of their `seq`. (A multi-row `VALUES` list of 6,000
+        // parameters costs more to parse and plan than to insert.)
+        let mut cu: [Vec<String>; 6] = Default::default();
+        // The attachment index, derived from the aggregates: each
+        // customer's in creation order.
+        let mut att: [Vec<String>; 2] = Default::default();
+        for c in &self.customers {
+            let ind = &c.profile.customer_profile_individual;
+            cu[0].push(c.id().to_string());
+            cu[1].push(c.profile.customer_key.clone());
+            cu[2].push(ind.first_name.to_lowercase());
+            cu[3].push(ind.last_name.to_lowercase());
+            cu[4].push(ind.email.to_lowercase());
+            cu[5].push(serde_json::to_string(c).expect("records serialize"));
+            let mut atts: Vec<_> = c.attachments.iter().collect();
+            atts.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
+            for a in atts {
+                att[0].push(a.program_id.clone());
+                att[1].push(c.id().to_string());
+            }
+        }
+        let mut tx: [Vec<String>; 4] = Default::default();
+        let mut status: Vec<i32> = Vec::new();
+        for t in &self.txns {
+            let tr = &t.transaction;
+            tx[0].push(tr.transaction_id.clone());
+            tx[1].push(tr.program_id.clone());
+            tx[2].push(tr.transaction_template_id.clone());
+            tx[3].push(serde_json::to_string(t).expect("records serialize"));
+            status.push(i32::try_from(tr.transaction_status_id).unwrap_or(i32::MAX));
+        }
         let written = store.with(|c| {
-            let upsert = c.prepare(
-                "INSERT INTO payctl_customers (id, customer_key, first_name_lc, last_name_lc, email_lc, doc) \
-                 VALUES ($1, $2, $3, $4, $5, $6::text::jsonb) \
-                 ON CONFLICT (id) DO UPDATE SET customer_key = EXCLUDED.customer_key, \
-                 first_name_lc = EXCLUDED.first_name_lc, \
-                 last_name_lc = EXCLUDED.last_name_lc, email_lc = EXCLUDED.email_lc, doc = EXCLUDED.doc",
-            )?;
-            let attach = c.prepare(
-                "INSERT INTO payctl_attachments (program_id, customer_id) VALUES ($1, $2) \
-                 ON CONFLICT DO NOTHING",
-            )?;
-            for cu in &self.customers {
-                let ind = &cu.profile.customer_profile_individual;
-                let doc = serde_json::to_string(cu).expect("records serialize");
+            if !cu[0].is_empty() {
                 c.execute(
-                    &upsert,
-                    &[
-                        &cu.id(),
-                        &cu.profile.customer_key,
-                        &ind.first_name.to_lowercase(),
-                        &ind.last_name.to_lowercase(),
-                        &ind.email.to_lowercase(),
-                        &doc,
-                    ],
-                )?;
-                // The attachment index, derived from the aggregate in creation order.
-                let mut atts: Vec<_> = cu.attachments.iter().collect();
-                atts.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
-                for a in atts {
-                    c.execute(&attach, &[&a.program_id, &cu.id()])?;
-                }
-            }
-            let put_txn = c.prepare(
-                "INSERT INTO payctl_transactions (id, program_id, template_id, status_id, doc) \
-                 VALUES ($1, $2, $3, $4, $5::text::jsonb) \
-                 ON CONFLICT (id) DO UPDATE SET status_id = EXCLUDED.status_id, doc = EXCLUDED.doc",
-            )?;
-            for t in &self.txns {
-                let tr = &t.transaction;
-                let status = i32::try_from(tr.transaction_status_id).unwrap_or(i32::MAX);
-                let doc = serde_json::to_string(t).expect("records serialize");
-                c.execute(
-                    &put_txn,
-                    &[
-                        &tr.transaction_id,
-                        &tr.program_id,
-                        &tr.transaction_template_id,
-                        &status,
-                        &doc,
-                    ],
+                    "INSERT INTO payctl_customers \
+                     (id, customer_key, first_name_lc, last_name_lc, email_lc, doc) \
+                     SELECT id, k, f, l, e, d::jsonb FROM unnest($1::text[], $2::text[], \
+                       $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY \
+                       AS r (id, k, f, l, e, d, n) ORDER BY n \
+                     ON CONFLICT (id) DO UPDATE SET customer_key = EXCLUDED.customer_key, \
+                     first_name_lc = EXCLUDED.first_name_lc, \
+                     last_name_lc = EXCLUDED.last_name_lc, email_lc = EXCLUDED.email_lc, \
+                     doc = EXCLUDED.doc",
+                    &[&cu[0], &cu[1], &cu[2], &cu[3], &cu[4], &cu[5]],
                 )?;
             }
-            for name in &self.enqueued {
+            if !att[0].is_empty() {
                 c.execute(
-                    "INSERT INTO payctl_queue (name) VALUES ($1) ON CONFLICT DO NOTHING",
-                    &[name],
+                    "INSERT INTO payctl_attachments (program_id, customer_id) \
+                     SELECT p, c FROM unnest($1::text[], $2::text[]) WITH ORDINALITY \
+                       AS r (p, c, n) ORDER BY n \
+                     ON CONFLICT DO NOTHING",
+                    &[&att[0], &att[1]],
                 )?;
             }
-            for name in &self.dequeued {
-                c.execute("DELETE FROM payctl_queue WHERE name = $1", &[name])?;
+            if !tx[0].is_empty() {
+                c.execute(
+                    "INSERT INTO payctl_transactions (id, program_id, template_id, status_id, doc) \
+                     SELECT id, p, t, s, d::jsonb FROM unnest($1::text[], $2::text[], \
+                       $3::text[], $4::int4[], $5::text[]) WITH ORDINALITY \
+                       AS r (id, p, t, s, d, n) ORDER BY n \
+                     ON CONFLICT (id) DO UPDATE SET status_id = EXCLUDED.status_id, \
+                     doc = EXCLUDED.doc",
+                    &[&tx[0], &tx[1], &tx[2], &status, &tx[3]],
+                )?;
+            }
+            if !self.enqueued.is_empty() {
+                c.execute(
+                    "INSERT INTO payctl_queue (name) SELECT unnest($1::text[]) \
+                     ON CONFLICT DO NOTHING",
+                    &[&self.enqueued],
+                )?;
+            }
+            if !self.dequeued.is_empty() {
+                c.execute(
+                    "DELETE FROM payctl_queue WHERE name = ANY($1)",
+                    &[&self.dequeued],
+                )?;
             }
             for r in &self.idempotency {
                 c.execute(
