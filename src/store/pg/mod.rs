@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use postgres::Client;
-use postgres::types::ToSql;
+use postgres::types::{ToSql, Type};
 
 use super::{Mode, Opened, ProfileSummary, QueueItem, TxnSummary, idempotency};
 use crate::error::{Error, Result, code};
@@ -37,6 +37,8 @@ pub struct PgStore {
     target: Target,
     shown_path: PathBuf,
     mode: Mode,
+    /// On a connection of a pool (`payctl serve`): statements are kept prepared.
+    pooled: bool,
     conn: Mutex<Conn>,
     /// The idempotency key of the next `commit_created` (see the facade).
     pub(crate) armed: idempotency::ArmedSlot,
@@ -45,6 +47,8 @@ pub struct PgStore {
 struct Conn {
     /// Always `Some` until dropped (then given back to its pool).
     client: Option<Client>,
+    /// The statements prepared on `client` (a pooled connection's only).
+    stmts: pool::Stmts,
     /// A transaction is open (a store opened for writing, since its first query).
     in_tx: bool,
     /// The pool the connection is borrowed from (`payctl serve`).
@@ -68,7 +72,7 @@ impl Drop for Conn {
         if self.in_tx && c.batch_execute("ROLLBACK").is_err() {
             return pool.discard();
         }
-        pool.put(c);
+        pool.put(c, std::mem::take(&mut self.stmts));
     }
 }
 
@@ -122,8 +126,9 @@ impl PgStore {
         wait: std::time::Duration,
         default_catalog: impl FnOnce() -> Catalog,
     ) -> Result<PgStore> {
-        let client = pool.get(wait)?;
+        let (client, stmts) = pool.get(wait)?;
         let store = PgStore::with_client(pool.target.clone(), mode, client, Some(pool.clone()));
+        store.conn.lock().unwrap_or_else(|e| e.into_inner()).stmts = stmts;
         if pool.ready.get().is_none() {
             match store.version()? {
                 Some(v) => {
@@ -155,8 +160,10 @@ impl PgStore {
             shown_path: PathBuf::from(&target.shown),
             target,
             mode,
+            pooled: pool.is_some(),
             conn: Mutex::new(Conn {
                 client: Some(client),
+                stmts: pool::Stmts::new(),
                 in_tx: false,
                 pool,
             }),
@@ -196,7 +203,16 @@ impl PgStore {
         &self,
         f: impl Fn(&mut Client) -> std::result::Result<T, postgres::Error>,
     ) -> Result<T> {
-        let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        self.with_stmts(|c, _| f(c))
+    }
+
+    /// [`Self::with`], `f` given the connection's prepared statements too.
+    fn with_stmts<T>(
+        &self,
+        f: impl Fn(&mut Client, &mut pool::Stmts) -> std::result::Result<T, postgres::Error>,
+    ) -> Result<T> {
+        let mut guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let conn = &mut *guard;
         if self.mode == Mode::Exclusive {
             if !conn.in_tx {
                 conn.client()
@@ -204,21 +220,68 @@ impl PgStore {
                     .map_err(|e| self.err(&e))?;
                 conn.in_tx = true;
             }
-            return f(conn.client()).map_err(|e| self.err(&e));
+            let client = conn.client.as_mut().expect("a connection until dropped");
+            return f(client, &mut conn.stmts).map_err(|e| self.err(&e));
         }
         let mut attempt = 0;
         loop {
-            match f(conn.client()) {
+            let client = conn.client.as_mut().expect("a connection until dropped");
+            match f(client, &mut conn.stmts) {
                 Ok(v) => return Ok(v),
                 Err(e) if attempt + 1 < conn::ATTEMPTS && conn::retryable(&e) => {
                     attempt += 1;
                     if conn.client().is_closed() {
                         conn.client = Some(self.target.connect()?);
+                        conn.stmts.clear();
                     }
                 }
                 Err(e) => return Err(self.err(&e)),
             }
         }
+    }
+
+    /// The rows of the statement `sql`, its parameters `params` of the
+    /// types `types`, in one round trip: on a pooled connection (`payctl
+    /// serve`) the statement is prepared at its first run and kept with the
+    /// connection, else it is sent with its parameters (`query_typed`: a
+    /// command runs each statement once or a few times, and preparing it
+    /// would cost a round trip more).
+    fn rows(
+        &self,
+        sql: &str,
+        types: &[Type],
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>> {
+        let pooled = self.pooled;
+        self.with_stmts(|c, stmts| {
+            if !pooled {
+                let typed: Vec<(&(dyn ToSql + Sync), Type)> = params
+                    .iter()
+                    .zip(types)
+                    .map(|(p, t)| (*p, t.clone()))
+                    .collect();
+                return c.query_typed(sql, &typed);
+            }
+            let st = match stmts.get(sql) {
+                Some(st) => st.clone(),
+                None => {
+                    let st = c.prepare_typed(sql, types)?;
+                    stmts.insert(sql.to_string(), st.clone());
+                    st
+                }
+            };
+            c.query(&st, params)
+        })
+    }
+
+    /// The first row of [`Self::rows`], if any.
+    fn row(
+        &self,
+        sql: &str,
+        types: &[Type],
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<postgres::Row>> {
+        Ok(self.rows(sql, types, params)?.into_iter().next())
     }
 
     /// End the transaction of a store opened for writing: `COMMIT`, and the
@@ -236,19 +299,19 @@ impl PgStore {
     }
 
     fn version(&self) -> Result<Option<u32>> {
-        let v = self.with(|c| {
-            let exists: bool = c
-                .query_one("SELECT to_regclass('payctl_meta') IS NOT NULL", &[])?
-                .get(0);
-            if !exists {
-                return Ok(None);
-            }
-            let row = c.query_opt(
+        let exists = self
+            .row("SELECT to_regclass('payctl_meta') IS NOT NULL", &[], &[])?
+            .is_some_and(|r| r.get::<_, bool>(0));
+        let v = if exists {
+            self.row(
                 "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
                 &[],
-            )?;
-            Ok(row.map(|r| r.get::<_, String>(0)))
-        })?;
+                &[],
+            )?
+            .map(|r| r.get::<_, String>(0))
+        } else {
+            None
+        };
         match v {
             None => Ok(None),
             Some(text) => text
@@ -347,12 +410,13 @@ impl PgStore {
     }
 
     pub fn catalog(&self) -> Result<Catalog> {
-        let text: Option<String> = self.with(|c| {
-            Ok(
-                c.query_opt("SELECT value FROM payctl_meta WHERE name = 'catalog'", &[])?
-                    .map(|r| r.get(0)),
-            )
-        })?;
+        let text: Option<String> = self
+            .row(
+                "SELECT value FROM payctl_meta WHERE name = 'catalog'",
+                &[],
+                &[],
+            )?
+            .map(|r| r.get(0));
         let text = text.ok_or_else(|| self.corrupt("the catalog is missing"))?;
         serde_json::from_str(&text).map_err(|e| self.corrupt(format!("the catalog: {e}")))
     }
@@ -369,8 +433,7 @@ impl PgStore {
             "SELECT doc::text FROM payctl_customers WHERE id = $1{}",
             self.lock_clause()
         );
-        let text: Option<String> =
-            self.with(|c| Ok(c.query_opt(sql.as_str(), &[&cid])?.map(|r| r.get(0))))?;
+        let text: Option<String> = self.row(&sql, &[Type::TEXT], &[&cid])?.map(|r| r.get(0));
         let Some(text) = text else { return Ok(None) };
         let c: Customer = self.doc(&format!("customer {cid}"), &text)?;
         if c.id() != cid {
@@ -387,8 +450,7 @@ impl PgStore {
             "SELECT doc::text FROM payctl_transactions WHERE id = $1{}",
             self.lock_clause()
         );
-        let text: Option<String> =
-            self.with(|c| Ok(c.query_opt(sql.as_str(), &[&tid])?.map(|r| r.get(0))))?;
+        let text: Option<String> = self.row(&sql, &[Type::TEXT], &[&tid])?.map(|r| r.get(0));
         let Some(text) = text else { return Ok(None) };
         let t: TxnFile = self.doc(&format!("transaction {tid}"), &text)?;
         if t.transaction.transaction_id != tid {
@@ -403,20 +465,20 @@ impl PgStore {
     /// key until its commit, so that of two creates of one key the second
     /// sees the first's customer.
     pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        let lock = self.mode == Mode::Exclusive;
-        self.with(|c| {
-            if lock {
-                c.execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended($1, 7))",
-                    &[&key],
-                )?;
-            }
-            Ok(c.query_opt(
+        if self.mode == Mode::Exclusive {
+            self.rows(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1, 7))",
+                &[Type::TEXT],
+                &[&key],
+            )?;
+        }
+        Ok(self
+            .row(
                 "SELECT id FROM payctl_customers WHERE customer_key = $1",
+                &[Type::TEXT],
                 &[&key],
             )?
             .map(|r| r.get(0)))
-        })
     }
 
     /// The holders of `keys`, in their order (an import's batch): one query
@@ -586,49 +648,48 @@ impl PgStore {
     }
 
     pub fn profile_count(&self) -> Result<usize> {
-        let n: i64 = self.with(|c| {
-            Ok(c.query_one("SELECT count(*) FROM payctl_customers", &[])?
-                .get(0))
-        })?;
+        let n: i64 = self
+            .row("SELECT count(*) FROM payctl_customers", &[], &[])?
+            .map_or(0, |r| r.get(0));
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
     pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
         let offset = i64::try_from(start).unwrap_or(i64::MAX);
         let limit = i64::try_from(end.saturating_sub(start)).unwrap_or(i64::MAX);
-        self.with(|c| {
-            Ok(c.query(
+        Ok(self
+            .rows(
                 "SELECT id FROM payctl_customers ORDER BY seq OFFSET $1 LIMIT $2",
+                &[Type::INT8, Type::INT8],
                 &[&offset, &limit],
             )?
             .into_iter()
             .map(|r| r.get(0))
             .collect())
-        })
     }
 
     pub fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        let n: Option<i64> = self.with(|c| {
-            Ok(c.query_opt(
+        let n: Option<i64> = self
+            .row(
                 "SELECT (SELECT count(*) FROM payctl_customers o WHERE o.seq < c.seq) \
                  FROM payctl_customers c WHERE c.id = $1",
+                &[Type::TEXT],
                 &[&cid],
             )?
-            .map(|r| r.get(0)))
-        })?;
+            .map(|r| r.get(0));
         Ok(n.map(|n| usize::try_from(n).unwrap_or(0)))
     }
 
     pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
-        self.with(|c| {
-            Ok(c.query(
+        Ok(self
+            .rows(
                 "SELECT customer_id FROM payctl_attachments WHERE program_id = $1 ORDER BY seq",
+                &[Type::TEXT],
                 &[&program_id],
             )?
             .into_iter()
             .map(|r| r.get(0))
             .collect())
-        })
     }
 
     /// The ids, in creation order, of the transactions with status
@@ -690,18 +751,18 @@ impl PgStore {
             "SELECT 1 FROM payctl_queue WHERE name = $1"
         };
         let name = item.file_name();
-        self.with(|c| Ok(c.query_opt(sql, &[&name])?.is_some()))
-            .unwrap_or(false)
+        self.row(sql, &[Type::TEXT], &[&name])
+            .is_ok_and(|r| r.is_some())
     }
 
     pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
-        let row: Option<(String, i64, String)> = self.with(|c| {
-            Ok(c.query_opt(
+        let row: Option<(String, i64, String)> = self
+            .row(
                 "SELECT fp, at, result FROM payctl_idempotency WHERE key = $1",
+                &[Type::TEXT],
                 &[&key],
             )?
-            .map(|r| (r.get(0), r.get(1), r.get(2))))
-        })?;
+            .map(|r| (r.get(0), r.get(1), r.get(2)));
         let Some((fp, at, result)) = row else {
             return Ok(None);
         };

@@ -29,8 +29,13 @@ pub struct Pool {
     pub(super) ready: OnceLock<()>,
 }
 
+/// The statements prepared on a connection, by their SQL: kept with it
+/// while it is pooled, so that a request runs each of its statements in one
+/// round trip (see [`super::PgStore::rows`]).
+pub type Stmts = HashMap<String, postgres::Statement>;
+
 struct State {
-    idle: Vec<Client>,
+    idle: Vec<(Client, Stmts)>,
     /// Connections lent or idle.
     open: usize,
 }
@@ -61,21 +66,25 @@ impl Pool {
 
     /// An idle connection, a new one while fewer than [`POOL_SIZE`] are
     /// open, else the first one given back within `wait`.
-    pub fn get(&self, wait: Duration) -> Result<Client> {
+    pub fn get(&self, wait: Duration) -> Result<(Client, Stmts)> {
         let deadline = Instant::now() + wait;
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            if let Some(c) = st.idle.pop() {
+            if let Some((c, stmts)) = st.idle.pop() {
                 if c.is_closed() {
                     st.open -= 1;
                     continue;
                 }
-                return Ok(c);
+                return Ok((c, stmts));
             }
             if st.open < POOL_SIZE {
                 st.open += 1;
                 drop(st);
-                return self.target.connect().inspect_err(|_| self.discard());
+                return self
+                    .target
+                    .connect()
+                    .map(|c| (c, Stmts::new()))
+                    .inspect_err(|_| self.discard());
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -96,12 +105,12 @@ impl Pool {
     }
 
     /// Give a connection back (a lost one is dropped).
-    pub fn put(&self, c: Client) {
+    pub fn put(&self, c: Client, stmts: Stmts) {
         if c.is_closed() {
             return self.discard();
         }
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        st.idle.push(c);
+        st.idle.push((c, stmts));
         drop(st);
         self.freed.notify_one();
     }
