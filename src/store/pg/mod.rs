@@ -32,6 +32,10 @@ use crate::model::{Customer, id};
 pub use conn::Target;
 pub use tx::PgTx;
 
+/// The most customer rows a store opened for reading reads ahead with the
+/// ids of a page or of a filter's matches (see `PgStore::prefetched`).
+const PREFETCHED: i64 = 1000;
+
 /// An open database store.
 pub struct PgStore {
     target: Target,
@@ -40,6 +44,11 @@ pub struct PgStore {
     /// On a connection of a pool (`payctl serve`): statements are kept prepared.
     pooled: bool,
     conn: Mutex<Conn>,
+    /// Customer rows read together with the ids that found them, by a store
+    /// opened for reading (a page of `profile list`, a filter's matches):
+    /// the `customer` call that follows for each is answered from here, once,
+    /// instead of one query per profile.
+    prefetched: Mutex<HashMap<String, String>>,
     /// The idempotency key of the next `commit_created` (see the facade).
     pub(crate) armed: idempotency::ArmedSlot,
 }
@@ -167,6 +176,7 @@ impl PgStore {
                 in_tx: false,
                 pool,
             }),
+            prefetched: Default::default(),
             armed: Default::default(),
         }
     }
@@ -429,11 +439,21 @@ impl PgStore {
         if !id::is_valid(id::CUSTOMER, cid) {
             return Ok(None);
         }
-        let sql = format!(
-            "SELECT doc::text FROM payctl_customers WHERE id = $1{}",
-            self.lock_clause()
-        );
-        let text: Option<String> = self.row(&sql, &[Type::TEXT], &[&cid])?.map(|r| r.get(0));
+        let read = self
+            .prefetched
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(cid);
+        let text: Option<String> = match read {
+            Some(text) => Some(text),
+            None => {
+                let sql = format!(
+                    "SELECT doc::text FROM payctl_customers WHERE id = $1{}",
+                    self.lock_clause()
+                );
+                self.row(&sql, &[Type::TEXT], &[&cid])?.map(|r| r.get(0))
+            }
+        };
         let Some(text) = text else { return Ok(None) };
         let c: Customer = self.doc(&format!("customer {cid}"), &text)?;
         if c.id() != cid {
@@ -607,21 +627,27 @@ impl PgStore {
     ) -> Result<Vec<(usize, String)>> {
         use super::fields::Field;
         let position = "(SELECT count(*) FROM payctl_customers o WHERE o.seq < c.seq)";
-        let rows: Vec<(i64, String)> = match field {
+        // The rows of the first PREFETCHED matches come with them (see
+        // `prefetched`); a store opened for writing reads each row itself
+        // (and locks it).
+        let doc = if self.mode == Mode::Exclusive {
+            "NULL::text".to_string()
+        } else {
+            format!("CASE WHEN row_number() OVER (ORDER BY seq) <= {PREFETCHED} THEN doc::text END")
+        };
+        let rows: Vec<(i64, String, Option<String>)> = match field {
             Field::Tag => {
                 let (k, v) = value.split_once('=').unwrap_or((value, ""));
                 let probe = serde_json::json!([{"key": k, "value": v}]).to_string();
                 let sql = format!(
-                    "SELECT {position}, id FROM payctl_customers c \
+                    "SELECT {position}, id, {doc} FROM payctl_customers c \
                      WHERE doc -> 'profile' -> 'customer_profile_tags' @> $1::text::jsonb \
                      ORDER BY seq"
                 );
-                self.with(|c| {
-                    Ok(c.query(sql.as_str(), &[&probe])?
-                        .into_iter()
-                        .map(|r| (r.get(0), r.get(1)))
-                        .collect())
-                })?
+                self.rows(&sql, &[Type::TEXT], &[&probe])?
+                    .into_iter()
+                    .map(|r| (r.get(0), r.get(1), r.get(2)))
+                    .collect()
             }
             _ => {
                 let column = match field {
@@ -630,20 +656,24 @@ impl PgStore {
                     _ => "last_name_lc",
                 };
                 let sql = format!(
-                    "SELECT {position}, id FROM payctl_customers c WHERE {column} = $1 \
+                    "SELECT {position}, id, {doc} FROM payctl_customers c WHERE {column} = $1 \
                      ORDER BY seq"
                 );
-                self.with(|c| {
-                    Ok(c.query(sql.as_str(), &[&value])?
-                        .into_iter()
-                        .map(|r| (r.get(0), r.get(1)))
-                        .collect())
-                })?
+                self.rows(&sql, &[Type::TEXT], &[&value])?
+                    .into_iter()
+                    .map(|r| (r.get(0), r.get(1), r.get(2)))
+                    .collect()
             }
         };
+        let mut prefetched = self.prefetched.lock().unwrap_or_else(|e| e.into_inner());
         Ok(rows
             .into_iter()
-            .map(|(n, id)| (usize::try_from(n).unwrap_or(0), id))
+            .map(|(n, id, doc)| {
+                if let Some(doc) = doc {
+                    prefetched.insert(id.clone(), doc);
+                }
+                (usize::try_from(n).unwrap_or(0), id)
+            })
             .collect())
     }
 
@@ -657,14 +687,31 @@ impl PgStore {
     pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
         let offset = i64::try_from(start).unwrap_or(i64::MAX);
         let limit = i64::try_from(end.saturating_sub(start)).unwrap_or(i64::MAX);
-        Ok(self
-            .rows(
-                "SELECT id FROM payctl_customers ORDER BY seq OFFSET $1 LIMIT $2",
-                &[Type::INT8, Type::INT8],
-                &[&offset, &limit],
-            )?
+        if self.mode == Mode::Exclusive || limit > PREFETCHED {
+            return Ok(self
+                .rows(
+                    "SELECT id FROM payctl_customers ORDER BY seq OFFSET $1 LIMIT $2",
+                    &[Type::INT8, Type::INT8],
+                    &[&offset, &limit],
+                )?
+                .into_iter()
+                .map(|r| r.get(0))
+                .collect());
+        }
+        // A page: its rows come with its ids (see `prefetched`).
+        let rows = self.rows(
+            "SELECT id, doc::text FROM payctl_customers ORDER BY seq OFFSET $1 LIMIT $2",
+            &[Type::INT8, Type::INT8],
+            &[&offset, &limit],
+        )?;
+        let mut prefetched = self.prefetched.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(rows
             .into_iter()
-            .map(|r| r.get(0))
+            .map(|r| {
+                let id: String = r.get(0);
+                prefetched.insert(id.clone(), r.get(1));
+                id
+            })
             .collect())
     }
 
