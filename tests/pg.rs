@@ -811,3 +811,83 @@ fn a_version_2_database_gets_the_txn_filter_indexes_in_place() {
     let o = env.run(&["store", "check"]);
     assert_eq!(o.code, 0, "{o:?}");
 }
+
+/// An import of more than two chunks (5,000 lines each) on the database:
+/// each chunk's keys are looked up in one query and its rows written by one
+/// statement, so the answer must still name each line's own profile, the
+/// stored keys already held must be skipped (or refuse the import, nothing
+/// written), and the profiles must list in the order of the file, across
+/// the chunks' boundaries, page after page.
+#[test]
+fn an_import_of_several_chunks_keeps_each_line_its_profile_and_the_file_order() {
+    let Some(env) =
+        db("an_import_of_several_chunks_keeps_each_line_its_profile_and_the_file_order")
+    else {
+        return;
+    };
+    const LINES: usize = 11_000;
+    let held = ["multi-000003", "multi-007000"];
+    let held_ids: Vec<String> = held.iter().map(|k| env.create_profile(k)).collect();
+    let file = env.dir.path().join("multi.jsonl");
+    std::fs::write(&file, common::profile_lines("multi", LINES)).expect("write the lines");
+    let file = file.to_str().expect("a UTF-8 path");
+
+    // Without --skip-existing: refused, the held keys' lines named, nothing written.
+    let o = env.run(&["profile", "import", file]);
+    o.refused(1, 21002);
+    let said = format!("{}{}", o.json, o.stderr);
+    assert!(
+        said.contains("line 4:") && said.contains("line 7001:"),
+        "{o:?}"
+    );
+    let total = |env: &Env| {
+        env.run(&["profile", "list", "--page-size", "1"]).json["paging"]["total_count"].clone()
+    };
+    assert_eq!(total(&env), 2);
+
+    let o = env.run(&["profile", "import", "--skip-existing", file]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let created = o.data();
+    assert_eq!(created.len(), LINES - held.len(), "{:?}", o.stderr);
+    // Each answer line names its own line's key, in file order.
+    let mut want = (0..LINES)
+        .map(|i| format!("multi-{i:06}"))
+        .filter(|k| !held.contains(&k.as_str()));
+    for c in created {
+        assert_eq!(c["customer_key"].as_str(), want.next().as_deref(), "{c}");
+    }
+    assert_eq!(total(&env), json!(LINES));
+
+    // The list: the two held first, then the file's order, page by page
+    // (each page's rows read with its ids), every profile its own key.
+    let mut keys = Vec::new();
+    for page in 1..=LINES.div_ceil(1000) {
+        let o = env.run(&[
+            "profile",
+            "list",
+            "--page-size",
+            "1000",
+            "--page-number",
+            &page.to_string(),
+        ]);
+        assert_eq!(o.code, 0, "{o:?}");
+        for p in o.data() {
+            keys.push(p["customer_key"].as_str().expect("a key").to_string());
+        }
+    }
+    let mut expected: Vec<String> = held.iter().map(|k| k.to_string()).collect();
+    expected.extend(
+        (0..LINES)
+            .map(|i| format!("multi-{i:06}"))
+            .filter(|k| !held.contains(&k.as_str())),
+    );
+    assert_eq!(keys.len(), expected.len());
+    assert!(keys == expected, "the list is not in creation order");
+    // A filter's matches come with their rows too: still each its own.
+    let o = env.run(&["profile", "list", "--customer-key", "multi-010999"]);
+    assert_eq!(o.data()[0]["customer_key"], "multi-010999", "{o:?}");
+    let o = env.run(&["profile", "get", &held_ids[1]]);
+    assert_eq!(o.data()[0]["customer_key"], held[1], "{o:?}");
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{o:?}");
+}
