@@ -273,6 +273,22 @@ impl How {
         create_new: false,
         truncate: false,
     };
+    /// For writing it whole: created if missing, else emptied.
+    pub const WRITE_NEW: How = How {
+        read: false,
+        write: true,
+        create: true,
+        create_new: false,
+        truncate: true,
+    };
+    /// For writing into it: created if missing, kept as it is else.
+    pub const WRITE_OLD: How = How {
+        read: false,
+        write: true,
+        create: true,
+        create_new: false,
+        truncate: false,
+    };
 }
 
 /// Open the regular file `path` without following a link and without
@@ -289,6 +305,17 @@ pub fn open(path: &Path, how: How) -> Result<Option<File>> {
         }
         return Ok(None);
     };
+    open_at(&dir, &name, path, how).map(|o| o.map(|(f, _)| f))
+}
+
+/// [`open`] of `name` in the open directory `dir` (`path` names it in
+/// messages), with the file's `fstat`.
+fn open_at(
+    dir: &OwnedFd,
+    name: &OsStr,
+    path: &Path,
+    how: How,
+) -> Result<Option<(File, rfs::Stat)>> {
     let mut flags = OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
     flags |= match (how.read, how.write) {
         (_, false) => OFlags::RDONLY,
@@ -301,19 +328,17 @@ pub fn open(path: &Path, how: How) -> Result<Option<File>> {
     if how.create_new {
         flags |= OFlags::EXCL;
     }
-    let fd = match rfs::openat(&dir, name.as_os_str(), flags, Mode::from_raw_mode(0o600)) {
+    let fd = match rfs::openat(dir, name, flags, Mode::from_raw_mode(0o600)) {
         Ok(fd) => fd,
         Err(Errno::NOENT) if !(how.create || how.create_new) => return Ok(None),
         Err(e @ (Errno::LOOP | Errno::NXIO | Errno::ISDIR | Errno::NOTDIR)) => {
-            return Err(
-                match rfs::statat(&dir, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(st) => damaged(
-                        path,
-                        &format!("is {}", type_name(FileType::from_raw_mode(st.st_mode))),
-                    ),
-                    Err(_) => io(path, e),
-                },
-            );
+            return Err(match rfs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(st) => damaged(
+                    path,
+                    &format!("is {}", type_name(FileType::from_raw_mode(st.st_mode))),
+                ),
+                Err(_) => io(path, e),
+            });
         }
         Err(e) => return Err(io(path, e)),
     };
@@ -326,19 +351,32 @@ pub fn open(path: &Path, how: How) -> Result<Option<File>> {
         rfs::fchmod(&fd, Mode::from_raw_mode(0o600)).map_err(|e| io(path, e))?;
     }
     let f = File::from(fd);
-    if how.truncate {
+    // (A file just created is empty already.)
+    if how.truncate && st.st_size != 0 {
         f.set_len(0).map_err(|e| Error::io(path, e))?;
     }
-    Ok(Some(f))
+    Ok(Some((f, st)))
 }
 
 /// The whole regular file `path`; `None` when it does not exist. With
 /// `limit`, a file larger than that is refused by its size, unread.
 pub fn read(path: &Path, limit: Option<u64>) -> Result<Option<Vec<u8>>> {
-    let Some(mut f) = open(path, How::READ)? else {
+    let Some((dir, name)) = parent(path, false)? else {
         return Ok(None);
     };
-    let len = f.metadata().map_err(|e| Error::io(path, e))?.len();
+    read_at(&dir, &name, path, limit)
+}
+
+fn read_at(
+    dir: &OwnedFd,
+    name: &OsStr,
+    path: &Path,
+    limit: Option<u64>,
+) -> Result<Option<Vec<u8>>> {
+    let Some((mut f, st)) = open_at(dir, name, path, How::READ)? else {
+        return Ok(None);
+    };
+    let len = st.st_size.max(0) as u64;
     if let Some(limit) = limit
         && len > limit
     {
@@ -347,9 +385,70 @@ pub fn read(path: &Path, limit: Option<u64>) -> Result<Option<Vec<u8>>> {
             format!("{len} bytes, above the limit of {limit} bytes for a record file"),
         ));
     }
-    let mut bytes = Vec::with_capacity(len as usize);
+    // One byte more than the size: the read that returns 0 then ends it
+    // without growing the buffer.
+    let mut bytes = Vec::with_capacity(len as usize + 1);
     f.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
     Ok(Some(bytes))
+}
+
+/// A directory of the store opened once (reached as [`open_dir`] reaches
+/// it, never through a link), whose files are then reached by name with one
+/// `openat` each instead of a walk from the store's root: for the commands
+/// that touch thousands of files of one directory (`store check`, an
+/// import's commit). The same rules hold for each file as for [`open`].
+pub struct Dir {
+    fd: OwnedFd,
+    path: PathBuf,
+}
+
+impl Dir {
+    /// The directory `path`; `None` when it does not exist. With `create`,
+    /// it and the missing ones on the way are created (0700).
+    pub fn open(path: &Path, create: bool) -> Result<Option<Dir>> {
+        let (base, dirs) = dir_parts(path)?;
+        Ok(walk(&base, &dirs, create)?.map(|fd| Dir {
+            fd,
+            path: path.to_path_buf(),
+        }))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// [`open`] of the file `name` in this directory.
+    pub fn file(&self, name: &OsStr, how: How) -> Result<Option<File>> {
+        open_at(&self.fd, name, &self.path.join(name), how).map(|o| o.map(|(f, _)| f))
+    }
+
+    /// [`read`] of the file `name` in this directory.
+    pub fn read(&self, name: &OsStr, limit: Option<u64>) -> Result<Option<Vec<u8>>> {
+        read_at(&self.fd, name, &self.path.join(name), limit)
+    }
+
+    /// [`lstat`] of `name` in this directory.
+    pub fn lstat(&self, name: &OsStr) -> Result<Option<rfs::Stat>> {
+        match rfs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(st) => Ok(Some(st)),
+            Err(Errno::NOENT) => Ok(None),
+            Err(e) => Err(io(&self.path.join(name), e)),
+        }
+    }
+
+    /// The names of the entries (not `.` and `..`).
+    pub fn names(&self) -> Result<Vec<OsString>> {
+        let entries = rfs::Dir::read_from(&self.fd).map_err(|e| io(&self.path, e))?;
+        let mut out = Vec::new();
+        for e in entries {
+            let e = e.map_err(|e| io(&self.path, e))?;
+            let name = e.file_name().to_bytes();
+            if name != b"." && name != b".." {
+                out.push(OsStr::from_bytes(name).to_os_string());
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// What `path` itself is (a link is not followed); `None` when it does not
