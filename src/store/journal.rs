@@ -19,7 +19,9 @@
 //! whole (a file torn by the crash included) before any command reads.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::hash_map::Entry as Slot;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ffi::OsStr;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::atomic;
+use super::{atomic, safefs};
 use crate::error::{Error, Result};
 
 pub const JOURNAL: &str = "journal.json";
@@ -420,6 +422,8 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
     }
     let mut files: Vec<PathBuf> = Vec::with_capacity(journal.ops.len());
     let mut puts: Vec<(&str, Cow<[u8]>)> = Vec::new();
+    // The directories of the appends (a few: the indexes), each opened once.
+    let mut opened: HashMap<&str, safefs::Dir> = HashMap::new();
     for op in &journal.ops {
         let target = root.join(op.path());
         match op {
@@ -441,13 +445,23 @@ fn apply_batch(root: &Path, journal: &Journal) -> Result<()> {
                 atomic::remove_file(&atomic::temp_path(&target))?;
                 atomic::remove_file(&target)?;
             }
-            Op::Append { base_len, data, .. } => {
-                append_unsynced(&target, *base_len, data.as_bytes())?;
+            Op::Append {
+                path,
+                base_len,
+                data,
+            } => {
+                let (dir, name) = path.rsplit_once('/').unwrap_or(("", path.as_str()));
+                let d = match opened.entry(dir) {
+                    Slot::Occupied(e) => e.into_mut(),
+                    Slot::Vacant(e) => e.insert(open_dir(&root.join(dir))?),
+                };
+                append_in(d, OsStr::new(name), &target, *base_len, data.as_bytes())?;
                 atomic::fault(&target, "after-write")?;
                 files.push(target);
             }
         }
     }
+    drop(opened);
     // In path order: files of one directory are created together.
     puts.sort_unstable_by(|a, b| a.0.cmp(b.0));
     let puts: Vec<(PathBuf, Cow<[u8]>)> = puts
@@ -470,9 +484,21 @@ fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)]) -> Result<()> {
         .clamp(1, 4)
         .min(puts.len().div_ceil(MIN_PER_THREAD))
         .max(1);
+    // The puts are in path order: each directory is opened once for the
+    // run of its files (one `openat` per file, not a walk from the root).
     let write = |part: &[(PathBuf, Cow<[u8]>)]| -> Result<()> {
+        let mut dir: Option<safefs::Dir> = None;
         for (target, data) in part {
-            atomic::write_unsynced(target, data)?;
+            let parent = target.parent().unwrap_or(Path::new("."));
+            let d = match dir {
+                Some(ref d) if d.path() == parent => d,
+                _ => dir.insert(open_dir(parent)?),
+            };
+            let name = target.file_name().unwrap_or_default();
+            let mut f = d
+                .file(name, safefs::How::WRITE_NEW)?
+                .ok_or_else(|| Error::io(target, std::io::ErrorKind::NotFound.into()))?;
+            f.write_all(data).map_err(|e| Error::io(target, e))?;
             atomic::fault(target, "after-write")?;
         }
         Ok(())
@@ -492,6 +518,30 @@ fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)]) -> Result<()> {
             .collect::<Result<Vec<()>>>()
             .map(|_| ())
     })
+}
+
+/// A directory that a batch writes in (created beforehand).
+fn open_dir(dir: &Path) -> Result<safefs::Dir> {
+    safefs::Dir::open(dir, false)?
+        .ok_or_else(|| Error::io(dir, std::io::ErrorKind::NotFound.into()))
+}
+
+/// [`append_unsynced`] of the file `name` (`target`) of the open directory
+/// `dir`, for a batch: nothing returned.
+fn append_in(
+    dir: &safefs::Dir,
+    name: &OsStr,
+    target: &Path,
+    base_len: u64,
+    data: &[u8],
+) -> Result<()> {
+    use std::os::unix::fs::FileExt;
+    let f = dir
+        .file(name, safefs::How::WRITE_OLD)?
+        .ok_or_else(|| Error::io(target, std::io::ErrorKind::NotFound.into()))?;
+    f.set_len(base_len).map_err(|e| Error::io(target, e))?;
+    f.write_all_at(data, base_len)
+        .map_err(|e| Error::io(target, e))
 }
 
 /// Cut `target` back to `base_len` (what it had when the transaction began)

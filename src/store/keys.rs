@@ -28,7 +28,7 @@
 //! the key, since the aggregates are the truth. Appends go through the
 //! journal like every other write, so a line is never half there.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use super::KEYS_DIR;
@@ -138,13 +138,31 @@ fn is_dir(dir: &Path) -> Result<bool> {
 /// on its path that exists; else the first level where no directory
 /// continues the path. `(store-relative path, depth)`.
 pub fn place(root: &Path, key: &str) -> Result<(String, usize)> {
+    place_with(root, key, &mut HashMap::new())
+}
+
+/// [`place`], remembering in `seen` what it found on the disk (whether each
+/// bucket file it looked at exists, each directory is one), so that the
+/// thousands of keys of one commit look at each file once. Only while the
+/// files cannot change (the caller holds the exclusive lock).
+fn place_with(root: &Path, key: &str, seen: &mut HashMap<String, bool>) -> Result<(String, usize)> {
+    let mut ask = |rel: String, dir: bool| -> Result<bool> {
+        if let Some(&b) = seen.get(&rel) {
+            return Ok(b);
+        }
+        let path = root.join(&rel);
+        let b = if dir {
+            is_dir(&path)?
+        } else {
+            super::safefs::exists(&path)?
+        };
+        seen.insert(rel, b);
+        Ok(b)
+    };
     let p = prefix(key);
     for depth in 0..=MAX_DEPTH {
         let rel = prefix_path(&p[..=depth]);
-        if depth == MAX_DEPTH
-            || super::safefs::exists(&root.join(&rel))?
-            || !is_dir(&root.join(prefix_dir(&p[..=depth])))?
-        {
+        if depth == MAX_DEPTH || ask(rel.clone(), false)? || !ask(prefix_dir(&p[..=depth]), true)? {
             return Ok((rel, depth));
         }
     }
@@ -182,9 +200,10 @@ pub fn layout(p: &[u8], lines: &str) -> Vec<(String, String)> {
 /// operations (puts of the level below, a delete of the bucket).
 pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
     let mut groups: BTreeMap<String, (usize, Vec<u8>, String)> = BTreeMap::new();
+    let mut seen = HashMap::new();
     for line in lines.split_inclusive('\n') {
         let Some(key) = key_of(line) else { continue };
-        let (rel, depth) = place(root, key)?;
+        let (rel, depth) = place_with(root, key, &mut seen)?;
         groups
             .entry(rel)
             .or_insert_with(|| (depth, prefix(key)[..=depth].to_vec(), String::new()))
