@@ -1125,13 +1125,12 @@ impl JsonStore {
         let Some(bytes) = self.read_bytes(&path)? else {
             return Ok(Vec::new());
         };
-        let found = fields::matches(&bytes, value).map_err(|n| {
+        txn_index::value_positions(&bytes, value).map_err(|n| {
             Error::corrupt(
                 &path,
                 format!("line {n} is not `<position> <transaction id> <value as a JSON string>`"),
             )
-        })?;
-        Ok(found.into_iter().map(|(p, _)| p).collect())
+        })
     }
 
     /// The worker's pending items, oldest first.

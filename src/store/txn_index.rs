@@ -198,6 +198,35 @@ pub fn status_positions(bytes: &[u8]) -> Result<Vec<usize>, usize> {
     Ok(out)
 }
 
+/// The positions, sorted and each once, of the complete lines of a bucket
+/// of a value index whose value is `value`: only the lines that end with
+/// the value's JSON text are parsed (the others are skipped unread);
+/// `Err(n)`: line `n`, one of those, does not parse.
+pub fn value_positions(bucket: &[u8], value: &str) -> Result<Vec<usize>, usize> {
+    let want = format!(
+        " {}",
+        serde_json::to_string(value).expect("a string serializes")
+    );
+    let mut out = Vec::new();
+    for (n, l) in index::complete(bucket).split(|&b| b == b'\n').enumerate() {
+        if !l.ends_with(want.as_bytes()) {
+            continue;
+        }
+        let pos = l
+            .iter()
+            .position(|&b| b == b' ')
+            .and_then(|i| std::str::from_utf8(&l[..i]).ok()?.parse::<usize>().ok())
+            .ok_or(n + 1)?;
+        out.push(pos);
+    }
+    // Appended in creation order: sorted already, unless repaired by hand.
+    if !out.is_sorted() {
+        out.sort_unstable();
+    }
+    out.dedup();
+    Ok(out)
+}
+
 /// The sorted positions common to every list of `lists` (each sorted).
 pub fn intersect(mut lists: Vec<Vec<usize>>) -> Vec<usize> {
     lists.sort_by_key(Vec::len);
@@ -264,6 +293,10 @@ mod tests {
             "trt_a",
         );
         assert_eq!(t.unwrap().len(), all.len());
+        let b = files[&value_rel(Kind::Template, "trt_a")].as_bytes();
+        assert_eq!(value_positions(b, "trt_a").unwrap().len(), all.len());
+        assert_eq!(value_positions(b, "trt_").unwrap(), Vec::<usize>::new());
+        assert_eq!(value_positions(b"x trn_a \"v\"\n", "v"), Err(1));
         assert_eq!(intersect(vec![vec![1, 3, 5, 7], vec![3, 4, 7]]), [3, 7]);
         assert_eq!(status_positions(b"1 trn_a\nbad\n"), Err(2));
     }
