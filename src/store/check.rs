@@ -1047,6 +1047,7 @@ impl Store {
             }
         }
         drop(known);
+        let mut txn_log_agrees = false;
         match stream_log::<TxnSummary>(&root.join(TXNS_LOG), |s| &s.id) {
             Ok((latest, _)) => {
                 if latest.len() != scan.txns.len()
@@ -1059,6 +1060,8 @@ impl Store {
                         TXNS_LOG,
                         "does not agree with the transaction records".into(),
                     );
+                } else {
+                    txn_log_agrees = true;
                 }
             }
             Err(e) => push(TXNS_LOG, e),
@@ -1070,7 +1073,7 @@ impl Store {
         // harmless: readers confirm each).
         f.extend(field_found);
         f.extend(scan.field_missing.iter().cloned());
-        f.extend(self.txn_index_findings()?);
+        f.extend(self.txn_index_findings(txn_log_agrees)?);
         let mut push = |path: &str, problem: String| {
             f.push(Finding {
                 path: path.to_string(),
@@ -1107,7 +1110,10 @@ impl Store {
     /// records: `index/transactions.ids` lists each transaction once, in the
     /// creation order of the summary log; every other file holds exactly
     /// the lines that the records and those positions give (in any order).
-    fn txn_index_findings(&self) -> Result<Vec<Finding>> {
+    /// When the summary log agrees with the records (`log_agrees`: its
+    /// latest line of each transaction is the record's summary), the
+    /// summaries are read from it instead of from every record again.
+    fn txn_index_findings(&self, log_agrees: bool) -> Result<Vec<Finding>> {
         let mut out = Vec::new();
         let mut push = |path: &str, problem: String| {
             out.push(Finding {
@@ -1116,7 +1122,11 @@ impl Store {
                 repairable: true,
             })
         };
-        let ordered = self.ordered_txn_summaries(self.readable_txn_summaries()?)?;
+        let ordered = if log_agrees {
+            self.txns()?
+        } else {
+            self.ordered_txn_summaries(self.readable_txn_summaries()?)?
+        };
         let ids_path = self.root.join(txn_index::TXN_IDS);
         let len = fs::metadata(&ids_path).map(|m| m.len()).unwrap_or(0);
         let listed = match index::ids_all(&ids_path) {
