@@ -1311,3 +1311,83 @@ proptest! {
         })?;
     }
 }
+
+// ---------------------------------------------------------------- list filters
+
+/// Every combination of filters answers exactly the profiles that match all
+/// of them, in creation order, page after page: the matches of the filters'
+/// indexes are intersected (the smallest list first), and a filter whose
+/// value nobody holds answers an empty list whatever the others match.
+#[test]
+fn combined_filters_intersect_in_creation_order() {
+    let env = Env::new();
+    // 12 profiles: first name by i % 2, last name by i % 3, a tag by i % 4.
+    let mut ids = Vec::new();
+    for i in 0..12usize {
+        let mut b = profile_body(&key(i));
+        b[IND]["first_name"] = json!(["Ada", "Bea"][i % 2]);
+        b[IND]["last_name"] = json!(["Xiong", "Yang", "Zeller"][i % 3]);
+        b[IND]["email"] = json!(format!("p{}@example.com", i % 5));
+        b["customer_profile_tags"] = json!([{"key": "tier", "value": format!("tier{}", i % 4)}]);
+        ids.push(accepted(&env, &b));
+    }
+    let expect = |f: &dyn Fn(usize) -> bool| -> Vec<String> {
+        (0..12).filter(|&i| f(i)).map(|i| ids[i].clone()).collect()
+    };
+    let listed = |args: &[&str]| -> Vec<String> {
+        // Pages of 1, following last_evaluated_key, so paging is covered.
+        let mut all = Vec::new();
+        let mut after: Option<String> = None;
+        loop {
+            let mut a: Vec<&str> = vec!["profile", "list", "--page-size", "1"];
+            a.extend_from_slice(args);
+            if let Some(k) = &after {
+                a.extend_from_slice(&["--after", k]);
+            }
+            let o = env.run(&a);
+            assert_eq!(o.code, 0, "{args:?}: {o:?}");
+            let data = o.data();
+            if data.is_empty() {
+                break;
+            }
+            assert_eq!(data.len(), 1);
+            let id = data[0]["customer_profile_id"].as_str().unwrap().to_string();
+            all.push(id.clone());
+            let total = o.json["paging"]["total_count"].as_u64();
+            if let Some(t) = total {
+                assert!(all.len() as u64 <= t, "{args:?}: more than total_count {t}");
+            }
+            after = Some(id);
+            if all.len() > 12 {
+                panic!("{args:?}: paging does not end");
+            }
+        }
+        all
+    };
+    assert_eq!(listed(&["--first-name", "ADA"]), expect(&|i| i % 2 == 0));
+    assert_eq!(
+        listed(&["--first-name", "ada", "--last-name", "xiong"]),
+        expect(&|i| i % 2 == 0 && i % 3 == 0)
+    );
+    assert_eq!(
+        listed(&["--last-name", "Yang", "--tag", "tier=tier1"]),
+        expect(&|i| i % 3 == 1 && i % 4 == 1)
+    );
+    assert_eq!(
+        listed(&["--email", "P2@example.com", "--first-name", "Ada"]),
+        expect(&|i| i % 5 == 2 && i % 2 == 0)
+    );
+    assert_eq!(
+        listed(&["--customer-key", &key(6), "--last-name", "xiong"]),
+        vec![ids[6].clone()]
+    );
+    assert!(listed(&["--customer-key", &key(6), "--last-name", "yang"]).is_empty());
+    assert!(listed(&["--last-name", "nobody", "--first-name", "ada"]).is_empty());
+    // A later update moves a profile between the indexes' values.
+    let o = env.run(&["profile", "update", &ids[1], "--first-name", "Ada"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(
+        listed(&["--first-name", "ada", "--last-name", "yang"]),
+        expect(&|i| (i % 2 == 0 || i == 1) && i % 3 == 1)
+    );
+}

@@ -43,10 +43,12 @@ fn customer_files(env: &Env) -> Vec<PathBuf> {
     all.into_iter().filter(|p| p.is_file()).collect()
 }
 
+/// A store's temporary file (named `<name>.payctl-tmp`). Not "contains
+/// tmp": a random record id such as `csp_9qa5eftmpcnhi85s84um` may.
 fn is_temp(p: &Path) -> bool {
     p.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n.contains("tmp"))
+        .is_some_and(|n| n.ends_with(".payctl-tmp"))
 }
 
 fn temp_files(env: &Env) -> Vec<PathBuf> {
