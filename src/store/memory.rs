@@ -401,22 +401,8 @@ impl MemoryTx<'_> {
                 Some(_) => {}
             }
             d.keys.insert(c.profile.customer_key.clone(), id.clone());
-            let had: Vec<&str> = before
-                .as_ref()
-                .map(|b| {
-                    b.attachments
-                        .iter()
-                        .map(|a| a.program_id.as_str())
-                        .collect()
-                })
-                .unwrap_or_default();
-            let mut added: Vec<_> = c
-                .attachments
-                .iter()
-                .filter(|a| !had.contains(&a.program_id.as_str()))
-                .collect();
-            added.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
-            for a in added {
+            // New profile-program records, oldest first.
+            for a in super::storage::added_attachments(before.as_ref(), &c) {
                 d.attachments.push((a.program_id.clone(), id.clone()));
             }
         }

@@ -1676,23 +1676,8 @@ impl JsonTx<'_> {
             } else {
                 self.store.customer(&id)?
             };
-            let had: Vec<&str> = before
-                .as_ref()
-                .map(|b| {
-                    b.attachments
-                        .iter()
-                        .map(|a| a.program_id.as_str())
-                        .collect()
-                })
-                .unwrap_or_default();
             // New profile-program records, oldest first.
-            let mut added: Vec<_> = c
-                .attachments
-                .iter()
-                .filter(|a| !had.contains(&a.program_id.as_str()))
-                .collect();
-            added.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
-            for a in added {
+            for a in storage::added_attachments(before.as_ref(), &c) {
                 self.new_attachment(&a.program_id, c.id())?;
             }
             let after = ProfileSummary::of(&c.profile);

@@ -165,3 +165,27 @@ pub trait StorageTx {
     /// idempotency record armed on the store, if any, in the same commit.
     fn commit_created(self: Box<Self>, result: &str) -> Result<()>;
 }
+
+/// The profile-program records of `after` that `before` (the stored
+/// version, if any) did not have, oldest first: what a backend adds to its
+/// attachment index for a put customer.
+pub(crate) fn added_attachments<'a>(
+    before: Option<&Customer>,
+    after: &'a Customer,
+) -> Vec<&'a crate::model::Attachment> {
+    let had: Vec<&str> = before
+        .map(|b| {
+            b.attachments
+                .iter()
+                .map(|a| a.program_id.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut added: Vec<_> = after
+        .attachments
+        .iter()
+        .filter(|a| !had.contains(&a.program_id.as_str()))
+        .collect();
+    added.sort_by(|a, b| a.audit.created_datetime.cmp(&b.audit.created_datetime));
+    added
+}
