@@ -180,3 +180,108 @@ fn kill_9_under_load_loses_no_acknowledged_create() {
     let check = env.run(&["store", "check"]);
     assert_eq!(check.code, 0, "{check:?}");
 }
+
+#[test]
+fn an_acknowledged_create_is_in_the_journal_before_its_checkpoint_and_survives_a_kill() {
+    let env = Env::new();
+    // serve dies when it starts applying its first group's journal: after
+    // the create was acknowledged (the journal is the commit point).
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker", "--quiet"],
+        &[],
+        &[("PAYCTL_FAULT", "before-checkpoint")],
+    )
+    .expect("serve");
+    let mut acked = Vec::new();
+    for i in 0..50 {
+        match s.try_post(
+            "/customer-profiles",
+            &profile_body(&format!("cust-j-{i:03}")),
+        ) {
+            Some(r) if r.status == 201 => acked.push(r.id()),
+            Some(r) => panic!("{r:?}"),
+            None => break,
+        }
+    }
+    let (code, _) = s.wait();
+    assert_ne!(code, Some(0), "serve aborted at its checkpoint");
+    assert!(!acked.is_empty(), "a create was acknowledged first");
+    assert!(
+        env.path().join("journal.json").exists(),
+        "the acknowledged creates are in the journal, not applied yet"
+    );
+    for id in &acked {
+        let got = env.run(&["profile", "get", id]);
+        assert_eq!(
+            got.code, 0,
+            "acknowledged {id} replayed from the journal: {got:?}"
+        );
+    }
+    assert!(!env.path().join("journal.json").exists(), "replayed");
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert_eq!(check.json["data"][0]["customers"], acked.len());
+}
+
+#[test]
+fn creates_past_the_checkpoint_size_all_land_and_a_cli_writer_gets_its_turn() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--no-worker", "--quiet"]);
+    // About 1.3 KB of journal a create: 8 x 80 creates are past the 512 KB
+    // at which the journal is applied while writes keep coming.
+    let acked = Mutex::new(Vec::new());
+    let cli = std::thread::scope(|scope| {
+        for t in 0..8 {
+            let (s, acked) = (&s, &acked);
+            scope.spawn(move || {
+                for i in 0..80 {
+                    let r = s.post(
+                        "/customer-profiles",
+                        &profile_body(&format!("cust-cp{t}-{i:03}")),
+                    );
+                    assert_eq!(r.status, 201, "{r:?}");
+                    acked.lock().unwrap().push(r.id());
+                }
+            });
+        }
+        let env = &env;
+        scope
+            .spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                (0..3)
+                    .map(|i| {
+                        env.run_with(
+                            &["--lock-timeout", "20", "profile", "create", "--body", "-"],
+                            Some(
+                                profile_body(&format!("cust-cp-cli-{i}"))
+                                    .to_string()
+                                    .as_bytes(),
+                            ),
+                        )
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .join()
+            .unwrap()
+    });
+    for out in &cli {
+        assert_eq!(
+            out.code, 0,
+            "the CLI writer got in beside the load: {out:?}"
+        );
+    }
+    let acked = acked.into_inner().unwrap();
+    assert_eq!(acked.len(), 640);
+    // Read through the server, then through the CLI once it let go.
+    for id in acked.iter().step_by(37) {
+        assert_eq!(s.get(&format!("/customer-profiles/{id}")).status, 200);
+    }
+    drop(s);
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert_eq!(check.json["data"][0]["customers"], 643);
+    for id in acked.iter().step_by(53) {
+        assert_eq!(env.run(&["profile", "get", id]).code, 0);
+    }
+}

@@ -36,6 +36,14 @@ pub struct Kept {
     group: crate::store::group::GroupCommit,
 }
 
+impl Kept {
+    /// The end of `payctl serve`: what the group commit holds is applied
+    /// and the store let go (see [`crate::store::group::GroupCommit::close`]).
+    pub fn close(&self) {
+        self.group.close();
+    }
+}
+
 impl Local {
     fn open(&self, mode: Mode) -> Result<Store> {
         let catalog = || {

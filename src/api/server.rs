@@ -149,6 +149,11 @@ async fn run(cfg: Config) -> Result<()> {
             DRAIN.as_secs()
         );
     }
+    // The creates' last journal applied: the store is left as a CLI
+    // write leaves it.
+    if let Some(kept) = app.cfg.store.kept.clone() {
+        let _ = tokio::task::spawn_blocking(move || kept.close()).await;
+    }
     Ok(())
 }
 

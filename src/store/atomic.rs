@@ -213,18 +213,7 @@ impl BatchSync {
 /// `syncfs(2)` on the file system holding the open directory `dir`.
 #[cfg(target_os = "linux")]
 fn sync_fs(dir: &File, path: &Path) -> Result<()> {
-    use std::os::fd::AsRawFd;
-    unsafe extern "C" {
-        /// `int syncfs(int fd)` (glibc 2.14+, musl): sync the file system containing `fd`.
-        fn syncfs(fd: i32) -> i32;
-    }
-    // SAFETY: `dir` is an open descriptor that outlives the call; syncfs only
-    // reads its argument and touches no memory of ours.
-    let rc = unsafe { syncfs(dir.as_raw_fd()) };
-    if rc != 0 {
-        return Err(Error::io(path, std::io::Error::last_os_error()));
-    }
-    Ok(())
+    rustix::fs::syncfs(dir).map_err(|e| Error::io(path, e.into()))
 }
 
 /// A new private (0600) file at `path`, open for reading and writing and

@@ -1,26 +1,43 @@
 //! Group commit: concurrent writes of one process (the requests of
-//! `payctl serve`) gathered into one journal commit and one set of syncs.
+//! `payctl serve`) gathered into one journal commit and one sync.
 //!
-//! A write that arrives while a commit is in progress waits for it to end;
-//! the writes waiting then run one after another on one store opened for
-//! writing (the exclusive lock is held from the first of them to the end of
-//! their commit, as one CLI write holds it), each on the state that the
-//! earlier writes of its group left, and the last of them commits the
-//! changes of all in one journal ([`journal::commit`]). Each write is
-//! answered only after that commit returned: acknowledged when it is durable,
-//! or failed with its error (a full disk) when it is not, so that no write of
-//! a failed group is acknowledged.
+//! The writes run one after another on one store opened for writing (the
+//! exclusive lock is held from the first of them until the store is let go,
+//! below), each on the state that the earlier writes left. Their
+//! transactions are not written to the store's files: their commits are
+//! kept in [`Staged`], and the store's reads consult it first (see
+//! `JsonStore::overlaid`), so that a later write sees the customers, keys
+//! and records of the earlier ones (a key taken earlier is refused with
+//! 21002, as it would be after a commit). A write refused by the rules
+//! stages nothing (a transaction is staged whole at its commit, or not at
+//! all) and does not affect the others.
 //!
-//! While a group is open its writes' transactions are not written to disk:
-//! their commits are kept in [`Staged`], and the store's reads consult it
-//! first (see `JsonStore::overlaid`), so that a later write of the group sees
-//! the customers, keys and records of the earlier ones (a key taken earlier
-//! in the group is refused with 21002, as it would be after a commit). A
-//! write refused by the rules stages nothing (a transaction is staged whole
-//! at its commit, or not at all) and does not affect the others.
+//! The writes that ran while no commit was in progress form a group, and
+//! one of them commits it: everything staged so far is written as the
+//! store's journal ([`journal::write_deferred`]: temp file, sync, rename,
+//! sync of the directory), the commit point, after which any payctl that
+//! opens the store replays it. The group's writes are answered only after
+//! that: acknowledged when it is durable, or failed with its error (a full
+//! disk) when it is not, so that no write of a failed group is acknowledged.
+//! The writes that arrive during that commit do not wait for it: they run
+//! and form the next group (a pipeline), whose journal holds the earlier
+//! groups' changes and its own, in place of the earlier journal.
+//!
+//! The journal is applied to the files (with one sync) at a checkpoint:
+//! when no write came for [`IDLE`], or when the journal has grown past
+//! [`CHECKPOINT_BYTES`] (then new writes wait for it). The store is let go
+//! after a checkpoint, so that other processes and the server's own readers
+//! get their turn; they never read a store whose journal is not applied,
+//! since the exclusive lock is held until then.
+//!
+//! When a commit fails, the groups built on it fail too: no write joins any
+//! more, the open group fails with the same error, and the store is let go
+//! without applying anything (the journal on disk is the last one that was
+//! committed, which the next open replays).
 
 use std::collections::HashMap;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, LockResult, Mutex, MutexGuard, Weak};
+use std::time::Duration;
 
 use super::backend::Store;
 use super::journal::{self, Journal, Op};
@@ -102,6 +119,25 @@ impl Staged {
         }
     }
 
+    /// The journal of everything staged, leaving it staged.
+    fn snapshot(&self) -> Journal {
+        let ops = self
+            .order
+            .iter()
+            .filter_map(|path| {
+                Some(match self.files.get(path)? {
+                    File::Whole(op) => op.clone(),
+                    File::Tail { base_len, data } => Op::Append {
+                        path: path.clone(),
+                        base_len: *base_len,
+                        data: data.clone(),
+                    },
+                })
+            })
+            .collect();
+        Journal { ops }
+    }
+
     /// The journal of everything staged, emptying it.
     pub(crate) fn take(&mut self) -> Journal {
         let mut files = std::mem::take(&mut self.files);
@@ -179,10 +215,86 @@ impl Staged {
     }
 }
 
+/// The staged changes of a store in a group commit, shared by the store
+/// (its reads and its transactions' commits) and by the commit in progress.
+#[derive(Debug, Default)]
+pub(crate) struct Stage {
+    staged: Mutex<Staged>,
+    /// Held while a journal is written: the journals are written one at a
+    /// time, each containing the one before it.
+    writer: Mutex<()>,
+}
+
+impl Stage {
+    /// The staged changes (the lock of [`Mutex::lock`]).
+    pub(crate) fn lock(&self) -> LockResult<MutexGuard<'_, Staged>> {
+        self.staged.lock()
+    }
+
+    fn staged(&self) -> MutexGuard<'_, Staged> {
+        self.staged.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn writer(&self) -> MutexGuard<'_, ()> {
+        self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Commit everything staged so far (see the module doc): the error of
+    /// an earlier commit, or of this one (which every later commit then
+    /// answers too).
+    fn commit(&self, root: &std::path::Path) -> Result<()> {
+        let _writer = self.writer();
+        let journal = {
+            let staged = self.staged();
+            staged.check()?;
+            staged.snapshot()
+        };
+        journal::write_deferred(root, &journal).inspect_err(|e| {
+            self.staged().failed = Some(e.clone());
+        })
+    }
+
+    /// The size of the journal the next commit writes, about.
+    fn size(&self) -> usize {
+        let staged = self.staged();
+        staged
+            .files
+            .iter()
+            .map(|(path, f)| {
+                path.len()
+                    + 64
+                    + match f {
+                        File::Whole(Op::Put { data, .. }) => data.len(),
+                        File::Whole(Op::PutJson { json, .. }) => json.get().len(),
+                        File::Whole(_) => 0,
+                        File::Tail { data, .. } => data.len(),
+                    }
+            })
+            .sum()
+    }
+}
+
+/// A checkpoint is made when no write came for this long after a commit.
+pub const IDLE: Duration = Duration::from_millis(2);
+
+/// A checkpoint is made, new writes waiting for it, when the journal of the
+/// staged changes is larger than this: each commit rewrites it whole.
+pub const CHECKPOINT_BYTES: usize = 512 * 1024;
+
+/// How long new writes wait after a checkpoint made while they were
+/// coming: longer than the interval at which a payctl waiting for the lock
+/// tries it, so that other processes and readers are not starved.
+const TURN: Duration = Duration::from_millis(6);
+
 /// The writes of one process gathered into groups (see the module doc).
 /// One per store, shared by the threads that write to it.
 #[derive(Default)]
 pub struct GroupCommit {
+    inner: Arc<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
     state: Mutex<State>,
     done: Condvar,
 }
@@ -195,12 +307,18 @@ impl std::fmt::Debug for GroupCommit {
 
 #[derive(Default)]
 struct State {
-    /// The store of the open group, opened for writing, staging.
+    /// The store opened for writing, staging (holding the exclusive lock).
     store: Option<Store>,
-    /// Writes waiting to run in the open group (or for a commit to end).
+    /// Writes that arrived and have not run yet.
     waiting: usize,
-    /// A group's commit is in progress (its store is out of `store`).
+    /// A group's commit is in progress.
     committing: bool,
+    /// The journal is being applied (the store's files change): no write
+    /// runs meanwhile.
+    checkpointing: bool,
+    /// No write joins until the next checkpoint (the journal is large, or a
+    /// commit failed).
+    closing: bool,
     /// The number of the open group.
     seq: u64,
     /// Writes that ran in the open group.
@@ -208,19 +326,16 @@ struct State {
     /// The outcome of committed groups, and how many of their writes have
     /// not collected it yet.
     outcomes: HashMap<u64, (Option<Error>, usize)>,
+    /// The background thread that makes the idle checkpoints runs.
+    idler: bool,
+    /// Commits made since the store was opened (to tell, after [`IDLE`],
+    /// whether another came).
+    commits: u64,
 }
 
 impl GroupCommit {
     pub fn new() -> GroupCommit {
         GroupCommit::default()
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn wait<'a>(&self, g: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
-        self.done.wait(g).unwrap_or_else(|e| e.into_inner())
     }
 
     /// Run the write `f` in the next group, on a store that `open` opens for
@@ -232,17 +347,18 @@ impl GroupCommit {
         open: impl FnOnce() -> Result<Store>,
         f: impl FnOnce(&Store) -> Result<T>,
     ) -> Result<T> {
-        let mut st = self.lock();
+        let inner = &*self.inner;
+        let mut st = inner.lock();
         st.waiting += 1;
-        while st.committing {
-            st = self.wait(st);
+        while st.checkpointing || st.closing {
+            st = inner.wait(st);
         }
         if st.store.is_none() {
-            // No group is open (so none has members): this write opens one.
             match open() {
                 Ok(Store::Json(mut s)) => {
                     s.start_group();
                     st.store = Some(Store::Json(s));
+                    st.commits = 0;
                 }
                 Ok(other) => {
                     st.waiting -= 1;
@@ -254,6 +370,11 @@ impl GroupCommit {
                     return Err(e);
                 }
             }
+        }
+        if !st.idler {
+            st.idler = true;
+            let weak = Arc::downgrade(&self.inner);
+            std::thread::spawn(move || idler(weak));
         }
         st.waiting -= 1;
         st.members += 1;
@@ -273,75 +394,191 @@ impl GroupCommit {
             }
             None => Err(Error::store(code::STORE_IO, "no store open for the group")),
         };
-        if st.waiting > 0 {
-            // A later write of this group commits it.
-            loop {
-                if let Some((failed, left)) = st.outcomes.get_mut(&group) {
-                    let failed = failed.clone();
-                    *left -= 1;
-                    if *left == 0 {
-                        st.outcomes.remove(&group);
-                    }
-                    return match failed {
-                        Some(e) => Err(e),
-                        None => answer,
-                    };
+        loop {
+            if let Some((failed, left)) = st.outcomes.get_mut(&group) {
+                let failed = failed.clone();
+                *left -= 1;
+                if *left == 0 {
+                    st.outcomes.remove(&group);
                 }
-                st = self.wait(st);
+                return match failed {
+                    Some(e) => Err(e),
+                    None => answer,
+                };
             }
+            // The group is committed when no commit is in progress and no
+            // write that may still join it has arrived.
+            if !st.committing && st.seq == group && (st.waiting == 0 || st.closing) {
+                st = inner.commit_open(st);
+                continue;
+            }
+            st = inner.wait(st);
         }
-        // The last write of the group: commit it, without the state's lock
-        // (the writes that arrive meanwhile gather for the next group).
+    }
+
+    /// Apply what is committed and let the store go (at the end of
+    /// `payctl serve`): afterwards the store has no journal left by it.
+    pub fn close(&self) {
+        let inner = &*self.inner;
+        let mut st = inner.lock();
+        while st.committing || st.checkpointing || st.members > 0 {
+            st = inner.wait(st);
+        }
+        drop(inner.checkpoint(st));
+    }
+}
+
+impl Inner {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'a>(&self, g: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        self.done.wait(g).unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Commit the open group (it has members, no commit is in progress),
+    /// without the state's lock meanwhile: writes that arrive run and
+    /// gather for the next group. Its outcome is left in `outcomes`.
+    fn commit_open<'a>(&'a self, mut st: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
         st.committing = true;
-        let store = st.store.take();
+        let group = st.seq;
+        st.seq += 1;
         let members = std::mem::take(&mut st.members);
-        drop(st);
-        let committed = match &store {
-            Some(Store::Json(s)) => s.commit_group(),
-            _ => Ok(()),
+        let target = match &st.store {
+            Some(Store::Json(s)) => s.group.clone().map(|stage| (stage, s.root().to_path_buf())),
+            _ => None,
         };
-        // The lock is let go of between groups: other processes get their turn.
-        drop(store);
+        drop(st);
+        let committed = match &target {
+            Some((stage, root)) => stage.commit(root),
+            None => Err(Error::store(code::STORE_IO, "no store open for the group")),
+        };
+        let large = target
+            .as_ref()
+            .is_some_and(|(stage, _)| stage.size() > CHECKPOINT_BYTES);
         let mut st = self.lock();
         st.committing = false;
-        st.seq += 1;
-        if members > 1 {
-            st.outcomes
-                .insert(group, (committed.clone().err(), members - 1));
+        st.commits += 1;
+        if committed.is_err() || large {
+            st.closing = true;
         }
-        drop(st);
+        st.outcomes.insert(group, (committed.err(), members));
         self.done.notify_all();
-        committed.and(answer)
+        if st.closing && st.members == 0 {
+            st = self.checkpoint(st);
+        }
+        st
+    }
+
+    /// Apply the committed journal to the store's files and let the store
+    /// go (or, after a failed commit, let it go without applying anything).
+    /// No write runs meanwhile; none is open (`members` is 0).
+    fn checkpoint<'a>(&'a self, mut st: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        let Some(store) = st.store.take() else {
+            st.closing = false;
+            return st;
+        };
+        st.checkpointing = true;
+        let st_closing = st.closing;
+        drop(st);
+        if let Store::Json(s) = &store {
+            s.checkpoint_group();
+        }
+        // The lock is let go of: other processes and readers get their turn.
+        drop(store);
+        if st_closing {
+            // Writes are waiting to take it again at once: a payctl that
+            // waits for the lock tries every few milliseconds (store/lock.rs),
+            // so it is given that long to get in.
+            std::thread::sleep(TURN);
+        }
+        let mut st = self.lock();
+        st.checkpointing = false;
+        st.closing = false;
+        self.done.notify_all();
+        st
+    }
+}
+
+/// The background thread of a [`GroupCommit`]: a checkpoint when the store
+/// is held and no write came for [`IDLE`] after the last commit. Ends with
+/// the group commit.
+fn idler(inner: Weak<Inner>) {
+    loop {
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        let mut st = inner.lock();
+        let idle = |st: &State| {
+            st.store.is_some()
+                && !st.committing
+                && !st.checkpointing
+                && st.members == 0
+                && st.waiting == 0
+        };
+        if idle(&st) {
+            let commits = st.commits;
+            st = inner
+                .done
+                .wait_timeout(st, IDLE)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+            if idle(&st) && st.commits == commits {
+                drop(inner.checkpoint(st));
+            }
+        } else {
+            drop(
+                inner
+                    .done
+                    .wait_timeout(st, Duration::from_millis(100))
+                    .unwrap_or_else(|e| e.into_inner()),
+            );
+        }
     }
 }
 
 impl JsonStore {
-    /// The commit of the open group (see [`GroupCommit`]): everything its
-    /// writes staged, in one journal. Nothing is staged afterwards.
-    pub(crate) fn commit_group(&self) -> Result<()> {
-        let Some(group) = &self.group else {
-            return Ok(());
+    /// Apply the journal of a group commit's store (see [`GroupCommit`]) to
+    /// its files, and remove it; nothing when a commit of the group failed
+    /// (the journal on disk is the last committed, replayed by the next
+    /// open). A failure to apply is left to that replay too.
+    fn checkpoint_group(&self) {
+        let Some(stage) = &self.group else {
+            return;
         };
-        let mut staged = group.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = &staged.failed {
-            return Err(e.clone());
+        let _writer = stage.writer();
+        if stage.staged().check().is_err() {
+            return;
         }
-        let journal = staged.take();
-        journal::commit(&self.root, &journal)
+        let applied = atomic::fault(&self.root, "before-checkpoint")
+            .and_then(|()| journal::finish_pending(&self.root));
+        if let Err(e) = applied {
+            let why = e
+                .errors
+                .first()
+                .map_or(String::new(), |e| e.message.clone());
+            journal::warn(format!(
+                "applying the committed changes failed: {why}; the next payctl that can write completes them"
+            ));
+        }
     }
 
-    /// Commit what the open group staged so far, before its end: for a
-    /// change computed from the files on disk (a key bucket split, see
-    /// [`super::keys`]), which must then hold the group's earlier changes.
-    /// The group's writes are still answered at its end; when this fails,
-    /// all of them fail with its error.
+    /// Commit what the open group staged so far and apply it, before its
+    /// end: for a change computed from the files on disk (a key bucket
+    /// split, see [`super::keys`]), which must then hold the group's earlier
+    /// changes. The group's writes are still answered at its end; when this
+    /// fails, all of them fail with its error.
     pub(crate) fn flush_group(&self) -> Result<()> {
-        let Some(group) = &self.group else {
+        let Some(stage) = &self.group else {
             return Ok(());
         };
-        let mut staged = group.lock().unwrap_or_else(|e| e.into_inner());
+        let _writer = stage.writer();
+        let mut staged = stage.staged();
         staged.check()?;
         let journal = staged.take();
+        // (The journal committed before is contained in this one: its
+        // replay by `commit` first does no harm.)
         journal::commit(&self.root, &journal).inspect_err(|e| staged.failed = Some(e.clone()))
     }
 }

@@ -221,6 +221,22 @@ pub fn take_warnings() -> Vec<String> {
     std::mem::take(&mut *WARNINGS.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
+impl Journal {
+    /// About the size of its JSON text, in bytes.
+    pub(crate) fn size(&self) -> usize {
+        self.ops
+            .iter()
+            .map(|op| match op {
+                Op::Put { path, data } | Op::Append { path, data, .. } => {
+                    path.len() + data.len() + 64
+                }
+                Op::PutJson { path, json } => path.len() + json.get().len() + 64,
+                Op::Delete { path } => path.len() + 32,
+            })
+            .sum()
+    }
+}
+
 /// Write the journal durably, apply it, remove it.
 ///
 /// The rename of `journal.json` into place is the commit point. An error
@@ -241,15 +257,7 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
     finish_pending(root)?;
     // Sized up front: a large journal (an import chunk) is megabytes, and
     // growing it by doubling copies it several times.
-    let size: usize = journal
-        .ops
-        .iter()
-        .map(|op| match op {
-            Op::Put { path, data } | Op::Append { path, data, .. } => path.len() + data.len() + 64,
-            Op::PutJson { path, json } => path.len() + json.get().len() + 64,
-            Op::Delete { path } => path.len() + 32,
-        })
-        .sum();
+    let size = journal.size();
     let mut text = Vec::with_capacity(size + size / 8 + 16);
     serde_json::to_writer(&mut text, journal).expect("journal serializes");
     let tmp = atomic::write_temp(&path, &text)?;
@@ -265,6 +273,35 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
         warn(format!(
             "the change was committed ({}), but finishing it failed: {why}; \
              the next payctl that can write completes it",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The commit point alone, for a group commit whose changes stay in memory
+/// (see [`super::group`]): `journal` written to `journal.json` (temp, sync,
+/// rename, sync of the store's directory) in place of the one there, which
+/// it must contain; nothing is applied. `Err` before the rename: the
+/// journal there is unchanged. From the rename on the change is made (any
+/// payctl that opens the store replays it): a failed sync of the directory
+/// is a warning, as in [`commit`].
+pub fn write_deferred(root: &Path, journal: &Journal) -> Result<()> {
+    let path = root.join(JOURNAL);
+    let mut text = Vec::with_capacity(journal.size() + 16);
+    serde_json::to_writer(&mut text, journal).expect("journal serializes");
+    let tmp = atomic::write_temp(&path, &text)?;
+    atomic::rename_temp(&tmp, &path)?;
+    // The commit point.
+    COMMITTED.fetch_add(1, Ordering::SeqCst);
+    let synced = atomic::fault(&path, "after-rename").and_then(|()| atomic::sync_dir(root));
+    if let Err(e) = synced {
+        let why = e
+            .errors
+            .first()
+            .map_or(String::new(), |e| e.message.clone());
+        warn(format!(
+            "the change was committed ({}), but syncing its directory failed: {why}",
             path.display()
         ));
     }

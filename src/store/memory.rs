@@ -402,7 +402,7 @@ impl MemoryTx<'_> {
             }
             d.keys.insert(c.profile.customer_key.clone(), id.clone());
             // New profile-program records, oldest first.
-            for a in super::storage::added_attachments(before.as_ref(), &c) {
+            for a in super::storage::added_attachments(before.as_ref(), c) {
                 d.attachments.push((a.program_id.clone(), id.clone()));
             }
         }

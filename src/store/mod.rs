@@ -115,7 +115,7 @@ pub struct JsonStore {
     overlay: Option<HashMap<String, Option<Vec<u8>>>>,
     /// A writer in a group commit ([`group::GroupCommit`]): the changes its
     /// transactions committed, not written yet. Reads consult it first.
-    group: Option<std::sync::Arc<std::sync::Mutex<group::Staged>>>,
+    group: Option<std::sync::Arc<group::Stage>>,
 }
 
 /// A store opened before, as [`JsonStore::reopen`] found it: the device and
@@ -1765,8 +1765,12 @@ impl JsonTx<'_> {
     /// transaction is built. The next transaction must be prepared only
     /// after this one's commit returned.
     pub fn prepare(mut self) -> Result<JsonPrepared> {
-        // The lengths below are of files as a finished commit left them.
-        journal::finish_pending(&self.store.root)?;
+        // The lengths below are of files as a finished commit left them (in
+        // a group commit, the journal is the group's: its changes are read
+        // from what it staged, and applied at its checkpoint).
+        if self.store.group.is_none() {
+            journal::finish_pending(&self.store.root)?;
+        }
         self.derive()?;
         self.prepare_txn_index()?;
         if !self.new_profiles.is_empty() {
@@ -1842,7 +1846,7 @@ impl JsonTx<'_> {
 /// A write transaction ready to commit (see [`JsonTx::prepare`]).
 pub struct JsonPrepared {
     /// The open group that the commit stages into, if any.
-    group: Option<std::sync::Arc<std::sync::Mutex<group::Staged>>>,
+    group: Option<std::sync::Arc<group::Stage>>,
     root: PathBuf,
     ops: Vec<Option<Op>>,
     customers: BTreeMap<String, Customer>,
