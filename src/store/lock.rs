@@ -124,20 +124,24 @@ fn take(
     }
 }
 
-/// Whether `f` and what `path` names now are one file (device and inode);
-/// `follow`: whether a link at `path` itself is followed (the root as given).
-fn same_file(f: &File, path: &Path, follow: bool) -> bool {
+/// Whether `f` and what `path` names now (a link followed: the root as
+/// given) are one file (device and inode).
+fn same_file(f: &File, path: &Path) -> bool {
     let Ok(a) = f.metadata() else {
         return false;
     };
-    if follow {
-        std::fs::metadata(path).is_ok_and(|b| b.dev() == a.dev() && b.ino() == a.ino())
-    } else {
-        safefs::lstat(path)
-            .ok()
-            .flatten()
-            .is_some_and(|st| st.st_dev == a.dev() && st.st_ino == a.ino())
-    }
+    std::fs::metadata(path).is_ok_and(|b| b.dev() == a.dev() && b.ino() == a.ino())
+}
+
+/// Whether `f` is the entry `name` of the open directory `dir` now (device
+/// and inode; a link is not followed): [`same_file`] without a walk from
+/// the store's path (`dir` itself is checked against it afterwards).
+fn same_entry(f: &File, dir: &File, name: &str) -> bool {
+    let Ok(a) = f.metadata() else {
+        return false;
+    };
+    rustix::fs::statat(dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+        .is_ok_and(|st| st.st_dev == a.dev() && st.st_ino == a.ino())
 }
 
 /// Refuse to write a store whose directory another user owns, as git does
@@ -268,7 +272,7 @@ impl Lock {
                     &mut said,
                 )
                 .map_err(|w| stopped(w, &what))?;
-                if !same_file(g, &gate_path, false) {
+                if !same_entry(g, &dir, LOCK) {
                     // Deleted or replaced while we waited: the next payctl
                     // locks the new one, so must we.
                     continue;
@@ -293,7 +297,7 @@ impl Lock {
                 &mut said,
             )
             .map_err(|w| stopped(w, &what))?;
-            if !same_file(&dir, root, true) {
+            if !same_file(&dir, root) {
                 continue;
             }
             let gate = match mode {
@@ -306,6 +310,19 @@ impl Lock {
                 _gate: gate,
                 root: root.to_path_buf(),
             });
+        }
+    }
+
+    /// What the entry `name` of the store's directory locked is (a link is
+    /// not followed); `None` when there is none. One `fstatat` on the
+    /// directory held, where a walk from the store's path would open it
+    /// again (every request of `payctl serve` checks a few names).
+    pub fn lstat_entry(&self, name: &str) -> Result<Option<rustix::fs::Stat>> {
+        use rustix::fs::{AtFlags, statat};
+        match statat(&self.dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(st) => Ok(Some(st)),
+            Err(rustix::io::Errno::NOENT) => Ok(None),
+            Err(e) => Err(Error::io(&self.root.join(name), e.into())),
         }
     }
 

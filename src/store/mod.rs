@@ -239,7 +239,7 @@ impl JsonStore {
         let Some(dir) = self.lock.dir_id() else {
             return Ok(None);
         };
-        let Some(st) = safefs::lstat(&self.root.join(META))? else {
+        let Some(st) = self.lock.lstat_entry(META)? else {
             return Ok(None);
         };
         Ok(Some(Known {
@@ -592,7 +592,10 @@ impl JsonStore {
     /// be written. A writer gets the error: it could not write either.
     fn recover(&mut self, wanted: Mode) -> Result<()> {
         let journal = self.root.join(journal::JOURNAL);
-        if !safefs::exists(&journal)? && !safefs::exists(&atomic::temp_path(&journal))? {
+        let temp = format!("{}{}", journal::JOURNAL, atomic::TEMP_SUFFIX);
+        if self.lock.lstat_entry(journal::JOURNAL)?.is_none()
+            && self.lock.lstat_entry(&temp)?.is_none()
+        {
             return Ok(());
         }
         let replayed = match self.lock_exclusive() {
