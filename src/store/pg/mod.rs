@@ -308,19 +308,24 @@ impl PgStore {
             .map_err(|e| conn::commit_error(&self.target.shown, &e))
     }
 
+    /// The schema version of the database; `None` when it has no store.
+    /// One round trip when it has one (every command's first statement):
+    /// the version is read, and a missing table (SQLSTATE 42P01) means no
+    /// store. Run before any transaction begins, so that the error aborts
+    /// none.
     fn version(&self) -> Result<Option<u32>> {
-        let exists = self
-            .row("SELECT to_regclass('payctl_meta') IS NOT NULL", &[], &[])?
-            .is_some_and(|r| r.get::<_, bool>(0));
-        let v = if exists {
-            self.row(
+        let read = {
+            let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+            debug_assert!(!conn.in_tx, "the version is read before any transaction");
+            conn.client().query_typed(
                 "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
                 &[],
-                &[],
-            )?
-            .map(|r| r.get::<_, String>(0))
-        } else {
-            None
+            )
+        };
+        let v = match read {
+            Ok(rows) => rows.into_iter().next().map(|r| r.get::<_, String>(0)),
+            Err(e) if e.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) => None,
+            Err(e) => return Err(self.err(&e)),
         };
         match v {
             None => Ok(None),
