@@ -346,6 +346,19 @@ impl Filter {
             && self.tags.is_empty()
     }
 
+    /// Whether this is one filter whose index answers it exactly: the
+    /// e-mail, a name, or one tag whose key has no `=` (the tag index holds
+    /// `key=value`, which such a key makes ambiguous). The key's filter
+    /// reads its one candidate anyway.
+    fn is_one_indexed(&self) -> bool {
+        let given = usize::from(self.first_name.is_some())
+            + usize::from(self.last_name.is_some())
+            + usize::from(self.email.is_some())
+            + usize::from(self.customer_key.is_some())
+            + self.tags.len();
+        given == 1 && self.customer_key.is_none() && self.tags.iter().all(|t| !t.key.contains('='))
+    }
+
     fn matches(&self, s: &ProfileSummary) -> bool {
         let eq = |want: &Option<String>, have: &str| {
             want.as_ref()
@@ -366,9 +379,11 @@ impl Filter {
 /// size of the store (the ids come from the creation-order index). With
 /// filters, one of them gives the candidates from an index (the key index
 /// for `customer_key`, else the field index of the e-mail, a tag, the last
-/// or the first name: one bucket read), and each candidate's record is
-/// read to apply every filter: the cost grows with the matches, not with
-/// the store.
+/// or the first name: one bucket read). The index is exact (see
+/// `store::fields`), so with that one filter alone the candidates are the
+/// matches, and only the page's records are read; with several, each
+/// candidate's record is read to apply the others: the cost grows with the
+/// matches, not with the store.
 pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Profile>> {
     if filter.is_empty() {
         let total = store.profile_count()?;
@@ -395,6 +410,16 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Pr
             (Field::FirstName, Field::FirstName.normal(n))
         };
         match store.profiles_with(field, &value)? {
+            Some(c) if filter.is_one_indexed() => {
+                let ids: Vec<String> = c.into_iter().map(|(_, id)| id).collect();
+                return paginate_ids(
+                    ids.len(),
+                    req,
+                    |key| Ok(ids.iter().position(|id| id == key)),
+                    |start, end| Ok(ids[start..end].to_vec()),
+                )?
+                .try_map(|id| get(store, &id));
+            }
             Some(c) => c.into_iter().map(|(_, id)| id).collect(),
             // A backend without field indexes: every summary is a candidate.
             None => store

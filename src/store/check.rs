@@ -90,6 +90,8 @@ struct Part {
     /// A customer's indexed value that its field index lacks (see
     /// [`Shared::positions`]).
     field_missing: Vec<Finding>,
+    /// How many field index entries the customers' current values call for.
+    field_expected: usize,
     temps: Vec<PathBuf>,
     unreadable: Vec<String>,
     remove: Vec<PathBuf>,
@@ -105,6 +107,7 @@ struct Scan {
     txns: Vec<TxnDigest>,
     pending: BTreeSet<String>,
     field_missing: Vec<Finding>,
+    field_expected: usize,
     temps: Vec<PathBuf>,
     /// Record files that could not be read as what their path says: a
     /// rebuild of the indexes would forget what they hold.
@@ -155,6 +158,10 @@ impl Hashes {
             sorted: hashes,
             starts,
         }
+    }
+
+    fn len(&self) -> usize {
+        self.sorted.len()
     }
 
     fn contains(&self, h: u64) -> bool {
@@ -396,6 +403,7 @@ fn read_file(sh: &Shared, p: PathBuf, at: Option<(&safefs::Dir, &OsStr)>, part: 
                 {
                     for field in fields::Field::ALL {
                         for v in field.values(&s) {
+                            part.field_expected += 1;
                             if !sh
                                 .field_entries
                                 .contains(field_entry(field, &v, pos, c.id()))
@@ -684,6 +692,7 @@ impl Store {
             txns: Vec::new(),
             pending: BTreeSet::new(),
             field_missing: Vec::new(),
+            field_expected: 0,
             temps: Vec::new(),
             unreadable: Vec::new(),
             remove: Vec::new(),
@@ -694,6 +703,7 @@ impl Store {
             f.extend(p.findings);
             invariants.extend(p.invariants);
             scan.field_missing.extend(p.field_missing);
+            scan.field_expected += p.field_expected;
             scan.temps.extend(p.temps);
             scan.unreadable.extend(p.unreadable);
             scan.remove.extend(p.remove);
@@ -751,6 +761,7 @@ impl Store {
             field_entries: &field_entries,
         };
         let mut scan = self.scan(f, &sh, progress)?;
+        let field_have = field_entries.len();
         drop(field_entries);
         report.customers = scan.customers.len();
         report.transactions = scan.txns.len();
@@ -761,6 +772,23 @@ impl Store {
         let positions_ok = positions
             .as_ref()
             .is_some_and(|p| p.len() == scan.customers.len());
+        // Every current value is there (none missing) and there are more
+        // entries than values: some name a value its profile no longer has
+        // (an update without its removal line).
+        let mut field_found = field_found;
+        if scan.field_missing.is_empty() && field_have > scan.field_expected {
+            field_found.push((
+                Finding {
+                    path: "index/by-*".into(),
+                    problem: format!(
+                        "{} field index entries name a value that their profile no longer has",
+                        field_have - scan.field_expected
+                    ),
+                    repairable: true,
+                },
+                true,
+            ));
+        }
         let field_found: Vec<Finding> = field_found
             .into_iter()
             .filter(|(_, needs)| !needs || positions_ok)
@@ -1068,9 +1096,8 @@ impl Store {
         }
         // Field indexes: every bucket parses, every customer's current
         // values are there at its position in creation order (checked as
-        // the records were read), and every entry names a customer at that
-        // position (an entry of a value the customer no longer has is
-        // harmless: readers confirm each).
+        // the records were read), every entry names a customer at that
+        // position, and there are no more entries than current values.
         f.extend(field_found);
         f.extend(scan.field_missing.iter().cloned());
         f.extend(self.txn_index_findings(txn_log_agrees)?);

@@ -14,12 +14,15 @@
 //!
 //! Creating a profile appends one line per field (one per tag), in the same
 //! journal commit as the profile. An update that changes a name or the
-//! e-mail appends a line for the new value and leaves the old one: an entry
-//! says "this profile had this value once", and a reader confirms each
-//! candidate against the customer record (the aggregates are the truth), so
-//! a stale entry costs one record read and never a wrong answer. The index
-//! stays append-only, and `store check --repair` rebuilds it with only the
-//! current values.
+//! e-mail appends, in the same commit, a line for the new value and a
+//! *removal* line for the old one, `-<position> <customer id> <value>` (in
+//! the old value's bucket): the lines of a bucket, read in order, leave
+//! exactly the profiles that have each value now, so a filter's matches and
+//! their count come from the bucket alone, and a page reads only its own
+//! records. The files stay append-only; `store check` checks that every
+//! current value is there and nothing else, and `--repair` rebuilds them
+//! with only the current values (format 7; a store of an earlier format,
+//! whose updates left their old values behind, gets them rebuilt).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -96,7 +99,22 @@ pub fn line(pos: usize, id: &str, value: &str) -> String {
     l
 }
 
-/// One line: `(position, id, value)`, or `None` when it does not parse.
+/// The line that records that the profile at `pos` with id `id` no longer
+/// has `value` (normalized).
+pub fn removal(pos: usize, id: &str, value: &str) -> String {
+    format!("-{}", line(pos, id, value))
+}
+
+/// One line: `(position, id, value)` of an entry or (`true`) of a removal,
+/// or `None` when it does not parse.
+pub fn parse_any(line: &[u8]) -> Option<(bool, usize, &str, String)> {
+    match line.strip_prefix(b"-") {
+        Some(rest) => parse(rest).map(|(pos, id, v)| (true, pos, id, v)),
+        None => parse(line).map(|(pos, id, v)| (false, pos, id, v)),
+    }
+}
+
+/// One entry line: `(position, id, value)`, or `None` when it does not parse.
 pub fn parse(line: &[u8]) -> Option<(usize, &str, String)> {
     let text = std::str::from_utf8(line).ok()?;
     let (pos, rest) = text.split_once(' ')?;
@@ -109,10 +127,10 @@ pub fn parse(line: &[u8]) -> Option<(usize, &str, String)> {
     Some((pos, id, value))
 }
 
-/// The `(position, id)` of every complete line of `bucket` whose value is
-/// `value` (normalized), each id once, in creation order. A partial last
-/// line (only a damaged store has one) is ignored; `Err(n)` names a line
-/// that does not parse.
+/// The `(position, id)` of every profile that `bucket` says has `value`
+/// (normalized) now (its entries less the removals after them), each id
+/// once, in creation order. A partial last line (only a damaged store has
+/// one) is ignored; `Err(n)` names a line that does not parse.
 pub fn matches(bucket: &[u8], value: &str) -> Result<Vec<(usize, String)>, usize> {
     let want = serde_json::to_string(value).expect("a string serializes");
     let bytes = super::index::complete(bucket);
@@ -127,10 +145,14 @@ pub fn matches(bucket: &[u8], value: &str) -> Result<Vec<(usize, String)>, usize
         if !l.ends_with(want.as_bytes()) {
             continue;
         }
-        let Some((pos, id, v)) = parse(l) else {
+        let Some((removed, pos, id, v)) = parse_any(l) else {
             return Err(n + 1);
         };
         if v != value {
+            continue;
+        }
+        if removed {
+            seen.remove(id);
             continue;
         }
         let slot = seen.entry(id).or_insert(pos);
@@ -147,7 +169,8 @@ pub fn matches(bucket: &[u8], value: &str) -> Result<Vec<(usize, String)>, usize
 /// What `store check` finds in one bucket of `field`.
 #[derive(Debug, Default)]
 pub struct Parsed {
-    /// `(position, id, value)` of every line that parses.
+    /// `(position, id, value)` of every entry that the bucket's lines leave
+    /// (its entries less the removals after them), in the order of the lines.
     pub entries: Vec<(usize, String, String)>,
     /// Problems, each naming the line.
     pub problems: Vec<String>,
@@ -157,17 +180,38 @@ pub struct Parsed {
 pub fn parse_bucket(field: Field, b: u8, bytes: &[u8]) -> Parsed {
     let mut out = Parsed::default();
     let (lines, incomplete) = keys::numbered_lines(bytes);
+    let mut live: Vec<Option<(usize, String, String)>> = Vec::new();
+    let mut at: HashMap<(String, String), usize> = HashMap::new();
     for (n, l) in lines {
-        match parse(l) {
-            Some((_, _, v)) if keys::bucket(&v) != b || field.normal(&v) != v => out
+        match parse_any(l) {
+            Some((_, _, _, v)) if keys::bucket(&v) != b || field.normal(&v) != v => out
                 .problems
                 .push(format!("line {n} is in the wrong bucket for its value")),
-            Some((pos, id, v)) => out.entries.push((pos, id.to_string(), v)),
+            Some((false, pos, id, v)) => {
+                let slot = (id.to_string(), v.clone());
+                match at.get(&slot) {
+                    // The same entry again: harmless.
+                    Some(&i) if live[i].as_ref().is_some_and(|e| e.0 == pos) => {}
+                    // At another position: kept, for the check to name.
+                    Some(_) => live.push(Some((pos, id.to_string(), v))),
+                    None => {
+                        at.insert(slot, live.len());
+                        live.push(Some((pos, id.to_string(), v)));
+                    }
+                }
+            }
+            Some((true, pos, id, v)) => match at.remove(&(id.to_string(), v)) {
+                Some(i) if live[i].as_ref().is_some_and(|e| e.0 == pos) => live[i] = None,
+                _ => out.problems.push(format!(
+                    "line {n} removes an entry that the lines before it do not hold"
+                )),
+            },
             None => out.problems.push(format!(
-                "line {n} is not `<position> <customer id> <value as a JSON string>`"
+                "line {n} is not `[-]<position> <customer id> <value as a JSON string>`"
             )),
         }
     }
+    out.entries = live.into_iter().flatten().collect();
     out.problems.extend(incomplete);
     out
 }
@@ -232,6 +276,32 @@ mod tests {
         assert_eq!(got, [(3, "csp_a".into()), (7, "csp_b".into())]);
         assert_eq!(matches(b.as_bytes(), "nobody").unwrap(), []);
         assert_eq!(matches(b"garbage \"smith\"\n", "smith"), Err(1));
+    }
+
+    #[test]
+    fn a_removal_takes_its_entry_out_until_it_is_added_again() {
+        let b = format!(
+            "{}{}{}{}{}",
+            line(3, "csp_a", "smith"),
+            line(5, "csp_c", "smith"),
+            removal(3, "csp_a", "smith"),
+            removal(5, "csp_c", "smith"),
+            line(5, "csp_c", "smith"),
+        );
+        assert_eq!(
+            matches(b.as_bytes(), "smith").unwrap(),
+            [(5, "csp_c".into())]
+        );
+        let p = parse_bucket(Field::LastName, keys::bucket("smith"), b.as_bytes());
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        assert_eq!(p.entries, [(5, "csp_c".to_string(), "smith".to_string())]);
+        // A removal of nothing is damage.
+        let p = parse_bucket(
+            Field::LastName,
+            keys::bucket("smith"),
+            removal(3, "csp_a", "smith").as_bytes(),
+        );
+        assert_eq!(p.problems.len(), 1, "{:?}", p.problems);
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub use storage::{Storage, StorageTx};
 /// not keep them).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
@@ -380,7 +380,7 @@ impl JsonStore {
     /// one journaled commit (all or nothing), whatever command opened it.
     /// From 1: the key index is rebuilt in buckets and the files of the old
     /// one-file-per-key index are removed. From 1 or 2: the attachment index
-    /// is built. From 1, 2 or 3: the field indexes are built. All from the
+    /// is built. From 1 to 6: the field indexes are built. All from the
     /// customer records. From 2, 3 or 4: the key buckets larger than
     /// [`keys::SPLIT_BYTES`] are split, from their own lines. From 1 to 5:
     /// the transaction indexes are built from the transaction records.
@@ -410,7 +410,9 @@ impl JsonStore {
                 data: attachments::rebuild(&[], &customers),
             });
         }
-        if version < 4 {
+        if version < 7 {
+            // (Format 7: updates write removal lines; before it, the old
+            // values of updated profiles stayed in the field indexes.)
             ops.extend(self.field_index_ops(&customers)?);
         }
         if (2..5).contains(&version) {
@@ -1613,8 +1615,9 @@ impl JsonTx<'_> {
     }
 
     /// An update of a stored profile from `before` to `after` (summaries):
-    /// its new summary line, and a field index line for each indexed value
-    /// it did not have (the old lines stay: see [`fields`]).
+    /// its new summary line, and for each indexed value that changed a
+    /// field index line for the new value and a removal line for the old
+    /// one (see [`fields`]).
     fn profile_updated(&mut self, before: &ProfileSummary, after: &ProfileSummary) -> Result<()> {
         if before == after {
             return Ok(());
@@ -1623,10 +1626,13 @@ impl JsonTx<'_> {
         let mut pos = None;
         for field in fields::Field::ALL {
             let old = field.values(before);
-            for v in field.values(after) {
-                if old.contains(&v) {
-                    continue;
-                }
+            let new = field.values(after);
+            let lines = new
+                .iter()
+                .filter(|v| !old.contains(v))
+                .map(|v| (v, false))
+                .chain(old.iter().filter(|v| !new.contains(v)).map(|v| (v, true)));
+            for (v, removed) in lines.collect::<Vec<_>>() {
                 let p = match pos {
                     Some(p) => p,
                     None => {
@@ -1635,10 +1641,12 @@ impl JsonTx<'_> {
                         p
                     }
                 };
-                self.append(
-                    &fields::bucket_rel(field, &v),
-                    &fields::line(p, &after.id, &v),
-                )?;
+                let line = if removed {
+                    fields::removal(p, &after.id, v)
+                } else {
+                    fields::line(p, &after.id, v)
+                };
+                self.append(&fields::bucket_rel(field, v), &line)?;
             }
         }
         Ok(())
