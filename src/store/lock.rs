@@ -102,6 +102,7 @@ fn take(
     what: &str,
     said: &mut bool,
 ) -> std::result::Result<(), Stopped> {
+    let mut waited = Duration::ZERO;
     loop {
         match try_take(f, mode) {
             Ok(()) => return Ok(()),
@@ -120,9 +121,17 @@ fn take(
             }
             *said = true;
         }
-        std::thread::sleep(Duration::from_millis(5));
+        // A short wait is retried often: a writer's commit takes a few
+        // milliseconds, and the next one should not idle long after it.
+        let pause = if waited < RETRY_FAST_FOR { 1 } else { 5 };
+        std::thread::sleep(Duration::from_millis(pause));
+        waited += Duration::from_millis(pause);
     }
 }
+
+/// How long a waiting payctl retries the lock every millisecond (then
+/// every 5 ms).
+const RETRY_FAST_FOR: Duration = Duration::from_millis(200);
 
 /// Whether `f` and what `path` names now (a link followed: the root as
 /// given) are one file (device and inode).
