@@ -288,3 +288,235 @@ fn the_server_answers_what_the_document_says() {
     let r = s.send("PATCH", "/customer-profiles", Some("{}"), &[]);
     r.refused(405, 10008);
 }
+
+/// `pattern` as the document states it, compiled (the actor's is large).
+fn pattern(p: &str) -> regex::Regex {
+    regex::RegexBuilder::new(p)
+        .size_limit(1 << 27)
+        .build()
+        .unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+/// The request schemas state the rules the server applies, so that a
+/// generic tester's schema-valid request is not refused for a rule the
+/// document could have said: the tag rule, the lengths of free text, the
+/// characters every string refuses, the integer bounds.
+#[test]
+fn request_schemas_state_the_servers_field_rules() {
+    let env = Env::new();
+    let doc = document(&env);
+    let schemas = &doc["components"]["schemas"];
+    // Tags of profiles and instruments: 3-50 of digits, letters, ! @ . - _ #.
+    for side in ["key", "value"] {
+        let s = &schemas["Tag"]["properties"][side];
+        assert_eq!((&s["minLength"], &s["maxLength"]), (&json!(3), &json!(50)));
+        let p = pattern(s["pattern"].as_str().unwrap());
+        for ok in ["abc", "A1!@.-_#", "seg-ment"] {
+            assert!(p.is_match(ok), "{ok}");
+        }
+        for bad in ["a b", "ab:c", "é99", "a/b", "abc\n"] {
+            assert!(!p.is_match(bad), "{bad:?}");
+        }
+    }
+    for (schema, f) in [
+        ("ProfileCreate", "customer_profile_tags"),
+        ("InstrumentCreate", "payment_instrument_tags"),
+    ] {
+        let tags = &schemas[schema]["properties"][f];
+        assert_eq!(tags["items"]["$ref"], "#/components/schemas/Tag");
+        assert_eq!(tags["maxItems"], 50);
+    }
+    assert_eq!(
+        schemas["InstrumentCreate"]["properties"]["payment_instrument_tags"]["minItems"],
+        1
+    );
+    assert_eq!(
+        schemas["Parameter"]["properties"]["transaction_parameter_values"]["minItems"],
+        1
+    );
+    // Free text the server refuses empty has minLength 1; the limits are the server's.
+    for (schema, f, min, max) in [
+        ("Individual", "first_name", 1, 50),
+        ("Individual", "middle_name", 0, 50),
+        ("Individual", "last_name", 1, 50),
+        ("AddressCreate", "first_name", 1, 50),
+        ("AddressCreate", "address_line1", 1, 256),
+        ("AddressCreate", "address_line2", 0, 256),
+        ("AddressCreate", "city", 1, 50),
+        ("InstrumentCreate", "payment_instrument_label", 1, 256),
+        (
+            "InstrumentCreate",
+            "payment_instrument_change_reason",
+            1,
+            256,
+        ),
+        ("InstrumentUpdate", "payment_instrument_label", 1, 256),
+        ("ParameterValue", "organization_name", 1, 50),
+        ("TransactionTag", "key", 1, 50),
+    ] {
+        let s = &schemas[schema]["properties"][f];
+        assert_eq!(
+            (&s["minLength"], &s["maxLength"]),
+            (&json!(min), &json!(max)),
+            "{schema}.{f}"
+        );
+    }
+    // The characters every string field refuses (rules::clean_text).
+    let text = pattern(
+        schemas["Individual"]["properties"]["first_name"]["pattern"]
+            .as_str()
+            .unwrap(),
+    );
+    for ok in [
+        "Zoë 李 😀",
+        "مهدی\u{200C}زاده",
+        "e\u{0301}",
+        "O'Brien-Smith",
+    ] {
+        assert!(text.is_match(ok), "{ok}");
+    }
+    for bad in [
+        "a\u{1b}[2J",
+        "a\nb",
+        "\u{85}",
+        "x\u{202E}y",
+        "\u{2066}",
+        "\u{2028}",
+        "\u{200B}",
+        "\u{FEFF}",
+        "\u{AD}",
+        "\u{FDD0}",
+        "\u{FFFF}",
+        "\u{10FFFE}",
+        "\u{E0041}",
+    ] {
+        assert!(!text.is_match(bad), "{bad:?}");
+    }
+    // Dictionary values the built-in dictionaries fix; query integers within u32.
+    let p = &schemas["AddressCreate"]["properties"];
+    assert_eq!(p["country_id"]["const"], 1);
+    assert_eq!(
+        (&p["state_id"]["minimum"], &p["state_id"]["maximum"]),
+        (&json!(1), &json!(56))
+    );
+    assert_eq!(p["address_type_id"]["maximum"], 3);
+    assert_eq!(
+        schemas["ParameterValue"]["properties"]["account_id"]["type"],
+        "null"
+    );
+    let list = &doc["paths"]["/transactions"]["get"]["parameters"];
+    let query = |name: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["name"] == name)
+            .unwrap()["schema"]
+            .clone()
+    };
+    assert_eq!(query("page_number")["maximum"], u64::from(u32::MAX));
+    // The dictionary of transaction statuses fixes the status filter.
+    assert_eq!(query("status")["enum"], json!([10, 20, 60, 70]));
+    // What cannot be updated says so, and is marked readOnly only in updates.
+    let up = &schemas["InstrumentUpdate"]["properties"];
+    for f in ["program_id", "payment_method_id", "payment_instrument_tags"] {
+        assert_eq!(up[f]["readOnly"], true, "{f}");
+        assert!(
+            up[f]["description"].as_str().unwrap().contains("10003"),
+            "{f}"
+        );
+        assert!(
+            schemas["InstrumentCreate"]["properties"][f]
+                .get("readOnly")
+                .is_none()
+        );
+    }
+    assert_eq!(
+        schemas["AchUpdate"]["properties"]["account_number"]["type"],
+        "null"
+    );
+    assert_eq!(
+        schemas["IndividualUpdate"]["properties"]["ssn"]["type"],
+        "null"
+    );
+    assert_eq!(
+        schemas["ProfileUpdate"]["properties"]["customer_key"]["readOnly"],
+        true
+    );
+}
+
+/// The `X-Payctl-Actor` pattern is the server's rule exactly: for each value
+/// the pattern matches if and only if a running server accepts it.
+#[test]
+fn the_actor_header_pattern_is_the_servers_rule() {
+    let env = Env::new();
+    let doc = document(&env);
+    let schema = &doc["components"]["schemas"]["Actor"];
+    assert_eq!(schema["maxLength"], 192);
+    let p = pattern(schema["pattern"].as_str().unwrap());
+    let s = Server::start(&env, &[]);
+    let long_ok = "x".repeat(64);
+    let long_bad = "x".repeat(65);
+    let encoded_ok = "%41".repeat(64);
+    let encoded_bad = "%C3%A9".repeat(65);
+    let cases = [
+        "00",
+        "a b",
+        "ada@example.com",
+        "%20a",
+        "%25",
+        "%41",
+        "%7e",
+        "%C3%A9",
+        "%c3%a9",
+        "%C2%A0",
+        "%E2%80%8C",
+        "%EF%BF%BD",
+        "%F0%9F%98%80",
+        "%F4%8F%BF%BD",
+        &long_ok,
+        &encoded_ok,
+        "%00",
+        "%0e",
+        "%0E",
+        "%1f",
+        "%7F",
+        "%7f",
+        "%C2%80",
+        "%C2%9F",
+        "%C2%AD",
+        "%E2%80%8B",
+        "%E2%80%AE",
+        "%E2%81%A6",
+        "%E2%80%A8",
+        "%D8%80",
+        "%EF%BB%BF",
+        "%EF%B7%90",
+        "%EF%BF%BF",
+        "%F0%91%82%BD",
+        "%F3%A0%80%81",
+        "%F4%8F%BF%BF",
+        "%ff",
+        "%C3",
+        "%C3%28",
+        "%C0%80",
+        "%E0%80%80",
+        "%ED%A0%80",
+        "%F4%90%80%80",
+        "%F5%80%80%80",
+        "%",
+        "%4",
+        "%4g",
+        "%%41",
+        &long_bad,
+        &encoded_bad,
+    ];
+    for v in cases {
+        let r = s.send("POST", "/_payctl/worker", None, &[("X-Payctl-Actor", v)]);
+        let accepted = r.status == 200;
+        if !accepted {
+            r.refused(400, 10001);
+            assert!(r.text.contains("X-Payctl-Actor"), "{v}: {r:?}");
+        }
+        assert_eq!(p.is_match(v), accepted, "{v}: pattern and server disagree");
+    }
+}

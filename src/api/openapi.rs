@@ -3,72 +3,455 @@
 //! what `payctl serve` routes: every path and method, its path and query
 //! parameters, its request body (the field names are the core's own lists),
 //! its statuses and the envelope of each answer.
+//!
+//! Each request field states the rule the core applies to it wherever a
+//! schema can say it (lengths, patterns, the values the built-in
+//! dictionaries fix, array bounds, what an update refuses), from the
+//! validators' own constants; the rules a schema cannot say (a store's
+//! catalog, the age limits, a field's current value) are in descriptions.
 
 use serde_json::{Map, Value, json};
 
 use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Query};
-use crate::core::{address, instrument, profile, program, txn};
+use crate::catalog::dictionaries as dict;
+use crate::cli::MAX_ACTOR;
+use crate::core::{address, instrument, profile, program, rules, txn};
 
 fn schema_ref(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
 }
 
-/// The schema of one request field, by its name.
-fn field(name: &str) -> Value {
-    let text = |min: u32, max: u32| json!({"type": "string", "minLength": min, "maxLength": max});
-    match name {
-        "customer_type_id"
-        | "address_type_id"
-        | "country_id"
-        | "state_id"
-        | "payment_instrument_type_id"
-        | "payment_method_id"
-        | "payment_instrument_ach_type_id" => {
-            json!({"type": "integer", "minimum": 0})
+/// The allowed values of an integer field whose values a built-in dictionary
+/// fixes: a range when they are contiguous, else an enum.
+fn ids_schema(mut ids: Vec<u32>, what: &str) -> Value {
+    ids.sort_unstable();
+    ids.dedup();
+    let (lo, hi) = (ids[0], ids[ids.len() - 1]);
+    let mut s = if ids.len() == 1 {
+        json!({"type": "integer", "const": lo})
+    } else if (hi - lo) as usize + 1 == ids.len() {
+        json!({"type": "integer", "minimum": lo, "maximum": hi})
+    } else {
+        json!({"type": "integer", "enum": ids})
+    };
+    s["description"] = json!(format!(
+        "{what}; written as a plain whole number (`1`, not `1.0` or `1e0`)"
+    ));
+    s
+}
+
+fn entry_ids(entries: &[dict::Entry]) -> Vec<u32> {
+    entries.iter().map(|e| e.id).collect()
+}
+
+fn state_ids() -> Vec<u32> {
+    dict::STATES
+        .iter()
+        .filter(|s| s.country_id == address::US)
+        .map(|s| s.id)
+        .collect()
+}
+
+/// The code points [`rules::forbidden_char`] refuses in every stored string
+/// (and the surrogates, which are no characters: a lone one in a JSON string
+/// is refused as malformed), as inclusive ranges.
+fn forbidden_ranges() -> &'static [(u32, u32)] {
+    static RANGES: std::sync::LazyLock<Vec<(u32, u32)>> = std::sync::LazyLock::new(|| {
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for u in 0..=0x10FFFFu32 {
+            let bad = match char::from_u32(u) {
+                Some(c) => rules::forbidden_char(c).is_some(),
+                None => true,
+            };
+            if !bad {
+                continue;
+            }
+            match out.last_mut() {
+                Some((_, hi)) if *hi + 1 == u => *hi = u,
+                _ => out.push((u, u)),
+            }
         }
+        out
+    });
+    &RANGES
+}
+
+/// The allowed code points: the complement of [`forbidden_ranges`].
+fn allowed_ranges() -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut next = 0u32;
+    for &(lo, hi) in forbidden_ranges() {
+        if lo > next {
+            out.push((next, lo - 1));
+        }
+        next = hi + 1;
+    }
+    if next <= 0x10FFFF {
+        out.push((next, 0x10FFFF));
+    }
+    out
+}
+
+/// One code point in a character class: `\uXXXX` in the Basic Multilingual
+/// Plane (every regex dialect reads it), the character itself above (there
+/// is no escape that ECMA-262, Python and Rust all read; a JSON Schema
+/// pattern is read with Unicode semantics).
+fn class_char(u: u32) -> String {
+    if u <= 0xFFFF {
+        format!("\\u{u:04X}")
+    } else {
+        char::from_u32(u).expect("a scalar value").to_string()
+    }
+}
+
+/// A regex for text that holds no character [`rules::clean_text`] refuses
+/// (control, line and paragraph separator, bidirectional and other
+/// invisible format characters, non-characters).
+pub fn clean_text_pattern() -> String {
+    static PATTERN: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(build_clean_text_pattern);
+    PATTERN.clone()
+}
+
+fn build_clean_text_pattern() -> String {
+    let mut p = String::from("^[^");
+    // The surrogates are no characters: a JSON string cannot carry one
+    // (serde_json refuses a lone escaped one) and a regex cannot name them.
+    let surrogate = |u: u32| (0xD800..=0xDFFF).contains(&u);
+    for &(lo, hi) in forbidden_ranges().iter().filter(|(lo, _)| !surrogate(*lo)) {
+        p.push_str(&class_char(lo));
+        if hi > lo {
+            p.push('-');
+            p.push_str(&class_char(hi));
+        }
+    }
+    p.push_str("]*$");
+    p
+}
+
+/// The UTF-8 byte ranges of the code points `lo..=hi` (all scalar values),
+/// as sequences of byte ranges: the algorithm of `utf8-ranges`.
+fn utf8_sequences(lo: u32, hi: u32, out: &mut Vec<Vec<(u8, u8)>>) {
+    if lo > hi {
+        return;
+    }
+    for max in [0x7F, 0x7FF, 0xFFFF] {
+        if lo <= max && max < hi {
+            utf8_sequences(lo, max, out);
+            utf8_sequences(max + 1, hi, out);
+            return;
+        }
+    }
+    if hi <= 0x7F {
+        out.push(vec![(lo as u8, hi as u8)]);
+        return;
+    }
+    for i in 1..4 {
+        let m: u32 = (1 << (6 * i)) - 1;
+        if lo & !m != hi & !m {
+            if lo & m != 0 {
+                utf8_sequences(lo, lo | m, out);
+                utf8_sequences((lo | m) + 1, hi, out);
+                return;
+            }
+            if hi & m != m {
+                utf8_sequences(lo, (hi & !m) - 1, out);
+                utf8_sequences(hi & !m, hi, out);
+                return;
+            }
+        }
+    }
+    let enc = |u: u32| -> Vec<u8> {
+        let mut b = [0u8; 4];
+        char::from_u32(u)
+            .expect("a scalar value")
+            .encode_utf8(&mut b)
+            .as_bytes()
+            .to_vec()
+    };
+    out.push(enc(lo).into_iter().zip(enc(hi)).collect());
+}
+
+/// A class of the hex digits `lo..=hi` (values 0-15), either case.
+fn hex_class(lo: u8, hi: u8) -> String {
+    let mut chars: Vec<char> = Vec::new();
+    for n in lo..=hi {
+        let c = char::from_digit(u32::from(n), 16).expect("a nibble");
+        chars.push(c.to_ascii_uppercase());
+        if c.is_ascii_alphabetic() {
+            chars.push(c);
+        }
+    }
+    chars.sort_unstable();
+    if chars.len() == 1 {
+        return chars[0].to_string();
+    }
+    let mut s = String::from("[");
+    let mut i = 0;
+    while i < chars.len() {
+        let mut j = i;
+        while j + 1 < chars.len() && chars[j + 1] as u32 == chars[j] as u32 + 1 {
+            j += 1;
+        }
+        s.push(chars[i]);
+        if j >= i + 2 {
+            s.push('-');
+        }
+        if j > i {
+            s.push(chars[j]);
+        }
+        i = j + 1;
+    }
+    s.push(']');
+    s
+}
+
+/// `%XX` for every byte of `lo..=hi`, hex digits in either case.
+fn percent_byte_range(lo: u8, hi: u8) -> String {
+    let (lh, ll, hh, hl) = (lo >> 4, lo & 15, hi >> 4, hi & 15);
+    let mut alts = Vec::new();
+    if lh == hh {
+        alts.push(format!("{}{}", hex_class(lh, lh), hex_class(ll, hl)));
+    } else {
+        let first = if ll == 0 { lh } else { lh + 1 };
+        let last = if hl == 15 { hh } else { hh - 1 };
+        if ll != 0 {
+            alts.push(format!("{}{}", hex_class(lh, lh), hex_class(ll, 15)));
+        }
+        if first <= last {
+            alts.push(format!("{}{}", hex_class(first, last), hex_class(0, 15)));
+        }
+        if hl != 15 {
+            alts.push(format!("{}{}", hex_class(hh, hh), hex_class(0, hl)));
+        }
+    }
+    if alts.len() == 1 {
+        format!("%{}", alts[0])
+    } else {
+        format!("%(?:{})", alts.join("|"))
+    }
+}
+
+/// The `X-Payctl-Actor` rule as one regex: the header's visible ASCII with
+/// no leading or trailing space (the server trims them), read as
+/// percent-encoded UTF-8 (`%` then two hex digits, the bytes a valid UTF-8
+/// character), 1-64 characters once decoded, none that
+/// [`rules::clean_text`] refuses. With `maxLength` 192 (the header's bytes)
+/// it is exactly what `payctl serve` accepts.
+pub fn actor_pattern(max_chars: usize) -> String {
+    let mut encoded = Vec::new();
+    for (lo, hi) in allowed_ranges() {
+        let mut seqs = Vec::new();
+        utf8_sequences(lo, hi, &mut seqs);
+        for seq in seqs {
+            encoded.push(
+                seq.iter()
+                    .map(|&(a, b)| percent_byte_range(a, b))
+                    .collect::<String>(),
+            );
+        }
+    }
+    // A character sent as itself: visible ASCII but `%` (a space only inside).
+    let plain = "[!-$&-~]";
+    let token = format!("(?:{plain}|{})", encoded.join("|"));
+    let inner = format!("(?:{token}| )");
+    format!(
+        "^{token}(?:{inner}{{0,{}}}{token})?$",
+        max_chars.saturating_sub(2)
+    )
+}
+
+/// A string of `min`-`max` characters (Unicode code points, as the server
+/// counts them) with none that every string field refuses.
+fn text(min: u32, max: u32) -> Value {
+    json!({"type": "string", "minLength": min, "maxLength": max, "pattern": clean_text_pattern()})
+}
+
+/// A non-empty string with none of the characters every string field refuses.
+fn identifier() -> Value {
+    json!({"type": "string", "minLength": 1, "pattern": clean_text_pattern()})
+}
+
+/// The date rule: its written form only (a real calendar date and the
+/// Facilitator's age limits are checked too, which a pattern cannot say).
+const DATE_PATTERN: &str = "^(?:(?:0[1-9]|1[0-2])/(?:0[1-9]|[12][0-9]|3[01])/[0-9]{4}|[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))$";
+
+/// The schema of one request field, by its name (the same rule wherever the
+/// name occurs; [`schemas`] adjusts the few that differ by context).
+fn field(name: &str) -> Value {
+    // The phone rule without its anchors, for the optional phones.
+    let phone = rules::PHONE_PATTERN
+        .trim_start_matches('^')
+        .trim_end_matches('$');
+    match name {
+        "customer_type_id" => ids_schema(
+            entry_ids(dict::CUSTOMER_TYPES),
+            "a customer type (`GET /dictionaries/customer-types`)",
+        ),
+        "address_type_id" => ids_schema(
+            entry_ids(dict::ADDRESS_TYPES),
+            "an address type (`GET /dictionaries/address-types`)",
+        ),
+        "payment_instrument_type_id" => ids_schema(
+            entry_ids(dict::PAYMENT_INSTRUMENT_TYPES),
+            "a payment instrument type (`GET /dictionaries/payment-instrument-types`)",
+        ),
+        "payment_instrument_ach_type_id" => ids_schema(
+            entry_ids(dict::ACH_TYPES),
+            "an ACH account type (`GET /dictionaries/payment-instrument-ach-types`)",
+        ),
+        "payment_method_id" => ids_schema(
+            vec![instrument::ACH_METHOD],
+            "only ACH (1) is supported for payment instruments",
+        ),
+        "country_id" => ids_schema(vec![address::US], "only the United States (1) is supported"),
+        "state_id" => ids_schema(
+            state_ids(),
+            "a state of the United States (`GET /dictionaries/countries/1/states`)",
+        ),
         "is_default" => json!({"type": "boolean"}),
         "customer_key" => {
-            json!({"type": "string", "minLength": 5, "maxLength": 50, "pattern": "^[A-Za-z0-9!@.\\-_#]+$"})
+            json!({"type": "string", "minLength": profile::KEY_LEN.0, "maxLength": profile::KEY_LEN.1, "pattern": KEY_PATTERN})
         }
-        "customer_profile_tags" | "payment_instrument_tags" | "transaction_tags" => {
-            json!({"type": "array", "items": schema_ref("Tag")})
+        "customer_profile_tags" => {
+            json!({"type": "array", "maxItems": rules::caps::TAGS, "items": schema_ref("Tag")})
         }
-        "first_name" | "middle_name" | "last_name" | "city" => text(0, 50),
-        "email" => text(1, 256),
-        "date_of_birth" => json!({"type": "string", "description": "YYYY-MM-DD or MM/DD/YYYY"}),
-        "ssn" => json!({"type": "string", "pattern": "^([0-9]{4}|[0-9]{9})$"}),
-        "mobile_phone" | "home_phone" | "office_phone" => {
-            json!({"type": "string", "pattern": "^\\+[1-9][0-9]{1,15}$"})
+        "payment_instrument_tags" => {
+            json!({"type": "array", "minItems": 1, "maxItems": rules::caps::TAGS, "items": schema_ref("Tag"),
+            "description": "at least one tag; a key may occur once"})
         }
-        "address_line1"
-        | "address_line2"
-        | "payment_instrument_label"
-        | "payment_instrument_change_reason"
+        "transaction_tags" => {
+            json!({"type": "array", "maxItems": rules::caps::TAGS, "items": schema_ref("TransactionTag"),
+            "description": "a key may occur once"})
+        }
+        "first_name" | "last_name" | "city" | "organization_name" => text(1, 50),
+        "middle_name" => {
+            let mut s = text(0, 50);
+            s["description"] = json!("an empty string clears it");
+            s
+        }
+        "email" => {
+            json!({"type": "string", "minLength": 1, "maxLength": 256, "pattern": rules::EMAIL_PATTERN,
+            "description": "the WHATWG HTML rule of a valid e-mail address"})
+        }
+        "date_of_birth" => json!({"type": "string", "pattern": DATE_PATTERN,
+            "description": "MM/DD/YYYY or YYYY-MM-DD, a real calendar date; the customer's age must be within the Facilitator's limits"}),
+        "ssn" => json!({"type": "string", "pattern": "^(?:[0-9]{4}|[0-9]{9})?$",
+            "description": "9 digits or 4 digits; an empty string is the same as none"}),
+        "mobile_phone" => json!({"type": "string", "pattern": rules::PHONE_PATTERN}),
+        "home_phone" | "office_phone" => {
+            json!({"type": "string", "pattern": format!("^(?:{phone})?$"),
+            "description": "an empty string clears it"})
+        }
+        "address_line1" | "payment_instrument_label" | "payment_instrument_change_reason" => {
+            text(1, 256)
+        }
+        "address_line2"
         | "customer_profile_program_status_reason"
         | "transaction_status_reason"
-        | "check_note"
-        | "organization_name" => text(0, 256),
-        "zip" => json!({"type": "string", "pattern": "^[0-9]{5}(-[0-9]{4})?$"}),
+        | "check_note" => text(0, 256),
+        "zip" => json!({"type": "string", "pattern": rules::ZIP_PATTERN}),
         "account_number" => json!({"type": "string", "pattern": "^[0-9]{4,17}$"}),
         "routing_number" => json!({"type": "string", "pattern": "^[0-9]{9}$"}),
         "amount" => {
-            json!({"type": "number", "exclusiveMinimum": 0, "description": "at most 2 decimal places; kept exactly as sent"})
+            json!({"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.01, "exclusiveMaximum": 1e26,
+            "description": "greater than 0, at most 2 decimal places as written (`5.000` is refused like `0.001`), at most 26 digits before the decimal point; kept exactly as sent"})
+        }
+        "account_id" => {
+            json!({"type": "null", "description": "never accepted in a request: it is always null"})
         }
         "customer_profile_individual" => schema_ref("Individual"),
         "payment_instrument_ach" => schema_ref("Ach"),
-        "transaction_parameters" => json!({"type": "array", "items": schema_ref("Parameter")}),
-        "transaction_parameter_values" => {
-            json!({"type": "array", "items": schema_ref("ParameterValue")})
+        "transaction_parameters" => {
+            json!({"type": "array", "maxItems": rules::caps::PARAMETERS, "items": schema_ref("Parameter"),
+            "description": "every parameter the template's mandatory steps map"})
         }
-        // Identifiers of records (or, where the CLI allows it, their names).
-        _ => json!({"type": "string"}),
+        "transaction_parameter_name" => {
+            json!({"type": "string", "enum": crate::catalog::PARAMETER_NAMES,
+            "description": "a parameter that the template's steps map"})
+        }
+        "transaction_parameter_values" => {
+            json!({"type": "array", "minItems": 1, "maxItems": rules::caps::VALUES, "items": schema_ref("ParameterValue")})
+        }
+        "program_id" | "application_id" | "transaction_template_id" => {
+            let mut s = identifier();
+            s["description"] = json!(
+                "an identifier (or, for a transaction, the name) in the Facilitator's catalog of this store: which ones exist depends on the store, not on this document"
+            );
+            s
+        }
+        // Identifiers of records (customer_profile_id).
+        _ => identifier(),
     }
 }
+
+/// Characters of customer keys and tags: digits, letters, `! @ . - _ #`.
+const KEY_PATTERN: &str = "^[A-Za-z0-9!@.\\-_#]+$";
 
 /// An object of `fields`, `required` of them required; no other member.
 fn object(fields: &[&str], required: &[&str]) -> Value {
     let props: Map<String, Value> = fields.iter().map(|f| (f.to_string(), field(f))).collect();
     json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+}
+
+/// Mark the properties `names` of `schema` as not updatable: they may be
+/// sent with their current value; a different one is refused (10003).
+fn not_updatable(mut schema: Value, names: &[&str]) -> Value {
+    for n in names {
+        let p = &mut schema["properties"][*n];
+        assert!(p.is_object(), "{n} is a property");
+        let old = p
+            .get("description")
+            .and_then(Value::as_str)
+            .map(|d| format!("{d}; "))
+            .unwrap_or_default();
+        if p.get("$ref").is_some() {
+            *p = json!({"allOf": [p.clone()]});
+        }
+        p["readOnly"] = json!(true);
+        p["description"] = json!(format!(
+            "{old}cannot be updated: it may be sent with its current value, a different value is refused (10003)"
+        ));
+    }
+    schema
+}
+
+/// Replace the properties `names` of `schema` by null only: any value is
+/// refused in an update, the stored one too (10003), so that an update never
+/// tells whether a guess is right.
+fn never_sent(mut schema: Value, names: &[&str]) -> Value {
+    for n in names {
+        schema["properties"][*n] = json!({"type": "null",
+            "description": "cannot be updated: any value is refused (10003), the stored one too; leave it out (null is ignored)"});
+    }
+    schema
+}
+
+/// Let the properties `names` of `schema` be null too: the server reads a
+/// null field as an absent one (an optional field of a create, every field
+/// an update may leave out and that is not refused whatever its value).
+fn nullable(mut schema: Value, names: &[&str]) -> Value {
+    for n in names {
+        let p = &mut schema["properties"][*n];
+        assert!(p.is_object(), "{n} is a property");
+        if p["type"] == "null" {
+            continue;
+        }
+        match p.get("type").and_then(Value::as_str) {
+            Some(t) if p.get("const").is_none() && p.get("enum").is_none() => {
+                p["type"] = json!([t, "null"]);
+            }
+            _ => {
+                let mut inner = p.clone();
+                let description = inner.as_object_mut().and_then(|o| o.remove("description"));
+                *p = json!({"anyOf": [inner, {"type": "null"}]});
+                if let Some(d) = description {
+                    p["description"] = d;
+                }
+            }
+        }
+    }
+    schema
 }
 
 fn body_schema(b: Body) -> Option<&'static str> {
@@ -119,11 +502,80 @@ fn record(id: &str, prefix: Option<&str>) -> Value {
 }
 
 fn schemas() -> Value {
+    let key = json!({"type": "string", "minLength": 3, "maxLength": 50, "pattern": KEY_PATTERN});
     let tag = json!({"type": "object", "required": ["key", "value"], "additionalProperties": false,
-        "properties": {"key": {"type": "string", "minLength": 1, "maxLength": 50},
-                       "value": {"type": "string", "minLength": 1, "maxLength": 50}}});
+        "description": "key and value: 3-50 of digits, letters and ! @ . - _ #",
+        "properties": {"key": key, "value": key}});
+    let txn_tag = json!({"type": "object", "required": ["key", "value"], "additionalProperties": false,
+        "description": "key and value: 1-50 characters, any symbols",
+        "properties": {"key": text(1, 50), "value": text(1, 50)}});
+    let individual_required = &[
+        "first_name",
+        "last_name",
+        "email",
+        "date_of_birth",
+        "mobile_phone",
+    ];
+    let mut profile_update = not_updatable(
+        object(profile::FIELDS, &[]),
+        &["customer_key", "customer_profile_tags"],
+    );
+    profile_update["properties"]["customer_profile_individual"] = schema_ref("IndividualUpdate");
+    let profile_update = nullable(
+        profile_update,
+        &["customer_type_id", "customer_profile_individual"],
+    );
+    let mut instrument_update = not_updatable(
+        object(instrument::FIELDS, &[]),
+        &[
+            "payment_instrument_tags",
+            "payment_instrument_type_id",
+            "payment_method_id",
+            "program_id",
+        ],
+    );
+    instrument_update["properties"]["payment_instrument_ach"] = schema_ref("AchUpdate");
+    let instrument_update = nullable(
+        instrument_update,
+        &[
+            "payment_instrument_label",
+            "payment_instrument_change_reason",
+            "is_default",
+        ],
+    );
+    let ach_update = never_sent(
+        not_updatable(
+            object(instrument::ACH_FIELDS, &[]),
+            &["payment_instrument_ach_type_id"],
+        ),
+        &["account_number", "routing_number"],
+    );
+    let mut attach = object(program::ATTACH_FIELDS, &["customer_profile_id"]);
+    attach["properties"]["customer_profile_program_status_reason"]["maxLength"] =
+        json!(program::MAX_REASON);
+    let attach = nullable(attach, &["customer_profile_program_status_reason"]);
+    let values = nullable(
+        object(txn::VALUE_FIELDS, &["amount"]),
+        &txn::VALUE_FIELDS
+            .iter()
+            .copied()
+            .filter(|f| !["amount", "account_id"].contains(f))
+            .collect::<Vec<_>>(),
+    );
+    let individual = nullable(
+        object(profile::INDIVIDUAL_FIELDS, individual_required),
+        &["middle_name", "ssn", "home_phone", "office_phone"],
+    );
+    let address_update = nullable(
+        not_updatable(object(address::FIELDS, &[]), &["address_type_id"]),
+        &address::FIELDS
+            .iter()
+            .copied()
+            .filter(|f| *f != "address_type_id")
+            .collect::<Vec<_>>(),
+    );
     let count = json!({"type": "integer", "minimum": 0});
-    json!({
+    let mut all = json!({
         "Envelope": {
             "type": "object",
             "description": "Every answer (spec 1): paging for lists, data on success, errors on failure.",
@@ -158,18 +610,18 @@ fn schemas() -> Value {
             }
         },
         "Tag": tag,
-        "Individual": object(profile::INDIVIDUAL_FIELDS, &["first_name", "last_name", "email", "date_of_birth", "mobile_phone"]),
+        "Individual": individual,
         "Ach": object(instrument::ACH_FIELDS, instrument::ACH_FIELDS),
         "Parameter": object(txn::PARAMETER_FIELDS, txn::PARAMETER_FIELDS),
-        "ParameterValue": object(txn::VALUE_FIELDS, &["amount"]),
-        "ProfileCreate": object(profile::FIELDS, &["customer_type_id", "customer_key", "customer_profile_individual"]),
-        "ProfileUpdate": object(profile::FIELDS, &[]),
-        "AddressCreate": object(address::FIELDS, address::REQUIRED),
-        "AddressUpdate": object(address::FIELDS, &[]),
+        "ParameterValue": values,
+        "ProfileCreate": nullable(object(profile::FIELDS, &["customer_type_id", "customer_key", "customer_profile_individual"]), &["customer_profile_tags"]),
+        "ProfileUpdate": profile_update,
+        "AddressCreate": nullable(object(address::FIELDS, address::REQUIRED), &["address_line2"]),
+        "AddressUpdate": address_update,
         "InstrumentCreate": object(instrument::FIELDS, instrument::FIELDS),
-        "InstrumentUpdate": object(instrument::FIELDS, &[]),
-        "Attach": object(program::ATTACH_FIELDS, &["customer_profile_id"]),
-        "TransactionCreate": object(txn::FIELDS, &["program_id", "application_id", "transaction_template_id", "transaction_parameters"]),
+        "InstrumentUpdate": instrument_update,
+        "Attach": attach,
+        "TransactionCreate": nullable(object(txn::FIELDS, &["program_id", "application_id", "transaction_template_id", "transaction_parameters"]), &["transaction_status_reason", "transaction_tags"]),
         "Id": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}},
         "Profile": record("customer_profile_id", Some("csp")),
         "Address": record("address_id", Some("cpa")),
@@ -193,7 +645,22 @@ fn schemas() -> Value {
                            "steps_created": count, "steps_completed": count, "steps_failed": count}},
         "Health": {"type": "object", "required": ["status", "commits"], "properties": {"status": {"const": "ok"}, "commits": {"type": "integer"}}},
         "Document": {"type": "object", "required": ["openapi", "paths"]}
-    })
+    });
+    all["TransactionTag"] = txn_tag;
+    let updatable: Vec<&str> = profile::INDIVIDUAL_FIELDS
+        .iter()
+        .copied()
+        .filter(|f| *f != "ssn")
+        .collect();
+    all["IndividualUpdate"] = nullable(
+        never_sent(object(profile::INDIVIDUAL_FIELDS, &[]), &["ssn"]),
+        &updatable,
+    );
+    all["AchUpdate"] = ach_update;
+    all["Actor"] = json!({"type": "string", "minLength": 1, "maxLength": 3 * MAX_ACTOR,
+        "pattern": actor_pattern(MAX_ACTOR),
+        "description": "`X-Payctl-Actor`: visible ASCII, no leading or trailing space, percent-encoded UTF-8, 1-64 characters once decoded, none of the characters every text field refuses"});
+    all
 }
 
 /// The envelope of a success of `e`.
@@ -221,7 +688,7 @@ fn query_param(name: &str) -> Value {
             "records per page",
         ),
         "page_number" => (
-            json!({"type": "integer", "minimum": 1}),
+            json!({"type": "integer", "minimum": 1, "maximum": u32::MAX}),
             "the page, from 1 (not with last_evaluated_key)",
         ),
         "last_evaluated_key" => (
@@ -232,9 +699,20 @@ fn query_param(name: &str) -> Value {
             json!({"type": "string", "pattern": "^[^:]*:.*$"}),
             "KEY:VALUE; repeatable, all must match",
         ),
-        "status" => (
-            json!({"type": "integer", "minimum": 0}),
-            "transaction_status_id",
+        "status" => {
+            let mut s = ids_schema(
+                entry_ids(dict::TRANSACTION_STATUSES),
+                "a transaction status",
+            );
+            s.as_object_mut().expect("an object").remove("description");
+            (
+                s,
+                "transaction_status_id, a value of `GET /dictionaries/transaction-statuses`",
+            )
+        }
+        "template" | "program" => (
+            json!({"type": "string"}),
+            "only records of this id or name in the Facilitator's catalog (one this store's catalog does not hold is refused: which ones exist depends on the store)",
         ),
         _ => (json!({"type": "string"}), "only records with this value"),
     };
@@ -282,8 +760,7 @@ fn operation(e: &Endpoint) -> Value {
     }
     if e.method != Method::Get {
         params.push(json!({"name": "X-Payctl-Actor", "in": "header", "required": false,
-            "schema": {"type": "string", "minLength": 1, "maxLength": 192,
-                       "pattern": "^([!-$&-~]|%[0-9A-Fa-f]{2})([ !-$&-~]|%[0-9A-Fa-f]{2})*$"},
+            "schema": schema_ref("Actor"),
             "description": "the actor written to created_by / modified_by, percent-encoded UTF-8, 1-64 characters once decoded, no control or invisible format characters (default: serve's --actor)"}));
     }
     let ok = if e.creates() { "201" } else { "200" };
