@@ -193,6 +193,14 @@ pub struct Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// The message of its first error ("" when it has none): what a warning
+    /// about it quotes.
+    pub fn first_message(&self) -> String {
+        self.errors
+            .first()
+            .map_or(String::new(), |e| e.message.clone())
+    }
+
     pub fn refused(errors: Vec<ApiError>) -> Self {
         Error {
             kind: ErrorKind::Refused,

@@ -239,38 +239,21 @@ impl Stage {
         self.writer.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Commit everything staged so far (see the module doc): the error of
-    /// an earlier commit, or of this one (which every later commit then
-    /// answers too).
-    fn commit(&self, root: &std::path::Path) -> Result<()> {
+    /// Commit everything staged so far (see the module doc): the size of
+    /// the journal written, or the error of an earlier commit or of this
+    /// one (which every later commit then answers too).
+    fn commit(&self, root: &std::path::Path) -> Result<usize> {
         let _writer = self.writer();
         let journal = {
             let staged = self.staged();
             staged.check()?;
             staged.snapshot()
         };
-        journal::write_deferred(root, &journal).inspect_err(|e| {
-            self.staged().failed = Some(e.clone());
-        })
-    }
-
-    /// The size of the journal the next commit writes, about.
-    fn size(&self) -> usize {
-        let staged = self.staged();
-        staged
-            .files
-            .iter()
-            .map(|(path, f)| {
-                path.len()
-                    + 64
-                    + match f {
-                        File::Whole(Op::Put { data, .. }) => data.len(),
-                        File::Whole(Op::PutJson { json, .. }) => json.get().len(),
-                        File::Whole(_) => 0,
-                        File::Tail { data, .. } => data.len(),
-                    }
+        journal::write_deferred(root, &journal)
+            .inspect_err(|e| {
+                self.staged().failed = Some(e.clone());
             })
-            .sum()
+            .map(|()| journal.size())
     }
 }
 
@@ -454,9 +437,9 @@ impl Inner {
             Some((stage, root)) => stage.commit(root),
             None => Err(Error::store(code::STORE_IO, "no store open for the group")),
         };
-        let large = target
+        let large = committed
             .as_ref()
-            .is_some_and(|(stage, _)| stage.size() > CHECKPOINT_BYTES);
+            .is_ok_and(|size| *size > CHECKPOINT_BYTES);
         let mut st = self.lock();
         st.committing = false;
         st.commits += 1;
@@ -554,10 +537,7 @@ impl JsonStore {
         let applied = atomic::fault(&self.root, "before-checkpoint")
             .and_then(|()| journal::finish_pending(&self.root));
         if let Err(e) = applied {
-            let why = e
-                .errors
-                .first()
-                .map_or(String::new(), |e| e.message.clone());
+            let why = e.first_message();
             journal::warn(format!(
                 "applying the committed changes failed: {why}; the next payctl that can write completes them"
             ));

@@ -266,10 +266,7 @@ pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
     COMMITTED.fetch_add(1, Ordering::SeqCst);
     if let Err(e) = finish(root, journal, &path) {
         UNFINISHED.fetch_add(1, Ordering::SeqCst);
-        let why = e
-            .errors
-            .first()
-            .map_or(String::new(), |e| e.message.clone());
+        let why = e.first_message();
         warn(format!(
             "the change was committed ({}), but finishing it failed: {why}; \
              the next payctl that can write completes it",
@@ -296,10 +293,7 @@ pub fn write_deferred(root: &Path, journal: &Journal) -> Result<()> {
     COMMITTED.fetch_add(1, Ordering::SeqCst);
     let synced = atomic::fault(&path, "after-rename").and_then(|()| atomic::sync_dir(root));
     if let Err(e) = synced {
-        let why = e
-            .errors
-            .first()
-            .map_or(String::new(), |e| e.message.clone());
+        let why = e.first_message();
         warn(format!(
             "the change was committed ({}), but syncing its directory failed: {why}",
             path.display()

@@ -617,10 +617,7 @@ impl JsonStore {
             Ok(()) => Ok(()),
             Err(e) if wanted == Mode::Shared && read_through(&e) => {
                 self.overlay = Some(journal::overlay(&self.root)?);
-                let why = e
-                    .errors
-                    .first()
-                    .map_or(String::new(), |a| a.message.clone());
+                let why = e.first_message();
                 let why = why.split(" (while completing").next().unwrap_or_default();
                 journal::warn(format!(
                     "a change committed earlier is not completed on disk yet ({why}); \
