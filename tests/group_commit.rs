@@ -206,10 +206,14 @@ fn an_acknowledged_create_is_in_the_journal_before_its_checkpoint_and_survives_a
     }
     let (code, _) = s.wait();
     assert_ne!(code, Some(0), "serve aborted at its checkpoint");
-    assert!(!acked.is_empty(), "a create was acknowledged first");
+    // The answer to the create that was committed last can be lost: serve
+    // commits, hands the answer to its writer task and may reach the
+    // checkpoint (2 ms idle) and abort before that answer leaves the socket.
+    // The create is durable all the same: the checkpoint only ever follows
+    // a commit, so at least the first create is in the journal.
     assert!(
         env.path().join("journal.json").exists(),
-        "the acknowledged creates are in the journal, not applied yet"
+        "the committed creates are in the journal, not applied yet"
     );
     for id in &acked {
         let got = env.run(&["profile", "get", id]);
@@ -219,9 +223,23 @@ fn an_acknowledged_create_is_in_the_journal_before_its_checkpoint_and_survives_a
         );
     }
     assert!(!env.path().join("journal.json").exists(), "replayed");
+    let first = env.run(&["profile", "list", "--customer-key", "cust-j-000"]);
+    assert_eq!(first.code, 0, "{first:?}");
+    assert_eq!(
+        first.json["data"].as_array().map(Vec::len),
+        Some(1),
+        "the first create, committed before the checkpoint, was replayed: {first:?}"
+    );
     let check = env.run(&["store", "check"]);
     assert_eq!(check.code, 0, "{check:?}");
-    assert_eq!(check.json["data"][0]["customers"], acked.len());
+    // Requests are sequential: every acknowledged create, plus at most the
+    // one whose answer was lost.
+    let customers = check.json["data"][0]["customers"].as_u64().unwrap_or(0) as usize;
+    assert!(
+        customers == acked.len() || customers == acked.len() + 1,
+        "{customers} customers for {} acknowledged creates",
+        acked.len()
+    );
 }
 
 #[test]
