@@ -670,8 +670,7 @@ fn kill_9_at_random_moments_loses_nothing_that_was_reported() {
 /// is gone after the next write command.
 #[test]
 fn temp_files_of_a_killed_writer_are_removed_by_the_next_writer() {
-    // Every hit of the points between a temp file's creation and its rename,
-    // for the journal (before the commit point) and each record file.
+    // Every hit of the points between a temp file's creation and its rename.
     let mut left = Vec::new();
     for point in ["after-write", "after-sync"] {
         for n in 1.. {
@@ -703,9 +702,11 @@ fn temp_files_of_a_killed_writer_are_removed_by_the_next_writer() {
             assert_clean(&env, &fault);
         }
     }
-    // The journal's temp, and at least the key and customer files' temps.
-    assert!(left.len() >= 3, "too few faults left a temp file: {left:?}");
+    // The journal's temp, written and synced. (A point commit writes its
+    // files in place after the commit point: the journal covers a torn one.)
+    assert!(left.len() >= 2, "too few faults left a temp file: {left:?}");
     assert!(left.iter().any(|(f, _)| f == "after-write:1"), "{left:?}");
+    assert!(left.iter().any(|(f, _)| f == "after-sync:1"), "{left:?}");
 }
 
 // ------------------------------------------------------------ store check

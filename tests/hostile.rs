@@ -1088,3 +1088,28 @@ fn store_check_repair_is_the_way_out_of_a_corrupt_journal() {
     assert_eq!(o.code, 0, "{o:?}");
     assert_eq!(env.run(&["store", "check"]).code, 0);
 }
+
+#[test]
+fn store_check_repair_is_the_way_out_of_a_corrupt_applied_journal() {
+    let env = Env::new();
+    let csp = env.create_profile("appl-00001");
+    // Damaged while the machine was down: it must be replayed, and cannot.
+    let applied = env.path().join("applied.json");
+    assert!(applied.exists(), "a point commit left applied.json");
+    fs::write(&applied, b"{\"boot\":\"x\",\"ops\": [ garbage").unwrap();
+    for args in [vec!["profile", "list"], vec!["store", "check"]] {
+        let o = env.run(&args);
+        o.refused(3, 30002)
+            .mentions("applied.json")
+            .mentions("store check --repair");
+    }
+    let o = env.run(&["store", "check", "--repair"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stderr.contains("moved aside"), "{o:?}");
+    let repaired = o.data()[0]["repaired"].to_string();
+    assert!(repaired.contains("applied.json.corrupt-"), "{o:?}");
+    assert!(!applied.exists());
+    let o = env.run(&["profile", "get", &csp]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(env.run(&["store", "check"]).code, 0);
+}

@@ -18,8 +18,8 @@ across records, so memory stays bounded (about 100 bytes a record); a progress b
 sets files to 0600 and directories to 0700, and removes links, FIFOs and stray files where derived data or the lock belong;\n\
 it never deletes or rewrites a customer's or a transaction's own record, and while a record is unreadable it rebuilds nothing\n\
 (a rebuild would free its customer_key and drop its pending work).\n\
-An unreadable journal.json (30002 on every command) is moved aside by --repair to\n\
-journal.json.corrupt-<UTC time>, and said so on stderr; the one commit it held is not replayed.\n\nExamples:\n  payctl store check\n  payctl store check --repair"
+An unreadable journal.json or applied.json (30002 on every command) is moved aside by --repair to\n\
+<name>.corrupt-<UTC time>, and said so on stderr; the commits it held are not replayed.\n\nExamples:\n  payctl store check\n  payctl store check --repair"
     )]
     Check {
         /// Rebuild derived data and remove stray temp files
@@ -47,22 +47,24 @@ impl StoreCommand {
             StoreCommand::Check { repair } => repair,
             StoreCommand::Migrate { to } => return migrate(g, &to),
         };
-        let mut set_aside = None;
-        if repair
-            && g.database_url.is_none()
-            && let Some(aside) =
-                crate::store::JsonStore::set_aside_corrupt_journal(&g.data_dir, g.wait())?
-        {
-            set_aside = Some(format!(
-                "journal.json (unreadable) moved aside to {}",
-                aside.file_name().unwrap_or_default().to_string_lossy()
-            ));
-            g.ui.err_line(format_args!(
-                "note: journal.json could not be read; it was moved aside to {} and not replayed: \
-                 the one commit it held may be partly applied (the records it named may hold \
-                 their state before or after it; check them)",
-                aside.display()
-            ));
+        let mut set_aside = Vec::new();
+        if repair && g.database_url.is_none() {
+            for aside in crate::store::JsonStore::set_aside_corrupt_journal(&g.data_dir, g.wait())?
+            {
+                let file = aside.file_name().unwrap_or_default().to_string_lossy();
+                let name = file
+                    .split(".corrupt-")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                set_aside.push(format!("{name} (unreadable) moved aside to {file}"));
+                g.ui.err_line(format_args!(
+                    "note: {name} could not be read; it was moved aside to {} and not replayed: \
+                     the commits it held may be partly applied (the records they named may hold \
+                     their state before or after them; check them)",
+                    aside.display()
+                ));
+            }
         }
         let store = if repair { g.write()? } else { g.read()? };
         // A progress bar over the record shards, on a terminal only.

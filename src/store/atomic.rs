@@ -164,10 +164,8 @@ pub fn write_unsynced(target: &Path, bytes: &[u8]) -> Result<()> {
 /// writeback errors the file system saw since the descriptor was opened
 /// (Linux 5.8+). One call costs about what a handful of `fsync`s do, where a
 /// bulk write would otherwise need one `fsync` per file and directory (an
-/// import of 5,000 profiles writes 10,000 files). std has no binding for it;
-/// the C library that std links provides it, declared in [`sync_fs`], the
-/// store's one `unsafe` call. Elsewhere each file and directory is synced in
-/// turn. The price of `syncfs`: it flushes what other programs left unwritten
+/// import of 5,000 profiles writes 10,000 files). std has no binding for it:
+/// rustix's. Elsewhere each file and directory is synced in turn. The price of `syncfs`: it flushes what other programs left unwritten
 /// on the same file system too, so a bulk write beside a heavy writer waits
 /// for that writer's data as well; point operations, which write a few files,
 /// keep their per-file `fsync`.
@@ -207,6 +205,22 @@ impl BatchSync {
             let _ = self.root_path;
             Ok(())
         }
+    }
+}
+
+/// Make durable everything written on the file system of the store at
+/// `root` (one `syncfs(2)`; where there is none, nothing: only Linux has the
+/// boot id under which writes are left unsynced, see `journal::settle`).
+pub fn sync_filesystem(root: &Path) -> Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        let dir = File::open(root).map_err(|e| Error::io(root, e))?;
+        sync_fs(&dir, root)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = root;
+        Ok(())
     }
 }
 

@@ -288,6 +288,7 @@ fn classify(root: &Path, p: PathBuf, st_mode: u32, part: &mut Part) -> Option<Pa
             super::META,
             super::CATALOG,
             JOURNAL,
+            super::journal::APPLIED,
             PROFILES_LOG,
             PROFILE_IDS,
             TXNS_LOG,
@@ -737,6 +738,18 @@ impl Store {
             f.push(Finding {
                 path: JOURNAL.into(),
                 problem: "an unfinished write is pending (it is replayed by the next writer)"
+                    .into(),
+                repairable: true,
+            });
+        }
+        let applied = self.root.join(super::journal::APPLIED);
+        if super::safefs::exists(&applied).unwrap_or(false)
+            && super::journal::applied_is_stale(&self.root).unwrap_or(true)
+        {
+            f.push(Finding {
+                path: super::journal::APPLIED.into(),
+                problem: "changes applied before the machine restarted are pending (they are \
+                          replayed by the next writer)"
                     .into(),
                 repairable: true,
             });
@@ -1432,7 +1445,7 @@ impl Store {
                 });
             }
         }
-        super::journal::commit(&self.root, &journal)?;
+        super::journal::commit_durable(&self.root, &journal)?;
         done.push(
             "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids, the transaction indexes and the worker queue".into(),
         );

@@ -1,8 +1,10 @@
 //! Fault injection for crash and full-disk tests. `PAYCTL_FAULT` names a
 //! point of the write path (`before-write`, `after-write`, `after-sync`,
 //! `after-rename`, `before-dir-sync`, `after-journal`,
-//! `before-journal-remove`, `before-checkpoint`: a group commit's journal
-//! about to be applied, see store/group.rs) and what happens there:
+//! `before-journal-remove`, `before-settle`: point commits' changes about to
+//! be synced in bulk, see store/journal.rs, `before-checkpoint`: a group
+//! commit's journal about to be applied, see store/group.rs) and what
+//! happens there:
 //!
 //! - `after-rename` or `after-rename:3`: the process aborts at the first (the
 //!   third) time the point is reached, as a power cut or `kill -9` would stop

@@ -339,7 +339,10 @@ impl GroupCommit {
         if st.store.is_none() {
             match open() {
                 Ok(Store::Json(mut s)) => {
-                    s.start_group();
+                    if let Err(e) = s.start_group() {
+                        st.waiting -= 1;
+                        return Err(e);
+                    }
                     st.store = Some(Store::Json(s));
                     st.commits = 0;
                 }
@@ -559,6 +562,7 @@ impl JsonStore {
         let journal = staged.take();
         // (The journal committed before is contained in this one: its
         // replay by `commit` first does no harm.)
-        journal::commit(&self.root, &journal).inspect_err(|e| staged.failed = Some(e.clone()))
+        journal::commit_durable(&self.root, &journal)
+            .inspect_err(|e| staged.failed = Some(e.clone()))
     }
 }

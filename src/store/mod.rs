@@ -254,37 +254,48 @@ impl JsonStore {
         }))
     }
 
-    /// The way out of an unreadable `journal.json` (which every command,
-    /// this one included, would otherwise refuse with 30002): under the
-    /// exclusive lock, a journal that does not parse is renamed
-    /// `journal.json.corrupt-<UTC time>` beside it, and its new path
-    /// returned. A journal that parses is left to the ordinary recovery.
+    /// The way out of an unreadable `journal.json` or `applied.json` (which
+    /// every command, this one included, would otherwise refuse with 30002
+    /// when it must replay them): under the exclusive lock, one that does not
+    /// parse is renamed `<name>.corrupt-<UTC time>` beside it, and the new
+    /// paths returned. One that parses is left to the ordinary recovery.
     /// Used by `store check --repair` only.
     pub fn set_aside_corrupt_journal(
         root: &Path,
         wait: impl Into<lock::Wait>,
-    ) -> Result<Option<PathBuf>> {
+    ) -> Result<Vec<PathBuf>> {
         safefs::set_root(root);
         refuse_foreign(root)?;
-        let path = root.join(journal::JOURNAL);
-        if !safefs::exists(&root.join(META))? || !safefs::exists(&path)? {
-            return Ok(None);
+        let names = [journal::JOURNAL, journal::APPLIED];
+        if !safefs::exists(&root.join(META))? {
+            return Ok(Vec::new());
+        }
+        let mut present = false;
+        for name in names {
+            present |= safefs::exists(&root.join(name))?;
+        }
+        if !present {
+            return Ok(Vec::new());
         }
         let _lock = lock::Lock::acquire(root, Mode::Exclusive, &wait.into())?;
-        let Some(bytes) = atomic::read_opt(&path)? else {
-            return Ok(None);
-        };
-        if serde_json::from_slice::<journal::Journal>(&bytes).is_ok() {
-            return Ok(None);
+        let mut moved = Vec::new();
+        for name in names {
+            let path = root.join(name);
+            let Some(bytes) = atomic::read_opt(&path)? else {
+                continue;
+            };
+            if serde_json::from_slice::<journal::Journal>(&bytes).is_ok() {
+                continue;
+            }
+            let aside = root.join(format!(
+                "{name}.corrupt-{}",
+                chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
+            ));
+            safefs::rename(&path, &aside)?;
+            atomic::sync_dir(root)?;
+            moved.push(aside);
         }
-        let aside = root.join(format!(
-            "{}.corrupt-{}",
-            journal::JOURNAL,
-            chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
-        ));
-        safefs::rename(&path, &aside)?;
-        atomic::sync_dir(root)?;
-        Ok(Some(aside))
+        Ok(moved)
     }
 
     /// Create a new store with `catalog`; refused when one exists at `root`.
@@ -343,7 +354,7 @@ impl JsonStore {
                 },
             ],
         };
-        journal::commit(&self.root, &journal)
+        journal::commit_durable(&self.root, &journal)
     }
 
     /// The store's format version; refused when this payctl cannot read it.
@@ -435,7 +446,7 @@ impl JsonStore {
             path: META.into(),
             data: String::from_utf8(to_bytes(&meta)).expect("json is utf-8"),
         });
-        journal::commit(&self.root, &Journal { ops })
+        journal::commit_durable(&self.root, &Journal { ops })
     }
 
     /// Every customer record that parses (`store check` reports the others).
@@ -595,8 +606,13 @@ impl JsonStore {
     fn recover(&mut self, wanted: Mode) -> Result<()> {
         let journal = self.root.join(journal::JOURNAL);
         let temp = format!("{}{}", journal::JOURNAL, atomic::TEMP_SUFFIX);
+        // Point commits' changes applied before the machine restarted may
+        // not be on the disk: replayed like a journal (see
+        // `journal::commit_applied`); this boot's are in the files already.
         if self.lock.lstat_entry(journal::JOURNAL)?.is_none()
             && self.lock.lstat_entry(&temp)?.is_none()
+            && (self.lock.lstat_entry(journal::APPLIED)?.is_none()
+                || !journal::applied_is_stale(&self.root)?)
         {
             return Ok(());
         }
@@ -657,8 +673,12 @@ impl JsonStore {
 
     /// Start staging this writer's commits for a group commit (see
     /// [`group::GroupCommit`]).
-    pub(crate) fn start_group(&mut self) {
+    pub(crate) fn start_group(&mut self) -> Result<()> {
+        // The group's journal holds only its own changes: what point
+        // commits left unsynced is made durable first.
+        journal::finish_pending(&self.root)?;
         self.group = Some(Default::default());
+        Ok(())
     }
 
     /// The length of the complete lines of `rel` as committed, the open
@@ -1777,7 +1797,7 @@ impl JsonTx<'_> {
         // a group commit, the journal is the group's: its changes are read
         // from what it staged, and applied at its checkpoint).
         if self.store.group.is_none() {
-            journal::finish_pending(&self.store.root)?;
+            journal::recover_pending(&self.store.root)?;
         }
         self.derive()?;
         self.prepare_txn_index()?;

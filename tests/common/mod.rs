@@ -288,6 +288,7 @@ pub const FAULT_POINTS: &[&str] = &[
     "before-dir-sync",
     "after-journal",
     "before-journal-remove",
+    "before-settle",
 ];
 
 /// Every file below `dir`.
