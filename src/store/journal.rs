@@ -462,7 +462,7 @@ pub fn applied_is_stale(root: &Path) -> Result<bool> {
     use std::os::unix::fs::FileExt;
     let path = root.join(APPLIED);
     let Some(boot) = boot_id() else {
-        return Ok(safefs::exists(&path)?);
+        return safefs::exists(&path);
     };
     let Some(f) = safefs::open(&path, safefs::How::READ)? else {
         return Ok(false);
