@@ -494,10 +494,19 @@ pub fn main() -> i32 {
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    for secret in usage::secret_args(&<Cli as clap::CommandFactory>::command(), &argv) {
+    // One clap command for both (building it is a good part of a point
+    // operation's start-up).
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    for secret in usage::secret_args(&cmd, &argv) {
         crate::output::mask::remember(&secret);
     }
-    let cli = match Cli::try_parse() {
+    let parsed = match cmd.try_get_matches_from_mut(std::env::args_os()) {
+        Ok(m) => {
+            <Cli as clap::FromArgMatches>::from_arg_matches(&m).map_err(|e| e.format(&mut cmd))
+        }
+        Err(e) => Err(e),
+    };
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let ui = Ui::new(ui_settings(format_from_raw_args(), ColorWhen::Auto, true));
