@@ -300,20 +300,27 @@ fn profiles_in_order(fx: &Fx) {
                 .profiles()
                 .unwrap()
                 .into_iter()
-                .enumerate()
-                .map(|(i, s)| (i, s.id))
+                .map(|s| s.id)
                 .collect(),
         };
+        // Each once, in creation order.
+        let positions: Vec<usize> = all
+            .iter()
+            .map(|id| ids.iter().position(|x| x == id).expect("a stored id"))
+            .collect();
+        assert!(
+            positions.windows(2).all(|w| w[0] < w[1]),
+            "{:?}: in creation order, each once: {positions:?}",
+            fx.kind
+        );
         // Confirmed against the records, as `profile list` does.
         all.into_iter()
-            .filter(|(pos, id)| {
-                assert_eq!(ids.get(*pos), Some(id), "{:?}: position of {id}", fx.kind);
+            .filter(|id| {
                 let s = store.customer(id).unwrap().unwrap();
                 field
                     .values(&payctl::store::ProfileSummary::of(&s.profile))
                     .contains(&field.normal(value))
             })
-            .map(|(_, id)| id)
             .collect()
     };
     assert_eq!(

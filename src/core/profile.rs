@@ -410,8 +410,7 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Pr
             (Field::FirstName, Field::FirstName.normal(n))
         };
         match store.profiles_with(field, &value)? {
-            Some(c) if filter.is_one_indexed() => {
-                let ids: Vec<String> = c.into_iter().map(|(_, id)| id).collect();
+            Some(ids) if filter.is_one_indexed() => {
                 return paginate_ids(
                     ids.len(),
                     req,
@@ -420,7 +419,7 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Pr
                 )?
                 .try_map(|id| get(store, &id));
             }
-            Some(c) => c.into_iter().map(|(_, id)| id).collect(),
+            Some(ids) => ids,
             // A backend without field indexes: every summary is a candidate.
             None => store
                 .profiles()?

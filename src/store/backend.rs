@@ -141,7 +141,7 @@ impl Store {
         &self,
         field: super::fields::Field,
         value: &str,
-    ) -> Result<Option<Vec<(usize, String)>>> {
+    ) -> Result<Option<Vec<String>>> {
         self.backend().profiles_with(field, value)
     }
 

@@ -131,23 +131,18 @@ impl Storage for MemoryStore {
             .collect())
     }
 
-    fn profiles_with(
-        &self,
-        field: fields::Field,
-        value: &str,
-    ) -> Result<Option<Vec<(usize, String)>>> {
+    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>> {
         let d = self.data();
         Ok(Some(
             d.profile_order
                 .iter()
-                .enumerate()
-                .filter_map(|(i, id)| {
+                .filter_map(|id| {
                     let c = d.customers.get(id)?;
                     field
                         .values(&ProfileSummary::of(&c.profile))
                         .iter()
                         .any(|v| v == value)
-                        .then(|| (i, id.clone()))
+                        .then(|| id.clone())
                 })
                 .collect(),
         ))

@@ -1956,12 +1956,9 @@ impl storage::Storage for JsonStore {
     fn profiles(&self) -> Result<Vec<ProfileSummary>> {
         JsonStore::profiles(self)
     }
-    fn profiles_with(
-        &self,
-        field: fields::Field,
-        value: &str,
-    ) -> Result<Option<Vec<(usize, String)>>> {
-        JsonStore::profiles_with(self, field, value).map(Some)
+    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>> {
+        JsonStore::profiles_with(self, field, value)
+            .map(|c| Some(c.into_iter().map(|(_, id)| id).collect()))
     }
     fn profile_count(&self) -> Result<usize> {
         JsonStore::profile_count(self)

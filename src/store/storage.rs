@@ -55,15 +55,12 @@ pub trait Storage {
     fn profiles(&self) -> Result<Vec<ProfileSummary>>;
 
     /// The candidates of an exact filter on `field` = `value` (normalized,
-    /// see [`fields::Field::normal`]): `(position in creation order, id)`,
-    /// each id once, in creation order; an entry may be stale (the caller
-    /// confirms it against the record). `None` from a backend without such
-    /// an index (the caller reads every summary).
-    fn profiles_with(
-        &self,
-        field: fields::Field,
-        value: &str,
-    ) -> Result<Option<Vec<(usize, String)>>>;
+    /// see [`fields::Field::normal`]): their ids, each once, in creation
+    /// order; an entry may be stale (the caller confirms it against the
+    /// record). `None` from a backend without such an index (the caller
+    /// reads every summary). (Not their positions: nothing needs them, and
+    /// a database counts the rows before each to tell one.)
+    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>>;
 
     /// Number of customer profiles.
     fn profile_count(&self) -> Result<usize>;

@@ -622,16 +622,10 @@ impl PgStore {
     }
 
     /// The profiles whose `field` is `value` (normalized: see
-    /// [`super::fields::Field::normal`]), `(position, id)` in creation
-    /// order, from the column's index (the tags' GIN index), never a scan
-    /// of every row.
-    pub fn profiles_with(
-        &self,
-        field: super::fields::Field,
-        value: &str,
-    ) -> Result<Vec<(usize, String)>> {
+    /// [`super::fields::Field::normal`]), their ids in creation order, from
+    /// the column's index (the tags' GIN index), never a scan of every row.
+    pub fn profiles_with(&self, field: super::fields::Field, value: &str) -> Result<Vec<String>> {
         use super::fields::Field;
-        let position = "(SELECT count(*) FROM payctl_customers o WHERE o.seq < c.seq)";
         // The rows of the first PREFETCHED matches come with them (see
         // `prefetched`); a store opened for writing reads each row itself
         // (and locks it).
@@ -640,18 +634,18 @@ impl PgStore {
         } else {
             format!("CASE WHEN row_number() OVER (ORDER BY seq) <= {PREFETCHED} THEN doc::text END")
         };
-        let rows: Vec<(i64, String, Option<String>)> = match field {
+        let rows: Vec<(String, Option<String>)> = match field {
             Field::Tag => {
                 let (k, v) = value.split_once('=').unwrap_or((value, ""));
                 let probe = serde_json::json!([{"key": k, "value": v}]).to_string();
                 let sql = format!(
-                    "SELECT {position}, id, {doc} FROM payctl_customers c \
+                    "SELECT id, {doc} FROM payctl_customers c \
                      WHERE doc -> 'profile' -> 'customer_profile_tags' @> $1::text::jsonb \
                      ORDER BY seq"
                 );
                 self.rows(&sql, &[Type::TEXT], &[&probe])?
                     .into_iter()
-                    .map(|r| (r.get(0), r.get(1), r.get(2)))
+                    .map(|r| (r.get(0), r.get(1)))
                     .collect()
             }
             _ => {
@@ -661,23 +655,23 @@ impl PgStore {
                     _ => "last_name_lc",
                 };
                 let sql = format!(
-                    "SELECT {position}, id, {doc} FROM payctl_customers c WHERE {column} = $1 \
+                    "SELECT id, {doc} FROM payctl_customers c WHERE {column} = $1 \
                      ORDER BY seq"
                 );
                 self.rows(&sql, &[Type::TEXT], &[&value])?
                     .into_iter()
-                    .map(|r| (r.get(0), r.get(1), r.get(2)))
+                    .map(|r| (r.get(0), r.get(1)))
                     .collect()
             }
         };
         let mut prefetched = self.prefetched.lock().unwrap_or_else(|e| e.into_inner());
         Ok(rows
             .into_iter()
-            .map(|(n, id, doc)| {
+            .map(|(id, doc)| {
                 if let Some(doc) = doc {
                     prefetched.insert(id.clone(), doc);
                 }
-                (usize::try_from(n).unwrap_or(0), id)
+                id
             })
             .collect())
     }
@@ -909,7 +903,7 @@ impl crate::store::storage::Storage for PgStore {
         &self,
         field: crate::store::fields::Field,
         value: &str,
-    ) -> Result<Option<Vec<(usize, String)>>> {
+    ) -> Result<Option<Vec<String>>> {
         PgStore::profiles_with(self, field, value).map(Some)
     }
     fn profile_count(&self) -> Result<usize> {
