@@ -507,7 +507,12 @@ pub fn main() -> i32 {
         Err(e) => Err(e),
     };
     let cli = match parsed {
-        Ok(c) => c,
+        Ok(c) => {
+            // Dropping the whole command tree costs as much as building it;
+            // the process ends after this run (`main` returns its exit code).
+            std::mem::forget(cmd);
+            c
+        }
         Err(e) => {
             let ui = Ui::new(ui_settings(format_from_raw_args(), ColorWhen::Auto, true));
             return usage::report(&e, &ui);
