@@ -55,7 +55,7 @@ pub struct Report {
 /// (everything else is checked as the record is read, and dropped): a few
 /// dozen bytes, so that a million customers fit in bounded memory.
 struct CustDigest {
-    id: Box<str>,
+    id: DigestId,
     /// Hash of the customer_key (see [`h64`]) and its key index hash prefix.
     key: u64,
     key_prefix: [u8; 4],
@@ -63,6 +63,46 @@ struct CustDigest {
     summary: u64,
     /// The programs of its attachments.
     programs: Box<[Box<str>]>,
+}
+
+/// A customer id as a digest keeps it: inline up to 30 bytes (every id
+/// payctl makes is 24), so a million digests are not a million small
+/// allocations scattered among the scan's temporaries (whose fragments
+/// stayed in the process's memory).
+enum DigestId {
+    Inline(u8, [u8; 30]),
+    Heap(Box<str>),
+}
+
+impl From<&str> for DigestId {
+    fn from(s: &str) -> Self {
+        let mut buf = [0u8; 30];
+        match buf.get_mut(..s.len()) {
+            Some(b) => {
+                b.copy_from_slice(s.as_bytes());
+                DigestId::Inline(s.len() as u8, buf)
+            }
+            None => DigestId::Heap(s.into()),
+        }
+    }
+}
+
+impl std::ops::Deref for DigestId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            // Copied from a `str` whole: always UTF-8.
+            DigestId::Inline(n, buf) => std::str::from_utf8(&buf[..*n as usize]).unwrap_or(""),
+            DigestId::Heap(s) => s,
+        }
+    }
+}
+
+impl std::fmt::Display for DigestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
 }
 
 /// What the scan keeps of a transaction record: hashes of its id and summary.
@@ -631,14 +671,21 @@ impl Store {
                     ));
                     continue;
                 };
-                let parsed = fields::parse_bucket(field, b, &bytes);
+                // Each entry's hash, and its id when its position is not the
+                // customer's (to name it).
+                let parsed = fields::parse_bucket(field, b, &bytes, |pos, id, v| {
+                    let misplaced =
+                        positions.is_some_and(|positions| position_of(positions, id) != Some(pos));
+                    (
+                        field_entry(field, v, pos, id),
+                        misplaced.then(|| id.to_string()),
+                    )
+                });
                 for problem in parsed.problems {
                     found.push((finding(r.clone(), problem), false));
                 }
-                for (pos, id, v) in parsed.entries {
-                    if let Some(positions) = positions
-                        && position_of(positions, &id) != Some(pos)
-                    {
+                for (pos, (entry, misplaced)) in parsed.entries {
+                    if let Some(id) = misplaced {
                         found.push((
                             finding(
                                 r.clone(),
@@ -649,7 +696,7 @@ impl Store {
                             true,
                         ));
                     }
-                    have.push(field_entry(field, &v, pos, &id));
+                    have.push(entry);
                 }
             }
         }
@@ -1679,6 +1726,22 @@ mod tests {
             key_prefix: [0; 4],
             summary: 0,
             programs: Box::default(),
+        }
+    }
+
+    #[test]
+    fn a_digest_keeps_a_short_id_inline_and_a_long_one_whole() {
+        for id in [
+            "",
+            "csp_abc",
+            "csp_0123456789abcdefghij",
+            &"x".repeat(30),
+            &"y".repeat(69),
+        ] {
+            let d = DigestId::from(id);
+            assert_eq!(&*d, id);
+            assert_eq!(d.to_string(), id);
+            assert_eq!(matches!(d, DigestId::Inline(..)), id.len() <= 30, "{id}");
         }
     }
 
