@@ -674,7 +674,7 @@ fn a_version_1_database_gets_the_filter_indexes_in_place() {
         )
         .unwrap()
         .get(0);
-    assert_eq!(v, "3");
+    assert_eq!(v, "4");
     let n: i64 = c
         .query_one(
             "SELECT count(*) FROM pg_indexes WHERE tablename = 'payctl_customers' \
@@ -774,7 +774,7 @@ fn a_version_2_database_gets_the_txn_filter_indexes_in_place() {
         )
         .unwrap()
         .get(0);
-    assert_eq!(v, "3");
+    assert_eq!(v, "4");
     let n: i64 = c
         .query_one(
             "SELECT count(*) FROM pg_indexes WHERE tablename = 'payctl_transactions' \
@@ -890,4 +890,64 @@ fn an_import_of_several_chunks_keeps_each_line_its_profile_and_the_file_order() 
     assert_eq!(o.data()[0]["customer_key"], held[1], "{o:?}");
     let o = env.run(&["store", "check"]);
     assert_eq!(o.code, 0, "{o:?}");
+}
+
+/// A page's total_count comes from the count that commits keep
+/// (`payctl_counts`, schema 4): right after creates and an import, given to
+/// a version-3 database at its next open, and checked and repaired by
+/// `store check`.
+#[test]
+fn the_kept_count_of_customers_is_right_upgraded_and_repaired() {
+    let Some(env) = db("the_kept_count_of_customers_is_right_upgraded_and_repaired") else {
+        return;
+    };
+    let total = |env: &Env| -> u64 {
+        let o = env.run(&["profile", "list", "--page-size", "1"]);
+        assert_eq!(o.code, 0, "{o:?}");
+        o.json["paging"]["total_count"]
+            .as_u64()
+            .expect("total_count")
+    };
+    for i in 0..3 {
+        env.create_profile(&format!("count-{i:03}"));
+    }
+    let lines = common::profile_lines("count-imp", 25);
+    let o = env.run_with(&["profile", "import", "-"], Some(lines.as_bytes()));
+    assert_eq!(o.code, 0, "{o:?}");
+    // An update adds nothing.
+    let id = env.all_profiles()[0]["customer_profile_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let o = env.run(&["profile", "update", &id, "--first-name", "Later"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(total(&env), 28);
+    // A version-3 database: no count yet.
+    let (mut c, _) = admin(&env);
+    c.batch_execute(
+        "DROP TABLE payctl_counts; \
+         UPDATE payctl_meta SET value = '3' WHERE name = 'schema_version'",
+    )
+    .unwrap();
+    assert_eq!(total(&env), 28, "counted once at the upgrade");
+    let v: String = c
+        .query_one(
+            "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(v, "4");
+    env.create_profile("count-after");
+    assert_eq!(total(&env), 29);
+    // A count that disagrees: found, and repaired.
+    c.batch_execute("UPDATE payctl_counts SET n = n + 5 WHERE slot = 3")
+        .unwrap();
+    let o = env.run(&["store", "check"]);
+    assert_ne!(o.code, 0, "{o:?}");
+    assert!(o.stdout.contains("payctl_counts"), "{o:?}");
+    let o = env.run(&["store", "check", "--repair"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(total(&env), 29);
+    assert_eq!(env.run(&["store", "check"]).code, 0);
 }

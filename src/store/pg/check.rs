@@ -35,6 +35,7 @@ impl PgStore {
             .map(|r| (r.get(0), r.get(1)))
             .collect())
         })?;
+        let rows_n = rows.len();
         let mut customers = Vec::new();
         for (id, doc) in rows {
             match serde_json::from_str::<Customer>(&doc) {
@@ -99,6 +100,22 @@ impl PgStore {
                 true,
             ));
         }
+        // Derived: the kept count of customers (schema 4).
+        let kept: i64 = self.with(|c| {
+            Ok(c.query_one(
+                "SELECT coalesce(sum(n), 0)::bigint FROM payctl_counts WHERE name = 'customers'",
+                &[],
+            )?
+            .get(0))
+        })?;
+        let count_off = usize::try_from(kept).ok() != Some(rows_n);
+        if count_off {
+            f.push(finding(
+                "payctl_counts",
+                format!("says {kept} customers; payctl_customers holds {rows_n}"),
+                true,
+            ));
+        }
         // Derived: every pending attachment and open transaction is queued.
         let queued: BTreeSet<String> = self.queue()?.iter().map(QueueItem::key).collect();
         let mut missing = Vec::new();
@@ -129,7 +146,10 @@ impl PgStore {
                 true,
             ));
         }
-        if repair && f.iter().all(|x| x.repairable) && (attachments_off || !missing.is_empty()) {
+        if repair
+            && f.iter().all(|x| x.repairable)
+            && (attachments_off || !missing.is_empty() || count_off)
+        {
             let want: Vec<(String, String)> = customers
                 .iter()
                 .flat_map(|c| {
@@ -158,6 +178,10 @@ impl PgStore {
                         &[n],
                     )?;
                 }
+                if count_off {
+                    t.execute("DELETE FROM payctl_counts WHERE name = 'customers'", &[])?;
+                    t.batch_execute(super::schema::COUNTS)?;
+                }
                 Ok(())
             })?;
             self.finish(true)?;
@@ -168,6 +192,11 @@ impl PgStore {
                 report
                     .repaired
                     .push(format!("queued {} pending item(s)", names.len()));
+            }
+            if count_off {
+                report
+                    .repaired
+                    .push("counted the customers again into payctl_counts".into());
             }
             report.findings.clear();
         }

@@ -361,10 +361,12 @@ impl PgStore {
             return Ok(());
         }
         let sql = format!(
-            "SELECT pg_advisory_xact_lock({lock}); {indexes} \
+            "SELECT pg_advisory_xact_lock({lock}); {tables} {indexes} {counts} \
              UPDATE payctl_meta SET value = '{version}' WHERE name = 'schema_version';",
             lock = schema::CREATE_LOCK,
+            tables = schema::TABLES,
             indexes = schema::INDEXES,
+            counts = schema::COUNTS,
             version = schema::SCHEMA_VERSION
         );
         // One simple query is one transaction; a store opened for writing
@@ -384,6 +386,7 @@ impl PgStore {
             t.execute("SELECT pg_advisory_xact_lock($1)", &[&schema::CREATE_LOCK])?;
             t.batch_execute(schema::TABLES)?;
             t.batch_execute(schema::INDEXES)?;
+            t.batch_execute(schema::COUNTS)?;
             let had = t
                 .query_opt(
                     "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
@@ -676,9 +679,16 @@ impl PgStore {
             .collect())
     }
 
+    /// The number of customers, from the count that commits keep
+    /// (`payctl_counts`, see [`schema::COUNT_SLOTS`]), not a `count(*)` of
+    /// the table (which reads every row of an index).
     pub fn profile_count(&self) -> Result<usize> {
         let n: i64 = self
-            .row("SELECT count(*) FROM payctl_customers", &[], &[])?
+            .row(
+                "SELECT coalesce(sum(n), 0)::bigint FROM payctl_counts WHERE name = 'customers'",
+                &[],
+                &[],
+            )?
             .map_or(0, |r| r.get(0));
         Ok(usize::try_from(n).unwrap_or(0))
     }

@@ -16,8 +16,16 @@
 /// database gets them in place at its next open);
 /// 3: indexes on the status, template and program of `payctl_transactions`
 /// with its creation sequence (`txn list` filters; a version-1 or 2
-/// database gets them in place at its next open).
-pub const SCHEMA_VERSION: u32 = 3;
+/// database gets them in place at its next open);
+/// 4: `payctl_counts`, the number of customers kept in [`COUNT_SLOTS`] rows
+/// that commits add to (a page's `total_count` without a `count(*)` of the
+/// table; an older database gets it, counted once, at its next open).
+pub const SCHEMA_VERSION: u32 = 4;
+
+/// The rows of `payctl_counts` that hold the number of customers: a commit
+/// adds its new customers to one of them, chosen at random, so that
+/// concurrent creates seldom wait for the same row; the count is their sum.
+pub const COUNT_SLOTS: i32 = 16;
 
 /// A lock number of `pg_advisory_xact_lock` that serializes the creation of
 /// the schema by concurrent first commands.
@@ -60,6 +68,23 @@ CREATE TABLE IF NOT EXISTS payctl_idempotency (
     at bigint NOT NULL,
     result text NOT NULL
 );
+CREATE TABLE IF NOT EXISTS payctl_counts (
+    name text NOT NULL,
+    slot integer NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (name, slot)
+);
+";
+
+/// The count's rows, the customers counted once (no commit adds to the
+/// table meanwhile: the lock waits for those under way and holds off the
+/// next until this transaction ends). Does nothing where the rows exist.
+pub const COUNTS: &str = "
+LOCK TABLE payctl_customers IN SHARE MODE;
+INSERT INTO payctl_counts (name, slot, n)
+    SELECT 'customers', s, CASE WHEN s = 0 THEN (SELECT count(*) FROM payctl_customers) ELSE 0 END
+    FROM generate_series(0, 15) AS s
+    ON CONFLICT DO NOTHING;
 ";
 
 /// The indexes of `profile list`'s filters: the lower-cased names and
@@ -86,3 +111,12 @@ pub const RECORD_TABLES: [&str; 5] = [
     "payctl_queue",
     "payctl_idempotency",
 ];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_count_rows_are_the_slots() {
+        let series = format!("generate_series(0, {})", super::COUNT_SLOTS - 1);
+        assert!(super::COUNTS.contains(&series), "{}", super::COUNTS);
+    }
+}

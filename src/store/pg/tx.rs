@@ -148,10 +148,19 @@ impl<'s> PgTx<'s> {
             tx[3].push(serde_json::to_string(t).expect("records serialize"));
             status.push(i32::try_from(tr.transaction_status_id).unwrap_or(i32::MAX));
         }
+        // The slot of the kept count this commit adds its new customers to
+        // (see `schema::COUNT_SLOTS`).
+        let slot: i32 = rand::random_range(0..super::schema::COUNT_SLOTS);
         let written = store.with(|c| {
             if !cu[0].is_empty() {
+                // One statement: the rows, and the count of those that are
+                // new (every part of it sees the table as it was before).
                 c.execute(
-                    "INSERT INTO payctl_customers \
+                    "WITH fresh AS (SELECT count(*) AS n FROM unnest($1::text[]) AS u (id) \
+                       WHERE NOT EXISTS (SELECT 1 FROM payctl_customers o WHERE o.id = u.id)), \
+                     counted AS (UPDATE payctl_counts SET n = payctl_counts.n + (SELECT n FROM fresh) \
+                       WHERE name = 'customers' AND slot = $7 AND (SELECT n FROM fresh) > 0) \
+                     INSERT INTO payctl_customers \
                      (id, customer_key, first_name_lc, last_name_lc, email_lc, doc) \
                      SELECT id, k, f, l, e, d::jsonb FROM unnest($1::text[], $2::text[], \
                        $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY \
@@ -160,7 +169,7 @@ impl<'s> PgTx<'s> {
                      first_name_lc = EXCLUDED.first_name_lc, \
                      last_name_lc = EXCLUDED.last_name_lc, email_lc = EXCLUDED.email_lc, \
                      doc = EXCLUDED.doc",
-                    &[&cu[0], &cu[1], &cu[2], &cu[3], &cu[4], &cu[5]],
+                    &[&cu[0], &cu[1], &cu[2], &cu[3], &cu[4], &cu[5], &slot],
                 )?;
             }
             if !att[0].is_empty() {
