@@ -35,7 +35,6 @@ impl PgStore {
             .map(|r| (r.get(0), r.get(1)))
             .collect())
         })?;
-        let rows_n = rows.len();
         let mut customers = Vec::new();
         for (id, doc) in rows {
             match serde_json::from_str::<Customer>(&doc) {
@@ -100,19 +99,22 @@ impl PgStore {
                 true,
             ));
         }
-        // Derived: the kept count of customers (schema 4).
-        let kept: i64 = self.with(|c| {
-            Ok(c.query_one(
-                "SELECT coalesce(sum(n), 0)::bigint FROM payctl_counts WHERE name = 'customers'",
+        // Derived: the kept count of customers (schema 4), compared with
+        // the table in one statement (one snapshot: commits go on beside a
+        // check).
+        let (kept, held): (i64, i64) = self.with(|c| {
+            let r = c.query_one(
+                "SELECT (SELECT coalesce(sum(n), 0)::bigint FROM payctl_counts \
+                   WHERE name = 'customers'), (SELECT count(*) FROM payctl_customers)",
                 &[],
-            )?
-            .get(0))
+            )?;
+            Ok((r.get(0), r.get(1)))
         })?;
-        let count_off = usize::try_from(kept).ok() != Some(rows_n);
+        let count_off = kept != held;
         if count_off {
             f.push(finding(
                 "payctl_counts",
-                format!("says {kept} customers; payctl_customers holds {rows_n}"),
+                format!("says {kept} customers; payctl_customers holds {held}"),
                 true,
             ));
         }
