@@ -648,6 +648,16 @@ fn sslmode_require_against_a_server_without_tls_is_refused() {
     assert_eq!(o.code, 0, "{o:?}");
 }
 
+/// `payctl_meta.schema_version` as the database holds it.
+fn schema_version(c: &mut postgres::Client) -> String {
+    c.query_one(
+        "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
+        &[],
+    )
+    .unwrap()
+    .get(0)
+}
+
 /// A database of schema version 1 (no indexes on the filtered columns) is
 /// upgraded in place at its next open: the version becomes 2, the indexes
 /// exist, and the filters answer from them as before.
@@ -667,13 +677,7 @@ fn a_version_1_database_gets_the_filter_indexes_in_place() {
     let o = env.run(&["profile", "list", "--email", "ADA@example.com"]);
     assert_eq!(o.code, 0, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], cid.as_str());
-    let v: String = c
-        .query_one(
-            "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
-            &[],
-        )
-        .unwrap()
-        .get(0);
+    let v = schema_version(&mut c);
     assert_eq!(v, "4");
     let n: i64 = c
         .query_one(
@@ -767,13 +771,7 @@ fn a_version_2_database_gets_the_txn_filter_indexes_in_place() {
     )
     .unwrap();
     assert_eq!(txn_pages(&env, &["--status", "10"], "2"), all);
-    let v: String = c
-        .query_one(
-            "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
-            &[],
-        )
-        .unwrap()
-        .get(0);
+    let v = schema_version(&mut c);
     assert_eq!(v, "4");
     let n: i64 = c
         .query_one(
@@ -930,13 +928,7 @@ fn the_kept_count_of_customers_is_right_upgraded_and_repaired() {
     )
     .unwrap();
     assert_eq!(total(&env), 28, "counted once at the upgrade");
-    let v: String = c
-        .query_one(
-            "SELECT value FROM payctl_meta WHERE name = 'schema_version'",
-            &[],
-        )
-        .unwrap()
-        .get(0);
+    let v = schema_version(&mut c);
     assert_eq!(v, "4");
     env.create_profile("count-after");
     assert_eq!(total(&env), 29);

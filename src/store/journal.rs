@@ -298,11 +298,18 @@ pub fn commit_durable(root: &Path, journal: &Journal) -> Result<()> {
     let size = journal.size();
     let mut text = Vec::with_capacity(size + size / 8 + 16);
     serde_json::to_writer(&mut text, journal).expect("journal serializes");
-    let tmp = atomic::write_temp(&path, &text)?;
-    atomic::rename_temp(&tmp, &path)?;
+    commit_text(&path, &text, || finish(root, journal, &path, applied))
+}
+
+/// Write `text` as the journal at `path` (temp, sync, rename: the commit
+/// point), then `finish`: an error of `finish` is the committed change's,
+/// kept as a warning (see [`commit`]), never the caller's.
+fn commit_text(path: &Path, text: &[u8], finish: impl FnOnce() -> Result<()>) -> Result<()> {
+    let tmp = atomic::write_temp(path, text)?;
+    atomic::rename_temp(&tmp, path)?;
     // The commit point.
     COMMITTED.fetch_add(1, Ordering::SeqCst);
-    if let Err(e) = finish(root, journal, &path, applied) {
+    if let Err(e) = finish() {
         UNFINISHED.fetch_add(1, Ordering::SeqCst);
         let why = e.first_message();
         warn(format!(
@@ -367,20 +374,9 @@ fn commit_applied(root: &Path, journal: &Journal, boot: &str) -> Result<()> {
         serde_json::to_writer(&mut text, op).expect("journal serializes");
     }
     text.extend_from_slice(b"]}");
-    let tmp = atomic::write_temp(&path, &text)?;
-    atomic::rename_temp(&tmp, &path)?;
-    // The commit point.
-    COMMITTED.fetch_add(1, Ordering::SeqCst);
-    if let Err(e) = finish_applied(root, journal, &path, text.len()) {
-        UNFINISHED.fetch_add(1, Ordering::SeqCst);
-        let why = e.first_message();
-        warn(format!(
-            "the change was committed ({}), but finishing it failed: {why}; \
-             the next payctl that can write completes it",
-            path.display()
-        ));
-    }
-    Ok(())
+    commit_text(&path, &text, || {
+        finish_applied(root, journal, &path, text.len())
+    })
 }
 
 /// What follows the commit point of [`commit_applied`].
@@ -443,14 +439,21 @@ fn applied(root: &Path) -> Result<Option<Applied>> {
     let Some(text) = atomic::read_opt(&root.join(APPLIED))? else {
         return Ok(None);
     };
-    Ok(Some(match boot_id() {
-        Some(boot)
-            if text.starts_with(applied_prefix(boot).as_bytes()) && text.ends_with(b"]}") =>
-        {
-            Applied::Current(text)
-        }
-        _ => Applied::Stale,
+    Ok(Some(if written_this_boot(&text, &text) {
+        Applied::Current(text)
+    } else {
+        Applied::Stale
     }))
+}
+
+/// Whether an [`APPLIED`] that begins with `head` and ends with `tail` was
+/// written as this payctl writes it, since this machine started. (Its
+/// prefix ends with `[`, so a text short enough for the two to overlap
+/// never passes.)
+fn written_this_boot(head: &[u8], tail: &[u8]) -> bool {
+    boot_id().is_some_and(|boot| {
+        head.starts_with(applied_prefix(boot).as_bytes()) && tail.ends_with(b"]}")
+    })
 }
 
 /// Whether [`APPLIED`] holds changes that must be replayed before the files
@@ -478,7 +481,7 @@ pub fn applied_is_stale(root: &Path) -> Result<bool> {
     f.read_exact_at(&mut head, 0)
         .and_then(|()| f.read_exact_at(&mut tail, len - 2))
         .map_err(|e| Error::io(&path, e))?;
-    Ok(head != prefix.as_bytes() || &tail != b"]}")
+    Ok(!written_this_boot(&head, &tail))
 }
 
 fn applied_prefix(boot: &str) -> String {
