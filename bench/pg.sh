@@ -30,11 +30,18 @@
 #
 # Needs: cargo, python3 (standard library only), PostgreSQL >= 12 server
 # binaries under /usr/lib/postgresql (apt-get install postgresql), wrk
-# (apt-get install wrk; without it the serve cases are skipped).
+# (apt-get install wrk; without it the serve cases are skipped), pgbouncer
+# (apt-get install pgbouncer, installed here when run as root; without it
+# the pooled column is skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v python3 >/dev/null || { echo "bench: python3 is needed" >&2; exit 2; }
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
     || { echo "bench: PostgreSQL is needed (apt-get install postgresql)" >&2; exit 2; }
+if ! command -v pgbouncer >/dev/null && [ "$(id -u)" = 0 ]; then
+    echo "bench: installing pgbouncer (apt-get install -y pgbouncer)" >&2
+    apt-get install -y -qq pgbouncer >/dev/null 2>&1 ||
+        { apt-get update -qq && apt-get install -y -qq pgbouncer >/dev/null; } || true
+fi
 cargo build --release --quiet
 exec python3 bench/pg.py "$PWD/target/release/payctl" "$@"

@@ -943,3 +943,88 @@ fn the_kept_count_of_customers_is_right_upgraded_and_repaired() {
     assert_eq!(total(&env), 29);
     assert_eq!(env.run(&["store", "check"]).code, 0);
 }
+
+/// The CLI through PgBouncer in session mode (README "On PostgreSQL": the
+/// pooler that takes away a process's connection cost): every command
+/// works, a refused write leaves the pooled connection usable for the next
+/// process, concurrent writers all land, the writes are in the database
+/// behind it, and the backends stay open in the pool between processes.
+#[test]
+fn the_cli_works_through_pgbouncer_in_session_mode() {
+    let test = "the_cli_works_through_pgbouncer_in_session_mode";
+    let Some((direct, pooled)) = common::pg::pooled_database(test) else {
+        return;
+    };
+    let env = Env {
+        dir: tempfile::TempDir::new().expect("tempdir"),
+        db: Some(pooled),
+    };
+    let prm = env.program_id();
+    let a = env.create_profile("pool-0001");
+    // Refused writes (a held key, a reused idempotency key), then the next
+    // processes on the same pooled backends still work.
+    env.body(&["profile", "create"], &common::profile_body("pool-0001"))
+        .refused(1, 21002);
+    let body = common::profile_body("pool-0002");
+    let first = env.body(&["profile", "create", "--idempotency-key", "pk-1"], &body);
+    assert_eq!(first.code, 0, "{first:?}");
+    let again = env.body(&["profile", "create", "--idempotency-key", "pk-1"], &body);
+    assert_eq!(again.id(), first.id(), "{again:?}");
+    env.body(
+        &["profile", "create", "--idempotency-key", "pk-1"],
+        &common::profile_body("pool-0003"),
+    )
+    .refused(1, 21005);
+    let b = first.id();
+    for c in [&a, &b] {
+        let o = env.run(&["program", "attach", &prm, c]);
+        assert_eq!(o.code, 0, "{o:?}");
+    }
+    let w = env.run(&["worker"]);
+    assert_eq!(w.json["data"][0]["attachments_processed"], 2, "{w:?}");
+    // Eight writers at once through the pooler.
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            let body = common::profile_body(&format!("pool-1{i:03}"));
+            env.spawn(
+                &["profile", "create", "--body", "-"],
+                Some(body.to_string().as_bytes()),
+            )
+        })
+        .collect();
+    let mut ids: Vec<String> = children
+        .into_iter()
+        .map(|c| {
+            let o = common::finish(c);
+            assert_eq!(o.code, 0, "{o:?}");
+            o.id()
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 8);
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.json["data"][0]["status"], "clean", "{o:?}");
+    assert_eq!(o.json["data"][0]["customers"], 10, "{o:?}");
+    // The same rows straight from the database behind the pooler.
+    let direct_env = Env {
+        dir: tempfile::TempDir::new().expect("tempdir"),
+        db: Some(direct.clone()),
+    };
+    let o = direct_env.run(&["profile", "list", "--page-size", "100"]);
+    assert_eq!(o.json["paging"]["total_count"], 10, "{o:?}");
+    let o = direct_env.run(&["program", "profiles", &prm]);
+    assert_eq!(o.data().len(), 2, "{o:?}");
+    // The pooler kept its server connections: backends of this database
+    // that outlived every payctl process (a direct payctl closes its own).
+    let (mut c, name) = admin(&direct_env);
+    let kept: i64 = c
+        .query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            &[&name],
+        )
+        .expect("pg_stat_activity")
+        .get(0);
+    assert!(kept >= 1, "no pooled backend is open: {kept}");
+}

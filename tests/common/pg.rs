@@ -254,3 +254,105 @@ pub fn fresh_database(test: &str) -> Option<String> {
         server.port
     ))
 }
+
+static BOUNCER: OnceLock<Result<u16, String>> = OnceLock::new();
+
+fn pgbouncer() -> Option<PathBuf> {
+    ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// PgBouncer in session mode in front of the test server, on a free port:
+/// its port. Stopped when the test binary exits (like the server).
+fn start_bouncer(server: &Server) -> Result<u16, String> {
+    let bin = pgbouncer().ok_or("no pgbouncer (apt-get install pgbouncer)")?;
+    let dir = server.dir.join(format!("pgbouncer-{}", rand_suffix()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let port = free_port();
+    std::fs::write(dir.join("users.txt"), "\"postgres\" \"\"\n").map_err(|e| e.to_string())?;
+    let ini = dir.join("pgbouncer.ini");
+    std::fs::write(
+        &ini,
+        format!(
+            "[databases]\n* = host=127.0.0.1 port={server_port}\n[pgbouncer]\n\
+             listen_addr = 127.0.0.1\nlisten_port = {port}\nunix_socket_dir =\n\
+             auth_type = trust\nauth_file = {dir}/users.txt\npool_mode = session\n\
+             max_client_conn = 200\ndefault_pool_size = 20\n\
+             logfile = {dir}/pgbouncer.log\npidfile = {dir}/pgbouncer.pid\n",
+            server_port = server.port,
+            dir = dir.display()
+        ),
+    )
+    .map_err(|e| e.to_string())?;
+    if is_root() {
+        let ok = Command::new("chown")
+            .args(["-R", "nobody", dir.to_str().unwrap()])
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !ok.success() {
+            return Err("chown nobody failed".into());
+        }
+    }
+    let out = as_server_user(&bin)
+        .arg("-d")
+        .arg(&ini)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "pgbouncer failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if std::time::Instant::now() > deadline {
+            let log = std::fs::read_to_string(dir.join("pgbouncer.log")).unwrap_or_default();
+            return Err(format!("pgbouncer did not listen: {log}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let stop = format!(
+        "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; kill $(cat {dir}/pgbouncer.pid)",
+        pid = std::process::id(),
+        dir = dir.display(),
+    );
+    Command::new("sh")
+        .args(["-c", &stop])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    Ok(port)
+}
+
+/// A fresh database as `(direct URL, URL through PgBouncer in session
+/// mode)`, or `None` (after saying why) when PostgreSQL or PgBouncer is
+/// missing outside CI. In CI both are installed (.ci/run) and required.
+// A test helper: it reads CI and says on stderr why a test is skipped.
+#[allow(clippy::disallowed_methods, clippy::print_stderr)]
+pub fn pooled_database(test: &str) -> Option<(String, String)> {
+    let direct = fresh_database(test)?;
+    let server = SERVER.get().and_then(|s| s.as_ref().ok())?;
+    let port = match BOUNCER.get_or_init(|| start_bouncer(server)) {
+        Ok(port) => *port,
+        Err(why) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{test}: PgBouncer is required in CI and could not be started: {why}");
+            }
+            eprintln!(
+                "SKIPPED {test}: needs PgBouncer ({why}); install the `pgbouncer` package \
+                 (apt-get install pgbouncer) and run `cargo test` again"
+            );
+            return None;
+        }
+    };
+    let name = direct.rsplit('/').next().expect("database name").to_owned();
+    Some((
+        direct,
+        format!("postgresql://postgres@127.0.0.1:{port}/{name}"),
+    ))
+}
