@@ -35,8 +35,9 @@
 # minute or more after many files were removed (the allocator skips recently
 # freed inodes): the numbers of a run started within minutes of a large rm -rf
 # (a previous run's clean-up included), or beside builds and test suites that
-# create and remove files, are pessimistic. The table says when a probe found
-# file creation slow.
+# create and remove files, are pessimistic. So the bench probes file creation
+# before the imports and waits (every 20 s, at most BENCH_SETTLE_WAIT seconds,
+# default 420) until it is healthy; the table says when it was still slow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v sqlite3 >/dev/null || { echo "bench: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 2; }
