@@ -12,7 +12,7 @@
 //! dozen bytes per record, hashes mostly, and the indexes and logs are
 //! streamed against those. `--repair` reads the records again to rebuild.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -1258,7 +1258,15 @@ impl Store {
     /// the lines that the records and those positions give (in any order).
     /// When the summary log agrees with the records (`log_agrees`: its
     /// latest line of each transaction is the record's summary), the
-    /// summaries are read from it instead of from every record again.
+    /// summaries are streamed from it instead of read from every record
+    /// again.
+    ///
+    /// Memory stays small at a million transactions (issue 17): nothing
+    /// holds the summaries or the files' expected text. Each expected file
+    /// is kept as the number of its lines and the sum of their 64-bit
+    /// hashes ([`LineSum`]), and the ids as hashes; only a file whose sum
+    /// differs is looked at line by line, its expected lines gathered in a
+    /// second pass, to say what it lacks or holds too many of.
     fn txn_index_findings(&self, log_agrees: bool) -> Result<Vec<Finding>> {
         let mut out = Vec::new();
         let mut push = |path: &str, problem: String| {
@@ -1268,50 +1276,47 @@ impl Store {
                 repairable: true,
             })
         };
-        let ordered = if log_agrees {
-            self.txns()?
-        } else {
-            self.ordered_txn_summaries(self.readable_txn_summaries()?)?
-        };
+        let mut want: BTreeMap<String, LineSum> = BTreeMap::new();
+        let mut ordered: Vec<u64> = Vec::new();
+        self.each_ordered_txn(log_agrees, &mut |pos, s| {
+            if ordered.len() <= pos {
+                ordered.resize(pos + 1, 0);
+            }
+            ordered[pos] = h64(s.id.as_str());
+            for (path, line) in txn_index::entries(pos, s) {
+                want.entry(path).or_default().add(line.as_bytes());
+            }
+        })?;
         let ids_path = self.root.join(txn_index::TXN_IDS);
         let len = fs::metadata(&ids_path).map(|m| m.len()).unwrap_or(0);
-        let listed = match index::ids_all(&ids_path) {
-            Ok(ids) => ids,
-            Err(e) => {
-                push(txn_index::TXN_IDS, e.errors[0].message.clone());
-                return Ok(out);
-            }
-        };
+        let mut listed: Vec<u64> = Vec::with_capacity(ordered.len());
+        if let Err(e) = index::ids_each(&ids_path, |id| listed.push(h64(id))) {
+            push(txn_index::TXN_IDS, e.errors[0].message.clone());
+            return Ok(out);
+        }
         if !len.is_multiple_of(index::ID_RECORD as u64) {
             push(txn_index::TXN_IDS, "ends with a partial record".into());
             return Ok(out);
         }
-        let by_id: HashMap<&str, &TxnSummary> =
-            ordered.iter().map(|s| (s.id.as_str(), s)).collect();
-        let distinct = listed.iter().collect::<BTreeSet<_>>().len() == listed.len();
-        if listed.len() != ordered.len()
-            || !distinct
-            || listed.iter().any(|id| !by_id.contains_key(id.as_str()))
-        {
-            push(
-                txn_index::TXN_IDS,
+        if listed != ordered {
+            // The same ids (the records' are distinct), only in another
+            // order; or not each record's id once.
+            let (mut a, mut b) = (listed.clone(), ordered.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            let problem = if a == b {
+                "does not list the transactions in the creation order of the summary log".into()
+            } else {
                 format!(
                     "does not list each of the {} transaction records once (it lists {} ids)",
                     ordered.len(),
                     listed.len()
-                ),
-            );
+                )
+            };
+            push(txn_index::TXN_IDS, problem);
             return Ok(out);
         }
-        if listed.iter().ne(ordered.iter().map(|s| &s.id)) {
-            push(
-                txn_index::TXN_IDS,
-                "does not list the transactions in the creation order of the summary log".into(),
-            );
-            return Ok(out);
-        }
-        let mut want = txn_index::rebuild(&ordered);
-        want.remove(txn_index::TXN_IDS);
+        drop((listed, ordered));
         let mut have: BTreeSet<String> = BTreeSet::new();
         for dir in txn_index::dirs() {
             let mut files = Vec::new();
@@ -1319,6 +1324,41 @@ impl Store {
             for p in files.iter().filter(|p| !atomic::is_temp(p)) {
                 have.insert(rel(&self.root, p));
             }
+        }
+        // Each expected file: missing, or whether it ends with a partial
+        // line and whether its complete lines are the expected ones.
+        enum Seen {
+            Missing,
+            Present { partial: bool, agrees: bool },
+        }
+        let mut seen = Vec::with_capacity(want.len());
+        for (r, expected) in &want {
+            let Ok(Some(bytes)) = atomic::read_opt(&self.root.join(r)) else {
+                seen.push(Seen::Missing);
+                continue;
+            };
+            let mut actual = LineSum::default();
+            actual.add(index::complete(&bytes));
+            seen.push(Seen::Present {
+                partial: index::complete(&bytes).len() != bytes.len(),
+                agrees: actual == *expected,
+            });
+        }
+        // The expected lines of the files that differ, for the details.
+        let mut differing: HashMap<&str, String> = want
+            .keys()
+            .zip(&seen)
+            .filter(|(_, s)| matches!(s, Seen::Present { agrees: false, .. }))
+            .map(|(r, _)| (r.as_str(), String::new()))
+            .collect();
+        if !differing.is_empty() {
+            self.each_ordered_txn(log_agrees, &mut |pos, s| {
+                for (path, line) in txn_index::entries(pos, s) {
+                    if let Some(text) = differing.get_mut(path.as_str()) {
+                        text.push_str(&line);
+                    }
+                }
+            })?;
         }
         let lines = |b: &[u8]| -> Vec<Vec<u8>> {
             let mut v: Vec<Vec<u8>> = index::complete(b)
@@ -1329,22 +1369,30 @@ impl Store {
             v.sort_unstable();
             v
         };
-        for (r, text) in &want {
-            let expected = lines(text.as_bytes());
-            let Ok(Some(bytes)) = atomic::read_opt(&self.root.join(r)) else {
-                push(
-                    r,
-                    format!(
-                        "is missing: {} entr{} of the transaction records",
-                        expected.len(),
-                        if expected.len() == 1 { "y" } else { "ies" }
-                    ),
-                );
-                continue;
-            };
-            if index::complete(&bytes).len() != bytes.len() {
-                push(r, "ends with a partial line".into());
+        for ((r, sum), seen) in want.iter().zip(seen) {
+            match seen {
+                Seen::Missing => {
+                    push(
+                        r,
+                        format!(
+                            "is missing: {} entr{} of the transaction records",
+                            sum.n,
+                            if sum.n == 1 { "y" } else { "ies" }
+                        ),
+                    );
+                    continue;
+                }
+                Seen::Present { partial, agrees } => {
+                    if partial {
+                        push(r, "ends with a partial line".into());
+                    }
+                    if agrees {
+                        continue;
+                    }
+                }
             }
+            let expected = lines(differing.get(r.as_str()).map_or(&[][..], |t| t.as_bytes()));
+            let bytes = atomic::read_opt(&self.root.join(r))?.unwrap_or_default();
             let actual = lines(&bytes);
             let missing = expected
                 .iter()
@@ -1380,6 +1428,49 @@ impl Store {
             );
         }
         Ok(out)
+    }
+
+    /// Each transaction's summary with its position in creation order, to
+    /// `f` (not in position order when streamed from the log). From the
+    /// summary log when it agrees with the records (`log_agrees`): its
+    /// latest line of each transaction at the position of its first line,
+    /// found in two passes over the log that keep only a small entry per
+    /// transaction. Otherwise from the records, in memory (a damaged store).
+    fn each_ordered_txn(
+        &self,
+        log_agrees: bool,
+        f: &mut dyn FnMut(usize, &TxnSummary),
+    ) -> Result<()> {
+        let path = self.root.join(TXNS_LOG);
+        if log_agrees {
+            // Per transaction (by the hash of its id): its position, and the
+            // number of its last line.
+            let mut at: HashMap<u64, (u32, u32)> = HashMap::new();
+            let mut fits = true;
+            each_log_line(&path, &mut |n, s: TxnSummary| {
+                let (Ok(n), Ok(next)) = (u32::try_from(n), u32::try_from(at.len())) else {
+                    fits = false;
+                    return;
+                };
+                at.entry(h64(s.id.as_str()))
+                    .and_modify(|e| e.1 = n)
+                    .or_insert((next, n));
+            })?;
+            if fits {
+                return each_log_line(&path, &mut |n, s: TxnSummary| {
+                    if let Some(&(pos, last)) = at.get(&h64(s.id.as_str()))
+                        && last as usize == n
+                    {
+                        f(pos as usize, &s);
+                    }
+                });
+            }
+        }
+        let ordered = self.ordered_txn_summaries(self.readable_txn_summaries()?)?;
+        for (pos, s) in ordered.iter().enumerate() {
+            f(pos, s);
+        }
+        Ok(())
     }
 
     /// Fix what can be fixed; whether the derived data was rebuilt (it is
@@ -1667,6 +1758,58 @@ fn txn_invariants(t: &TxnFile, catalog: Option<&Catalog>, f: &mut Vec<Finding>) 
 /// hashes in the order of their first line. The error is the one readers
 /// give for the log.
 #[allow(clippy::type_complexity)]
+/// The lines of a file as `store check` compares them without holding
+/// them: how many non-empty lines, and the sum of their 64-bit hashes
+/// (order does not matter). Two different sets of lines agree with a chance
+/// of about one in 10^19, as the other hash comparisons here.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+struct LineSum {
+    n: usize,
+    sum: u64,
+}
+
+impl LineSum {
+    fn add(&mut self, text: &[u8]) {
+        for l in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            self.n += 1;
+            self.sum = self.sum.wrapping_add(h64(l));
+        }
+    }
+}
+
+/// Each complete line of the log at `path` (none when it does not exist),
+/// parsed, with its number (from 1), to `f`: a stream, nothing kept. A torn
+/// last line is not part of the log (as [`index::read_log`] reads it).
+fn each_log_line<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    f: &mut dyn FnMut(usize, T),
+) -> Result<()> {
+    use std::io::BufRead;
+    let Some(file) = super::safefs::open(path, super::safefs::How::READ)? else {
+        return Ok(());
+    };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut line = Vec::new();
+    let mut n = 0usize;
+    loop {
+        line.clear();
+        let got = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io(path, e))?;
+        if got == 0 || line.last() != Some(&b'\n') {
+            return Ok(());
+        }
+        n += 1;
+        let text = &line[..line.len() - 1];
+        if text.is_empty() {
+            continue;
+        }
+        let rec: T = serde_json::from_slice(text)
+            .map_err(|e| Error::corrupt(path, format!("line {n}: {e}")))?;
+        f(n, rec);
+    }
+}
+
 fn stream_log<T>(
     path: &Path,
     expected: usize,

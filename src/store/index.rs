@@ -194,6 +194,25 @@ pub fn ids_range_bytes(path: &Path, bytes: &[u8], start: usize, end: usize) -> R
         .collect()
 }
 
+/// Each id of an ids file, in order, to `f`, read as a stream (a million
+/// records are 69 MB: `store check` must not hold them); a partial last
+/// record is left out, as [`ids_count`] does.
+pub fn ids_each(path: &Path, mut f: impl FnMut(&str)) -> Result<()> {
+    use std::io::Read;
+    let Some(file) = super::safefs::open(path, super::safefs::How::READ)? else {
+        return Ok(());
+    };
+    let mut reader = std::io::BufReader::with_capacity(ID_RECORD * 4096, file);
+    let mut rec = [0u8; ID_RECORD];
+    loop {
+        match reader.read_exact(&mut rec) {
+            Ok(()) => f(&record_id(path, &rec)?),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+}
+
 /// Every id of an ids file, in order.
 pub fn ids_all(path: &Path) -> Result<Vec<String>> {
     ids_range(path, 0, usize::MAX)

@@ -147,6 +147,26 @@ pub fn value_rel(kind: Kind, value: &str) -> String {
     format!("{}/{:02x}.log", kind.dir(), keys::bucket(value))
 }
 
+/// The entries of the transaction `s` at position `pos`, each as the file
+/// it belongs in and its line: the position map, each value index and the
+/// status index (the ids file aside). The one definition of what the
+/// indexes hold: [`rebuild`] writes them, `store check` compares with them.
+pub fn entries(pos: usize, s: &TxnSummary) -> [(String, String); 4] {
+    let [template, program] = Kind::ALL;
+    [
+        (position_rel(&s.id), position_line(&s.id, pos)),
+        (
+            value_rel(template, template.value(s)),
+            fields::line(pos, &s.id, template.value(s)),
+        ),
+        (
+            value_rel(program, program.value(s)),
+            fields::line(pos, &s.id, program.value(s)),
+        ),
+        (status_rel(s.status_id, pos), status_line(pos, &s.id)),
+    ]
+}
+
 /// The path of every file of the transaction indexes of the transactions
 /// `ordered` (in creation order) with its content: the ids file, the
 /// position map, the value indexes and the status index.
@@ -155,21 +175,9 @@ pub fn rebuild(ordered: &[TxnSummary]) -> BTreeMap<String, String> {
     let mut ids = String::with_capacity(ordered.len() * index::ID_RECORD);
     for (pos, s) in ordered.iter().enumerate() {
         ids.push_str(&index::id_record(&s.id));
-        files
-            .entry(position_rel(&s.id))
-            .or_default()
-            .push_str(&position_line(&s.id, pos));
-        for kind in Kind::ALL {
-            let v = kind.value(s);
-            files
-                .entry(value_rel(kind, v))
-                .or_default()
-                .push_str(&fields::line(pos, &s.id, v));
+        for (path, line) in entries(pos, s) {
+            files.entry(path).or_default().push_str(&line);
         }
-        files
-            .entry(status_rel(s.status_id, pos))
-            .or_default()
-            .push_str(&status_line(pos, &s.id));
     }
     files.insert(TXN_IDS.to_string(), ids);
     files
