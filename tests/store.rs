@@ -1221,11 +1221,27 @@ fn a_full_key_bucket_is_split_a_level_down_and_keys_stay_unique() {
     assert!(files.len() > 100, "{files:?}");
     assert!(max <= 32 * 1024, "{max}");
     assert_clean(&env, "after the split");
-    // Every key is still found: a create with any of them is refused.
+    // Every key is still found: a create with any of them is refused, and
+    // so is an import line (its batch lookup reads the level below too;
+    // it once read only the first level and created a second holder).
     for key in [&keys[0], &keys[599], &keys[600], &keys[1199]] {
         env.body(&["profile", "create"], &profile_body(key))
             .refused(1, 21002);
     }
+    let line = format!(
+        "{}\n",
+        serde_json::to_string(&profile_body(&keys[5])).unwrap()
+    );
+    env.run_with(&["profile", "import", "-"], Some(line.as_bytes()))
+        .refused(1, 21002);
+    let o = env.run_with(
+        &["profile", "import", "--skip-existing", "-"],
+        Some(line.as_bytes()),
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.data().is_empty(), "skipped, not created: {o:?}");
+    let o = env.run(&["profile", "list", "--customer-key", &keys[5]]);
+    assert_eq!(o.data().len(), 1, "one holder of the key: {o:?}");
     let o = env.run(&["profile", "list", "--customer-key", &keys[10]]);
     assert_eq!(o.code, 0, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], ids[10].as_str());

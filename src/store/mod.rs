@@ -879,47 +879,73 @@ impl JsonStore {
     /// than the owners of the keys asked (memory grows with the batch, not
     /// with the store).
     pub fn key_owners(&self, wanted: &[&str]) -> Result<Vec<Option<String>>> {
-        let mut by_bucket: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, k) in wanted.iter().enumerate() {
-            by_bucket.entry(keys::bucket_rel(k)).or_default().push(i);
-        }
         let mut out = vec![None; wanted.len()];
-        for (rel, idx) in by_bucket {
-            let Some(bucket) = self.read_bytes(&self.root.join(&rel))? else {
-                continue;
-            };
-            // Each wanted key's owners, in the order of their lines.
-            let mut owners: HashMap<&str, Vec<&str>> =
-                idx.iter().map(|&i| (wanted[i], Vec::new())).collect();
-            let end = bucket
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            for line in bucket[..end].split(|&b| b == b'\n') {
-                let Some(sp) = line.iter().position(|&b| b == b' ') else {
-                    continue;
-                };
-                let (Ok(key), Ok(owner)) = (
-                    std::str::from_utf8(&line[..sp]),
-                    std::str::from_utf8(&line[sp + 1..]),
-                ) else {
-                    continue;
-                };
-                if owner.is_empty() || owner.contains(' ') {
-                    continue;
-                }
-                if let Some(list) = owners.get_mut(key) {
-                    list.push(owner);
-                }
+        // A key's bucket is the first file on its path that exists (see
+        // [`keys`], and [`Self::key_owner`] for one key): the keys whose
+        // file at one level is missing (split into the level below) are
+        // looked for one level down.
+        let mut pending: Vec<usize> = (0..wanted.len()).collect();
+        for depth in 0..=keys::MAX_DEPTH {
+            if pending.is_empty() {
+                break;
             }
-            for i in idx {
-                let list = owners.get(wanted[i]).map_or(&[][..], Vec::as_slice);
-                if !list.is_empty() {
-                    out[i] = self.holder(wanted[i], list.iter().rev().copied())?;
+            let mut by_bucket: HashMap<String, Vec<usize>> = HashMap::new();
+            for i in pending.drain(..) {
+                by_bucket
+                    .entry(keys::path_at(wanted[i], depth))
+                    .or_default()
+                    .push(i);
+            }
+            for (rel, idx) in by_bucket {
+                match self.read_bytes(&self.root.join(&rel))? {
+                    Some(bucket) => self.owners_in(&bucket, wanted, &idx, &mut out)?,
+                    None => pending.extend(idx),
                 }
             }
         }
         Ok(out)
+    }
+
+    /// The holders of the keys `wanted[i]` for `i` in `idx`, all of one
+    /// `bucket`, into `out` (see [`Self::key_owners`]).
+    fn owners_in(
+        &self,
+        bucket: &[u8],
+        wanted: &[&str],
+        idx: &[usize],
+        out: &mut [Option<String>],
+    ) -> Result<()> {
+        // Each wanted key's owners, in the order of their lines.
+        let mut owners: HashMap<&str, Vec<&str>> =
+            idx.iter().map(|&i| (wanted[i], Vec::new())).collect();
+        let end = bucket
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        for line in bucket[..end].split(|&b| b == b'\n') {
+            let Some(sp) = line.iter().position(|&b| b == b' ') else {
+                continue;
+            };
+            let (Ok(key), Ok(owner)) = (
+                std::str::from_utf8(&line[..sp]),
+                std::str::from_utf8(&line[sp + 1..]),
+            ) else {
+                continue;
+            };
+            if owner.is_empty() || owner.contains(' ') {
+                continue;
+            }
+            if let Some(list) = owners.get_mut(key) {
+                list.push(owner);
+            }
+        }
+        for &i in idx {
+            let list = owners.get(wanted[i]).map_or(&[][..], Vec::as_slice);
+            if !list.is_empty() {
+                out[i] = self.holder(wanted[i], list.iter().rev().copied())?;
+            }
+        }
+        Ok(())
     }
 
     /// The whole key index read once, for many lookups (an import checks
