@@ -127,34 +127,37 @@ pub fn prefix_of_rel(rel: &str) -> Option<Vec<u8>> {
     Some(p)
 }
 
-/// Whether `dir` is a directory (a link is not followed).
-fn is_dir(dir: &Path) -> Result<bool> {
-    Ok(super::safefs::lstat(dir)?.is_some_and(|st| {
-        rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Directory
-    }))
-}
-
 /// Where a writer puts `key` in the store at `root`: the first bucket file
 /// on its path that exists; else the first level where no directory
 /// continues the path. `(store-relative path, depth)`.
 pub fn place(root: &Path, key: &str) -> Result<(String, usize)> {
-    place_with(root, key, &mut HashMap::new())
+    place_with(
+        &mut super::safefs::Dirs::new(root),
+        key,
+        &mut HashMap::new(),
+    )
 }
 
 /// [`place`], remembering in `seen` what it found on the disk (whether each
 /// bucket file it looked at exists, each directory is one), so that the
 /// thousands of keys of one commit look at each file once. Only while the
 /// files cannot change (the caller holds the exclusive lock).
-fn place_with(root: &Path, key: &str, seen: &mut HashMap<String, bool>) -> Result<(String, usize)> {
+fn place_with(
+    dirs: &mut super::safefs::Dirs<'_>,
+    key: &str,
+    seen: &mut HashMap<String, bool>,
+) -> Result<(String, usize)> {
     let mut ask = |rel: String, dir: bool| -> Result<bool> {
         if let Some(&b) = seen.get(&rel) {
             return Ok(b);
         }
-        let path = root.join(&rel);
+        let st = dirs.lstat(&rel)?;
         let b = if dir {
-            is_dir(&path)?
+            st.is_some_and(|st| {
+                rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Directory
+            })
         } else {
-            super::safefs::exists(&path)?
+            st.is_some()
         };
         seen.insert(rel, b);
         Ok(b)
@@ -201,9 +204,12 @@ pub fn layout(p: &[u8], lines: &str) -> Vec<(String, String)> {
 pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
     let mut groups: BTreeMap<String, (usize, Vec<u8>, String)> = BTreeMap::new();
     let mut seen = HashMap::new();
+    // Each bucket's directory opened once (thousands of buckets in 256
+    // directories at a million customers).
+    let mut dirs = super::safefs::Dirs::new(root);
     for line in lines.split_inclusive('\n') {
         let Some(key) = key_of(line) else { continue };
-        let (rel, depth) = place_with(root, key, &mut seen)?;
+        let (rel, depth) = place_with(&mut dirs, key, &mut seen)?;
         groups
             .entry(rel)
             .or_insert_with(|| (depth, prefix(key)[..=depth].to_vec(), String::new()))
@@ -212,8 +218,8 @@ pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
     }
     let mut ops = Vec::new();
     for (rel, (depth, p, data)) in groups {
-        let path = root.join(&rel);
-        let base_len = super::index::complete_len(&path)?;
+        let old = dirs.read(&rel)?.unwrap_or_default();
+        let base_len = super::index::complete(&old).len() as u64;
         if base_len as usize + data.len() <= SPLIT_BYTES || depth == MAX_DEPTH {
             ops.push(Op::Append {
                 path: rel,
@@ -222,7 +228,6 @@ pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
             });
             continue;
         }
-        let old = super::atomic::read_opt(&path)?.unwrap_or_default();
         let mut all =
             String::from_utf8_lossy(&old[..(base_len as usize).min(old.len())]).into_owned();
         all.push_str(&data);

@@ -885,6 +885,10 @@ impl JsonStore {
         // file at one level is missing (split into the level below) are
         // looked for one level down.
         let mut pending: Vec<usize> = (0..wanted.len()).collect();
+        // Without staged changes to read through, each bucket is read in
+        // its directory opened once (see [`safefs::Dirs`]).
+        let mut dirs =
+            (self.group.is_none() && self.overlay.is_none()).then(|| safefs::Dirs::new(&self.root));
         for depth in 0..=keys::MAX_DEPTH {
             if pending.is_empty() {
                 break;
@@ -897,7 +901,11 @@ impl JsonStore {
                     .push(i);
             }
             for (rel, idx) in by_bucket {
-                match self.read_bytes(&self.root.join(&rel))? {
+                let bucket = match &mut dirs {
+                    Some(dirs) => dirs.read(&rel)?,
+                    None => self.read_bytes(&self.root.join(&rel))?,
+                };
+                match bucket {
                     Some(bucket) => self.owners_in(&bucket, wanted, &idx, &mut out)?,
                     None => pending.extend(idx),
                 }

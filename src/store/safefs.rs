@@ -451,6 +451,51 @@ impl Dir {
     }
 }
 
+/// Directories of one store opened once each for many reads in them (see
+/// [`Dir`]), by store-relative path: a batch of key lookups at a million
+/// customers reads thousands of small buckets in 256 directories, and each
+/// read is then one `openat` instead of a walk from the store's root.
+pub struct Dirs<'a> {
+    root: &'a Path,
+    open: std::collections::HashMap<String, Option<Dir>>,
+}
+
+impl<'a> Dirs<'a> {
+    pub fn new(root: &'a Path) -> Self {
+        Dirs {
+            root,
+            open: Default::default(),
+        }
+    }
+
+    /// The directory of the store-relative file `rel` (opened at its first
+    /// use; `None` when it does not exist) and the file's name.
+    fn at<'r>(&mut self, rel: &'r str) -> Result<(Option<&Dir>, &'r OsStr)> {
+        let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        if !self.open.contains_key(dir) {
+            let d = Dir::open(&self.root.join(dir), false)?;
+            self.open.insert(dir.to_string(), d);
+        }
+        Ok((self.open[dir].as_ref(), OsStr::new(name)))
+    }
+
+    /// [`read`] of the store-relative file `rel`.
+    pub fn read(&mut self, rel: &str) -> Result<Option<Vec<u8>>> {
+        match self.at(rel)? {
+            (Some(d), name) => d.read(name, None),
+            (None, _) => Ok(None),
+        }
+    }
+
+    /// [`lstat`] of the store-relative `rel`.
+    pub fn lstat(&mut self, rel: &str) -> Result<Option<rfs::Stat>> {
+        match self.at(rel)? {
+            (Some(d), name) => d.lstat(name),
+            (None, _) => Ok(None),
+        }
+    }
+}
+
 /// What `path` itself is (a link is not followed); `None` when it does not
 /// exist.
 pub fn lstat(path: &Path) -> Result<Option<rfs::Stat>> {
