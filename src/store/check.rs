@@ -1753,11 +1753,6 @@ fn txn_invariants(t: &TxnFile, catalog: Option<&Catalog>, f: &mut Vec<Finding>) 
     );
 }
 
-/// Stream a summary log (complete lines only, as readers read it): the
-/// hash of the latest summary of each id, by hash of the id, and the ids'
-/// hashes in the order of their first line. The error is the one readers
-/// give for the log.
-#[allow(clippy::type_complexity)]
 /// The lines of a file as `store check` compares them without holding
 /// them: how many non-empty lines, and the sum of their 64-bit hashes
 /// (order does not matter). Two different sets of lines agree with a chance
@@ -1810,6 +1805,11 @@ fn each_log_line<T: serde::de::DeserializeOwned>(
     }
 }
 
+/// Stream a summary log (complete lines only, as readers read it): the
+/// hash of the latest summary of each id, by hash of the id, and the ids'
+/// hashes in the order of their first line. The error is the one readers
+/// give for the log.
+#[allow(clippy::type_complexity)]
 fn stream_log<T>(
     path: &Path,
     expected: usize,
@@ -1818,43 +1818,18 @@ fn stream_log<T>(
 where
     T: serde::de::DeserializeOwned + Serialize,
 {
-    use std::io::BufRead;
-    let file = match super::safefs::open(path, super::safefs::How::READ) {
-        Ok(Some(file)) => file,
-        Ok(None) => return Ok(Default::default()),
-        Err(e) => return Err(e.errors[0].message.clone()),
-    };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
     // Sized for the records up front: grown by doubling, a million entries
     // would need both tables at once while they move.
     let mut latest: HashMap<u64, u64> = HashMap::with_capacity(expected);
     let mut order = Vec::with_capacity(expected);
-    let mut line = Vec::new();
-    let mut n = 0usize;
-    loop {
-        line.clear();
-        let got = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Error::io(path, e).errors[0].message.clone())?;
-        if got == 0 || line.last() != Some(&b'\n') {
-            break;
-        }
-        n += 1;
-        let text = &line[..line.len() - 1];
-        if text.is_empty() {
-            continue;
-        }
-        let rec: T = serde_json::from_slice(text).map_err(|e| {
-            Error::corrupt(path, format!("line {n}: {e}")).errors[0]
-                .message
-                .clone()
-        })?;
+    each_log_line(path, &mut |_, rec: T| {
         let id = h64(id_of(&rec).as_str());
         let sum = h64(&serde_json::to_string(&rec).unwrap_or_default());
         if latest.insert(id, sum).is_none() {
             order.push(id);
         }
-    }
+    })
+    .map_err(|e| e.errors[0].message.clone())?;
     Ok((latest, order))
 }
 

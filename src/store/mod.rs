@@ -1637,17 +1637,13 @@ impl JsonTx<'_> {
             for (i, s) in std::mem::take(&mut self.new_txns).iter().enumerate() {
                 let pos = first + i;
                 self.append(txn_index::TXN_IDS, &index::id_record(&s.id))?;
-                self.append(
-                    &txn_index::position_rel(&s.id),
-                    &txn_index::position_line(&s.id, pos),
-                )?;
-                for kind in txn_index::Kind::ALL {
-                    let v = kind.value(s);
-                    self.append(&txn_index::value_rel(kind, v), &fields::line(pos, &s.id, v))?;
+                // The status chunk's lines are gathered: a chunk that also
+                // loses lines below is written whole.
+                let [position, template, program, (status, line)] = txn_index::entries(pos, s);
+                for (path, line) in [position, template, program] {
+                    self.append(&path, &line)?;
                 }
-                adds.entry(txn_index::status_rel(s.status_id, pos))
-                    .or_default()
-                    .push_str(&txn_index::status_line(pos, &s.id));
+                adds.entry(status).or_default().push_str(&line);
             }
         }
         for (tid, (from, to)) in std::mem::take(&mut self.txn_moves) {

@@ -56,6 +56,39 @@ fn as_server_user(program: &Path) -> Command {
     }
 }
 
+/// Make `dir` (and what it holds) the server user's when this process is
+/// root (PostgreSQL and PgBouncer refuse to run as root).
+fn give_to_server_user(dir: &Path) -> Result<(), String> {
+    if !is_root() {
+        return Ok(());
+    }
+    let ok = Command::new("chown")
+        .args(["-R", "nobody", dir.to_str().unwrap()])
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !ok.success() {
+        return Err("chown nobody failed".into());
+    }
+    Ok(())
+}
+
+/// Run the shell `script` once this test binary has exited (it waits for
+/// the binary's pid): how the servers are stopped and their files removed.
+fn when_tests_end(script: &str) -> Result<(), String> {
+    let script = format!(
+        "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; {script}",
+        pid = std::process::id()
+    );
+    Command::new("sh")
+        .args(["-c", &script])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 fn start(tls: bool) -> Result<Server, String> {
     let bin = bin_dir().ok_or("no PostgreSQL server binaries under /usr/lib/postgresql")?;
     let dir = std::env::temp_dir().join(format!(
@@ -64,15 +97,7 @@ fn start(tls: bool) -> Result<Server, String> {
         rand_suffix()
     ));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    if is_root() {
-        let ok = Command::new("chown")
-            .args(["nobody", dir.to_str().unwrap()])
-            .status()
-            .map_err(|e| e.to_string())?;
-        if !ok.success() {
-            return Err("chown nobody failed".into());
-        }
-    }
+    give_to_server_user(&dir)?;
     let data = dir.join("data");
     let out = as_server_user(&bin.join("initdb"))
         .args([
@@ -118,10 +143,8 @@ fn start(tls: bool) -> Result<Server, String> {
         ));
     }
     // Stop the server and remove its directory once this test binary exits.
-    let stop = format!(
-        "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; \
-         {run} {pg_ctl} -D {data} -m immediate stop >/dev/null 2>&1; rm -rf {dir}",
-        pid = std::process::id(),
+    when_tests_end(&format!(
+        "{run} {pg_ctl} -D {data} -m immediate stop >/dev/null 2>&1; rm -rf {dir}",
         run = if is_root() {
             "runuser -u nobody --"
         } else {
@@ -130,14 +153,7 @@ fn start(tls: bool) -> Result<Server, String> {
         pg_ctl = bin.join("pg_ctl").display(),
         data = data.display(),
         dir = dir.display(),
-    );
-    Command::new("sh")
-        .args(["-c", &stop])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
+    ))?;
     Ok(Server { port, dir })
 }
 
@@ -286,15 +302,7 @@ fn start_bouncer(server: &Server) -> Result<u16, String> {
         ),
     )
     .map_err(|e| e.to_string())?;
-    if is_root() {
-        let ok = Command::new("chown")
-            .args(["-R", "nobody", dir.to_str().unwrap()])
-            .status()
-            .map_err(|e| e.to_string())?;
-        if !ok.success() {
-            return Err("chown nobody failed".into());
-        }
-    }
+    give_to_server_user(&dir)?;
     let out = as_server_user(&bin)
         .arg("-d")
         .arg(&ini)
@@ -314,18 +322,7 @@ fn start_bouncer(server: &Server) -> Result<u16, String> {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let stop = format!(
-        "while kill -0 {pid} 2>/dev/null; do sleep 0.5; done; kill $(cat {dir}/pgbouncer.pid)",
-        pid = std::process::id(),
-        dir = dir.display(),
-    );
-    Command::new("sh")
-        .args(["-c", &stop])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
+    when_tests_end(&format!("kill $(cat {}/pgbouncer.pid)", dir.display()))?;
     Ok(port)
 }
 
