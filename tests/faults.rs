@@ -632,6 +632,46 @@ fn a_journal_path_through_a_linked_directory_writes_nothing_outside() {
     );
 }
 
+/// The same through a batch (a journal of more than 16 operations, applied
+/// as an import chunk is): its directories are opened each through its
+/// parent, and a link among them is refused as well, in the middle of the
+/// path (`index/evil/deeper/…`) as at its end, with nothing created
+/// outside; the store's own directories that the batch needs are created.
+#[test]
+fn a_batch_journal_through_a_linked_directory_writes_nothing_outside() {
+    for dir in ["index/evil", "index/evil/deeper"] {
+        let env = Env::new();
+        let id = env.create_profile("evil-00001");
+        let outside = env.dir.path().join("elsewhere");
+        fs::create_dir(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, env.path().join("index/evil")).unwrap();
+        let mut ops: Vec<String> = (0..20)
+            .map(|i| format!(r#"{{"op":"put","path":"index/fresh/{i}/x","data":"y"}}"#))
+            .collect();
+        ops.push(format!(
+            r#"{{"op":"put","path":"{dir}/planted","data":"x"}}"#
+        ));
+        fs::write(
+            env.path().join("journal.json"),
+            format!(r#"{{"ops":[{}]}}"#, ops.join(",")),
+        )
+        .unwrap();
+        let o = run_bounded(&env, &["profile", "get", &id], None);
+        assert_eq!(o.code, 3, "{dir}: {o:?}");
+        assert!(
+            o.messages()
+                .iter()
+                .any(|m| m.contains("index/evil") && m.contains("symbolic link")),
+            "{dir}: {o:?}"
+        );
+        assert_eq!(
+            fs::read_dir(&outside).unwrap().count(),
+            0,
+            "{dir}: a file was created outside"
+        );
+    }
+}
+
 fn mkfifo(p: &Path) {
     let ok = Command::new("mkfifo").arg(p).status().unwrap().success();
     assert!(ok, "mkfifo {}", p.display());

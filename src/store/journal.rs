@@ -25,8 +25,7 @@
 //! each with temp file, `sync_all`, rename and a sync of its directory.)
 
 use std::borrow::Cow;
-use std::collections::hash_map::Entry as Slot;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::ffi::OsStr;
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -722,20 +721,21 @@ fn apply_unsynced(
     journal: &Journal,
     replay: bool,
 ) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    // Each directory written in is created if missing and opened once,
+    // through its parent (thousands of record shards and index buckets):
+    // its files are then reached with one `openat` each.
+    let mut opened = safefs::Dirs::new(root);
     let mut dirs: HashSet<&str> = HashSet::new();
     let mut paths: HashSet<&str> = HashSet::with_capacity(journal.ops.len());
     let mut distinct = true;
     for op in &journal.ops {
         distinct &= paths.insert(op.path());
-        let dir = op.path().rsplit_once('/').map_or("", |(d, _)| d);
-        if dirs.insert(dir) {
-            atomic::ensure_dir(&root.join(dir))?;
+        if dirs.insert(dir_of(op.path())) {
+            opened.ensure(dir_of(op.path()))?;
         }
     }
     let mut files: Vec<PathBuf> = Vec::with_capacity(journal.ops.len());
     let mut puts: Vec<(&str, Cow<[u8]>)> = Vec::new();
-    // The directories of the appends (a few: the indexes), each opened once.
-    let mut opened: HashMap<&str, safefs::Dir> = HashMap::new();
     for op in &journal.ops {
         let target = root.join(op.path());
         match op {
@@ -768,34 +768,42 @@ fn apply_unsynced(
                 base_len,
                 data,
             } => {
-                let (dir, name) = path.rsplit_once('/').unwrap_or(("", path.as_str()));
-                let d = match opened.entry(dir) {
-                    Slot::Occupied(e) => e.into_mut(),
-                    Slot::Vacant(e) => e.insert(open_dir(&root.join(dir))?),
-                };
-                append_in(d, OsStr::new(name), &target, *base_len, data.as_bytes())?;
+                let d = opened.ensure(dir_of(path))?;
+                append_in(d, name_of(path), &target, *base_len, data.as_bytes())?;
                 atomic::fault(&target, "after-write")?;
                 files.push(target);
             }
         }
     }
-    drop(opened);
     // In path order: files of one directory are created together.
     puts.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let puts: Vec<(PathBuf, Cow<[u8]>)> = puts
-        .into_iter()
-        .map(|(path, bytes)| (root.join(path), bytes))
-        .collect();
-    write_all_unsynced(&puts, replay)?;
-    files.extend(puts.into_iter().map(|(p, _)| p));
+    write_all_unsynced(root, &opened, &puts, replay)?;
+    files.extend(puts.into_iter().map(|(p, _)| root.join(p)));
     let dirs: Vec<PathBuf> = dirs.into_iter().map(|d| root.join(d)).collect();
     Ok((files, dirs))
 }
 
-/// Write `puts` with [`atomic::write_unsynced`], split among a few threads:
-/// creating thousands of small files is mostly the kernel's work, which
-/// spreads over the cores.
-fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)], replay: bool) -> Result<()> {
+/// The store-relative directory of the store-relative file `path` (`""`:
+/// the store's root).
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// The name of the store-relative file `path` in its directory.
+fn name_of(path: &str) -> &OsStr {
+    OsStr::new(path.rsplit_once('/').map_or(path, |(_, n)| n))
+}
+
+/// Write `puts` (store-relative paths, in the directories `dirs` opened)
+/// with [`safefs::How::WRITE_NEW`], split among a few threads: creating
+/// thousands of small files is mostly the kernel's work, which spreads over
+/// the cores.
+fn write_all_unsynced(
+    root: &Path,
+    dirs: &safefs::Dirs<'_>,
+    puts: &[(&str, Cow<[u8]>)],
+    replay: bool,
+) -> Result<()> {
     const MIN_PER_THREAD: usize = 256;
     // (Asked only when there is work for several: reading the cgroup's CPU
     // quota costs a point commit a fifth of a millisecond.)
@@ -808,25 +816,20 @@ fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)], replay: bool) -> Result<()>
     } else {
         1
     };
-    // The puts are in path order: each directory is opened once for the
-    // run of its files (one `openat` per file, not a walk from the root).
-    let write = |part: &[(PathBuf, Cow<[u8]>)]| -> Result<()> {
-        let mut dir: Option<safefs::Dir> = None;
-        for (target, data) in part {
-            let parent = target.parent().unwrap_or(Path::new("."));
-            let d = match dir {
-                Some(ref d) if d.path() == parent => d,
-                _ => dir.insert(open_dir(parent)?),
-            };
-            let name = target.file_name().unwrap_or_default();
+    let write = |part: &[(&str, Cow<[u8]>)]| -> Result<()> {
+        for (rel, data) in part {
+            let target = root.join(rel);
+            let d = dirs
+                .get(dir_of(rel))
+                .ok_or_else(|| Error::io(&target, std::io::ErrorKind::NotFound.into()))?;
             if replay {
-                atomic::fault(target, "before-write")?;
+                atomic::fault(&target, "before-write")?;
             }
             let mut f = d
-                .file(name, safefs::How::WRITE_NEW)?
-                .ok_or_else(|| Error::io(target, std::io::ErrorKind::NotFound.into()))?;
-            f.write_all(data).map_err(|e| Error::io(target, e))?;
-            atomic::fault(target, "after-write")?;
+                .file(name_of(rel), safefs::How::WRITE_NEW)?
+                .ok_or_else(|| Error::io(&target, std::io::ErrorKind::NotFound.into()))?;
+            f.write_all(data).map_err(|e| Error::io(&target, e))?;
+            atomic::fault(&target, "after-write")?;
         }
         Ok(())
     };
@@ -847,12 +850,6 @@ fn write_all_unsynced(puts: &[(PathBuf, Cow<[u8]>)], replay: bool) -> Result<()>
     })
 }
 
-/// A directory that a batch writes in (created beforehand).
-fn open_dir(dir: &Path) -> Result<safefs::Dir> {
-    safefs::Dir::open(dir, false)?
-        .ok_or_else(|| Error::io(dir, std::io::ErrorKind::NotFound.into()))
-}
-
 /// [`append_unsynced`] of the file `name` (`target`) of the open directory
 /// `dir`, for a batch: nothing returned.
 fn append_in(
@@ -866,7 +863,13 @@ fn append_in(
     let f = dir
         .file(name, safefs::How::WRITE_OLD)?
         .ok_or_else(|| Error::io(target, std::io::ErrorKind::NotFound.into()))?;
-    f.set_len(base_len).map_err(|e| Error::io(target, e))?;
+    // Cut only what is past `base_len` (a replay's or a torn write's tail):
+    // a truncate to the same length still costs ext4 a trip through its
+    // extent tree, for each of the thousands of files a batch appends to.
+    let len = f.metadata().map_err(|e| Error::io(target, e))?.len();
+    if len != base_len {
+        f.set_len(base_len).map_err(|e| Error::io(target, e))?;
+    }
     f.write_all_at(data, base_len)
         .map_err(|e| Error::io(target, e))
 }

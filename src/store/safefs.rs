@@ -118,6 +118,31 @@ fn not_a_dir(dir: &OwnedFd, name: &OsStr, shown: &Path, e: Errno) -> Error {
     }
 }
 
+/// Open the directory `name` of the open directory `dir` (`shown` is its
+/// path, for errors) without following a link; created (0700) when missing
+/// and `create`. `None`: it is missing.
+fn sub_dir(dir: &OwnedFd, name: &OsStr, shown: &Path, create: bool) -> Result<Option<OwnedFd>> {
+    match rfs::openat(dir, name, DIR_FLAGS, Mode::empty()) {
+        Ok(next) => Ok(Some(next)),
+        Err(Errno::NOENT) if !create => Ok(None),
+        Err(Errno::NOENT) => {
+            match rfs::mkdirat(dir, name, Mode::from_raw_mode(0o700)) {
+                Ok(()) | Err(Errno::EXIST) => {}
+                Err(e) => return Err(io(shown, e)),
+            }
+            let next = rfs::openat(dir, name, DIR_FLAGS, Mode::empty())
+                .map_err(|e| not_a_dir(dir, name, shown, e))?;
+            // Whatever the umask: the store's directories are private.
+            let st = rfs::fstat(&next).map_err(|e| io(shown, e))?;
+            if st.st_mode & 0o777 != 0o700 {
+                rfs::fchmod(&next, Mode::from_raw_mode(0o700)).map_err(|e| io(shown, e))?;
+            }
+            Ok(Some(next))
+        }
+        Err(e) => Err(not_a_dir(dir, name, shown, e)),
+    }
+}
+
 /// Open the directory `dirs` under `base` without following a link; the
 /// missing ones are created (0700) when `create`. `None`: one is missing.
 fn walk(base: &Path, dirs: &[OsString], create: bool) -> Result<Option<OwnedFd>> {
@@ -149,24 +174,8 @@ fn walk(base: &Path, dirs: &[OsString], create: bool) -> Result<Option<OwnedFd>>
     let mut shown = base.to_path_buf();
     for d in dirs {
         shown.push(d);
-        let next = match rfs::openat(&fd, d.as_os_str(), DIR_FLAGS, Mode::empty()) {
-            Ok(next) => next,
-            Err(Errno::NOENT) if !create => return Ok(None),
-            Err(Errno::NOENT) => {
-                match rfs::mkdirat(&fd, d.as_os_str(), Mode::from_raw_mode(0o700)) {
-                    Ok(()) | Err(Errno::EXIST) => {}
-                    Err(e) => return Err(io(&shown, e)),
-                }
-                let next = rfs::openat(&fd, d.as_os_str(), DIR_FLAGS, Mode::empty())
-                    .map_err(|e| not_a_dir(&fd, d, &shown, e))?;
-                // Whatever the umask: the store's directories are private.
-                let st = rfs::fstat(&next).map_err(|e| io(&shown, e))?;
-                if st.st_mode & 0o777 != 0o700 {
-                    rfs::fchmod(&next, Mode::from_raw_mode(0o700)).map_err(|e| io(&shown, e))?;
-                }
-                next
-            }
-            Err(e) => return Err(not_a_dir(&fd, d, &shown, e)),
+        let Some(next) = sub_dir(&fd, d, &shown, create)? else {
+            return Ok(None);
         };
         fd = next;
     }
@@ -417,6 +426,14 @@ impl Dir {
         &self.path
     }
 
+    /// The directory `name` in this one, never through a link (as
+    /// [`Dir::open`] reaches each directory on its way); with `create`,
+    /// created (0700) when missing, else `None` then.
+    pub fn sub(&self, name: &OsStr, create: bool) -> Result<Option<Dir>> {
+        let path = self.path.join(name);
+        Ok(sub_dir(&self.fd, name, &path, create)?.map(|fd| Dir { fd, path }))
+    }
+
     /// [`open`] of the file `name` in this directory.
     pub fn file(&self, name: &OsStr, how: How) -> Result<Option<File>> {
         open_at(&self.fd, name, &self.path.join(name), how).map(|o| o.map(|(f, _)| f))
@@ -472,11 +489,55 @@ impl<'a> Dirs<'a> {
     /// use; `None` when it does not exist) and the file's name.
     fn at<'r>(&mut self, rel: &'r str) -> Result<(Option<&Dir>, &'r OsStr)> {
         let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-        if !self.open.contains_key(dir) {
-            let d = Dir::open(&self.root.join(dir), false)?;
-            self.open.insert(dir.to_string(), d);
-        }
+        self.dir(dir)?;
         Ok((self.open[dir].as_ref(), OsStr::new(name)))
+    }
+
+    /// Open the store-relative directory `dir` into the cache: through its
+    /// parent, itself cached (one `openat`, and none at all under a parent
+    /// known to be missing: the levels of a key's path that were never
+    /// split), the store's root walked to once.
+    fn dir(&mut self, dir: &str) -> Result<()> {
+        self.reach(dir, false)
+    }
+
+    /// The store-relative directory `dir`, created (0700) with the missing
+    /// ones on its way, each through its parent as [`Dirs::read`] reaches
+    /// them (a batch's commit writes in thousands of directories).
+    pub fn ensure(&mut self, dir: &str) -> Result<&Dir> {
+        self.reach(dir, true)?;
+        Ok(self.open[dir].as_ref().expect("created"))
+    }
+
+    /// The directory `dir` as [`Dirs::ensure`] left it open.
+    pub fn get(&self, dir: &str) -> Option<&Dir> {
+        self.open.get(dir).and_then(Option::as_ref)
+    }
+
+    fn reach(&mut self, dir: &str, create: bool) -> Result<()> {
+        match self.open.get(dir) {
+            Some(Some(_)) => return Ok(()),
+            Some(None) if !create => return Ok(()),
+            _ => {}
+        }
+        let d = match dir.rsplit_once('/') {
+            None => Dir::open(&self.root.join(dir), create)?,
+            Some((_, "" | "." | "..")) => {
+                return Err(damaged(
+                    &self.root.join(dir),
+                    "is not a directory path inside the store",
+                ));
+            }
+            Some((parent, name)) => {
+                self.reach(parent, create)?;
+                match &self.open[parent] {
+                    Some(p) => p.sub(OsStr::new(name), create)?,
+                    None => None,
+                }
+            }
+        };
+        self.open.insert(dir.to_string(), d);
+        Ok(())
     }
 
     /// [`read`] of the store-relative file `rel`.
