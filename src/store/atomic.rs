@@ -88,13 +88,27 @@ pub fn fault(path: &Path, name: &str) -> Result<()> {
 /// The first half of [`write_file`]: `bytes` written and synced to the temp
 /// file of `target`, whose path is returned. On error nothing is left.
 pub fn write_temp(target: &Path, bytes: &[u8]) -> Result<PathBuf> {
+    write_temp_with(target, |w| w.write_all(bytes))
+}
+
+/// [`write_temp`] of what `write` writes, through a buffer: a large journal
+/// (a repair of a million records) is serialized straight into its file
+/// instead of first into memory.
+pub fn write_temp_with(
+    target: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<PathBuf> {
     let tmp = temp_path(target);
     fault(&tmp, "before-write")?;
     // A killed writer may have left the temp behind.
     let _ = remove_file(&tmp);
     let written = (|| {
-        let mut f = open_private(&tmp, OpenOptions::new().write(true).create_new(true))?;
-        f.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
+        let f = open_private(&tmp, OpenOptions::new().write(true).create_new(true))?;
+        let mut w = std::io::BufWriter::with_capacity(64 << 10, f);
+        write(&mut w).map_err(|e| Error::io(&tmp, e))?;
+        let f = w
+            .into_inner()
+            .map_err(|e| Error::io(&tmp, e.into_error()))?;
         fault(&tmp, "after-write")?;
         f.sync_all().map_err(|e| Error::io(&tmp, e))?;
         drop(f);

@@ -65,21 +65,26 @@ pub fn all(log: &[u8]) -> Result<Vec<(String, String)>, usize> {
     Ok(out)
 }
 
-/// The whole log for `customers`: the pairs of `kept` (the order a log had)
-/// that the records still hold, then the other records by creation time.
-pub fn rebuild(kept: &[(String, String)], customers: &[Customer]) -> String {
-    let mut rest: Vec<(&str, &str, &str)> = customers
-        .iter()
-        .flat_map(|c| {
-            c.attachments.iter().map(move |a| {
-                (
-                    a.audit.created_datetime.as_str(),
-                    a.program_id.as_str(),
-                    c.id(),
-                )
-            })
-        })
-        .collect();
+/// The profile-program records of `c` as [`rebuild`] takes them:
+/// `(created, program id, customer id)`.
+pub fn rows(c: &Customer) -> impl Iterator<Item = (&str, &str, &str)> {
+    c.attachments.iter().map(move |a| {
+        (
+            a.audit.created_datetime.as_str(),
+            a.program_id.as_str(),
+            c.id(),
+        )
+    })
+}
+
+/// The whole log for the profile-program records `held` (`(created,
+/// program id, customer id)`, see [`rows`]): the pairs of `kept` (the order
+/// a log had) that are still held, then the others by creation time.
+pub fn rebuild<'a>(
+    kept: &[(String, String)],
+    held: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,
+) -> String {
+    let mut rest: Vec<(&str, &str, &str)> = held.into_iter().collect();
     let held: HashSet<(&str, &str)> = rest.iter().map(|&(_, p, c)| (p, c)).collect();
     let mut text = String::new();
     let mut done: HashSet<(&str, &str)> = HashSet::new();

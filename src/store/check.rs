@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::facts::{CustomerFacts, TxnFacts, is_open};
 use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{JOURNAL, Journal, Op};
 use super::{
@@ -29,7 +30,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::model::Customer;
 use crate::model::catalog::Catalog;
-use crate::model::status::{attachment, txn as txn_status};
+use crate::model::status::attachment;
 use crate::model::txn::TxnFile;
 
 /// One problem found.
@@ -1506,15 +1507,17 @@ impl Store {
             return Ok((done, false));
         }
         // Every record is readable (else nothing is rebuilt): read them
-        // again, whole, to rebuild from.
-        let customers = self.readable_customers()?;
-        let txns = self.readable_txns()?;
+        // again, one at a time, keeping what the indexes hold of each.
+        let mut customers: Vec<CustomerFacts> = Vec::new();
+        self.each_readable_customer(|c| customers.push(CustomerFacts::of(&c)))?;
+        let mut txns: Vec<TxnFacts> = Vec::new();
+        self.each_readable_txn(|t| txns.push(TxnFacts::of(&t)))?;
         // Key index: rebuilt whole (one put per bucket), anything else removed.
         let mut journal = Journal {
             ops: self.key_index_ops(
                 customers
                     .iter()
-                    .map(|c| (c.profile.customer_key.as_str(), c.id())),
+                    .map(|c| (c.summary.customer_key.as_str(), c.id())),
             )?,
         };
         // Attachment index: the order it had, then the rest by creation time.
@@ -1524,88 +1527,11 @@ impl Store {
             .unwrap_or_default();
         journal.ops.push(Op::Put {
             path: ATTACHMENTS_LOG.into(),
-            data: attachments::rebuild(&kept, &customers),
+            data: attachments::rebuild(
+                &kept,
+                customers.iter().flat_map(CustomerFacts::attachment_rows),
+            ),
         });
-        // Summary logs: keep the known creation order, then the rest by creation time.
-        let order = |log: Vec<String>, mut rest: Vec<(String, String)>| -> Vec<String> {
-            let known: BTreeSet<&String> = rest.iter().map(|(_, id)| id).collect();
-            let mut out: Vec<String> = log.into_iter().filter(|id| known.contains(id)).collect();
-            let seen: BTreeSet<String> = out.iter().cloned().collect();
-            rest.retain(|(_, id)| !seen.contains(id));
-            rest.sort();
-            out.extend(rest.into_iter().map(|(_, id)| id));
-            out
-        };
-        let old: Vec<String> = self
-            .profiles()
-            .map(|l| l.into_iter().map(|s| s.id).collect())
-            .unwrap_or_default();
-        let by_id: HashMap<&str, &Customer> = customers.iter().map(|c| (c.id(), c)).collect();
-        let ids = order(
-            old,
-            customers
-                .iter()
-                .map(|c| (c.profile.audit.created_datetime.clone(), c.id().to_string()))
-                .collect(),
-        );
-        let mut text = String::new();
-        let mut id_records = String::new();
-        for id in &ids {
-            text.push_str(
-                &serde_json::to_string(&ProfileSummary::of(&by_id[id.as_str()].profile))
-                    .expect("json"),
-            );
-            text.push('\n');
-            id_records.push_str(&index::id_record(id));
-        }
-        journal.ops.push(Op::Put {
-            path: PROFILES_LOG.into(),
-            data: text,
-        });
-        journal.ops.push(Op::Put {
-            path: PROFILE_IDS.into(),
-            data: id_records,
-        });
-        let ordered: Vec<ProfileSummary> = ids
-            .iter()
-            .map(|id| ProfileSummary::of(&by_id[id.as_str()].profile))
-            .collect();
-        journal.ops.extend(self.field_ops_of(&ordered)?);
-        let old: Vec<String> = self
-            .txns()
-            .map(|l| l.into_iter().map(|s| s.id).collect())
-            .unwrap_or_default();
-        let by_id: HashMap<&str, &TxnFile> = txns
-            .iter()
-            .map(|t| (t.transaction.transaction_id.as_str(), t))
-            .collect();
-        let ids = order(
-            old,
-            txns.iter()
-                .map(|t| {
-                    (
-                        t.transaction.audit.created_datetime.clone(),
-                        t.transaction.transaction_id.clone(),
-                    )
-                })
-                .collect(),
-        );
-        let mut text = String::new();
-        for id in &ids {
-            text.push_str(
-                &serde_json::to_string(&TxnSummary::of(by_id[id.as_str()])).expect("json"),
-            );
-            text.push('\n');
-        }
-        journal.ops.push(Op::Put {
-            path: TXNS_LOG.into(),
-            data: text,
-        });
-        let ordered: Vec<TxnSummary> = ids
-            .iter()
-            .map(|id| TxnSummary::of(by_id[id.as_str()]))
-            .collect();
-        journal.ops.extend(self.txn_index_ops(&ordered)?);
         // Queue: drop stale items, add missing ones.
         let pending = &scan.pending;
         let queued = self.queue()?;
@@ -1621,9 +1547,7 @@ impl Store {
         }
         for c in &customers {
             for a in &c.attachments {
-                if a.customer_profile_program_status_id == attachment::PENDING
-                    && !have.contains(&format!("att.{}.{}", c.id(), a.program_id))
-                {
+                if a.pending && !have.contains(&format!("att.{}.{}", c.id(), a.program_id)) {
                     let q = QueueItem::attach(c.id(), &a.program_id);
                     journal.ops.push(Op::Put {
                         path: format!("{QUEUE_DIR}/{}", q.file_name()),
@@ -1633,8 +1557,8 @@ impl Store {
             }
         }
         for t in &txns {
-            let id = &t.transaction.transaction_id;
-            if is_open(t) && !have.contains(&format!("trn.{id}")) {
+            let id = &t.summary.id;
+            if t.open && !have.contains(&format!("trn.{id}")) {
                 let q = QueueItem::txn(id);
                 journal.ops.push(Op::Put {
                     path: format!("{QUEUE_DIR}/{}", q.file_name()),
@@ -1642,6 +1566,59 @@ impl Store {
                 });
             }
         }
+        // Summary logs: keep the known creation order, then the rest by
+        // creation time. The summaries are moved into that order, not copied.
+        let old: Vec<String> = self
+            .profiles()
+            .map(|l| l.into_iter().map(|s| s.id).collect())
+            .unwrap_or_default();
+        let order = order_of(
+            old,
+            customers
+                .iter()
+                .map(|c| (c.created.as_str(), c.id()))
+                .collect(),
+        );
+        let ordered = in_order(customers.into_iter().map(|c| c.summary).collect(), &order);
+        let mut text = String::new();
+        let mut id_records = String::new();
+        for s in &ordered {
+            text.push_str(&serde_json::to_string(s).expect("json"));
+            text.push('\n');
+            id_records.push_str(&index::id_record(&s.id));
+        }
+        journal.ops.push(Op::Put {
+            path: PROFILES_LOG.into(),
+            data: text,
+        });
+        journal.ops.push(Op::Put {
+            path: PROFILE_IDS.into(),
+            data: id_records,
+        });
+        journal.ops.extend(self.field_ops_of(&ordered)?);
+        drop(ordered);
+        let old: Vec<String> = self
+            .txns()
+            .map(|l| l.into_iter().map(|s| s.id).collect())
+            .unwrap_or_default();
+        let order = order_of(
+            old,
+            txns.iter()
+                .map(|t| (t.created.as_str(), t.summary.id.as_str()))
+                .collect(),
+        );
+        let ordered = in_order(txns.into_iter().map(|t| t.summary).collect(), &order);
+        let mut text = String::new();
+        for s in &ordered {
+            text.push_str(&serde_json::to_string(s).expect("json"));
+            text.push('\n');
+        }
+        journal.ops.push(Op::Put {
+            path: TXNS_LOG.into(),
+            data: text,
+        });
+        journal.ops.extend(self.txn_index_ops(&ordered)?);
+        drop(ordered);
         super::journal::commit_durable(&self.root, &journal)?;
         done.push(
             "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids, the transaction indexes and the worker queue".into(),
@@ -1651,14 +1628,6 @@ impl Store {
 }
 
 impl Store {
-    /// Every transaction record that parses (for a rebuild: the check found
-    /// none unreadable).
-    fn readable_txns(&self) -> Result<Vec<TxnFile>> {
-        let mut out = Vec::new();
-        self.each_readable_txn(|t| out.push(t))?;
-        Ok(out)
-    }
-
     /// Call `f` with every transaction record that parses, one at a time.
     pub(crate) fn each_readable_txn(&self, mut f: impl FnMut(TxnFile)) -> Result<()> {
         let mut files = Vec::new();
@@ -1691,13 +1660,6 @@ impl Store {
     }
 }
 
-fn is_open(t: &TxnFile) -> bool {
-    matches!(
-        t.transaction.transaction_status_id,
-        txn_status::CREATED | txn_status::PROCESSING
-    )
-}
-
 /// The spec's invariants over the records themselves (see
 /// [`crate::core::invariants`]), as findings naming the records' files.
 pub(crate) fn invariants(
@@ -1727,6 +1689,40 @@ pub(crate) fn finding_of(v: crate::core::invariants::Violation) -> Finding {
 }
 
 /// A customer_key held by two records, from the scan's digests.
+/// The creation order of the records `rest` (`(created, id)`, one per
+/// record) as indexes into it: the ids of `log` (the order a summary log
+/// had) that are records, each once, then the others by creation time.
+fn order_of(log: Vec<String>, rest: Vec<(&str, &str)>) -> Vec<usize> {
+    let at: HashMap<&str, usize> = rest
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, id))| (id, i))
+        .collect();
+    let mut out: Vec<usize> = Vec::with_capacity(rest.len());
+    let mut seen = vec![false; rest.len()];
+    for id in &log {
+        if let Some(&i) = at.get(id.as_str())
+            && !seen[i]
+        {
+            seen[i] = true;
+            out.push(i);
+        }
+    }
+    let mut others: Vec<usize> = (0..rest.len()).filter(|&i| !seen[i]).collect();
+    others.sort_by(|&a, &b| rest[a].cmp(&rest[b]));
+    out.extend(others);
+    out
+}
+
+/// `items` moved into the `order` of [`order_of`].
+fn in_order<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&i| slots[i].take().expect("each record once"))
+        .collect()
+}
+
 fn key_invariants<'a>(customers: impl Iterator<Item = &'a CustDigest>, f: &mut Vec<Finding>) {
     f.extend(
         crate::core::invariants::keys_held_once(customers.map(|c| (c.key, &*c.id)))

@@ -292,19 +292,25 @@ pub fn commit_durable(root: &Path, journal: &Journal) -> Result<()> {
     if applied {
         atomic::sync_filesystem(root)?;
     }
-    // Sized up front: a large journal (an import chunk) is megabytes, and
-    // growing it by doubling copies it several times.
-    let size = journal.size();
-    let mut text = Vec::with_capacity(size + size / 8 + 16);
-    serde_json::to_writer(&mut text, journal).expect("journal serializes");
-    commit_text(&path, &text, || finish(root, journal, &path, applied))
+    // Serialized straight into its file: a large journal (an import chunk,
+    // a repair) is megabytes, hundreds of them for a repair of a million
+    // records.
+    commit_text(
+        &path,
+        |w| serde_json::to_writer(w, journal).map_err(std::io::Error::from),
+        || finish(root, journal, &path, applied),
+    )
 }
 
-/// Write `text` as the journal at `path` (temp, sync, rename: the commit
-/// point), then `finish`: an error of `finish` is the committed change's,
+/// Write what `write` writes as the journal at `path` (temp, sync, rename:
+/// the commit point), then `finish`: an error of `finish` is the committed change's,
 /// kept as a warning (see [`commit`]), never the caller's.
-fn commit_text(path: &Path, text: &[u8], finish: impl FnOnce() -> Result<()>) -> Result<()> {
-    let tmp = atomic::write_temp(path, text)?;
+fn commit_text(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    finish: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    let tmp = atomic::write_temp_with(path, write)?;
     atomic::rename_temp(&tmp, path)?;
     // The commit point.
     COMMITTED.fetch_add(1, Ordering::SeqCst);
@@ -373,9 +379,11 @@ fn commit_applied(root: &Path, journal: &Journal, boot: &str) -> Result<()> {
         serde_json::to_writer(&mut text, op).expect("journal serializes");
     }
     text.extend_from_slice(b"]}");
-    commit_text(&path, &text, || {
-        finish_applied(root, journal, &path, text.len())
-    })
+    commit_text(
+        &path,
+        |w| w.write_all(&text),
+        || finish_applied(root, journal, &path, text.len()),
+    )
 }
 
 /// What follows the commit point of [`commit_applied`].

@@ -41,6 +41,7 @@ pub mod atomic;
 pub mod attachments;
 pub mod backend;
 pub mod check;
+pub mod facts;
 pub mod fault;
 pub mod fields;
 pub mod group;
@@ -418,7 +419,7 @@ impl JsonStore {
         if version < 3 {
             ops.push(Op::Put {
                 path: ATTACHMENTS_LOG.into(),
-                data: attachments::rebuild(&[], &customers),
+                data: attachments::rebuild(&[], customers.iter().flat_map(attachments::rows)),
             });
         }
         if version < 7 {
@@ -452,6 +453,12 @@ impl JsonStore {
     /// Every customer record that parses (`store check` reports the others).
     fn readable_customers(&self) -> Result<Vec<Customer>> {
         let mut out = Vec::new();
+        self.each_readable_customer(|c| out.push(c))?;
+        Ok(out)
+    }
+
+    /// Call `f` with every customer record that parses, one at a time.
+    pub(crate) fn each_readable_customer(&self, mut f: impl FnMut(Customer)) -> Result<()> {
         for shard in list_dir(&self.root.join(CUSTOMERS_DIR))? {
             for file in list_dir(&shard)? {
                 if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
@@ -461,11 +468,11 @@ impl JsonStore {
                     continue;
                 };
                 if let Ok(c) = serde_json::from_slice::<Customer>(&bytes) {
-                    out.push(c);
+                    f(c);
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The operations that make the key index exactly `pairs` of

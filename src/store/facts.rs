@@ -1,0 +1,82 @@
+//! What `store check --repair` rebuilds the derived indexes from: the few
+//! fields of each record that an index or the worker queue holds. A record
+//! read whole is kilobytes (addresses, instruments, steps); a million of
+//! them held at once was gigabytes, so the rebuild reads the records one at
+//! a time and keeps only these.
+
+use super::index::{ProfileSummary, TxnSummary};
+use crate::model::Customer;
+use crate::model::status::{attachment, txn as txn_status};
+use crate::model::txn::TxnFile;
+
+/// A customer record as the indexes see it.
+pub struct CustomerFacts {
+    pub created: String,
+    pub summary: ProfileSummary,
+    pub attachments: Vec<AttachmentFacts>,
+}
+
+/// One profile-program record as the attachment index and the worker
+/// queue see it.
+pub struct AttachmentFacts {
+    pub created: String,
+    pub program_id: String,
+    pub pending: bool,
+}
+
+impl CustomerFacts {
+    pub fn of(c: &Customer) -> Self {
+        CustomerFacts {
+            created: c.profile.audit.created_datetime.clone(),
+            summary: ProfileSummary::of(&c.profile),
+            attachments: c
+                .attachments
+                .iter()
+                .map(|a| AttachmentFacts {
+                    created: a.audit.created_datetime.clone(),
+                    program_id: a.program_id.clone(),
+                    pending: a.customer_profile_program_status_id == attachment::PENDING,
+                })
+                .collect(),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.summary.id
+    }
+
+    /// Its profile-program records as [`super::attachments::rebuild`] takes
+    /// them: `(created, program id, customer id)`.
+    pub fn attachment_rows(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+        self.attachments
+            .iter()
+            .map(|a| (a.created.as_str(), a.program_id.as_str(), self.id()))
+    }
+}
+
+/// A transaction record as the indexes and the worker queue see it.
+pub struct TxnFacts {
+    pub created: String,
+    pub summary: TxnSummary,
+    /// Still to be processed by the worker (created or processing).
+    pub open: bool,
+}
+
+impl TxnFacts {
+    pub fn of(t: &TxnFile) -> Self {
+        TxnFacts {
+            created: t.transaction.audit.created_datetime.clone(),
+            summary: TxnSummary::of(t),
+            open: is_open(t),
+        }
+    }
+}
+
+/// Whether the worker has yet to process `t` (created or processing): it
+/// belongs in the queue.
+pub fn is_open(t: &TxnFile) -> bool {
+    matches!(
+        t.transaction.transaction_status_id,
+        txn_status::CREATED | txn_status::PROCESSING
+    )
+}
