@@ -506,7 +506,8 @@ impl<'a> Dirs<'a> {
     /// them (a batch's commit writes in thousands of directories).
     pub fn ensure(&mut self, dir: &str) -> Result<&Dir> {
         self.reach(dir, true)?;
-        Ok(self.open[dir].as_ref().expect("created"))
+        self.get(dir)
+            .ok_or_else(|| Error::io(&self.root.join(dir), std::io::ErrorKind::NotFound.into()))
     }
 
     /// The directory `dir` as [`Dirs::ensure`] left it open.
