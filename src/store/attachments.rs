@@ -10,8 +10,6 @@
 
 use std::collections::HashSet;
 
-use crate::model::Customer;
-
 /// The line that records a profile-program record.
 pub fn line(program_id: &str, customer_id: &str) -> String {
     format!("{program_id} {customer_id}\n")
@@ -65,21 +63,10 @@ pub fn all(log: &[u8]) -> Result<Vec<(String, String)>, usize> {
     Ok(out)
 }
 
-/// The profile-program records of `c` as [`rebuild`] takes them:
-/// `(created, program id, customer id)`.
-pub fn rows(c: &Customer) -> impl Iterator<Item = (&str, &str, &str)> {
-    c.attachments.iter().map(move |a| {
-        (
-            a.audit.created_datetime.as_str(),
-            a.program_id.as_str(),
-            c.id(),
-        )
-    })
-}
-
-/// The whole log for the profile-program records `held` (`(created,
-/// program id, customer id)`, see [`rows`]): the pairs of `kept` (the order
-/// a log had) that are still held, then the others by creation time.
+/// The whole log for the profile-program records `held` (`(created, program
+/// id, customer id)`, see [`super::facts::CustomerFacts::attachment_rows`]):
+/// the pairs of `kept` (the order a log had) that are still held, then the
+/// others by creation time.
 pub fn rebuild<'a>(
     kept: &[(String, String)],
     held: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>,

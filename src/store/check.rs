@@ -1508,8 +1508,7 @@ impl Store {
         }
         // Every record is readable (else nothing is rebuilt): read them
         // again, one at a time, keeping what the indexes hold of each.
-        let mut customers: Vec<CustomerFacts> = Vec::new();
-        self.each_readable_customer(|c| customers.push(CustomerFacts::of(&c)))?;
+        let customers = self.customer_facts()?;
         let mut txns: Vec<TxnFacts> = Vec::new();
         self.each_readable_txn(|t| txns.push(TxnFacts::of(&t)))?;
         // Key index: rebuilt whole (one put per bucket), anything else removed.

@@ -407,19 +407,24 @@ impl JsonStore {
             return Ok(());
         }
         upgrading(version);
-        let customers = self.readable_customers()?;
+        let customers = self.customer_facts()?;
         let mut ops = Vec::new();
         if version < 2 {
             ops = self.key_index_ops(
                 customers
                     .iter()
-                    .map(|c| (c.profile.customer_key.as_str(), c.id())),
+                    .map(|c| (c.summary.customer_key.as_str(), c.id())),
             )?;
         }
         if version < 3 {
             ops.push(Op::Put {
                 path: ATTACHMENTS_LOG.into(),
-                data: attachments::rebuild(&[], customers.iter().flat_map(attachments::rows)),
+                data: attachments::rebuild(
+                    &[],
+                    customers
+                        .iter()
+                        .flat_map(facts::CustomerFacts::attachment_rows),
+                ),
             });
         }
         if version < 7 {
@@ -450,15 +455,17 @@ impl JsonStore {
         journal::commit_durable(&self.root, &Journal { ops })
     }
 
-    /// Every customer record that parses (`store check` reports the others).
-    fn readable_customers(&self) -> Result<Vec<Customer>> {
+    /// What the indexes hold of every customer record that parses (`store
+    /// check` reports the others), the records read one at a time: what an
+    /// upgrade and a repair rebuild the indexes from.
+    pub(crate) fn customer_facts(&self) -> Result<Vec<facts::CustomerFacts>> {
         let mut out = Vec::new();
-        self.each_readable_customer(|c| out.push(c))?;
+        self.each_readable_customer(|c| out.push(facts::CustomerFacts::of(&c)))?;
         Ok(out)
     }
 
     /// Call `f` with every customer record that parses, one at a time.
-    pub(crate) fn each_readable_customer(&self, mut f: impl FnMut(Customer)) -> Result<()> {
+    fn each_readable_customer(&self, mut f: impl FnMut(Customer)) -> Result<()> {
         for shard in list_dir(&self.root.join(CUSTOMERS_DIR))? {
             for file in list_dir(&shard)? {
                 if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
@@ -513,7 +520,7 @@ impl JsonStore {
     /// `index/profiles.ids`; customers the log lacks come last, by id):
     /// a put of each bucket that holds a value, a delete of every other
     /// file in the fields' directories.
-    pub(crate) fn field_index_ops(&self, customers: &[Customer]) -> Result<Vec<Op>> {
+    pub(crate) fn field_index_ops(&self, customers: &[facts::CustomerFacts]) -> Result<Vec<Op>> {
         let order: HashMap<String, usize> = self
             .profiles()
             .unwrap_or_default()
@@ -521,9 +528,9 @@ impl JsonStore {
             .enumerate()
             .map(|(i, s)| (s.id, i))
             .collect();
-        let mut sorted: Vec<&Customer> = customers.iter().collect();
+        let mut sorted: Vec<&facts::CustomerFacts> = customers.iter().collect();
         sorted.sort_by(|a, b| {
-            let key = |c: &Customer| {
+            let key = |c: &facts::CustomerFacts| {
                 (
                     order.get(c.id()).copied().unwrap_or(usize::MAX),
                     c.id().to_string(),
@@ -531,10 +538,7 @@ impl JsonStore {
             };
             key(a).cmp(&key(b))
         });
-        let summaries: Vec<ProfileSummary> = sorted
-            .iter()
-            .map(|c| ProfileSummary::of(&c.profile))
-            .collect();
+        let summaries: Vec<ProfileSummary> = sorted.iter().map(|c| c.summary.clone()).collect();
         self.field_ops_of(&summaries)
     }
 

@@ -489,16 +489,8 @@ impl<'a> Dirs<'a> {
     /// use; `None` when it does not exist) and the file's name.
     fn at<'r>(&mut self, rel: &'r str) -> Result<(Option<&Dir>, &'r OsStr)> {
         let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-        self.dir(dir)?;
+        self.reach(dir, false)?;
         Ok((self.open[dir].as_ref(), OsStr::new(name)))
-    }
-
-    /// Open the store-relative directory `dir` into the cache: through its
-    /// parent, itself cached (one `openat`, and none at all under a parent
-    /// known to be missing: the levels of a key's path that were never
-    /// split), the store's root walked to once.
-    fn dir(&mut self, dir: &str) -> Result<()> {
-        self.reach(dir, false)
     }
 
     /// The store-relative directory `dir`, created (0700) with the missing
@@ -515,6 +507,11 @@ impl<'a> Dirs<'a> {
         self.open.get(dir).and_then(Option::as_ref)
     }
 
+    /// Open the store-relative directory `dir` into the cache (created
+    /// with the missing ones on its way when `create`): through its parent,
+    /// itself cached (one `openat`, and none at all under a parent known to
+    /// be missing: the levels of a key's path that were never split), the
+    /// store's root walked to once.
     fn reach(&mut self, dir: &str, create: bool) -> Result<()> {
         match self.open.get(dir) {
             Some(Some(_)) => return Ok(()),
