@@ -497,6 +497,36 @@ fn a_first_use_killed_halfway_is_finished_by_the_next_command() {
     }
 }
 
+/// A first use that finds a store half made (its creation's journal
+/// committed, `meta.json` not yet written) while another payctl finishes
+/// it: the journal it listed is gone when it looks at it, and the store is
+/// complete, not a foreign directory (8 processes racing for a new store
+/// once got "not a payctl store").
+#[test]
+fn a_store_finished_while_a_first_use_looks_at_it_is_not_refused() {
+    let env = Env::new();
+    let o = finish(spawn(
+        &env,
+        Some("after-rename:1"),
+        &["profile", "list"],
+        None,
+    ));
+    assert_eq!(o.code, -1, "{o:?}");
+    assert!(env.path().join("journal.json").is_file());
+    assert!(!env.path().join("meta.json").exists());
+    // It lists the directory, then sleeps before looking at the entries.
+    let mut c = command(&env, None, &["profile", "list"]);
+    c.env("PAYCTL_SLOW", "store-listed:1500");
+    let looking = feed(c, None);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Meanwhile another payctl replays the journal: the store is complete.
+    ok(env.run(&["profile", "list"]));
+    assert!(!env.path().join("journal.json").exists());
+    let o = ok(finish(looking));
+    assert_eq!(o.json["paging"]["total_count"], 0);
+    assert_clean(&env, "after both");
+}
+
 // ------------------------------------------------------------ kill -9
 
 /// Longest random wait before the kill, in ms (`PAYCTL_CRASH_MAX_MS`, default 15).

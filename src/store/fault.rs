@@ -71,7 +71,8 @@ pub fn point(name: &str) -> std::io::Result<()> {
 /// `PAYCTL_SLOW=<point>:<milliseconds>` (tests): sleep that long each time
 /// `point` is reached, to widen a window that other commands must be able
 /// to use (`import-chunk`: before each chunk of `profile import` takes the
-/// store's lock). Unset, this costs one env lookup.
+/// store's lock; `store-listed`: after a first use listed a directory that
+/// has no `meta.json` yet). Unset, this costs one env lookup.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.
 #[allow(clippy::disallowed_methods)]
 pub fn slow(point: &str) {

@@ -1385,7 +1385,14 @@ fn refuse_foreign(root: &Path) -> Result<()> {
                 root.display()
             ),
         )),
-        Ok(_) if !root.join(META).exists() && !half_created(root)? => Err(not_a_store(root)),
+        // `meta.json` is looked for again after the listing: another payctl
+        // creating the store meanwhile writes it before it removes its
+        // journal, so an entry that changed under the listing (the journal
+        // gone, a first record) is a store that became complete, not a
+        // foreign directory.
+        Ok(_) if !root.join(META).exists() && !half_created(root)? && !root.join(META).exists() => {
+            Err(not_a_store(root))
+        }
         _ => Ok(()),
     }
 }
@@ -1422,8 +1429,12 @@ fn half_created(root: &Path) -> Result<bool> {
         })
     }
     let layout = [CUSTOMERS_DIR, TXNS_DIR, "index", QUEUE_DIR];
-    for e in std::fs::read_dir(root).map_err(|e| Error::io(root, e))? {
-        let e = e.map_err(|e| Error::io(root, e))?;
+    let entries = std::fs::read_dir(root)
+        .and_then(|d| d.collect::<std::io::Result<Vec<_>>>())
+        .map_err(|e| Error::io(root, e))?;
+    // (Tests widen the window in which another payctl finishes the store.)
+    fault::slow("store-listed");
+    for e in entries {
         let p = e.path();
         let name = e.file_name();
         let ours = name == LOCK
