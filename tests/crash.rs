@@ -1025,3 +1025,131 @@ fn two_default_addresses_are_reported_and_never_repaired() {
         );
     }
 }
+
+/// `store check --repair` rebuilds the indexes in pieces of bounded size
+/// (src/store/rebuild.rs): the first commit sets a flag in `meta.json` and
+/// empties `index/`, the customers and then the transactions are indexed
+/// again (50,000 per commit; 500 here, `PAYCTL_REBUILD_PIECE`), and the
+/// last commit clears the flag. Killed
+/// after any piece (or inside one), the store is refused by every other
+/// command (30002, naming the way out) and left as it is; `store check`
+/// names the interrupted rebuild; `store check --repair` finishes it, and
+/// the indexes answer as they did before.
+#[test]
+fn a_repair_killed_between_its_pieces_is_refused_until_repaired() {
+    let fixture = Env::new();
+    // The customers take three pieces of 500.
+    let file = fixture.dir.path().join("import.jsonl");
+    fs::write(&file, common::profile_lines("rbk", 1_203)).unwrap();
+    ok(fixture.run(&["profile", "import", &file.display().to_string()]));
+    let (prm, paid) = fixture.attached_profile("rbk-paid-1");
+    let pending = fixture.create_profile("rbk-pending");
+    ok(fixture.run(&["program", "attach", &prm, &pending]));
+    let src = format!("@source_customers={paid}:5.00");
+    let dst = format!("@targets={paid}:5.00");
+    let trn = fixture
+        .run(&txn_create_args(&prm, "internal_transfer", &[&src, &dst]))
+        .id();
+    // What the indexes answer, before and after.
+    let answers = |env: &Env| -> Vec<Value> {
+        [
+            vec!["profile", "list", "--page-size", "7"],
+            vec![
+                "profile",
+                "list",
+                "--email",
+                "ADA@example.com",
+                "--page-size",
+                "5",
+            ],
+            vec!["profile", "list", "--customer-key", "rbk-001202"],
+            vec![
+                "profile",
+                "list",
+                "--tag",
+                "segment=retail",
+                "--page-size",
+                "3",
+            ],
+            vec!["txn", "list", "--status", "10"],
+        ]
+        .iter()
+        .map(|args| {
+            let o = ok(env.run(args));
+            json!([o.json["data"], o.json["paging"]["total_count"]])
+        })
+        .collect()
+    };
+    let expected = answers(&fixture);
+    assert_eq!(expected[1][1], 1_205, "{:?}", expected[1]);
+    assert_eq!(expected[4][0].as_array().unwrap().len(), 1);
+    // A rebuild is needed.
+    fs::remove_file(fixture.path().join("index/profiles.ids")).unwrap();
+
+    // Pieces: 1 the flag, 2 and 3 the customers, 4 the transactions (the
+    // 5th commit clears the flag); then two kills inside a piece's commit.
+    let faults = [
+        "rebuild-piece:1",
+        "rebuild-piece:2",
+        "rebuild-piece:3",
+        "rebuild-piece:4",
+        "after-journal:2",
+        "before-journal-remove:3",
+    ];
+    for fault in faults {
+        let env = clone_env(&fixture);
+        let mut repair = command(&env, Some(fault), &["store", "check", "--repair"]);
+        repair.env("PAYCTL_REBUILD_PIECE", "500");
+        let o = finish(feed(repair, None));
+        assert_eq!(o.code, -1, "{fault}: killed: {o:?}");
+        let meta = fs::read_to_string(env.path().join("meta.json")).unwrap();
+        assert!(meta.contains("\"rebuilding\":true"), "{fault}: {meta}");
+
+        let before = env.snapshot();
+        for args in [
+            vec!["profile", "get", pending.as_str()],
+            vec!["profile", "list"],
+            vec!["txn", "get", trn.as_str()],
+            vec!["worker"],
+            vec!["program", "attach", prm.as_str(), paid.as_str()],
+        ] {
+            let o = env.run(&args);
+            o.refused(3, 30002);
+            assert!(
+                o.messages()[0].contains("store check --repair"),
+                "{fault}: {args:?}: {o:?}"
+            );
+        }
+        env.body(&["profile", "create"], &profile_body("rbk-000001"))
+            .refused(3, 30002);
+        assert_eq!(env.snapshot(), before, "{fault}: refusals change nothing");
+
+        let found = findings(&env.store_check(false));
+        assert!(
+            found
+                .iter()
+                .any(|m| m.contains("meta.json: a `store check --repair` was interrupted")),
+            "{fault}: {found:#?}"
+        );
+        let mut repair = command(&env, None, &["store", "check", "--repair"]);
+        repair.env("PAYCTL_REBUILD_PIECE", "500");
+        ok(finish(feed(repair, None)));
+        assert_clean(&env, fault);
+        assert!(
+            !fs::read_to_string(env.path().join("meta.json"))
+                .unwrap()
+                .contains("rebuilding"),
+            "{fault}"
+        );
+        assert_eq!(answers(&env), expected, "{fault}");
+        // The rebuilt key index holds every key; the queue has the pending
+        // attachment and the open transaction.
+        env.body(&["profile", "create"], &profile_body("rbk-000001"))
+            .refused(1, 21002);
+        env.body(&["profile", "create"], &profile_body("rbk-001202"))
+            .refused(1, 21002);
+        let w = worker_summary(&env);
+        assert_eq!(w["attachments_processed"], 1, "{fault}: {w}");
+        assert_eq!(w["transactions_processed"], 1, "{fault}: {w}");
+    }
+}

@@ -18,6 +18,9 @@ across records, so memory stays bounded (about 100 bytes a record); a progress b
 sets files to 0600 and directories to 0700, and removes links, FIFOs and stray files where derived data or the lock belong;\n\
 it never deletes or rewrites a customer's or a transaction's own record, and while a record is unreadable it rebuilds nothing\n\
 (a rebuild would free its customer_key and drop its pending work).\n\
+The rebuild commits in pieces (the records read again, 50,000 per commit), so its memory stays bounded too; a repair\n\
+killed midway leaves \"rebuilding\" set in meta.json, and every other command refuses the store (30002) until\n\
+store check --repair is run again and finishes it.\n\
 An unreadable journal.json or applied.json (30002 on every command) is moved aside by --repair to\n\
 <name>.corrupt-<UTC time>, and said so on stderr; the commits it held are not replayed.\n\nExamples:\n  payctl store check\n  payctl store check --repair"
     )]
@@ -47,6 +50,9 @@ impl StoreCommand {
             StoreCommand::Check { repair } => repair,
             StoreCommand::Migrate { to } => return migrate(g, &to),
         };
+        // The one command that opens a store whose rebuild was interrupted:
+        // to report it, and to finish it with --repair.
+        crate::store::rebuild::allow_opening_rebuilding();
         let mut set_aside = Vec::new();
         if repair && g.database_url.is_none() {
             for aside in crate::store::JsonStore::set_aside_corrupt_journal(&g.data_dir, g.wait())?

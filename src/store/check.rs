@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::facts::{CustomerFacts, TxnFacts, is_open};
+use super::facts::is_open;
 use super::index::{ProfileSummary, QueueItem, TxnSummary};
-use super::journal::{JOURNAL, Journal, Op};
+use super::journal::JOURNAL;
 use super::{
     ATTACHMENTS_LOG, CUSTOMERS_DIR, JsonStore as Store, KEYS_DIR, PROFILE_IDS, PROFILES_LOG,
     QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, fields, index, keys, safefs, txn_index,
@@ -115,7 +115,7 @@ struct TxnDigest {
 /// A 64-bit hash (SipHash with fixed keys: the same in every thread and
 /// run). Two different values share one with a chance of about one in
 /// 10^19 per pair: the checks across records compare these hashes.
-fn h64<T: std::hash::Hash + ?Sized>(v: &T) -> u64 {
+pub(super) fn h64<T: std::hash::Hash + ?Sized>(v: &T) -> u64 {
     use std::hash::BuildHasher;
     std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(v)
 }
@@ -836,6 +836,10 @@ impl Store {
                 repairable: true,
             });
         }
+        // A repair that died while it rebuilt the indexes: they are half
+        // built, and every other command refuses the store until a repair
+        // rebuilds them (see rebuild.rs).
+        let interrupted = self.rebuild_interrupted();
         let applied = self.root.join(super::journal::APPLIED);
         if super::safefs::exists(&applied).unwrap_or(false)
             && super::journal::applied_is_stale(&self.root).unwrap_or(true)
@@ -874,6 +878,16 @@ impl Store {
         report.transactions = scan.txns.len();
         key_invariants(scan.customers.iter(), f);
         let first_derived = f.len();
+        if interrupted {
+            f.push(Finding {
+                path: super::META.into(),
+                problem: "a `store check --repair` was interrupted while it rebuilt the indexes: \
+                          they are incomplete, and every other command refuses the store until \
+                          `store check --repair` finishes the rebuild"
+                    .into(),
+                repairable: true,
+            });
+        }
         // The positions are the customers' own only when the ids file lists
         // as many: else the field index checks that rely on them say nothing.
         let positions_ok = positions
@@ -905,11 +919,12 @@ impl Store {
             scan.field_missing.clear();
         }
         let derived = self.derived_findings(&scan, positions, field_found, field_nested, f)?
-            || !scan.remove.is_empty();
+            || !scan.remove.is_empty()
+            || interrupted;
         let derived_range = first_derived..f.len();
         super::idempotency::findings(&self.root, f)?;
         if repair {
-            let (done, rebuilt) = self.repair(&scan, derived)?;
+            let (done, rebuilt) = self.repair(&mut scan, derived)?;
             report.repaired = done;
             // What remains after the repair: what it cannot fix, and the
             // derived data it would not rebuild.
@@ -1476,7 +1491,7 @@ impl Store {
 
     /// Fix what can be fixed; whether the derived data was rebuilt (it is
     /// not while a record is unreadable: see [`Scan::unreadable`]).
-    fn repair(&self, scan: &Scan, derived: bool) -> Result<(Vec<String>, bool)> {
+    fn repair(&self, scan: &mut Scan, derived: bool) -> Result<(Vec<String>, bool)> {
         use std::os::unix::fs::PermissionsExt;
         let mut done = Vec::new();
         for t in &scan.temps {
@@ -1506,119 +1521,12 @@ impl Store {
         if !derived || !scan.unreadable.is_empty() {
             return Ok((done, false));
         }
-        // Every record is readable (else nothing is rebuilt): read them
-        // again, one at a time, keeping what the indexes hold of each.
-        let customers = self.customer_facts()?;
-        let mut txns: Vec<TxnFacts> = Vec::new();
-        self.each_readable_txn(|t| txns.push(TxnFacts::of(&t)))?;
-        // Key index: rebuilt whole (one put per bucket), anything else removed.
-        let mut journal = Journal {
-            ops: self.key_index_ops(
-                customers
-                    .iter()
-                    .map(|c| (c.summary.customer_key.as_str(), c.id())),
-            )?,
-        };
-        // Attachment index: the order it had, then the rest by creation time.
-        let kept = index::complete_lines(&self.root.join(ATTACHMENTS_LOG))
-            .ok()
-            .and_then(|l| attachments::all(&l).ok())
-            .unwrap_or_default();
-        journal.ops.push(Op::Put {
-            path: ATTACHMENTS_LOG.into(),
-            data: attachments::rebuild(
-                &kept,
-                customers.iter().flat_map(CustomerFacts::attachment_rows),
-            ),
-        });
-        // Queue: drop stale items, add missing ones.
-        let pending = &scan.pending;
-        let queued = self.queue()?;
-        let mut have = BTreeSet::new();
-        for q in &queued {
-            let k = q.key();
-            if pending.contains(&k) && have.insert(k) {
-                continue;
-            }
-            journal.ops.push(Op::Delete {
-                path: format!("{QUEUE_DIR}/{}", q.file_name()),
-            });
-        }
-        for c in &customers {
-            for a in &c.attachments {
-                if a.pending && !have.contains(&format!("att.{}.{}", c.id(), a.program_id)) {
-                    let q = QueueItem::attach(c.id(), &a.program_id);
-                    journal.ops.push(Op::Put {
-                        path: format!("{QUEUE_DIR}/{}", q.file_name()),
-                        data: String::new(),
-                    });
-                }
-            }
-        }
-        for t in &txns {
-            let id = &t.summary.id;
-            if t.open && !have.contains(&format!("trn.{id}")) {
-                let q = QueueItem::txn(id);
-                journal.ops.push(Op::Put {
-                    path: format!("{QUEUE_DIR}/{}", q.file_name()),
-                    data: String::new(),
-                });
-            }
-        }
-        // Summary logs: keep the known creation order, then the rest by
-        // creation time. The summaries are moved into that order, not copied.
-        let old: Vec<String> = self
-            .profiles()
-            .map(|l| l.into_iter().map(|s| s.id).collect())
-            .unwrap_or_default();
-        let order = order_of(
-            old,
-            customers
-                .iter()
-                .map(|c| (c.created.as_str(), c.id()))
-                .collect(),
-        );
-        let ordered = in_order(customers.into_iter().map(|c| c.summary).collect(), &order);
-        let mut text = String::new();
-        let mut id_records = String::new();
-        for s in &ordered {
-            text.push_str(&serde_json::to_string(s).expect("json"));
-            text.push('\n');
-            id_records.push_str(&index::id_record(&s.id));
-        }
-        journal.ops.push(Op::Put {
-            path: PROFILES_LOG.into(),
-            data: text,
-        });
-        journal.ops.push(Op::Put {
-            path: PROFILE_IDS.into(),
-            data: id_records,
-        });
-        journal.ops.extend(self.field_ops_of(&ordered)?);
-        drop(ordered);
-        let old: Vec<String> = self
-            .txns()
-            .map(|l| l.into_iter().map(|s| s.id).collect())
-            .unwrap_or_default();
-        let order = order_of(
-            old,
-            txns.iter()
-                .map(|t| (t.created.as_str(), t.summary.id.as_str()))
-                .collect(),
-        );
-        let ordered = in_order(txns.into_iter().map(|t| t.summary).collect(), &order);
-        let mut text = String::new();
-        for s in &ordered {
-            text.push_str(&serde_json::to_string(s).expect("json"));
-            text.push('\n');
-        }
-        journal.ops.push(Op::Put {
-            path: TXNS_LOG.into(),
-            data: text,
-        });
-        journal.ops.extend(self.txn_index_ops(&ordered)?);
-        drop(ordered);
-        super::journal::commit_durable(&self.root, &journal)?;
+        // Every record is readable (else nothing is rebuilt): they are read
+        // again, in pieces (the scan's digests are no longer needed).
+        let counted = (scan.customers.len(), scan.txns.len());
+        scan.customers = Digests::default();
+        scan.txns = Vec::new();
+        self.rebuild_derived(&scan.pending, counted)?;
         done.push(
             "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids, the transaction indexes and the worker queue".into(),
         );
@@ -1628,21 +1536,8 @@ impl Store {
 
 impl Store {
     /// Call `f` with every transaction record that parses, one at a time.
-    pub(crate) fn each_readable_txn(&self, mut f: impl FnMut(TxnFile)) -> Result<()> {
-        let mut files = Vec::new();
-        walk(&self.root.join(TXNS_DIR), &mut files)?;
-        for file in files {
-            if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
-                continue;
-            }
-            let Ok(Some(bytes)) = atomic::read_record(&file) else {
-                continue;
-            };
-            if let Ok(t) = serde_json::from_slice::<TxnFile>(&bytes) {
-                f(t);
-            }
-        }
-        Ok(())
+    pub(crate) fn each_readable_txn(&self, f: impl FnMut(TxnFile)) -> Result<()> {
+        self.each_readable_record(TXNS_DIR, f)
     }
 
     /// What the transaction indexes are built from: each readable
@@ -1688,40 +1583,6 @@ pub(crate) fn finding_of(v: crate::core::invariants::Violation) -> Finding {
 }
 
 /// A customer_key held by two records, from the scan's digests.
-/// The creation order of the records `rest` (`(created, id)`, one per
-/// record) as indexes into it: the ids of `log` (the order a summary log
-/// had) that are records, each once, then the others by creation time.
-fn order_of(log: Vec<String>, rest: Vec<(&str, &str)>) -> Vec<usize> {
-    let at: HashMap<&str, usize> = rest
-        .iter()
-        .enumerate()
-        .map(|(i, &(_, id))| (id, i))
-        .collect();
-    let mut out: Vec<usize> = Vec::with_capacity(rest.len());
-    let mut seen = vec![false; rest.len()];
-    for id in &log {
-        if let Some(&i) = at.get(id.as_str())
-            && !seen[i]
-        {
-            seen[i] = true;
-            out.push(i);
-        }
-    }
-    let mut others: Vec<usize> = (0..rest.len()).filter(|&i| !seen[i]).collect();
-    others.sort_by(|&a, &b| rest[a].cmp(&rest[b]));
-    out.extend(others);
-    out
-}
-
-/// `items` moved into the `order` of [`order_of`].
-fn in_order<T>(items: Vec<T>, order: &[usize]) -> Vec<T> {
-    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
-    order
-        .iter()
-        .map(|&i| slots[i].take().expect("each record once"))
-        .collect()
-}
-
 fn key_invariants<'a>(customers: impl Iterator<Item = &'a CustDigest>, f: &mut Vec<Finding>) {
     f.extend(
         crate::core::invariants::keys_held_once(customers.map(|c| (c.key, &*c.id)))
@@ -1770,7 +1631,7 @@ impl LineSum {
 /// Each complete line of the log at `path` (none when it does not exist),
 /// parsed, with its number (from 1), to `f`: a stream, nothing kept. A torn
 /// last line is not part of the log (as [`index::read_log`] reads it).
-fn each_log_line<T: serde::de::DeserializeOwned>(
+pub(super) fn each_log_line<T: serde::de::DeserializeOwned>(
     path: &Path,
     f: &mut dyn FnMut(usize, T),
 ) -> Result<()> {

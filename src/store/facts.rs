@@ -4,7 +4,7 @@
 //! them held at once was gigabytes, so the rebuild reads the records one at
 //! a time and keeps only these.
 
-use super::index::{ProfileSummary, TxnSummary};
+use super::index::ProfileSummary;
 use crate::model::Customer;
 use crate::model::status::{attachment, txn as txn_status};
 use crate::model::txn::TxnFile;
@@ -51,24 +51,6 @@ impl CustomerFacts {
         self.attachments
             .iter()
             .map(|a| (a.created.as_str(), a.program_id.as_str(), self.id()))
-    }
-}
-
-/// A transaction record as the indexes and the worker queue see it.
-pub struct TxnFacts {
-    pub created: String,
-    pub summary: TxnSummary,
-    /// Still to be processed by the worker (created or processing).
-    pub open: bool,
-}
-
-impl TxnFacts {
-    pub fn of(t: &TxnFile) -> Self {
-        TxnFacts {
-            created: t.transaction.audit.created_datetime.clone(),
-            summary: TxnSummary::of(t),
-            open: is_open(t),
-        }
     }
 }
 

@@ -89,6 +89,19 @@ pub fn slow(point: &str) {
     }
 }
 
+/// `PAYCTL_REBUILD_PIECE=<records>` (tests): the records per commit of
+/// `store check --repair`'s rebuild (see store/rebuild.rs), so that a small
+/// store is rebuilt in several pieces. Unset, `default`.
+// Read from the environment for the same reason as `PAYCTL_FAULT` above.
+#[allow(clippy::disallowed_methods)]
+pub fn rebuild_piece(default: usize) -> usize {
+    std::env::var("PAYCTL_REBUILD_PIECE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(default)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

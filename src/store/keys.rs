@@ -218,7 +218,7 @@ pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
     }
     let mut ops = Vec::new();
     for (rel, (depth, p, data)) in groups {
-        let old = dirs.read(&rel)?.unwrap_or_default();
+        let old = dirs.read(&rel, None)?.unwrap_or_default();
         let base_len = super::index::complete(&old).len() as u64;
         if base_len as usize + data.len() <= SPLIT_BYTES || depth == MAX_DEPTH {
             ops.push(Op::Append {

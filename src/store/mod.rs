@@ -53,6 +53,7 @@ pub mod lock;
 #[doc(hidden)]
 pub mod memory;
 pub mod pg;
+pub mod rebuild;
 pub mod safefs;
 pub mod storage;
 pub mod txn_index;
@@ -99,6 +100,10 @@ pub(crate) const TXNS_DIR: &str = "transactions";
 #[derive(Debug, Serialize, serde::Deserialize)]
 struct Meta {
     format_version: u32,
+    /// Set while `store check --repair` rebuilds the derived data in
+    /// pieces (see [`rebuild`]): left set by a crash, the store is refused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    rebuilding: bool,
 }
 
 /// An open store holding its lock for as long as it lives.
@@ -341,6 +346,7 @@ impl JsonStore {
         // catalog.
         let meta = Meta {
             format_version: FORMAT_VERSION,
+            rebuilding: false,
         };
         let text = |b: Vec<u8>| String::from_utf8(b).expect("json is utf-8");
         let journal = Journal {
@@ -376,6 +382,9 @@ impl JsonStore {
         }
         if meta.format_version < 1 {
             return Err(Error::corrupt(&path, "unknown format version"));
+        }
+        if meta.rebuilding && !rebuild::may_open_rebuilding() {
+            return Err(rebuild::interrupted(&self.root));
         }
         Ok(meta.format_version)
     }
@@ -447,6 +456,7 @@ impl JsonStore {
         }
         let meta = Meta {
             format_version: FORMAT_VERSION,
+            rebuilding: false,
         };
         ops.push(Op::Put {
             path: META.into(),
@@ -465,17 +475,38 @@ impl JsonStore {
     }
 
     /// Call `f` with every customer record that parses, one at a time.
-    fn each_readable_customer(&self, mut f: impl FnMut(Customer)) -> Result<()> {
-        for shard in list_dir(&self.root.join(CUSTOMERS_DIR))? {
-            for file in list_dir(&shard)? {
+    fn each_readable_customer(&self, f: impl FnMut(Customer)) -> Result<()> {
+        self.each_readable_record(CUSTOMERS_DIR, f)
+    }
+
+    /// Call `f` with every record of `dir` (`customers`, `transactions`)
+    /// that parses as a `T`, one at a time, shard by shard: each shard is
+    /// opened once and its records read from it (`openat`), not walked to
+    /// from the store's root one by one.
+    pub(crate) fn each_readable_record<T: DeserializeOwned>(
+        &self,
+        dir: &str,
+        mut f: impl FnMut(T),
+    ) -> Result<()> {
+        let shards = safefs::list(&self.root.join(dir))?.unwrap_or_default();
+        for (name, t) in shards {
+            if t != rustix::fs::FileType::Directory {
+                continue;
+            }
+            let shard = self.root.join(dir).join(name);
+            let Some(d) = safefs::Dir::open(&shard, false)? else {
+                continue;
+            };
+            for name in d.names()? {
+                let file = shard.join(&name);
                 if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
                     continue;
                 }
-                let Ok(Some(bytes)) = atomic::read_record(&file) else {
+                let Ok(Some(bytes)) = d.read(&name, Some(atomic::RECORD_BYTES)) else {
                     continue;
                 };
-                if let Ok(c) = serde_json::from_slice::<Customer>(&bytes) {
-                    f(c);
+                if let Ok(r) = serde_json::from_slice::<T>(&bytes) {
+                    f(r);
                 }
             }
         }
@@ -913,7 +944,7 @@ impl JsonStore {
             }
             for (rel, idx) in by_bucket {
                 let bucket = match &mut dirs {
-                    Some(dirs) => dirs.read(&rel)?,
+                    Some(dirs) => dirs.read(&rel, None)?,
                     None => self.read_bytes(&self.root.join(&rel))?,
                 };
                 match bucket {
@@ -1728,6 +1759,29 @@ impl JsonTx<'_> {
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.created.insert(c.id().to_string());
         self.put_customer(&c);
+        Ok(())
+    }
+
+    /// The index lines of a stored profile whose record stays as it is: its
+    /// key, its summary, its place in creation order and its field index
+    /// lines, as for a new one (`store check --repair`, see [`rebuild`]).
+    pub(crate) fn reindex_customer(&mut self, s: ProfileSummary) -> Result<()> {
+        self.set_key(&s.customer_key, &s.id)?;
+        self.append_profile(&s)?;
+        self.append(PROFILE_IDS, &index::id_record(&s.id))?;
+        self.new_profiles.push(s);
+        Ok(())
+    }
+
+    /// The index lines of a stored transaction whose record stays as it
+    /// is, as for a new one (`store check --repair`, see [`rebuild`]; what
+    /// [`JsonTx::txn_changed`] does for a new transaction, without looking
+    /// for it among this transaction's new ones: a rebuild gives each once).
+    pub(crate) fn reindex_txn(&mut self, s: TxnSummary) -> Result<()> {
+        let mut line = serde_json::to_string(&s).expect("serializes");
+        line.push('\n');
+        self.append(TXNS_LOG, &line)?;
+        self.new_txns.push(s);
         Ok(())
     }
 

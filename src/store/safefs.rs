@@ -538,10 +538,11 @@ impl<'a> Dirs<'a> {
         Ok(())
     }
 
-    /// [`read`] of the store-relative file `rel`.
-    pub fn read(&mut self, rel: &str) -> Result<Option<Vec<u8>>> {
+    /// [`read`] of the store-relative file `rel` (refused past `limit`
+    /// bytes, when there is one).
+    pub fn read(&mut self, rel: &str, limit: Option<u64>) -> Result<Option<Vec<u8>>> {
         match self.at(rel)? {
-            (Some(d), name) => d.read(name, None),
+            (Some(d), name) => d.read(name, limit),
             (None, _) => Ok(None),
         }
     }
