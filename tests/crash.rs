@@ -1153,3 +1153,45 @@ fn a_repair_killed_between_its_pieces_is_refused_until_repaired() {
         assert_eq!(w["transactions_processed"], 1, "{fault}: {w}");
     }
 }
+
+/// Field index entries at the wrong position in creation order are named
+/// one by one up to 100, then counted in one finding: a store whose
+/// entries are all misplaced (or whose `index/profiles.ids` is lost) is
+/// not one finding per entry held in memory. `--repair` rebuilds them.
+#[test]
+fn misplaced_field_entries_are_named_up_to_a_hundred_then_counted() {
+    let env = Env::new();
+    let file = env.dir.path().join("import.jsonl");
+    fs::write(&file, common::profile_lines("mis", 130)).unwrap();
+    ok(env.run(&["profile", "import", &file.display().to_string()]));
+    ok(env.store_check(false));
+    // Every first-name entry moved 1,000 places on.
+    let dir = env.path().join("index/by-first-name");
+    for e in fs::read_dir(&dir).unwrap().flatten() {
+        let text = fs::read_to_string(e.path()).unwrap();
+        let moved: String = text
+            .lines()
+            .map(|l| {
+                let (pos, rest) = l.split_once(' ').unwrap();
+                format!("{} {rest}\n", pos.parse::<usize>().unwrap() + 1000)
+            })
+            .collect();
+        fs::write(e.path(), moved).unwrap();
+    }
+    let found = findings(&env.store_check(false));
+    let named = found
+        .iter()
+        .filter(|m| m.contains("which is not its place in creation order"))
+        .count();
+    assert_eq!(named, 100, "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("index/by-*: 30 more entries name a profile at a position")),
+        "{found:#?}"
+    );
+    ok(env.store_check(true));
+    ok(env.store_check(false));
+    let o = ok(env.run(&["profile", "list", "--first-name", "ada"]));
+    assert_eq!(o.json["paging"]["total_count"], 130, "{o:?}");
+}

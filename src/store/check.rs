@@ -601,6 +601,12 @@ fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
     Ok(())
 }
 
+/// Field index entries at a wrong position named one by one; the rest are
+/// counted in one finding. (When `index/profiles.ids` is lost, every entry
+/// is at a wrong position: a finding each was 1.1 GB at a million
+/// customers, held until the positions were found not to be theirs.)
+const MISPLACED_SHOWN: usize = 100;
+
 /// How many ids `store check` reads from `index/profiles.ids` at a time.
 const IDS_CHUNK: usize = 16_384;
 
@@ -637,6 +643,7 @@ impl Store {
         let mut found = Vec::new();
         let mut nested = Vec::new();
         let mut have = Vec::new();
+        let mut misplaced_count = 0usize;
         let finding = |path: String, problem: String| Finding {
             path,
             problem,
@@ -687,19 +694,35 @@ impl Store {
                 }
                 for (pos, (entry, misplaced)) in parsed.entries {
                     if let Some(id) = misplaced {
-                        found.push((
-                            finding(
-                                r.clone(),
-                                format!(
-                                    "an entry names {id} at position {pos}, which is not its place in creation order"
+                        misplaced_count += 1;
+                        if misplaced_count <= MISPLACED_SHOWN {
+                            found.push((
+                                finding(
+                                    r.clone(),
+                                    format!(
+                                        "an entry names {id} at position {pos}, which is not its place in creation order"
+                                    ),
                                 ),
-                            ),
-                            true,
-                        ));
+                                true,
+                            ));
+                        }
                     }
                     have.push(entry);
                 }
             }
+        }
+        if misplaced_count > MISPLACED_SHOWN {
+            found.push((
+                finding(
+                    "index/by-*".into(),
+                    format!(
+                        "{} more entries name a profile at a position that is not its place in \
+                         creation order",
+                        misplaced_count - MISPLACED_SHOWN
+                    ),
+                ),
+                true,
+            ));
         }
         Ok((found, nested, Hashes::new(have)))
     }
