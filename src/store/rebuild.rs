@@ -9,13 +9,15 @@
 //!    and the profile-program records (the attachment index keeps the order
 //!    it had).
 //! 2. The first commit sets `"rebuilding": true` in `meta.json`, removes
-//!    every file under `index/`, writes the attachment index and brings the
-//!    queue to the records' pending work.
+//!    every file under `index/`, writes the attachment index, brings the
+//!    queue to the records' pending work, and keeps the creation order in
+//!    `index/rebuild-order.*` (the logs that gave it are gone from here on:
+//!    a rebuild started over after a crash reads it there).
 //! 3. The customers, then the transactions, are indexed again in creation
 //!    order, [`PIECE`] per commit, each read again from its record: the same
 //!    index lines a create writes ([`super::JsonTx::reindex_customer`],
 //!    [`super::JsonTx::reindex_txn`]), appended.
-//! 4. The last commit clears the flag.
+//! 4. The last commit removes the order files and clears the flag.
 //!
 //! All of it runs under the exclusive lock. A crash in between leaves the
 //! flag set: every command but `store check` then refuses the store (see
