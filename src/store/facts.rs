@@ -1,12 +1,13 @@
-//! What `store check --repair` rebuilds the derived indexes from: the few
-//! fields of each record that an index or the worker queue holds. A record
-//! read whole is kilobytes (addresses, instruments, steps); a million of
-//! them held at once was gigabytes, so the rebuild reads the records one at
-//! a time and keeps only these.
+//! What the upgrade of a store of an earlier format rebuilds the derived
+//! indexes from: the few fields of each customer record that an index
+//! holds. A record read whole is kilobytes (addresses, instruments); a
+//! million of them held at once was gigabytes, so the upgrade reads the
+//! records one at a time and keeps only these. (`store check --repair`
+//! rebuilds in pieces instead, see rebuild.rs.)
 
 use super::index::ProfileSummary;
 use crate::model::Customer;
-use crate::model::status::{attachment, txn as txn_status};
+use crate::model::status::txn as txn_status;
 use crate::model::txn::TxnFile;
 
 /// A customer record as the indexes see it.
@@ -16,12 +17,10 @@ pub struct CustomerFacts {
     pub attachments: Vec<AttachmentFacts>,
 }
 
-/// One profile-program record as the attachment index and the worker
-/// queue see it.
+/// One profile-program record as the attachment index sees it.
 pub struct AttachmentFacts {
     pub created: String,
     pub program_id: String,
-    pub pending: bool,
 }
 
 impl CustomerFacts {
@@ -35,7 +34,6 @@ impl CustomerFacts {
                 .map(|a| AttachmentFacts {
                     created: a.audit.created_datetime.clone(),
                     program_id: a.program_id.clone(),
-                    pending: a.customer_profile_program_status_id == attachment::PENDING,
                 })
                 .collect(),
         }

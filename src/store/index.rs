@@ -298,6 +298,16 @@ impl QueueItem {
         }
     }
 
+    /// A new item for the pending work named `key` (as [`QueueItem::key`]
+    /// names it); `None` for a name that is not one.
+    pub fn from_key(key: &str) -> Option<Self> {
+        match key.split('.').collect::<Vec<_>>().as_slice() {
+            ["att", c, p] => Some(QueueItem::attach(c, p)),
+            ["trn", t] => Some(QueueItem::txn(t)),
+            _ => None,
+        }
+    }
+
     pub fn attach(customer_id: &str, program_id: &str) -> Self {
         QueueItem::Attach {
             seq: new_seq(),
@@ -356,4 +366,28 @@ pub fn read_queue(dir: &Path) -> Result<Vec<QueueItem>> {
         .collect();
     names.sort();
     Ok(names.iter().filter_map(|n| QueueItem::parse(n)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pending_work_names_become_queue_items() {
+        assert!(matches!(
+            QueueItem::from_key("att.csp_1.prm_2"),
+            Some(QueueItem::Attach { customer_id, program_id, .. })
+                if customer_id == "csp_1" && program_id == "prm_2"
+        ));
+        assert!(matches!(
+            QueueItem::from_key("trn.trn_9"),
+            Some(QueueItem::Txn { transaction_id, .. }) if transaction_id == "trn_9"
+        ));
+        assert!(QueueItem::from_key("what").is_none());
+        let q = QueueItem::attach("csp_1", "prm_2");
+        assert_eq!(
+            QueueItem::from_key(&q.key()).map(|r| r.key()),
+            Some(q.key())
+        );
+    }
 }

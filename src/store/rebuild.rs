@@ -156,7 +156,7 @@ impl JsonStore {
             });
         }
         for k in pending.difference(&have) {
-            if let Some(q) = queue_item(k) {
+            if let Some(q) = QueueItem::from_key(k) {
                 ops.push(Op::Put {
                     path: format!("{QUEUE_DIR}/{}", q.file_name()),
                     data: String::new(),
@@ -290,15 +290,6 @@ fn piece_done() -> Result<()> {
     fault::point("rebuild-piece").map_err(|e| Error::io(Path::new("index"), e))
 }
 
-/// The queue item of a pending work's name (`att.<csp>.<prm>`, `trn.<id>`).
-fn queue_item(key: &str) -> Option<QueueItem> {
-    match key.split('.').collect::<Vec<_>>().as_slice() {
-        ["att", c, p] => Some(QueueItem::attach(c, p)),
-        ["trn", t] => Some(QueueItem::txn(t)),
-        _ => None,
-    }
-}
-
 /// Where `known` (see [`JsonStore::known_order`]) places the record `id`
 /// created at `created`.
 fn placed(known: &HashMap<u64, u32>, created: &str, id: &str) -> Placed {
@@ -339,19 +330,5 @@ mod tests {
         );
         let order: Vec<&str> = order.iter().map(|s| &**s).collect();
         assert_eq!(order, ["b", "a", "x", "y", "z"]);
-    }
-
-    #[test]
-    fn pending_work_names_become_queue_items() {
-        assert!(matches!(
-            queue_item("att.csp_1.prm_2"),
-            Some(QueueItem::Attach { customer_id, program_id, .. })
-                if customer_id == "csp_1" && program_id == "prm_2"
-        ));
-        assert!(matches!(
-            queue_item("trn.trn_9"),
-            Some(QueueItem::Txn { transaction_id, .. }) if transaction_id == "trn_9"
-        ));
-        assert!(queue_item("what").is_none());
     }
 }
