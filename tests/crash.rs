@@ -385,14 +385,44 @@ fn txn_create_crashes_never_strand_a_transaction() {
 /// the import with --skip-existing creates exactly the missing profiles.
 #[test]
 fn profile_import_crashes_keep_whole_chunks_and_a_rerun_completes() {
-    let fixture = Env::new();
+    import_crashes(Env::new());
+}
+
+/// The same with the chunk's profiles packed (`packs/<n>.jsonl` and the
+/// shards' `packed.log`, see src/store/packs.rs), as an import of at least
+/// 256 lines writes them (`PAYCTL_PACK_MIN` lowers that to 4 here).
+#[test]
+fn a_packed_import_crashes_keep_whole_chunks_and_a_rerun_completes() {
+    let mut fixture = Env::new();
+    fixture.envs.push(("PAYCTL_PACK_MIN", "4".into()));
+    import_crashes(fixture);
+}
+
+fn import_crashes(fixture: Env) {
     fixture.create_profile("imp-base-1");
     let lines = common::profile_lines("imp", 8);
     let file = fixture.dir.path().join("import.jsonl");
     fs::write(&file, &lines).unwrap();
+    let packed = !fixture.envs.is_empty();
     let verify = |env: &Env, committed: bool, what: &str| {
         let all = env.all_profiles();
         assert_eq!(all.len(), if committed { 9 } else { 1 }, "{what}: {all:?}");
+        // Packed, the 8 have no file of their own; else each has one.
+        let files = all
+            .iter()
+            .filter(|p| {
+                env.customer_file(p["customer_profile_id"].as_str().unwrap())
+                    .exists()
+            })
+            .count();
+        let packs = env.path().join("packs").join("1.jsonl").exists();
+        if committed {
+            assert_eq!(
+                (files, packs),
+                if packed { (1, true) } else { (9, false) },
+                "{what}"
+            );
+        }
         let o = ok(env.run_with(
             &["profile", "import", "-", "--skip-existing"],
             Some(lines.as_bytes()),

@@ -180,7 +180,19 @@ fn txn_create_on_a_full_disk_never_makes_two_debits() {
 
 #[test]
 fn import_on_a_full_disk_is_retried_with_skip_existing() {
-    let fixture = Env::new();
+    import_on_a_full_disk(Env::new());
+}
+
+/// The same with the chunk packed (see src/store/packs.rs; an import of at
+/// least 256 lines is, 4 here).
+#[test]
+fn a_packed_import_on_a_full_disk_is_retried_with_skip_existing() {
+    let mut fixture = Env::new();
+    fixture.envs.push(("PAYCTL_PACK_MIN", "4".into()));
+    import_on_a_full_disk(fixture);
+}
+
+fn import_on_a_full_disk(fixture: Env) {
     fixture.create_profile("imp-base-1");
     // 8 profiles: one commit, applied as a batch journal.
     let lines = common::profile_lines("imp", 8);

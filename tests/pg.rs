@@ -173,6 +173,7 @@ fn an_unreachable_database_names_the_host_not_the_password() {
         .port();
     let env = Env {
         dir: tempfile::TempDir::new().unwrap(),
+        envs: Vec::new(),
         db: Some(format!(
             "postgresql://payuser:hunter2-secret@127.0.0.1:{port}/payments"
         )),
@@ -185,6 +186,7 @@ fn an_unreachable_database_names_the_host_not_the_password() {
     // A URL that is not one is a usage error.
     let env = Env {
         dir: tempfile::TempDir::new().unwrap(),
+        envs: Vec::new(),
         db: Some("mysql://x".into()),
     };
     let o = env.run(&["profile", "list"]);
@@ -576,6 +578,7 @@ fn serve_answers_many_requests_on_a_bounded_pool() {
 fn tls_env(url: String) -> Env {
     Env {
         dir: tempfile::TempDir::new().unwrap(),
+        envs: Vec::new(),
         db: Some(url),
     }
 }
@@ -957,6 +960,7 @@ fn the_cli_works_through_pgbouncer_in_session_mode() {
     };
     let env = Env {
         dir: tempfile::TempDir::new().expect("tempdir"),
+        envs: Vec::new(),
         db: Some(pooled),
     };
     let prm = env.program_id();
@@ -1010,6 +1014,7 @@ fn the_cli_works_through_pgbouncer_in_session_mode() {
     // The same rows straight from the database behind the pooler.
     let direct_env = Env {
         dir: tempfile::TempDir::new().expect("tempdir"),
+        envs: Vec::new(),
         db: Some(direct.clone()),
     };
     let o = direct_env.run(&["profile", "list", "--page-size", "100"]);

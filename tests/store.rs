@@ -163,7 +163,7 @@ fn newer_format_is_refused_with_exit_3() {
     let id = env.create_profile("ver-00001");
     let meta = env.path().join("meta.json");
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 7}));
+    assert_eq!(v, json!({"format_version": 8}));
     fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
     let before = env.snapshot();
     for args in [
@@ -277,7 +277,7 @@ fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     assert_eq!(o.data()[0]["customer_key"], "old-00001");
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 7}));
+    assert_eq!(meta, json!({"format_version": 8}));
     assert!(!env.path().join("journal.json").exists());
     // The attachment index was built, in the order the records were created.
     let o = env.run(&["program", "profiles", &prm]);
@@ -325,7 +325,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr.contains("note: upgrading the store at")
-            && o.stderr.contains("from format 2 to 7"),
+            && o.stderr.contains("from format 2 to 8"),
         "{o:?}"
     );
     assert_eq!(o.json["paging"]["total_count"], 3);
@@ -337,7 +337,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()]);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 7}));
+    assert_eq!(meta, json!({"format_version": 8}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -354,13 +354,13 @@ fn a_format_3_store_gets_its_field_indexes() {
     as_format_3(&env);
     let o = env.run(&["profile", "list", "--email", "new@example.COM"]);
     assert_eq!(o.code, 0, "{o:?}");
-    assert!(o.stderr.contains("from format 3 to 7"), "{o:?}");
+    assert!(o.stderr.contains("from format 3 to 8"), "{o:?}");
     assert_eq!(o.json["paging"]["total_count"], 1, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], ids[1].as_str());
     assert!(env.path().join("index/by-email").is_dir());
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 7}));
+    assert_eq!(meta, json!({"format_version": 8}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -1304,7 +1304,7 @@ fn a_format_4_store_with_a_full_key_bucket_is_split_by_the_upgrade() {
         .refused(1, 21002);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 7}));
+    assert_eq!(meta, json!({"format_version": 8}));
     assert!(!bucket.exists(), "the upgrade split the full bucket");
     let (files, max) = split_files(&env);
     assert!(files.len() > 100 && max <= 32 * 1024, "{max}");
@@ -1314,4 +1314,42 @@ fn a_format_4_store_with_a_full_key_bucket_is_split_by_the_upgrade() {
         .sum();
     assert_eq!(lines, 1200);
     assert_clean(&env, "after the upgrade");
+}
+
+/// Format 8 added packed customers (src/store/packs.rs): a store of format
+/// 7 has none, so its upgrade changes only the version, and every record
+/// and index stays byte for byte as it was (`applied.json`, the point
+/// commits' pending syncs, is settled by the upgrade's own commit).
+#[test]
+fn a_format_7_store_is_upgraded_by_its_version_alone() {
+    let env = Env::new();
+    let ids: Vec<String> = (0..3)
+        .map(|i| env.create_profile(&format!("f7-{i:05}")))
+        .collect();
+    let meta = env.path().join("meta.json");
+    fs::write(&meta, "{\"format_version\":7}\n").unwrap();
+    let before: Vec<_> = env
+        .snapshot()
+        .into_iter()
+        .filter(|(p, _)| {
+            let p = p.to_string_lossy();
+            p.contains("/customers/") || p.contains("/index/") || p.ends_with("catalog.json")
+        })
+        .collect();
+    let o = env.run(&["profile", "get", &ids[1]]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stderr.contains("from format 7 to 8"), "{o:?}");
+    let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
+    assert_eq!(v, json!({"format_version": 8}));
+    let after: Vec<_> = env
+        .snapshot()
+        .into_iter()
+        .filter(|(p, _)| {
+            let p = p.to_string_lossy();
+            p.contains("/customers/") || p.contains("/index/") || p.ends_with("catalog.json")
+        })
+        .collect();
+    assert_eq!(after, before);
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "{o:?}");
 }

@@ -25,7 +25,8 @@ use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::JOURNAL;
 use super::{
     ATTACHMENTS_LOG, CUSTOMERS_DIR, JsonStore as Store, KEYS_DIR, PROFILE_IDS, PROFILES_LOG,
-    QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, fields, index, keys, safefs, txn_index,
+    QUEUE_DIR, TXNS_DIR, TXNS_LOG, atomic, attachments, fields, index, keys, packs, safefs,
+    txn_index,
 };
 use crate::error::{Error, Result};
 use crate::model::Customer;
@@ -141,6 +142,11 @@ struct Part {
     txns: Vec<TxnDigest>,
     /// Pending work the records hold (`att.<csp>.<prm>`, `trn.<id>`).
     pending: Vec<String>,
+    /// Every entry the shards' logs of packed records name (see
+    /// [`packs`]), and the log naming it: the packs must be covered exactly.
+    placed: Vec<(packs::Place, Box<str>)>,
+    /// The packs found (`packs/<n>.jsonl`) with their size.
+    packs: Vec<(u64, u64)>,
 }
 
 /// The customers' digests in the order of the scan: each shard's own
@@ -209,6 +215,9 @@ struct Shared<'a> {
     positions: Option<&'a [(u64, u32)]>,
     /// Hashes of every field index entry `(field, value, position, id)`.
     field_entries: &'a Hashes,
+    /// Packed records that could not be read so far (the first
+    /// [`UNREAD_PACKED_SHOWN`] are named).
+    unread_packed: std::sync::atomic::AtomicUsize,
 }
 
 /// A set of 64-bit hashes: sorted, with a table of where each value of
@@ -359,11 +368,19 @@ fn classify(root: &Path, p: PathBuf, st_mode: u32, part: &mut Part) -> Option<Pa
     let r = rel(root, &p);
     let t = FileType::from_raw_mode(st_mode as _);
     let mode = st_mode & 0o777;
-    let in_records = [CUSTOMERS_DIR, TXNS_DIR]
+    let in_records = [CUSTOMERS_DIR, TXNS_DIR, packs::PACKS_DIR]
         .iter()
         .any(|d| r.starts_with(&format!("{d}/")));
     let record_slot = in_records && r.matches('/').count() >= 2;
-    let layout = [CUSTOMERS_DIR, TXNS_DIR, "index", KEYS_DIR, QUEUE_DIR].contains(&r.as_str())
+    let layout = [
+        CUSTOMERS_DIR,
+        TXNS_DIR,
+        packs::PACKS_DIR,
+        "index",
+        KEYS_DIR,
+        QUEUE_DIR,
+    ]
+    .contains(&r.as_str())
         || fields::Field::ALL.iter().any(|f| f.dir() == r);
     if t == FileType::Directory {
         let file_slot = [
@@ -473,55 +490,24 @@ fn read_file(sh: &Shared, p: PathBuf, at: Option<(&safefs::Dir, &OsStr)>, part: 
     }
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let stem = name.strip_suffix(".json").unwrap_or(name).to_string();
-    if r.starts_with(CUSTOMERS_DIR) {
+    if let Some(n) = r.strip_prefix(&format!("{}/", packs::PACKS_DIR)) {
+        // Read entry by entry through the logs (see `scan_packed`).
+        match (packs::pack_of_name(n), safefs::lstat(&p)) {
+            (Some(n), Ok(Some(st))) => part.packs.push((n, st.st_size.max(0) as u64)),
+            (Some(_), _) => {}
+            (None, _) => part.findings.push(finding(
+                "is not a pack of customer records (`<n>.jsonl`): move it out of the store".into(),
+                false,
+            )),
+        }
+    } else if r.starts_with(CUSTOMERS_DIR) {
         match read_record(&p)
             .map(Option::unwrap_or_default)
             .map_err(|e| e.errors[0].message.clone())
             .and_then(|b| serde_json::from_slice::<Customer>(&b).map_err(|e| e.to_string()))
         {
             Ok(c) if c.id() == stem && r == Store::customer_rel(&stem) => {
-                customer_invariants(&c, sh.catalog, &mut part.invariants);
-                let s = ProfileSummary::of(&c.profile);
-                if let Some(positions) = sh.positions
-                    && let Some(pos) = position_of(positions, c.id())
-                {
-                    for field in fields::Field::ALL {
-                        for v in field.values(&s) {
-                            part.field_expected += 1;
-                            if !sh
-                                .field_entries
-                                .contains(field_entry(field, &v, pos, c.id()))
-                            {
-                                part.field_missing.push(Finding {
-                                    path: fields::bucket_rel(field, &v),
-                                    problem: format!(
-                                        "a value of {} is missing from {}",
-                                        c.id(),
-                                        field.dir()
-                                    ),
-                                    repairable: true,
-                                });
-                            }
-                        }
-                    }
-                }
-                for a in &c.attachments {
-                    if a.customer_profile_program_status_id == attachment::PENDING {
-                        part.pending
-                            .push(format!("att.{}.{}", c.id(), a.program_id));
-                    }
-                }
-                part.customers.push(CustDigest {
-                    id: c.id().into(),
-                    key: h64(c.profile.customer_key.as_str()),
-                    key_prefix: keys::prefix(&c.profile.customer_key),
-                    summary: h64(&serde_json::to_string(&s).unwrap_or_default()),
-                    programs: c
-                        .attachments
-                        .iter()
-                        .map(|a| a.program_id.as_str().into())
-                        .collect(),
-                });
+                digest_customer(sh, &c, part);
             }
             Ok(_) => {
                 part.findings.push(finding(
@@ -573,6 +559,232 @@ fn read_file(sh: &Shared, p: PathBuf, at: Option<(&safefs::Dir, &OsStr)>, part: 
     }
 }
 
+/// Check one customer record on its own and keep its digest.
+fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
+    customer_invariants(c, sh.catalog, &mut part.invariants);
+    let s = ProfileSummary::of(&c.profile);
+    if let Some(positions) = sh.positions
+        && let Some(pos) = position_of(positions, c.id())
+    {
+        for field in fields::Field::ALL {
+            for v in field.values(&s) {
+                part.field_expected += 1;
+                if !sh
+                    .field_entries
+                    .contains(field_entry(field, &v, pos, c.id()))
+                {
+                    part.field_missing.push(Finding {
+                        path: fields::bucket_rel(field, &v),
+                        problem: format!("a value of {} is missing from {}", c.id(), field.dir()),
+                        repairable: true,
+                    });
+                }
+            }
+        }
+    }
+    for a in &c.attachments {
+        if a.customer_profile_program_status_id == attachment::PENDING {
+            part.pending
+                .push(format!("att.{}.{}", c.id(), a.program_id));
+        }
+    }
+    part.customers.push(CustDigest {
+        id: c.id().into(),
+        key: h64(c.profile.customer_key.as_str()),
+        key_prefix: keys::prefix(&c.profile.customer_key),
+        summary: h64(&serde_json::to_string(&s).unwrap_or_default()),
+        programs: c
+            .attachments
+            .iter()
+            .map(|a| a.program_id.as_str().into())
+            .collect(),
+    });
+}
+
+/// Check the log of packed records of the customer shard `d` (whose
+/// entries are `names`) and every record it names that has no file of its
+/// own: each line well formed and in its shard, each id once, each entry
+/// the customer its line names (see [`packs`]).
+fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part: &mut Part) {
+    let log_path = d.path().join(packs::LOG);
+    let log_rel = rel(sh.root, &log_path);
+    let finding = |path: &str, problem: String| Finding {
+        path: path.to_string(),
+        problem,
+        repairable: false,
+    };
+    let bytes = match d.read(OsStr::new(packs::LOG), Some(packs::LOG_BYTES)) {
+        Ok(Some(b)) => b,
+        Ok(None) => return,
+        Err(e) => {
+            part.findings.push(finding(
+                &log_rel,
+                format!("cannot be read: {}", e.errors[0].message),
+            ));
+            part.unreadable.push(log_rel);
+            return;
+        }
+    };
+    let whole = index::complete(&bytes);
+    if whole.len() != bytes.len() {
+        part.findings.push(finding(
+            &log_rel,
+            "ends with a line without its newline (never written by payctl)".into(),
+        ));
+        part.unreadable.push(log_rel.clone());
+    }
+    let own: std::collections::HashSet<&OsStr> = names.iter().map(|n| n.as_os_str()).collect();
+    let shard = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let mut seen = std::collections::HashSet::new();
+    let mut opened: HashMap<u64, std::result::Result<std::fs::File, String>> = HashMap::new();
+    let lines = match whole.strip_suffix(b"\n") {
+        Some(body) => body.split(|&b| b == b'\n').collect(),
+        None => Vec::new(),
+    };
+    for (i, line) in lines.into_iter().enumerate() {
+        let Some((cid, place)) = std::str::from_utf8(line).ok().and_then(packs::parse_line) else {
+            part.findings.push(finding(
+                &log_rel,
+                format!("line {} is not `<id> <pack> <offset> <length>`", i + 1),
+            ));
+            part.unreadable.push(log_rel.clone());
+            continue;
+        };
+        if crate::model::id::shard(cid) != shard {
+            part.findings.push(finding(
+                &log_rel,
+                format!("line {} names {cid}, which belongs to another shard", i + 1),
+            ));
+            part.unreadable.push(log_rel.clone());
+            continue;
+        }
+        if !seen.insert(cid.to_string()) {
+            part.findings.push(finding(
+                &log_rel,
+                format!(
+                    "line {} names {cid} again: a customer is packed once",
+                    i + 1
+                ),
+            ));
+            part.unreadable.push(log_rel.clone());
+            continue;
+        }
+        part.placed.push((place, log_rel.as_str().into()));
+        if own.contains(OsStr::new(&format!("{cid}.json"))) {
+            // Its own file is the record (an update wrote it).
+            continue;
+        }
+        let pack_rel = packs::pack_rel(place.pack);
+        let pack_path = sh.root.join(&pack_rel);
+        let pack =
+            opened
+                .entry(place.pack)
+                .or_insert_with(|| match packs::open(sh.root, place.pack) {
+                    Ok(Some(f)) => Ok(f),
+                    Ok(None) => Err("does not exist".to_string()),
+                    Err(e) => Err(e.errors[0].message.clone()),
+                });
+        let read = match pack {
+            Ok(f) => packs::read_entry(f, &pack_path, place)
+                .and_then(|b| packs::customer_of(&b, &pack_path, place, cid))
+                .map_err(|e| e.errors[0].message.clone()),
+            Err(e) => Err(format!("{pack_rel}: {e}")),
+        };
+        match read {
+            Ok(c) => digest_customer(sh, &c, part),
+            Err(e) => {
+                let n = sh
+                    .unread_packed
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if n < UNREAD_PACKED_SHOWN {
+                    part.findings.push(finding(
+                        &log_rel,
+                        format!(
+                            "line {}: the packed record of {cid} cannot be read: {e}",
+                            i + 1
+                        ),
+                    ));
+                }
+                part.unreadable.push(log_rel.clone());
+            }
+        }
+    }
+}
+
+/// The packs' coverage: the entries that the logs name must tile each pack
+/// exactly, and name only packs that exist.
+fn pack_coverage(
+    mut placed: Vec<(packs::Place, Box<str>)>,
+    found: &[(u64, u64)],
+    f: &mut Vec<Finding>,
+    unreadable: &mut Vec<String>,
+) {
+    placed.sort_unstable_by_key(|(p, _)| (p.pack, p.offset));
+    let sizes: HashMap<u64, u64> = found.iter().copied().collect();
+    let mut problem = |path: String, problem: String, unreadable: &mut Vec<String>| {
+        f.push(Finding {
+            path: path.clone(),
+            problem,
+            repairable: false,
+        });
+        unreadable.push(path);
+    };
+    let mut i = 0;
+    while i < placed.len() {
+        let n = placed[i].0.pack;
+        let mut j = i;
+        let mut end = 0u64;
+        let mut overlap = None;
+        while j < placed.len() && placed[j].0.pack == n {
+            let p = placed[j].0;
+            if p.offset != end && overlap.is_none() {
+                overlap = Some((end, p.offset, placed[j].1.clone()));
+            }
+            end = end.max(p.offset.saturating_add(p.len));
+            j += 1;
+        }
+        let path = packs::pack_rel(n);
+        match sizes.get(&n) {
+            None => problem(
+                path,
+                format!("does not exist, yet {} names it", placed[i].1),
+                unreadable,
+            ),
+            Some(&size) => {
+                if let Some((at, next, log)) = overlap {
+                    problem(
+                        path.clone(),
+                        format!(
+                            "the logs of packed records do not name its bytes {at}.. exactly \
+                             (the next entry, named by {log}, is at {next})"
+                        ),
+                        unreadable,
+                    );
+                } else if end != size {
+                    problem(
+                        path,
+                        format!(
+                            "is {size} bytes, but the entries the logs of packed records name end at {end}"
+                        ),
+                        unreadable,
+                    );
+                }
+            }
+        }
+        i = j;
+    }
+    let named: std::collections::HashSet<u64> = placed.iter().map(|(p, _)| p.pack).collect();
+    for (n, _) in found {
+        if !named.contains(n) {
+            problem(
+                packs::pack_rel(*n),
+                "no log of packed records names any of its entries".into(),
+                unreadable,
+            );
+        }
+    }
+}
+
 /// Read one record shard (`customers/<xx>`): every entry classified, every
 /// file read.
 ///
@@ -586,7 +798,7 @@ fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
     let mut names = d.names()?;
     names.sort();
     let mut files = Vec::with_capacity(names.len());
-    for name in names {
+    for name in names.iter().cloned() {
         // (One removed since it was listed is not there to check.)
         let Some(st) = d.lstat(&name)? else {
             continue;
@@ -595,8 +807,19 @@ fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
             files.push((p, name));
         }
     }
+    let customers = dir
+        .parent()
+        .is_some_and(|p| p == sh.root.join(CUSTOMERS_DIR));
+    let mut log = false;
     for (p, name) in files {
+        if customers && name == packs::LOG {
+            log = true;
+            continue;
+        }
         read_file(sh, p, Some((&d, &name)), part);
+    }
+    if log {
+        scan_packed(sh, &d, &names, part);
     }
     Ok(())
 }
@@ -611,6 +834,10 @@ const MISPLACED_SHOWN: usize = 100;
 /// counted in one finding (a lost key index, or a repair killed midway,
 /// lacks every key: a million findings at a million customers).
 const UNLISTED_SHOWN: usize = 100;
+
+/// Packed records that cannot be read, named one by one; the rest are
+/// counted (a pack lost or damaged makes thousands unreadable at once).
+const UNREAD_PACKED_SHOWN: usize = 100;
 
 /// How many ids `store check` reads from `index/profiles.ids` at a time.
 const IDS_CHUNK: usize = 16_384;
@@ -822,6 +1049,8 @@ impl Store {
         scan.txns
             .reserve_exact(parts.iter().map(|(_, p)| p.txns.len()).sum());
         let mut invariants = Vec::new();
+        let mut placed = Vec::new();
+        let mut found_packs = Vec::new();
         for (_, p) in parts {
             f.extend(p.findings);
             invariants.extend(p.invariants);
@@ -834,7 +1063,10 @@ impl Store {
             scan.customers.push_chunk(p.customers);
             scan.txns.extend(p.txns);
             scan.pending.extend(p.pending);
+            placed.extend(p.placed);
+            found_packs.extend(p.packs);
         }
+        pack_coverage(placed, &found_packs, f, &mut scan.unreadable);
         f.extend(invariants);
         Ok(scan)
     }
@@ -898,8 +1130,20 @@ impl Store {
             catalog: catalog.as_ref(),
             positions: positions.as_deref(),
             field_entries: &field_entries,
+            unread_packed: Default::default(),
         };
         let mut scan = self.scan(f, &sh, progress)?;
+        let unread = sh.unread_packed.into_inner();
+        if unread > UNREAD_PACKED_SHOWN {
+            f.push(Finding {
+                path: "customers/*/packed.log".into(),
+                problem: format!(
+                    "{} more packed records cannot be read",
+                    unread - UNREAD_PACKED_SHOWN
+                ),
+                repairable: false,
+            });
+        }
         let field_have = field_entries.len();
         drop(field_entries);
         report.customers = scan.customers.len();
@@ -1034,6 +1278,7 @@ impl Store {
         // owner), and where they are.
         let mut others: BTreeSet<(u64, String)> = BTreeSet::new();
         let mut dangling: Vec<(String, String)> = Vec::new();
+        let mut dangling_count = 0usize;
         for p in key_files.iter().filter(|p| !atomic::is_temp(p)) {
             let r = rel(root, p);
             let under = p
@@ -1082,7 +1327,10 @@ impl Store {
                     }
                     _ => {
                         others.insert((k, owner.clone()));
-                        dangling.push((r.clone(), owner));
+                        dangling_count += 1;
+                        if dangling.len() < UNLISTED_SHOWN {
+                            dangling.push((r.clone(), owner));
+                        }
                     }
                 }
             }
@@ -1119,6 +1367,15 @@ impl Store {
                 &path,
                 format!(
                     "dangling key index entry (points to {owner}, which does not hold the key)"
+                ),
+            );
+        }
+        if dangling_count > UNLISTED_SHOWN {
+            push(
+                KEYS_DIR,
+                format!(
+                    "{} more key index entries point to a customer that does not hold the key",
+                    dangling_count - UNLISTED_SHOWN
                 ),
             );
         }
@@ -1579,7 +1836,7 @@ impl Store {
 impl Store {
     /// Call `f` with every transaction record that parses, one at a time.
     pub(crate) fn each_readable_txn(&self, f: impl FnMut(TxnFile)) -> Result<()> {
-        self.each_readable_record(TXNS_DIR, f)
+        self.each_readable_record(TXNS_DIR, |t: &TxnFile| &t.transaction.transaction_id, f)
     }
 
     /// What the transaction indexes are built from: each readable

@@ -102,6 +102,20 @@ pub fn rebuild_piece(default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// `PAYCTL_PACK_MIN=<customers>` (tests): how many new customers a commit
+/// must create to pack them (see store/packs.rs), so that an import of a
+/// few lines is packed under the crash and full-disk tests. Unset,
+/// `default`.
+// Read from the environment for the same reason as `PAYCTL_FAULT` above.
+#[allow(clippy::disallowed_methods)]
+pub fn pack_min(default: usize) -> usize {
+    std::env::var("PAYCTL_PACK_MIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(default)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

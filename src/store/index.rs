@@ -240,10 +240,29 @@ pub fn ids_position_bytes(bytes: &[u8], id: &str) -> Option<usize> {
 
 /// Length of `path` up to and including its last newline (0 when missing).
 pub fn complete_len(path: &Path) -> Result<u64> {
-    let Some(mut f) = super::safefs::open(path, super::safefs::How::READ)? else {
-        return Ok(0);
-    };
+    match super::safefs::open(path, super::safefs::How::READ)? {
+        Some(f) => complete_len_of(f, path),
+        None => Ok(0),
+    }
+}
+
+/// [`complete_len`] of the store-relative `rel`, reached through `dirs`
+/// (a commit takes the lengths of thousands of files in a few directories).
+pub fn complete_len_in(dirs: &mut super::safefs::Dirs, rel: &str) -> Result<u64> {
+    match dirs.open_file(rel)? {
+        Some(f) => complete_len_of(f, &dirs.path_of(rel)),
+        None => Ok(0),
+    }
+}
+
+fn complete_len_of(mut f: std::fs::File, path: &Path) -> Result<u64> {
+    use std::os::unix::fs::FileExt;
     let len = f.metadata().map_err(|e| Error::io(path, e))?.len();
+    // What every commit leaves: the file ends with its newline.
+    let mut last = [0u8];
+    if len > 0 && f.read_exact_at(&mut last, len - 1).is_ok() && last[0] == b'\n' {
+        return Ok(len);
+    }
     let mut end = len;
     let mut buf = vec![0u8; 4096];
     while end > 0 {

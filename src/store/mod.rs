@@ -8,6 +8,10 @@
 //! catalog.json                     programs, applications, templates, facilitator settings
 //! journal.json                     only while a write is in flight (see journal.rs)
 //! customers/<xx>/csp_….json        one customer aggregate per file
+//! customers/<xx>/packed.log        where the shard's packed customers are, one line
+//!                                  `<id> <pack> <offset> <length>` each (see packs.rs)
+//! packs/<n>.jsonl                  customer aggregates written together by one large
+//!                                  commit (an import chunk), one per line, never changed
 //! transactions/<xx>/trn_….json     one transaction aggregate per file
 //! index/profiles.log               derived: profile summaries, creation order, append-only
 //! index/profiles.ids               derived: profile ids in creation order, fixed-width records
@@ -52,6 +56,7 @@ pub mod keys;
 pub mod lock;
 #[doc(hidden)]
 pub mod memory;
+pub mod packs;
 pub mod pg;
 pub mod rebuild;
 pub mod safefs;
@@ -81,10 +86,13 @@ pub use storage::{Storage, StorageTx};
 /// 5: key buckets split a level down when full ([`keys::SPLIT_BYTES`]; a
 /// payctl of format 4 would miss the keys of a split bucket);
 /// 6: the transaction indexes of [`txn_index`] (a payctl of format 5 would
-/// not keep them).
+/// not keep them);
+/// 7: removal lines in the field indexes;
+/// 8: packed customer records ([`packs`]; a payctl of format 7 would not
+/// find them).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
@@ -416,7 +424,12 @@ impl JsonStore {
             return Ok(());
         }
         upgrading(version);
-        let customers = self.customer_facts()?;
+        // (From 7, only the version changes: no record is read.)
+        let customers = if version < 7 {
+            self.customer_facts()?
+        } else {
+            Vec::new()
+        };
         let mut ops = Vec::new();
         if version < 2 {
             ops = self.key_index_ops(
@@ -476,19 +489,23 @@ impl JsonStore {
 
     /// Call `f` with every customer record that parses, one at a time.
     fn each_readable_customer(&self, f: impl FnMut(Customer)) -> Result<()> {
-        self.each_readable_record(CUSTOMERS_DIR, f)
+        self.each_readable_record(CUSTOMERS_DIR, Customer::id, f)
     }
 
     /// Call `f` with every record of `dir` (`customers`, `transactions`)
     /// that parses as a `T`, one at a time, shard by shard: each shard is
     /// opened once and its records read from it (`openat`), not walked to
-    /// from the store's root one by one.
+    /// from the store's root one by one. In `customers`, then the packed
+    /// records of the shard that have no file of their own (see [`packs`]),
+    /// those whose entry holds the customer (`id_of`) its log names.
     pub(crate) fn each_readable_record<T: DeserializeOwned>(
         &self,
         dir: &str,
+        id_of: fn(&T) -> &str,
         mut f: impl FnMut(T),
     ) -> Result<()> {
         let shards = safefs::list(&self.root.join(dir))?.unwrap_or_default();
+        let mut opened: HashMap<u64, Option<std::fs::File>> = HashMap::new();
         for (name, t) in shards {
             if t != rustix::fs::FileType::Directory {
                 continue;
@@ -497,15 +514,49 @@ impl JsonStore {
             let Some(d) = safefs::Dir::open(&shard, false)? else {
                 continue;
             };
-            for name in d.names()? {
-                let file = shard.join(&name);
+            let names = d.names()?;
+            for name in &names {
+                let file = shard.join(name);
                 if atomic::is_temp(&file) || file.extension().is_none_or(|e| e != "json") {
                     continue;
                 }
-                let Ok(Some(bytes)) = d.read(&name, Some(atomic::RECORD_BYTES)) else {
+                let Ok(Some(bytes)) = d.read(name, Some(atomic::RECORD_BYTES)) else {
                     continue;
                 };
                 if let Ok(r) = serde_json::from_slice::<T>(&bytes) {
+                    f(r);
+                }
+            }
+            if dir != CUSTOMERS_DIR {
+                continue;
+            }
+            let Ok(Some(log)) = d.read(std::ffi::OsStr::new(packs::LOG), Some(packs::LOG_BYTES))
+            else {
+                continue;
+            };
+            let own: std::collections::HashSet<&std::ffi::OsStr> =
+                names.iter().map(|n| n.as_os_str()).collect();
+            for line in index::complete(&log).split(|&b| b == b'\n') {
+                let Some((cid, place)) = std::str::from_utf8(line).ok().and_then(packs::parse_line)
+                else {
+                    continue;
+                };
+                if own.contains(std::ffi::OsStr::new(&format!("{cid}.json"))) {
+                    continue;
+                }
+                let pack = opened
+                    .entry(place.pack)
+                    .or_insert_with(|| packs::open(&self.root, place.pack).ok().flatten());
+                let Some(pack) = pack.as_ref() else {
+                    continue;
+                };
+                let path = self.root.join(packs::pack_rel(place.pack));
+                let Ok(bytes) = packs::read_entry(pack, &path, place) else {
+                    continue;
+                };
+                if let Ok(r) = serde_json::from_slice::<T>(&bytes)
+                    && id_of(&r) == cid
+                {
                     f(r);
                 }
             }
@@ -869,8 +920,42 @@ impl JsonStore {
         let c: Option<Customer> = self.read_json(&path)?;
         match c {
             Some(c) if c.id() != cid => Err(Error::corrupt(&path, "holds another customer")),
-            c => Ok(c),
+            Some(c) => Ok(Some(c)),
+            None => self.packed_customer(cid),
         }
+    }
+
+    /// The customer `cid` from a pack (see [`packs`]), when it has no file
+    /// of its own: its shard's log looked up, its entry read and checked.
+    fn packed_customer(&self, cid: &str) -> Result<Option<Customer>> {
+        let log_path = self.root.join(packs::log_rel(cid));
+        let log = match self.overlaid(&log_path)? {
+            Some(c) => c,
+            None => safefs::read(&log_path, Some(packs::LOG_BYTES))?,
+        };
+        let Some(place) = log.as_deref().and_then(|l| packs::find(l, cid)) else {
+            return Ok(None);
+        };
+        let pack_path = self.root.join(packs::pack_rel(place.pack));
+        let missing = || {
+            Error::corrupt(
+                &log_path,
+                format!("names pack {} for {cid}, which does not exist", place.pack),
+            )
+        };
+        let c = match self.overlaid(&pack_path)? {
+            Some(bytes) => {
+                let bytes = bytes.ok_or_else(missing)?;
+                let entry = packs::entry_in(&bytes, &pack_path, place)?;
+                packs::customer_of(entry, &pack_path, place, cid)?
+            }
+            None => {
+                let f = packs::open(&self.root, place.pack)?.ok_or_else(missing)?;
+                let entry = packs::read_entry(&f, &pack_path, place)?;
+                packs::customer_of(&entry, &pack_path, place, cid)?
+            }
+        };
+        Ok(Some(c))
     }
 
     pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
@@ -2008,9 +2093,10 @@ impl JsonTx<'_> {
                 self.store.flush_group()?;
             }
         }
+        let mut dirs = safefs::Dirs::new(&self.store.root);
         for op in self.ops.iter_mut().flatten() {
             if let Op::Append { path, base_len, .. } = op {
-                *base_len = index::complete_len(&self.store.root.join(path.as_str()))?;
+                *base_len = index::complete_len_in(&mut dirs, path)?;
             }
         }
         if !key_lines.is_empty() {
@@ -2020,12 +2106,23 @@ impl JsonTx<'_> {
                     .map(Some),
             );
         }
+        // Many new customers go into one pack (never in a group commit,
+        // whose staged files are read back whole).
+        let pack = if self.store.group.is_none()
+            && self.created.len() >= fault::pack_min(packs::PACK_MIN)
+        {
+            let plan = packs::Plan::new(&mut dirs, self.created.iter().map(String::as_str))?;
+            Some((plan, std::mem::take(&mut self.created)))
+        } else {
+            None
+        };
         Ok(JsonPrepared {
             group: self.store.group.clone(),
             root: self.store.root.clone(),
             ops: std::mem::take(&mut self.ops),
             customers: std::mem::take(&mut self.customers),
             txns: std::mem::take(&mut self.txns),
+            pack,
         })
     }
 }
@@ -2038,6 +2135,9 @@ pub struct JsonPrepared {
     ops: Vec<Option<Op>>,
     customers: BTreeMap<String, Customer>,
     txns: BTreeMap<String, TxnFile>,
+    /// Where the new customers are packed, and which they are (see
+    /// [`packs`]); `None`: each gets its file.
+    pack: Option<(packs::Plan, std::collections::HashSet<String>)>,
 }
 
 impl JsonPrepared {
@@ -2046,8 +2146,21 @@ impl JsonPrepared {
         let mut ops: Vec<Op> = self.ops.into_iter().flatten().collect();
         // The aggregates last (no other put names their paths).
         ops.reserve(self.customers.len() + self.txns.len());
+        let mut packed = Vec::new();
         for (id, c) in &self.customers {
-            ops.push(journal::put_json(JsonStore::customer_rel(id), c));
+            match &self.pack {
+                Some((_, new)) if new.contains(id) => {
+                    let json = serde_json::to_string(c).expect("records serialize");
+                    if json.len() as u64 >= atomic::RECORD_BYTES {
+                        return Err(too_large(&JsonStore::customer_rel(id), json.len()));
+                    }
+                    packed.push((id.as_str(), json));
+                }
+                _ => ops.push(journal::put_json(JsonStore::customer_rel(id), c)),
+            }
+        }
+        if let Some((plan, _)) = &self.pack {
+            ops.extend(plan.ops(packed.iter().map(|(id, json)| (*id, json.as_str()))));
         }
         for (id, t) in &self.txns {
             ops.push(journal::put_json(JsonStore::txn_rel(id), t));
@@ -2058,14 +2171,7 @@ impl JsonPrepared {
             if let Op::PutJson { path, json } = op
                 && json.get().len() as u64 >= atomic::RECORD_BYTES
             {
-                return Err(Error::one(
-                    code::INVALID_VALUE,
-                    format!(
-                        "{path} would be {} bytes, above the limit of {} bytes for a record file: nothing was written",
-                        json.get().len(),
-                        atomic::RECORD_BYTES
-                    ),
-                ));
+                return Err(too_large(path, json.get().len()));
             }
         }
         if let Some(group) = &self.group {
@@ -2076,6 +2182,17 @@ impl JsonPrepared {
         }
         journal::commit(&self.root, &Journal { ops })
     }
+}
+
+/// A record of `len` bytes, too large to be written at `path`.
+fn too_large(path: &str, len: usize) -> Error {
+    Error::one(
+        code::INVALID_VALUE,
+        format!(
+            "{path} would be {len} bytes, above the limit of {} bytes for a record file: nothing was written",
+            atomic::RECORD_BYTES
+        ),
+    )
 }
 
 /// The paths that `ops` put: what a rebuild keeps of an index directory.

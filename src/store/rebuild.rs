@@ -174,7 +174,7 @@ impl JsonStore {
         for ids in customers.chunks(piece) {
             let mut tx = self.begin();
             for id in ids {
-                let c: Customer = self.read_again(&mut shards, &Self::customer_rel(id))?;
+                let c: Customer = self.read_customer_again(&mut shards, id)?;
                 tx.reindex_customer(ProfileSummary::of(&c.profile))?;
             }
             tx.commit()?;
@@ -237,6 +237,23 @@ impl JsonStore {
             .read(rel, Some(atomic::RECORD_BYTES))?
             .ok_or_else(|| Error::corrupt(&path, "went missing while the indexes were rebuilt"))?;
         serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))
+    }
+
+    /// The customer `id` for the rebuild: its own file, else its packed
+    /// entry (see [`super::packs`]).
+    fn read_customer_again(&self, shards: &mut safefs::Dirs, id: &str) -> Result<Customer> {
+        let rel = Self::customer_rel(id);
+        match shards.read(&rel, Some(atomic::RECORD_BYTES))? {
+            Some(bytes) => {
+                serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&self.root.join(&rel), e))
+            }
+            None => self.customer(id)?.ok_or_else(|| {
+                Error::corrupt(
+                    &self.root.join(&rel),
+                    "went missing while the indexes were rebuilt",
+                )
+            }),
+        }
     }
 
     /// Whether `meta.json` says that a rebuild was interrupted.

@@ -547,6 +547,20 @@ impl<'a> Dirs<'a> {
         }
     }
 
+    /// The path of the store-relative `rel`.
+    pub fn path_of(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// [`open`] of the store-relative file `rel` (not created: `None` when
+    /// it or its directory does not exist).
+    pub fn open_file(&mut self, rel: &str) -> Result<Option<File>> {
+        match self.at(rel)? {
+            (Some(d), name) => d.file(name, How::READ),
+            (None, _) => Ok(None),
+        }
+    }
+
     /// [`lstat`] of the store-relative `rel`.
     pub fn lstat(&mut self, rel: &str) -> Result<Option<rfs::Stat>> {
         match self.at(rel)? {

@@ -18,6 +18,9 @@ pub struct Env {
     pub dir: TempDir,
     /// The database of `--database-url` when the store is one (see pg.rs).
     pub db: Option<String>,
+    /// Environment variables set for every run (test knobs such as
+    /// `PAYCTL_PACK_MIN`).
+    pub envs: Vec<(&'static str, String)>,
 }
 
 /// What one run of payctl gave.
@@ -102,6 +105,7 @@ impl Env {
         Env {
             dir: TempDir::new().expect("tempdir"),
             db: None,
+            envs: Vec::new(),
         }
     }
     /// An environment whose store is a fresh PostgreSQL database; `None`
@@ -111,6 +115,7 @@ impl Env {
         Some(Env {
             dir: TempDir::new().expect("tempdir"),
             db: Some(db),
+            envs: Vec::new(),
         })
     }
     pub fn path(&self) -> PathBuf {
@@ -134,6 +139,9 @@ impl Env {
         c.env_remove("PAYCTL_OUTPUT")
             .env_remove("PAYCTL_DATA_DIR")
             .env("PAYCTL_ACTOR", "tester");
+        for (k, v) in &self.envs {
+            c.env(k, v);
+        }
         c
     }
     /// Run with `args`, no stdin.
@@ -211,6 +219,9 @@ pub fn configure(c: &mut std::process::Command, env: &Env, format: &str) {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    for (k, v) in &env.envs {
+        c.env(k, v);
+    }
 }
 
 /// Start `c` with `stdin` written to it and closed.
@@ -321,7 +332,8 @@ pub fn assert_clean(env: &Env, what: &str) {
 
 /// A fresh store holding a copy of `fixture`'s.
 pub fn clone_env(fixture: &Env) -> Env {
-    let env = Env::new();
+    let mut env = Env::new();
+    env.envs = fixture.envs.clone();
     copy_dir(&fixture.path(), &env.path());
     env
 }

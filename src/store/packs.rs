@@ -1,0 +1,363 @@
+//! Packed customer records: what lets `profile import` write 5,000 profiles
+//! as one file instead of 5,000 (issue 17).
+//!
+//! Creating a file costs the file system an inode, a directory entry and a
+//! block of its own, and on this kind of disk that caps any
+//! one-file-per-record import at 6,000-12,000 records a second, whatever the
+//! program does. So a large commit that creates many customers (an import
+//! chunk, a `store migrate` into a directory: at least [`PACK_MIN`]) writes
+//! their records one after the other into a new pack, `packs/<n>.jsonl`
+//! (each record exactly the bytes its own file would hold: the document and
+//! a newline), and locates each in its shard's `customers/<xx>/packed.log`,
+//! one line `<id> <pack> <offset> <length>` per record, appended in the same
+//! commit.
+//!
+//! A pack is written once and never changed. A customer's own file
+//! `customers/<xx>/<id>.json` comes first: an update writes it, and from then
+//! on it is the record, the packed entry an old version that nothing reads.
+//! So a record is read as before, and only when its file does not exist is
+//! its shard's log looked up (a few dozen kilobytes at a million customers)
+//! and its entry read with one `pread`, its id checked against the one asked
+//! for.
+//!
+//! Packs and logs are records, not derived data: `store check` verifies that
+//! every log line is well formed and names an entry of a pack that holds
+//! that customer, that no customer is packed twice, and that the entries of
+//! each pack cover it exactly; `--repair` never rewrites them.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::path::Path;
+
+use super::journal::Op;
+use super::{CUSTOMERS_DIR, safefs};
+use crate::core::rules::caps::RECORD_BYTES;
+use crate::error::{Error, Result};
+use crate::model::Customer;
+use crate::model::id;
+
+/// The directory of the packs.
+pub const PACKS_DIR: &str = "packs";
+
+/// A shard's log of packed records.
+pub const LOG: &str = "packed.log";
+
+/// A commit creating at least this many customers packs them: below it,
+/// a file each costs less than the logs a pack appends to.
+pub const PACK_MIN: usize = 256;
+
+/// The most bytes a shard's log may have: far beyond what ten million
+/// customers give it, refused by its size unread beyond (a sparse file
+/// planted there must not be read whole by every `profile get`).
+pub const LOG_BYTES: u64 = 64 << 20;
+
+/// The store-relative path of pack `n`.
+pub fn pack_rel(n: u64) -> String {
+    format!("{PACKS_DIR}/{n}.jsonl")
+}
+
+/// The pack number of a file name of `packs/` (`<n>.jsonl`, n ≥ 1 without
+/// leading zeros).
+pub fn pack_of_name(name: &str) -> Option<u64> {
+    let n = name.strip_suffix(".jsonl")?;
+    if n.is_empty() || n.starts_with('0') || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// The store-relative path of the log of the shard that holds `cid`.
+pub fn log_rel(cid: &str) -> String {
+    format!("{CUSTOMERS_DIR}/{}/{LOG}", id::shard(cid))
+}
+
+/// Where a packed record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub pack: u64,
+    pub offset: u64,
+    /// Its bytes, newline included.
+    pub len: u64,
+}
+
+/// One line of a log: the id and the place, or `None` when it is not a
+/// well-formed line (a valid customer id, three numbers, a length of a
+/// record).
+pub fn parse_line(line: &str) -> Option<(&str, Place)> {
+    let mut it = line.split(' ');
+    let (cid, pack, offset, len) = (it.next()?, it.next()?, it.next()?, it.next()?);
+    if it.next().is_some() || !id::is_valid(id::CUSTOMER, cid) {
+        return None;
+    }
+    let num = |s: &str| -> Option<u64> {
+        if s.is_empty()
+            || (s.len() > 1 && s.starts_with('0'))
+            || !s.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        s.parse().ok()
+    };
+    let place = Place {
+        pack: num(pack)?,
+        offset: num(offset)?,
+        len: num(len)?,
+    };
+    (place.pack >= 1 && place.len >= 2 && place.len <= RECORD_BYTES).then_some((cid, place))
+}
+
+/// The line of `cid` at `place`.
+pub fn line(cid: &str, place: Place) -> String {
+    format!("{cid} {} {} {}\n", place.pack, place.offset, place.len)
+}
+
+/// The place of `cid` in the log `bytes`: its last well-formed line.
+pub fn find(bytes: &[u8], cid: &str) -> Option<Place> {
+    let mut found = None;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let end = rest.iter().position(|&b| b == b'\n');
+        let (l, next) = match end {
+            Some(e) => (&rest[..e], &rest[e + 1..]),
+            // A line without its newline was never committed.
+            None => break,
+        };
+        if l.len() > cid.len()
+            && l.starts_with(cid.as_bytes())
+            && l[cid.len()] == b' '
+            && let Some((_, p)) = std::str::from_utf8(l).ok().and_then(parse_line)
+        {
+            found = Some(p);
+        }
+        rest = next;
+    }
+    found
+}
+
+/// The bytes of the entry at `place` of the open pack `f` (`path` names
+/// it), its newline left out.
+pub fn read_entry(f: &File, path: &Path, place: Place) -> Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = vec![0u8; place.len as usize];
+    f.read_exact_at(&mut buf, place.offset).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            short(path, place)
+        } else {
+            Error::io(path, e)
+        }
+    })?;
+    entry_end(path, place, &buf)?;
+    buf.pop();
+    Ok(buf)
+}
+
+/// The entry at `place` of the pack `bytes` (as a pending journal leaves
+/// it), its newline left out.
+pub fn entry_in<'a>(bytes: &'a [u8], path: &Path, place: Place) -> Result<&'a [u8]> {
+    let b = usize::try_from(place.offset)
+        .ok()
+        .and_then(|o| bytes.get(o..o.checked_add(place.len as usize)?))
+        .ok_or_else(|| short(path, place))?;
+    entry_end(path, place, b)?;
+    Ok(&b[..b.len() - 1])
+}
+
+fn short(path: &Path, place: Place) -> Error {
+    Error::corrupt(
+        path,
+        format!(
+            "ends before the entry of {} bytes at offset {} that a log of packed records names",
+            place.len, place.offset
+        ),
+    )
+}
+
+fn entry_end(path: &Path, place: Place, b: &[u8]) -> Result<()> {
+    if b.last() == Some(&b'\n') {
+        return Ok(());
+    }
+    Err(Error::corrupt(
+        path,
+        format!(
+            "the entry at offset {} does not end where a log of packed records says",
+            place.offset
+        ),
+    ))
+}
+
+/// The packed record `cid` (the entry `bytes` at `place` of the pack
+/// `path`), parsed and checked to be that customer.
+pub fn customer_of(bytes: &[u8], path: &Path, place: Place, cid: &str) -> Result<Customer> {
+    let c: Customer = serde_json::from_slice(bytes).map_err(|e| {
+        Error::corrupt(
+            path,
+            format!(
+                "the entry at offset {} is not a customer record: {e}",
+                place.offset
+            ),
+        )
+    })?;
+    if c.id() != cid {
+        return Err(Error::corrupt(
+            path,
+            format!(
+                "the entry at offset {} holds another customer than its log says",
+                place.offset
+            ),
+        ));
+    }
+    Ok(c)
+}
+
+/// Open the pack `n` of the store `root` for reading (never through a
+/// link); `None` when it does not exist.
+pub fn open(root: &Path, n: u64) -> Result<Option<File>> {
+    safefs::open(&root.join(pack_rel(n)), safefs::How::READ)
+}
+
+/// The number of the next pack: one past the highest in `packs/`.
+pub fn next_pack(root: &Path) -> Result<u64> {
+    let names = safefs::list(&root.join(PACKS_DIR))?.unwrap_or_default();
+    Ok(names
+        .iter()
+        .filter_map(|(name, _)| name.to_str().and_then(pack_of_name))
+        .max()
+        .unwrap_or(0)
+        + 1)
+}
+
+/// What a commit that packs its new customers fixed while it held the
+/// store (see [`super::JsonTx::prepare`]): the pack's number and the length
+/// of each log it appends to.
+#[derive(Debug)]
+pub struct Plan {
+    pub pack: u64,
+    pub bases: HashMap<String, u64>,
+}
+
+impl Plan {
+    /// The plan for packing `ids` in the store as it is now (reached
+    /// through `dirs`).
+    pub fn new<'a>(dirs: &mut safefs::Dirs, ids: impl Iterator<Item = &'a str>) -> Result<Plan> {
+        let mut bases = HashMap::new();
+        for cid in ids {
+            if let std::collections::hash_map::Entry::Vacant(e) = bases.entry(log_rel(cid)) {
+                let len = super::index::complete_len_in(dirs, e.key())?;
+                e.insert(len);
+            }
+        }
+        Ok(Plan {
+            pack: next_pack(&dirs.path_of(""))?,
+            bases,
+        })
+    }
+
+    /// The operations that write `records` (`(id, document)`) into the new
+    /// pack and locate each in its shard's log.
+    pub fn ops<'a>(&self, records: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Op> {
+        let mut pack = String::new();
+        let mut logs: BTreeMap<String, String> = BTreeMap::new();
+        for (cid, json) in records {
+            let place = Place {
+                pack: self.pack,
+                offset: pack.len() as u64,
+                len: json.len() as u64 + 1,
+            };
+            pack.push_str(json);
+            pack.push('\n');
+            logs.entry(log_rel(cid))
+                .or_default()
+                .push_str(&line(cid, place));
+        }
+        let mut ops = vec![Op::Put {
+            path: pack_rel(self.pack),
+            data: pack,
+        }];
+        for (rel, data) in logs {
+            ops.push(Op::Append {
+                base_len: self.bases.get(&rel).copied().unwrap_or(0),
+                path: rel,
+                data,
+            });
+        }
+        ops
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_reads_back_and_malformed_ones_do_not() {
+        let cid = "csp_abcdefghij0123456789";
+        let p = Place {
+            pack: 3,
+            offset: 1024,
+            len: 900,
+        };
+        let l = line(cid, p);
+        assert_eq!(parse_line(l.trim_end()), Some((cid, p)));
+        for bad in [
+            "csp_a 1 0",
+            "csp_a 0 0 10",
+            "csp_a 1 0 1",
+            "csp_a 1 01 10",
+            "csp_a 1 0 10 x",
+            "csp_a/b 1 0 10",
+            "csp_a 1 -1 10",
+            "csp_a 1 0 99999999999",
+        ] {
+            assert_eq!(parse_line(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn find_takes_the_last_whole_line_of_the_id() {
+        let a = "csp_aa1";
+        let log = format!(
+            "{}{}{}csp_aa1 9 0 5",
+            line(
+                a,
+                Place {
+                    pack: 1,
+                    offset: 0,
+                    len: 5
+                }
+            ),
+            line(
+                "csp_aa12",
+                Place {
+                    pack: 2,
+                    offset: 0,
+                    len: 5
+                }
+            ),
+            line(
+                a,
+                Place {
+                    pack: 3,
+                    offset: 7,
+                    len: 5
+                }
+            ),
+        );
+        assert_eq!(
+            find(log.as_bytes(), a),
+            Some(Place {
+                pack: 3,
+                offset: 7,
+                len: 5
+            })
+        );
+        assert_eq!(find(log.as_bytes(), "csp_aa"), None);
+    }
+
+    #[test]
+    fn pack_names() {
+        assert_eq!(pack_of_name("12.jsonl"), Some(12));
+        for bad in ["0.jsonl", "012.jsonl", "x.jsonl", ".jsonl", "12.json", "12"] {
+            assert_eq!(pack_of_name(bad), None, "{bad}");
+        }
+    }
+}
