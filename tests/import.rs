@@ -322,31 +322,34 @@ fn import_with_fault(env: &Env, text: &str, fault: &str) -> std::process::Output
     child.wait_with_output().unwrap()
 }
 
-/// An import of more than one chunk (5,000) killed in its second chunk keeps
-/// the first chunk whole, and a re-run with --skip-existing creates exactly
-/// the missing profiles.
+/// An import of more than one chunk ([`CHUNK`] lines) killed in its second
+/// chunk keeps the first chunk whole, and a re-run with --skip-existing
+/// creates exactly the missing profiles.
 #[test]
 fn an_interrupted_import_keeps_whole_chunks_and_a_rerun_completes_it() {
-    let all = bodies("crash", 6_000);
+    let chunk = payctl::core::import::CHUNK;
+    let n = chunk + 1_000;
+    let all = bodies("crash", n);
     let text = lines(&all);
+    let last_page = (n / 1000).to_string();
     // The second chunk's journal is never written: the first chunk only.
     // The second chunk's journal is written: the next command completes it.
-    for (fault, kept) in [("before-write:2", 5_000), ("after-journal:2", 6_000)] {
+    for (fault, kept) in [("before-write:2", chunk), ("after-journal:2", n)] {
         let env = store();
         let out = import_with_fault(&env, &text, fault);
         assert!(!out.status.success(), "{fault}: the import should die");
         assert!(out.stdout.is_empty(), "{fault}: nothing printed");
         let l = list(&env, &["--page-size", "1000", "--page-number", "5"]);
-        assert_eq!(total(&l), kept, "{fault}");
+        assert_eq!(total(&l) as usize, kept, "{fault}");
         check_clean(&env);
         let o = import(&env, &text, &["--skip-existing"]);
         assert_eq!(o.code, 0, "{fault}: {o:?}");
-        assert_eq!(o.data().len(), 6_000 - kept as usize, "{fault}");
-        let l = list(&env, &["--page-size", "1000", "--page-number", "6"]);
-        assert_eq!(total(&l), 6_000);
+        assert_eq!(o.data().len(), n - kept, "{fault}");
+        let l = list(&env, &["--page-size", "1000", "--page-number", &last_page]);
+        assert_eq!(total(&l) as usize, n);
         let keys = keys_of(&l);
-        assert_eq!(keys.first().unwrap(), "crash-005000");
-        assert_eq!(keys.last().unwrap(), "crash-005999");
+        assert_eq!(keys.first().unwrap(), &format!("crash-{:06}", n - 1000));
+        assert_eq!(keys.last().unwrap(), &format!("crash-{:06}", n - 1));
         check_clean(&env);
     }
 }

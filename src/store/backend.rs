@@ -149,6 +149,19 @@ impl Store {
         self.backend().profile_count()
     }
 
+    /// How many customers have been created in the store, when every new
+    /// customer changes that count and reading it is cheap (the JSON
+    /// directory: the records of `index/profiles.ids`); `None` elsewhere.
+    /// Keys are never freed, so an import whose count is what it was when
+    /// it looked its keys up, plus what it created itself, knows that no
+    /// other command took one since.
+    pub fn created_count(&self) -> Result<Option<usize>> {
+        match self {
+            Store::Json(s) => s.ids_count(),
+            _ => Ok(None),
+        }
+    }
+
     pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
         self.backend().profile_ids(start, end)
     }

@@ -1142,6 +1142,15 @@ impl JsonStore {
         index::ids_count(&path)
     }
 
+    /// The number of records of `index/profiles.ids` (see
+    /// [`Store::created_count`]); `None` before a first commit has built it.
+    pub fn ids_count(&self) -> Result<Option<usize>> {
+        if !self.profile_ids_built()? {
+            return Ok(None);
+        }
+        self.profile_count().map(Some)
+    }
+
     /// The profile ids at positions `start..end` of creation order.
     pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
         if !self.profile_ids_built()? {
