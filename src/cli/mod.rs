@@ -320,9 +320,14 @@ impl Global {
             self.wait(),
             self.default_catalog(),
             |from| {
+                // (From 7, only the version changes: see `JsonStore::upgrade`.)
+                let what = if from >= 7 {
+                    "only its format version changes (one atomic commit)"
+                } else {
+                    "its indexes are rebuilt from every record, once (one atomic commit)"
+                };
                 self.ui.err_line(format_args!(
-                    "note: upgrading the store at {} from format {from} to {}: its indexes \
-                     are rebuilt from every record, once (one atomic commit)",
+                    "note: upgrading the store at {} from format {from} to {}: {what}",
                     self.data_dir.display(),
                     crate::store::FORMAT_VERSION
                 ))
