@@ -1339,7 +1339,8 @@ fn a_format_7_store_is_upgraded_by_its_version_alone() {
     let o = env.run(&["profile", "get", &ids[1]]);
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
-        o.stderr.contains("from format 7 to 8: only its format version changes"),
+        o.stderr
+            .contains("from format 7 to 8: only its format version changes"),
         "{o:?}"
     );
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();

@@ -5,8 +5,8 @@
 //! rest of the file and the store. If any line is refused, nothing is written
 //! and the bad lines are reported (`line N: <json path>: <rule>`), the first
 //! [`REPORTED_LINES`] in detail, then one error counting the rest. Otherwise
-//! the profiles are created in chunks of [`CHUNK`], each chunk one store
-//! transaction: a crash loses at most the chunk in hand, never half of one,
+//! the profiles are created in chunks of [`CHUNK`] ([`DB_CHUNK`] in a
+//! database), each chunk one store transaction: a crash loses at most the chunk in hand, never half of one,
 //! and a re-run with `skip_existing` creates exactly the missing profiles.
 //!
 //! The store is not held for the whole run (issue 17): the input is read
@@ -42,10 +42,17 @@ use crate::model::Customer;
 use crate::model::catalog::Facilitator;
 use crate::store::{Mode, Store};
 
-/// Profiles created per store transaction: large enough that the per-commit
-/// cost (the journal, one sync of the file system) is spread thin, small
-/// enough that the journal stays a few megabytes.
-pub const CHUNK: usize = 10000;
+/// Profiles created per store transaction in a JSON directory: large enough
+/// that the per-commit cost (the journal, one sync of the file system, and
+/// the thousands of index buckets a chunk appends to whatever its size) is
+/// spread thin, small enough that the journal stays a few megabytes and a
+/// commit holds the store well under a second.
+pub const CHUNK: usize = 10_000;
+
+/// Profiles created per transaction in a database: each takes an advisory
+/// lock on its key, and 5,000 fit PostgreSQL's default shared lock table
+/// (`max_locks_per_transaction` 64 × `max_connections` 100 = 6,400).
+pub const DB_CHUNK: usize = 5_000;
 
 /// Bad lines reported in detail; the rest are counted in one last error.
 pub const REPORTED_LINES: usize = 100;
@@ -714,7 +721,14 @@ pub fn import<S: Read + Write + Seek>(
     opts: Options,
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<Imported> {
-    let fac = open(Mode::Shared)?.catalog()?.facilitator;
+    let (fac, chunk_size) = {
+        let store = open(Mode::Shared)?;
+        let size = match store {
+            crate::store::Store::Pg(_) => DB_CHUNK,
+            _ => CHUNK,
+        };
+        (store.catalog()?.facilitator, size)
+    };
     let (total, skipped, baseline) = {
         let mut w = std::io::BufWriter::with_capacity(256 << 10, &mut *scratch);
         let counts = check(open, &fac, ctx, input, size, &mut w, opts, progress)?;
@@ -739,7 +753,7 @@ pub fn import<S: Read + Write + Seek>(
         let mut writing: Option<std::thread::ScopedJoinHandle<'_, Result<Chunk>>> = None;
         loop {
             batch.clear();
-            while batch.lines.len() < CHUNK {
+            while batch.lines.len() < chunk_size {
                 rec.clear();
                 if rest.read_until(b'\n', &mut rec).map_err(scratch_error)? == 0 {
                     break;
