@@ -636,7 +636,7 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
     let own: std::collections::HashSet<&OsStr> = names.iter().map(|n| n.as_os_str()).collect();
     let shard = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
     let mut seen = std::collections::HashSet::new();
-    let mut opened: HashMap<u64, std::result::Result<std::fs::File, String>> = HashMap::new();
+    let mut opened = packs::Opened::default();
     let lines = match whole.strip_suffix(b"\n") {
         Some(body) => body.split(|&b| b == b'\n').collect(),
         None => Vec::new(),
@@ -676,15 +676,7 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
         }
         let pack_rel = packs::pack_rel(place.pack);
         let pack_path = sh.root.join(&pack_rel);
-        let pack =
-            opened
-                .entry(place.pack)
-                .or_insert_with(|| match packs::open(sh.root, place.pack) {
-                    Ok(Some(f)) => Ok(f),
-                    Ok(None) => Err("does not exist".to_string()),
-                    Err(e) => Err(e.errors[0].message.clone()),
-                });
-        let read = match pack {
+        let read = match opened.get(sh.root, place.pack) {
             Ok(f) => packs::read_entry(f, &pack_path, place)
                 .and_then(|b| packs::customer_of(&b, &pack_path, place, cid))
                 .map_err(|e| e.errors[0].message.clone()),

@@ -505,7 +505,7 @@ impl JsonStore {
         mut f: impl FnMut(T),
     ) -> Result<()> {
         let shards = safefs::list(&self.root.join(dir))?.unwrap_or_default();
-        let mut opened: HashMap<u64, Option<std::fs::File>> = HashMap::new();
+        let mut opened = packs::Opened::default();
         for (name, t) in shards {
             if t != rustix::fs::FileType::Directory {
                 continue;
@@ -544,10 +544,7 @@ impl JsonStore {
                 if own.contains(std::ffi::OsStr::new(&format!("{cid}.json"))) {
                     continue;
                 }
-                let pack = opened
-                    .entry(place.pack)
-                    .or_insert_with(|| packs::open(&self.root, place.pack).ok().flatten());
-                let Some(pack) = pack.as_ref() else {
+                let Ok(pack) = opened.get(&self.root, place.pack) else {
                     continue;
                 };
                 let path = self.root.join(packs::pack_rel(place.pack));

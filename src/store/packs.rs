@@ -215,6 +215,31 @@ pub fn open(root: &Path, n: u64) -> Result<Option<File>> {
     safefs::open(&root.join(pack_rel(n)), safefs::How::READ)
 }
 
+/// Packs opened for reading many entries (`store check`, a rebuild): at
+/// most [`Opened::MAX`] at a time, so that ten million customers (a
+/// thousand packs) never run out of file descriptors.
+#[derive(Default)]
+pub struct Opened {
+    files: HashMap<u64, std::result::Result<File, String>>,
+}
+
+impl Opened {
+    const MAX: usize = 64;
+
+    /// Pack `n` of the store `root`, opened at its first use; `Err` (the
+    /// reason) when it cannot be.
+    pub fn get(&mut self, root: &Path, n: u64) -> &std::result::Result<File, String> {
+        if !self.files.contains_key(&n) && self.files.len() >= Self::MAX {
+            self.files.clear();
+        }
+        self.files.entry(n).or_insert_with(|| match open(root, n) {
+            Ok(Some(f)) => Ok(f),
+            Ok(None) => Err("does not exist".to_string()),
+            Err(e) => Err(e.errors[0].message.clone()),
+        })
+    }
+}
+
 /// The number of the next pack: one past the highest in `packs/`.
 pub fn next_pack(root: &Path) -> Result<u64> {
     let names = safefs::list(&root.join(PACKS_DIR))?.unwrap_or_default();
