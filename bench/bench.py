@@ -181,6 +181,24 @@ def customer_path(store, cid):
     return os.path.join(store, "customers", shard(cid), cid + ".json")
 
 
+def read_customer(store, cid):
+    """A customer record as the documented layout holds it: its own file,
+    else its entry in a pack, located by its shard's `packed.log` line
+    `<id> <pack> <offset> <length>` (an import packs its chunks)."""
+    path = customer_path(store, cid)
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    with open(os.path.join(store, "customers", shard(cid), "packed.log")) as f:
+        for line in f:
+            fields = line.split()
+            if fields[0] == cid:
+                pack, offset, length = (int(x) for x in fields[1:])
+    with open(os.path.join(store, "packs", f"{pack}.jsonl"), "rb") as f:
+        f.seek(offset)
+        return json.loads(f.read(length))
+
+
 def write_json(path, value):
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -390,15 +408,15 @@ def run(root):
         wprm = next(p for p in payctl(ws, "program", "list")["data"] if p["program_name"] == "default_program")["program_id"]
         first = made[0]["id"]
         payctl(ws, "program", "attach", wprm, first)
-        with open(customer_path(ws, first)) as f:
-            att = json.load(f)["attachments"][0]
+        att = read_customer(ws, first)["attachments"][0]
         base = time.time_ns()
         index_lines = []
         for n, rec in enumerate(made[1:]):
             cid = rec["id"]
+            # Its own file from now on (as an update writes it: it shadows
+            # the packed entry).
             path = customer_path(ws, cid)
-            with open(path) as f:
-                c = json.load(f)
+            c = read_customer(ws, cid)
             c["attachments"].append(dict(att, customer_profile_id=cid))
             write_json(path, c)
             # 0600 like every store file: `store check` reports any other mode.
