@@ -103,7 +103,11 @@ pub fn parse_line(line: &str) -> Option<(&str, Place)> {
         offset: num(offset)?,
         len: num(len)?,
     };
-    (place.pack >= 1 && place.len >= 2 && place.len <= RECORD_BYTES).then_some((cid, place))
+    (place.pack >= 1
+        && place.pack <= u64::from(u32::MAX)
+        && place.len >= 2
+        && place.len <= RECORD_BYTES)
+        .then_some((cid, place))
 }
 
 /// The line of `cid` at `place`.
