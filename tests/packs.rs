@@ -50,6 +50,12 @@ fn logs(env: &Env) -> Vec<PathBuf> {
     out
 }
 
+/// How many profiles `profile list --email` finds.
+fn with_email(env: &Env, email: &str) -> u64 {
+    let o = ok(env.run(&["profile", "list", "--email", email, "--page-size", "1000"]));
+    o.json["paging"]["total_count"].as_u64().unwrap()
+}
+
 fn mode(p: &PathBuf) -> u32 {
     fs::metadata(p).unwrap().permissions().mode() & 0o777
 }
@@ -118,15 +124,7 @@ fn an_import_of_many_lines_packs_its_profiles_and_every_read_finds_them() {
     let o = ok(env.run(&["profile", "list", "--customer-key", "pk-000321"]));
     assert_eq!(o.data().len(), 1);
     assert_eq!(o.data()[0]["customer_profile_id"], json!(created[321].0));
-    let o = ok(env.run(&[
-        "profile",
-        "list",
-        "--email",
-        "ada@example.com",
-        "--page-size",
-        "1000",
-    ]));
-    assert_eq!(o.json["paging"]["total_count"], 600, "{o:?}");
+    assert_eq!(with_email(&env, "ada@example.com"), 600);
     // A key held by a packed profile is taken.
     env.body(&["profile", "create"], &common::profile_body("pk-000005"))
         .refused(1, 21002);
@@ -173,15 +171,7 @@ fn an_update_of_a_packed_profile_writes_its_own_file_and_leaves_the_pack() {
     );
     let o = ok(env.run(&["profile", "list", "--email", "moved@example.com"]));
     assert_eq!(o.data().len(), 1);
-    let o = ok(env.run(&[
-        "profile",
-        "list",
-        "--email",
-        "ada@example.com",
-        "--page-size",
-        "1000",
-    ]));
-    assert_eq!(o.json["paging"]["total_count"], 299, "{o:?}");
+    assert_eq!(with_email(&env, "ada@example.com"), 299);
     // An address of another packed profile: a change of its record too.
     let (other, _) = &created[200];
     ok(env.body(&["address", "create", other], &common::address_body(true)));

@@ -1328,14 +1328,17 @@ fn a_format_7_store_is_upgraded_by_its_version_alone() {
         .collect();
     let meta = env.path().join("meta.json");
     fs::write(&meta, "{\"format_version\":7}\n").unwrap();
-    let before: Vec<_> = env
-        .snapshot()
-        .into_iter()
-        .filter(|(p, _)| {
-            let p = p.to_string_lossy();
-            p.contains("/customers/") || p.contains("/index/") || p.ends_with("catalog.json")
-        })
-        .collect();
+    // The records, the indexes and the catalog, with their bytes.
+    let records = || -> Vec<_> {
+        env.snapshot()
+            .into_iter()
+            .filter(|(p, _)| {
+                let p = p.to_string_lossy();
+                p.contains("/customers/") || p.contains("/index/") || p.ends_with("catalog.json")
+            })
+            .collect()
+    };
+    let before = records();
     let o = env.run(&["profile", "get", &ids[1]]);
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
@@ -1345,15 +1348,7 @@ fn a_format_7_store_is_upgraded_by_its_version_alone() {
     );
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
     assert_eq!(v, json!({"format_version": 8}));
-    let after: Vec<_> = env
-        .snapshot()
-        .into_iter()
-        .filter(|(p, _)| {
-            let p = p.to_string_lossy();
-            p.contains("/customers/") || p.contains("/index/") || p.ends_with("catalog.json")
-        })
-        .collect();
-    assert_eq!(after, before);
+    assert_eq!(records(), before);
     let o = env.run(&["store", "check"]);
     assert_eq!(o.code, 0, "{o:?}");
 }
