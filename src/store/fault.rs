@@ -92,24 +92,24 @@ pub fn slow(point: &str) {
 /// `PAYCTL_REBUILD_PIECE=<records>` (tests): the records per commit of
 /// `store check --repair`'s rebuild (see store/rebuild.rs), so that a small
 /// store is rebuilt in several pieces. Unset, `default`.
-// Read from the environment for the same reason as `PAYCTL_FAULT` above.
-#[allow(clippy::disallowed_methods)]
 pub fn rebuild_piece(default: usize) -> usize {
-    std::env::var("PAYCTL_REBUILD_PIECE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&n: &usize| n > 0)
-        .unwrap_or(default)
+    positive("PAYCTL_REBUILD_PIECE", default)
 }
 
 /// `PAYCTL_PACK_MIN=<customers>` (tests): how many new customers a commit
 /// must create to pack them (see store/packs.rs), so that an import of a
 /// few lines is packed under the crash and full-disk tests. Unset,
 /// `default`.
+pub fn pack_min(default: usize) -> usize {
+    positive("PAYCTL_PACK_MIN", default)
+}
+
+/// The positive count in the test knob `var`; `default` when it is unset
+/// or not one.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.
 #[allow(clippy::disallowed_methods)]
-pub fn pack_min(default: usize) -> usize {
-    std::env::var("PAYCTL_PACK_MIN")
+fn positive(var: &str, default: usize) -> usize {
+    std::env::var(var)
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|&n: &usize| n > 0)

@@ -336,6 +336,7 @@ mod tests {
             "csp_a/b 1 0 10",
             "csp_a 1 -1 10",
             "csp_a 1 0 99999999999",
+            "csp_a 4294967296 0 10",
         ] {
             assert_eq!(parse_line(bad), None, "{bad}");
         }

@@ -247,7 +247,8 @@ impl JsonStore {
             Some(bytes) => {
                 serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&self.root.join(&rel), e))
             }
-            None => self.customer(id)?.ok_or_else(|| {
+            // (Its file was just looked for: only the pack is left.)
+            None => self.packed_customer(id)?.ok_or_else(|| {
                 Error::corrupt(
                     &self.root.join(&rel),
                     "went missing while the indexes were rebuilt",
