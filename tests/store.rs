@@ -1204,9 +1204,34 @@ fn split_files(env: &Env) -> (Vec<PathBuf>, u64) {
     (files, max)
 }
 
+/// The test knob that makes a key bucket split past 32 KB (about 840 keys)
+/// instead of 512 KB, so that the tests below split one with 1,200 keys.
+fn small_buckets(env: &mut Env) {
+    env.envs
+        .push(("PAYCTL_SPLIT_BYTES", (32 * 1024).to_string()));
+}
+
+/// A bucket holds up to 512 KB (about 13,000 keys) before it is split
+/// (src/store/keys.rs): the 1,200 keys that the tests below split with the
+/// knob stay in one file without it.
+#[test]
+fn a_key_bucket_holds_its_keys_in_one_file_up_to_512_kb() {
+    let env = Env::new();
+    let keys = keys_of_one_bucket(1200);
+    import_keys(&env, &keys[..600]);
+    import_keys(&env, &keys[600..]);
+    let bucket = env.path().join("index/keys/5a.log");
+    assert_eq!(fs::read_to_string(&bucket).unwrap().lines().count(), 1200);
+    assert!(!env.path().join("index/keys/5a").exists());
+    assert_clean(&env, "with 1,200 keys in one bucket");
+    env.body(&["profile", "create"], &profile_body(&keys[700]))
+        .refused(1, 21002);
+}
+
 #[test]
 fn a_full_key_bucket_is_split_a_level_down_and_keys_stay_unique() {
-    let env = Env::new();
+    let mut env = Env::new();
+    small_buckets(&mut env);
     // 1,200 lines of ~40 bytes: more than the 32 KB a bucket may hold.
     let keys = keys_of_one_bucket(1200);
     let ids = import_keys(&env, &keys[..600]);
@@ -1277,7 +1302,8 @@ fn a_full_key_bucket_is_split_a_level_down_and_keys_stay_unique() {
 
 #[test]
 fn a_format_4_store_with_a_full_key_bucket_is_split_by_the_upgrade() {
-    let env = Env::new();
+    let mut env = Env::new();
+    small_buckets(&mut env);
     let keys = keys_of_one_bucket(1200);
     import_keys(&env, &keys);
     // Format 4: one file per first-level bucket, however large.

@@ -104,6 +104,13 @@ pub fn pack_min(default: usize) -> usize {
     positive("PAYCTL_PACK_MIN", default)
 }
 
+/// `PAYCTL_SPLIT_BYTES=<bytes>` (tests): the size past which a key bucket
+/// is split (see store/keys.rs), so that a test splits one with a few
+/// hundred keys. Unset, `default`.
+pub fn split_bytes(default: usize) -> usize {
+    positive("PAYCTL_SPLIT_BYTES", default)
+}
+
 /// The positive count in the test knob `var`; `default` when it is unset
 /// or not one.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.

@@ -457,7 +457,7 @@ impl JsonStore {
         if (2..5).contains(&version) {
             for (rel, p) in keys::files(&self.root)? {
                 let bytes = atomic::read_opt(&self.root.join(&rel))?.unwrap_or_default();
-                if bytes.len() > keys::SPLIT_BYTES && p.len() <= keys::MAX_DEPTH {
+                if bytes.len() > keys::split_bytes() && p.len() <= keys::MAX_DEPTH {
                     let end = index::complete(&bytes).len();
                     ops.extend(keys::split(&p, &String::from_utf8_lossy(&bytes[..end])));
                 }
@@ -1031,7 +1031,27 @@ impl JsonStore {
                 };
                 match bucket {
                     Some(bucket) => self.owners_in(&bucket, wanted, &idx, &mut out)?,
-                    None => pending.extend(idx),
+                    // No file: the bucket was split, or no key of it was
+                    // ever written. On the disk alone (no staged split to
+                    // read through) the directory tells which, so that
+                    // the keys of a new store are not looked for at every
+                    // level.
+                    None => {
+                        let split = match &mut dirs {
+                            Some(dirs) => {
+                                let p = keys::prefix(wanted[idx[0]]);
+                                dirs.lstat(&keys::prefix_dir(&p[..=depth]))?
+                                    .is_some_and(|st| {
+                                        rustix::fs::FileType::from_raw_mode(st.st_mode)
+                                            == rustix::fs::FileType::Directory
+                                    })
+                            }
+                            None => true,
+                        };
+                        if split {
+                            pending.extend(idx);
+                        }
+                    }
                 }
             }
         }
@@ -2090,7 +2110,7 @@ impl JsonTx<'_> {
             for op in &trial {
                 flush |= match op {
                     Op::Append { path, data, .. } => {
-                        self.store.committed_len(path)? as usize + data.len() > keys::SPLIT_BYTES
+                        self.store.committed_len(path)? as usize + data.len() > keys::split_bytes()
                     }
                     _ => true,
                 };
