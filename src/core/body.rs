@@ -38,7 +38,25 @@ const ALIASES: &[(&str, &str)] = &[
 pub fn duplicate_key(text: &str) -> Option<String> {
     use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 
-    struct Unique<'p>(&'p str);
+    /// Where a value is, written out only for the message (a line of an
+    /// import is checked here, and most have no repeated key).
+    #[derive(Clone, Copy)]
+    enum At<'p> {
+        Root,
+        Key(&'p At<'p>, &'p str),
+        Index(&'p At<'p>, usize),
+    }
+    impl At<'_> {
+        fn path(&self) -> String {
+            match self {
+                At::Root => String::new(),
+                At::Key(up, name) => join(&up.path(), name),
+                At::Index(up, i) => format!("{}[{i}]", up.path()),
+            }
+        }
+    }
+
+    struct Unique<'p>(At<'p>);
     impl<'de> DeserializeSeed<'de> for Unique<'_> {
         type Value = ();
         fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -71,8 +89,10 @@ pub fn duplicate_key(text: &str) -> Option<String> {
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
             let mut i = 0usize;
             loop {
-                let path = format!("{}[{i}]", self.0);
-                if seq.next_element_seed(Unique(&path))?.is_none() {
+                if seq
+                    .next_element_seed(Unique(At::Index(&self.0, i)))?
+                    .is_none()
+                {
                     return Ok(());
                 }
                 i += 1;
@@ -81,22 +101,22 @@ pub fn duplicate_key(text: &str) -> Option<String> {
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
             let mut seen = std::collections::HashSet::new();
             while let Some(key) = map.next_key::<String>()? {
-                let path = join(self.0, &key);
-                if !seen.insert(key) {
+                if seen.contains(&key) {
                     return Err(A::Error::custom(format!(
                         "has the key `{}` twice in one object: a repeated key is refused \
                          (which one should win is not guessed)",
-                        crate::error::shown_id(&path)
+                        crate::error::shown_id(&At::Key(&self.0, &key).path())
                     )));
                 }
-                map.next_value_seed(Unique(&path))?;
+                map.next_value_seed(Unique(At::Key(&self.0, &key)))?;
+                seen.insert(key);
             }
             Ok(())
         }
     }
 
     let mut de = serde_json::Deserializer::from_str(text);
-    match Unique("").deserialize(&mut de) {
+    match Unique(At::Root).deserialize(&mut de) {
         Err(e) if e.is_data() => Some(e.to_string()),
         _ => None,
     }
