@@ -498,38 +498,94 @@ fn check(
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<(usize, usize, Option<usize>)> {
     let mut lines = Lines::new(BufReader::with_capacity(256 << 10, input));
-    // How many customers the store held when the first keys were looked up
-    // (see [`write_chunk`]).
-    let mut baseline: Option<Option<usize>> = None;
     let unreadable =
         |e: std::io::Error| Error::one(code::MALFORMED, format!("FILE: cannot be read ({e})"));
-    let mut report = Report::default();
-    let mut first_line_of = KeySet::default();
-    let mut to_write = 0;
-    let mut skipped = 0;
-    let mut batch = Batch::default();
+    let mut tally = Tally {
+        open,
+        opts,
+        baseline: None,
+        report: Report::default(),
+        first_line_of: KeySet::default(),
+        to_write: 0,
+        skipped: 0,
+    };
     let mut line = Vec::new();
     let mut too_long = None;
     progress(Stage::Checking, 0, size as usize);
-    loop {
-        batch.clear();
-        let mut end = false;
-        while !batch.full() {
-            match lines.next(&mut line).map_err(unreadable)? {
-                Next::Line if line.iter().all(u8::is_ascii_whitespace) => {}
-                Next::Line => batch.push(lines.n, &line),
-                Next::TooLong => {
-                    too_long = Some(lines.n);
-                    end = true;
-                    break;
-                }
-                Next::End => {
-                    end = true;
-                    break;
+    // Batch k+1 is read and its lines checked on other threads while batch
+    // k's keys are looked up and its records copied here: the steps that
+    // go in file order do not leave the other cores idle.
+    std::thread::scope(|s| -> Result<()> {
+        let mut checking: Option<std::thread::ScopedJoinHandle<'_, Result<Vec<Checked>>>> = None;
+        loop {
+            let mut batch = Batch::default();
+            let mut end = false;
+            while !batch.full() {
+                match lines.next(&mut line).map_err(unreadable)? {
+                    Next::Line if line.iter().all(u8::is_ascii_whitespace) => {}
+                    Next::Line => batch.push(lines.n, &line),
+                    Next::TooLong => {
+                        too_long = Some(lines.n);
+                        end = true;
+                        break;
+                    }
+                    Next::End => {
+                        end = true;
+                        break;
+                    }
                 }
             }
+            let next = s.spawn(move || each_line(&batch, &|n, l| check_line(ctx, fac, n, l)));
+            if let Some(h) = checking.replace(next) {
+                tally.take(h.join().expect("checking thread")?, scratch)?;
+                progress(Stage::Checking, lines.bytes as usize, size as usize);
+            }
+            if end {
+                break;
+            }
         }
-        let mut checked = each_line(&batch, &|n, l| check_line(ctx, fac, n, l))?;
+        if let Some(h) = checking.take() {
+            tally.take(h.join().expect("checking thread")?, scratch)?;
+        }
+        progress(Stage::Checking, lines.bytes as usize, size as usize);
+        Ok(())
+    })?;
+    if let Some(n) = too_long {
+        let tail = ApiError {
+            code: code::MALFORMED,
+            message: format!(
+                "line {n}: is longer than {} MiB, the most one line may hold; the lines after \
+                 it were not checked and nothing was written",
+                caps::LINE_BYTES >> 20
+            ),
+            ..Default::default()
+        };
+        return Err(tally.report.into_error(Some(tail)));
+    }
+    if !tally.report.is_empty() {
+        return Err(tally.report.into_error(None));
+    }
+    Ok((tally.to_write, tally.skipped, tally.baseline.flatten()))
+}
+
+/// What the check found so far, batch after batch, in file order.
+struct Tally<'a> {
+    open: Open<'a>,
+    opts: Options,
+    /// How many customers the store held when the first keys were looked up
+    /// (see [`write_chunk`]).
+    baseline: Option<Option<usize>>,
+    report: Report,
+    first_line_of: KeySet,
+    to_write: usize,
+    skipped: usize,
+}
+
+impl Tally<'_> {
+    /// Take a batch's checked lines: their keys looked up in the store, the
+    /// keys repeated in the file refused, the records to write copied to
+    /// `scratch`.
+    fn take(&mut self, mut checked: Vec<Checked>, scratch: &mut dyn Write) -> Result<()> {
         // The stored keys of the batch's valid lines: one look at the key
         // index for the batch, under a shared lock taken for it alone.
         let valid: Vec<usize> = (0..checked.len())
@@ -540,26 +596,27 @@ fn check(
                 .iter()
                 .filter_map(|&i| checked[i].key.as_deref())
                 .collect();
-            let store = open(Mode::Shared)?;
-            if baseline.is_none() {
-                baseline = Some(store.created_count()?);
+            let store = (self.open)(Mode::Shared)?;
+            if self.baseline.is_none() {
+                self.baseline = Some(store.created_count()?);
             }
             let owners = store.key_owners(&keys)?;
             for (&i, owner) in valid.iter().zip(owners) {
                 checked[i].exists = owner.is_some();
             }
         }
+        let report = &mut self.report;
         for c in checked {
             let n = c.line;
             // A key repeated in the file is refused whatever else is wrong
             // with either line, so fixing one error does not reveal another.
-            let repeated = c.key.and_then(|k| match first_line_of.get(&k) {
+            let repeated = c.key.and_then(|k| match self.first_line_of.get(&k) {
                 Some(first) => Some(first),
                 None => {
                     // Past the detailed report a bad line's key is not kept:
                     // nothing will be written, and memory stays bounded.
                     if c.result.is_ok() || report.bad_lines < REPORTED_LINES {
-                        first_line_of.insert(&k, n);
+                        self.first_line_of.insert(&k, n);
                     }
                     None
                 }
@@ -567,7 +624,7 @@ fn check(
             match c.result {
                 Err(e) => report.add(n, e),
                 Ok(_) if repeated.is_some() => {}
-                Ok(_) if c.exists && opts.skip_existing => skipped += 1,
+                Ok(_) if c.exists && self.opts.skip_existing => self.skipped += 1,
                 Ok(_) if c.exists => report.add(
                     n,
                     [ApiError {
@@ -588,7 +645,7 @@ fn check(
                         rec.push(b'\n');
                         scratch.write_all(&rec).map_err(scratch_error)?;
                     }
-                    to_write += 1;
+                    self.to_write += 1;
                 }
             }
             if let Some(first) = repeated {
@@ -604,27 +661,8 @@ fn check(
                 );
             }
         }
-        progress(Stage::Checking, lines.bytes as usize, size as usize);
-        if end {
-            break;
-        }
+        Ok(())
     }
-    if let Some(n) = too_long {
-        let tail = ApiError {
-            code: code::MALFORMED,
-            message: format!(
-                "line {n}: is longer than {} MiB, the most one line may hold; the lines after \
-                 it were not checked and nothing was written",
-                caps::LINE_BYTES >> 20
-            ),
-            ..Default::default()
-        };
-        return Err(report.into_error(Some(tail)));
-    }
-    if !report.is_empty() {
-        return Err(report.into_error(None));
-    }
-    Ok((to_write, skipped, baseline.flatten()))
 }
 
 fn scratch_error(e: std::io::Error) -> Error {
