@@ -693,7 +693,7 @@ struct Chunk {
 /// small buckets).
 fn write_chunk(
     open: Open<'_>,
-    news: Vec<(usize, Customer)>,
+    news: Vec<(usize, Customer, String)>,
     opts: Options,
     unchanged: Option<usize>,
 ) -> Result<Chunk> {
@@ -701,7 +701,7 @@ fn write_chunk(
     let store = open(Mode::Exclusive)?;
     let keys: Vec<&str> = news
         .iter()
-        .map(|(_, c)| c.profile.customer_key.as_str())
+        .map(|(_, c, _)| c.profile.customer_key.as_str())
         .collect();
     let owners = match unchanged {
         Some(n) if store.created_count()? == Some(n) => vec![None; keys.len()],
@@ -709,7 +709,7 @@ fn write_chunk(
     };
     let mut tx = store.begin();
     let mut chunk = Chunk::default();
-    for ((line, customer), owner) in news.into_iter().zip(owners) {
+    for ((line, customer, json), owner) in news.into_iter().zip(owners) {
         if owner.is_some() {
             if opts.skip_existing {
                 chunk.skipped += 1;
@@ -723,7 +723,7 @@ fn write_chunk(
             customer_key: customer.profile.customer_key.clone(),
             line,
         });
-        tx.new_customer(customer)?;
+        tx.new_customer_serialized(customer, json)?;
     }
     if !tx.is_empty() {
         tx.commit()?;
@@ -800,9 +800,12 @@ pub fn import<S: Read + Write + Seek>(
                 let (n, record) = split_record(text)?;
                 batch.push(n, record);
             }
+            // Each record with its text, which the store writes as it is
+            // (it was serialized from the checked line).
             let news = each_line(&batch, &|n, l| {
-                serde_json::from_slice::<Customer>(l)
-                    .map(|c| (n, c))
+                let text = std::str::from_utf8(l).map_err(|_| changed_scratch())?;
+                serde_json::from_str::<Customer>(text)
+                    .map(|c| (n, c, text.to_string()))
                     .map_err(|_| changed_scratch())
             })?;
             if let Some(h) = writing.take() {

@@ -343,6 +343,15 @@ impl Tx<'_> {
         self.inner.new_customer(c)
     }
 
+    /// [`Tx::new_customer`] with the record's text (see
+    /// [`StorageTx::new_customer_serialized`]).
+    pub fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
+        if self.broken.is_none() {
+            self.broken = invariants::customer(&c, None).into_iter().next();
+        }
+        self.inner.new_customer_serialized(c, json)
+    }
+
     pub fn enqueue(&mut self, item: &QueueItem) {
         self.inner.enqueue(item)
     }

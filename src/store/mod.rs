@@ -1470,6 +1470,7 @@ impl JsonStore {
             customers: BTreeMap::new(),
             customer_order: Vec::new(),
             created: Default::default(),
+            serialized: HashMap::new(),
             txns: BTreeMap::new(),
             txn_order: Vec::new(),
             new_profiles: Vec::new(),
@@ -1662,6 +1663,9 @@ pub struct JsonTx<'s> {
     /// The customers created by [`JsonTx::new_customer`] (not read back
     /// from the store to find out).
     created: std::collections::HashSet<String>,
+    /// The records of new customers given already serialized
+    /// ([`JsonTx::new_customer_serialized`]), by id: written as given.
+    serialized: HashMap<String, String>,
     txns: BTreeMap<String, TxnFile>,
     /// The ids of `txns` in the order they were first put (the creation
     /// order of the new ones).
@@ -1708,6 +1712,8 @@ impl JsonTx<'_> {
     }
 
     pub fn put_customer(&mut self, c: &Customer) {
+        // A text given with an earlier version is no longer this record's.
+        self.serialized.remove(c.id());
         if self
             .customers
             .insert(c.id().to_string(), c.clone())
@@ -1867,9 +1873,23 @@ impl JsonTx<'_> {
     /// A new customer (see [`Tx::new_customer`]): its index lines are
     /// derived when the transaction is prepared. The caller has checked that
     /// the key is free.
+    /// [`JsonTx::new_customer`] whose record `json` is already serialized
+    /// (`serde_json::to_string(&c)`; an import serialized it when it
+    /// checked the line): written as it is, not serialized again.
+    pub fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
+        let id = c.id().to_string();
+        self.new_customer(c)?;
+        self.serialized.insert(id, json);
+        Ok(())
+    }
+
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
-        self.created.insert(c.id().to_string());
-        self.put_customer(&c);
+        self.serialized.remove(c.id());
+        let id = c.id().to_string();
+        self.created.insert(id.clone());
+        if self.customers.insert(id.clone(), c).is_none() {
+            self.customer_order.push(id);
+        }
         Ok(())
     }
 
@@ -1961,38 +1981,50 @@ impl JsonTx<'_> {
         })
     }
 
+    /// The index lines of customer `c` (id `id`) put into this
+    /// transaction (see [`JsonTx::derive`]).
+    fn derive_customer(&mut self, id: &str, c: &Customer) -> Result<()> {
+        let before = if self.created.contains(id) {
+            None
+        } else {
+            self.store.customer(id)?
+        };
+        // New profile-program records, oldest first.
+        for a in storage::added_attachments(before.as_ref(), c) {
+            self.new_attachment(&a.program_id, c.id())?;
+        }
+        let after = ProfileSummary::of(&c.profile);
+        match before {
+            None => {
+                self.set_key(&c.profile.customer_key, c.id())?;
+                self.append_profile(&after)?;
+                self.append(PROFILE_IDS, &index::id_record(c.id()))?;
+                self.new_profiles.push(after);
+            }
+            Some(b) => {
+                if b.profile.customer_key != c.profile.customer_key {
+                    self.set_key(&c.profile.customer_key, c.id())?;
+                }
+                self.profile_updated(&ProfileSummary::of(&b.profile), &after)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The index lines that the aggregates put into this transaction call
     /// for, each compared with the version the store holds now (see
     /// [`JsonTx`]).
     fn derive(&mut self) -> Result<()> {
         for id in std::mem::take(&mut self.customer_order) {
-            let Some(c) = self.customers.get(&id).cloned() else {
+            // Taken out while its index lines are added (which need `self`
+            // mutably), and put back: a million-line import's chunks are
+            // not copied.
+            let Some(c) = self.customers.remove(&id) else {
                 continue;
             };
-            let before = if self.created.contains(&id) {
-                None
-            } else {
-                self.store.customer(&id)?
-            };
-            // New profile-program records, oldest first.
-            for a in storage::added_attachments(before.as_ref(), &c) {
-                self.new_attachment(&a.program_id, c.id())?;
-            }
-            let after = ProfileSummary::of(&c.profile);
-            match before {
-                None => {
-                    self.set_key(&c.profile.customer_key, c.id())?;
-                    self.append_profile(&after)?;
-                    self.append(PROFILE_IDS, &index::id_record(c.id()))?;
-                    self.new_profiles.push(after);
-                }
-                Some(b) => {
-                    if b.profile.customer_key != c.profile.customer_key {
-                        self.set_key(&c.profile.customer_key, c.id())?;
-                    }
-                    self.profile_updated(&ProfileSummary::of(&b.profile), &after)?;
-                }
-            }
+            let result = self.derive_customer(&id, &c);
+            self.customers.insert(id, c);
+            result?;
         }
         for id in std::mem::take(&mut self.txn_order) {
             let Some(t) = self.txns.get(&id) else {
@@ -2147,6 +2179,7 @@ impl JsonTx<'_> {
             root: self.store.root.clone(),
             ops: std::mem::take(&mut self.ops),
             customers: std::mem::take(&mut self.customers),
+            serialized: std::mem::take(&mut self.serialized),
             txns: std::mem::take(&mut self.txns),
             pack,
         })
@@ -2160,6 +2193,8 @@ pub struct JsonPrepared {
     root: PathBuf,
     ops: Vec<Option<Op>>,
     customers: BTreeMap<String, Customer>,
+    /// See [`JsonTx::new_customer_serialized`].
+    serialized: HashMap<String, String>,
     txns: BTreeMap<String, TxnFile>,
     /// Where the new customers are packed, and which they are (see
     /// [`packs`]); `None`: each gets its file.
@@ -2173,10 +2208,14 @@ impl JsonPrepared {
         // The aggregates last (no other put names their paths).
         ops.reserve(self.customers.len() + self.txns.len());
         let mut packed = Vec::new();
+        let mut serialized = self.serialized;
         for (id, c) in &self.customers {
             match &self.pack {
                 Some((_, new)) if new.contains(id) => {
-                    let json = serde_json::to_string(c).expect("records serialize");
+                    let json = match serialized.remove(id) {
+                        Some(json) => json,
+                        None => serde_json::to_string(c).expect("records serialize"),
+                    };
                     if json.len() as u64 >= atomic::RECORD_BYTES {
                         return Err(too_large(&JsonStore::customer_rel(id), json.len()));
                     }
@@ -2315,6 +2354,9 @@ impl storage::StorageTx for JsonTx<'_> {
     }
     fn new_customer(&mut self, c: Customer) -> Result<()> {
         JsonTx::new_customer(self, c)
+    }
+    fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
+        JsonTx::new_customer_serialized(self, c, json)
     }
     fn put_txn(&mut self, t: &TxnFile) {
         JsonTx::put_txn(self, t)
