@@ -1,5 +1,5 @@
 //! Packed customer records: what lets `profile import` write a chunk of
-//! 10,000 profiles as one file instead of 10,000 (issue 17).
+//! 20,000 profiles as one file instead of 20,000 (issue 17).
 //!
 //! Creating a file costs the file system an inode, a directory entry and a
 //! block of its own, and on this kind of disk that caps any
