@@ -457,6 +457,13 @@ mod tests {
         assert_eq!(got, ["csp_3", "csp_1"]);
         assert_eq!(owners(b"", "abcde").count(), 0);
         assert_eq!(owners(b"abcd csp_1\n", "abcde").count(), 0);
+        assert_eq!(owners(b"abcde csp_1\n", "abcd").count(), 0);
+        // Found at the start of a line only, not inside another.
+        assert_eq!(owners(b"xabcde csp_1\nabcde csp_2\n", "abcde").count(), 1);
+        // A damaged line that is not UTF-8 hides no other.
+        let damaged = b"abcde csp_1\n\xff\xfe csp_9\nabcde csp_2\n";
+        let got: Vec<&str> = owners(damaged, "abcde").collect();
+        assert_eq!(got, ["csp_2", "csp_1"]);
     }
 
     #[test]
