@@ -369,6 +369,69 @@ fn damaged_logs_and_strays_in_packs_are_named() {
     );
 }
 
+/// `store check` tiles each pack with the entries its logs name: a pack
+/// that no log names, one they name that is missing, and one longer than
+/// its entries are each named, and the store is clean again once each is
+/// put back.
+#[test]
+fn a_pack_that_the_logs_do_not_tile_exactly_is_named() {
+    let (env, created) = imported(300);
+    let one = pack(&env, 1);
+    let bytes = fs::read(&one).unwrap();
+    let has = |found: &[String], path: &str, what: &str| {
+        assert!(
+            found.iter().any(|f| f.contains(path) && f.contains(what)),
+            "{path}: {what}: {found:?}"
+        );
+    };
+    // A second pack that no log names (a copy of the first).
+    let two = pack(&env, 2);
+    fs::write(&two, &bytes).unwrap();
+    fs::set_permissions(&two, fs::Permissions::from_mode(0o600)).unwrap();
+    let found = findings(&env.store_check(false));
+    has(
+        &found,
+        "packs/2.jsonl",
+        "no log of packed records names any of its entries",
+    );
+    fs::remove_file(&two).unwrap();
+    ok(env.store_check(false));
+    // Bytes after the last entry.
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(b"{}\n");
+    fs::write(&one, &longer).unwrap();
+    let found = findings(&env.store_check(false));
+    // (Sizes of six digits and more are shown by their last four, as any
+    // long number is.)
+    let last4 = |n: usize| format!("{n}")[format!("{n}").len().saturating_sub(4)..].to_string();
+    has(
+        &found,
+        "packs/1.jsonl",
+        &format!(
+            "{} bytes, but the entries the logs of packed records name end at …{}",
+            last4(longer.len()),
+            last4(bytes.len())
+        ),
+    );
+    // Each entry still reads: what is past them is no one's.
+    ok(env.run(&["profile", "get", &created[299].0]));
+    fs::write(&one, &bytes).unwrap();
+    ok(env.store_check(false));
+    // The pack gone: named, and a read of one of its profiles refused.
+    let away = env.path().join("pack-away");
+    fs::rename(&one, &away).unwrap();
+    let found = findings(&env.store_check(false));
+    has(
+        &found,
+        "packs/1.jsonl",
+        "does not exist, yet a log of packed records names it",
+    );
+    assert_ne!(env.run(&["profile", "get", &created[0].0]).code, 0);
+    fs::rename(&away, &one).unwrap();
+    ok(env.store_check(false));
+    ok(env.run(&["profile", "get", &created[0].0]));
+}
+
 #[test]
 fn a_hostile_id_never_reads_past_its_shard() {
     let (env, _) = imported(300);
