@@ -432,6 +432,49 @@ fn a_pack_that_the_logs_do_not_tile_exactly_is_named() {
     ok(env.run(&["profile", "get", &created[0].0]));
 }
 
+/// A shard's log of packed records is read whole, so one larger than 64 MiB
+/// (`packs::LOG_BYTES`, some 1.5 million entries) is refused by its size,
+/// unread: a read of a customer of that shard and `store check` name it,
+/// and nothing else is refused.
+#[test]
+fn a_log_of_packed_records_past_its_cap_is_refused_unread() {
+    let (env, created) = imported(300);
+    let log = logs(&env).remove(0);
+    let text = fs::read(&log).unwrap();
+    let first = String::from_utf8_lossy(&text)
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let other = created
+        .iter()
+        .map(|(id, _)| id)
+        .find(|id| !String::from_utf8_lossy(&text).contains(id.as_str()))
+        .unwrap()
+        .clone();
+    // Sparse: 64 MiB and one byte, written as a hole.
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&log)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    env.run(&["profile", "get", &first])
+        .refused(3, 30002)
+        .mentions("above the limit");
+    ok(env.run(&["profile", "get", &other]));
+    let found = findings(&env.store_check(false));
+    assert!(
+        found
+            .iter()
+            .any(|f| f.contains("packed.log: cannot be read") && f.contains("above the limit")),
+        "{found:?}"
+    );
+    fs::write(&log, &text).unwrap();
+    ok(env.store_check(false));
+    ok(env.run(&["profile", "get", &first]));
+}
+
 #[test]
 fn a_hostile_id_never_reads_past_its_shard() {
     let (env, _) = imported(300);
