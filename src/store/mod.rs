@@ -1905,9 +1905,6 @@ impl JsonTx<'_> {
         Ok(())
     }
 
-    /// A new customer (see [`Tx::new_customer`]): its index lines are
-    /// derived when the transaction is prepared. The caller has checked that
-    /// the key is free.
     /// [`JsonTx::new_customer`] whose record `json` is already serialized
     /// (`serde_json::to_string(&c)`; an import serialized it when it
     /// checked the line): written as it is, not serialized again.
@@ -1918,6 +1915,9 @@ impl JsonTx<'_> {
         Ok(())
     }
 
+    /// A new customer (see [`Tx::new_customer`]): its index lines are
+    /// derived when the transaction is prepared. The caller has checked that
+    /// the key is free.
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.serialized.remove(c.id());
         let id = c.id().to_string();
