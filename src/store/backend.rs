@@ -337,19 +337,22 @@ impl Tx<'_> {
     }
 
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
-        if self.broken.is_none() {
-            self.broken = invariants::customer(&c, None).into_iter().next();
-        }
+        self.check_new(&c);
         self.inner.new_customer(c)
     }
 
     /// [`Tx::new_customer`] with the record's text (see
     /// [`StorageTx::new_customer_serialized`]).
     pub fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
-        if self.broken.is_none() {
-            self.broken = invariants::customer(&c, None).into_iter().next();
-        }
+        self.check_new(&c);
         self.inner.new_customer_serialized(c, json)
+    }
+
+    /// The first invariant a new customer breaks, kept for the commit.
+    fn check_new(&mut self, c: &Customer) {
+        if self.broken.is_none() {
+            self.broken = invariants::customer(c, None).into_iter().next();
+        }
     }
 
     pub fn enqueue(&mut self, item: &QueueItem) {

@@ -613,7 +613,7 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
         problem,
         repairable: false,
     };
-    let bytes = match d.read(OsStr::new(packs::LOG), Some(packs::LOG_BYTES)) {
+    let bytes = match packs::read_log(d) {
         Ok(Some(b)) => b,
         Ok(None) => return,
         Err(e) => {

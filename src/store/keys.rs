@@ -166,13 +166,10 @@ fn place_with(
         if let Some(&b) = seen.get(&rel) {
             return Ok(b);
         }
-        let st = dirs.lstat(&rel)?;
         let b = if dir {
-            st.is_some_and(|st| {
-                rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::Directory
-            })
+            dirs.is_dir(&rel)?
         } else {
-            st.is_some()
+            dirs.lstat(&rel)?.is_some()
         };
         seen.insert(rel, b);
         Ok(b)

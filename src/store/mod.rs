@@ -530,8 +530,7 @@ impl JsonStore {
             if dir != CUSTOMERS_DIR {
                 continue;
             }
-            let Ok(Some(log)) = d.read(std::ffi::OsStr::new(packs::LOG), Some(packs::LOG_BYTES))
-            else {
+            let Ok(Some(log)) = packs::read_log(&d) else {
                 continue;
             };
             let own: std::collections::HashSet<&std::ffi::OsStr> =
@@ -886,12 +885,7 @@ impl JsonStore {
             Some(c) => c,
             None => atomic::read_record(path)?,
         };
-        let Some(bytes) = bytes else {
-            return Ok(None);
-        };
-        serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| Error::corrupt(path, e))
+        parse_record(path, bytes)
     }
 
     pub fn catalog(&self) -> Result<Catalog> {
@@ -917,8 +911,11 @@ impl JsonStore {
         // Without staged changes to read through, the shard's directory is
         // reached once for the customer's file and its log of packed
         // records (a page of a list reads fifty customers).
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(None);
+        };
         let shard = if self.group.is_none() && self.overlay.is_none() {
-            match safefs::Dir::open(&self.root.join(CUSTOMERS_DIR).join(id::shard(cid)), false)? {
+            match safefs::Dir::open(dir, false)? {
                 Some(d) => Some(d),
                 None => return Ok(None),
             }
@@ -926,15 +923,7 @@ impl JsonStore {
             None
         };
         let c: Option<Customer> = match &shard {
-            Some(d) => {
-                let name = format!("{cid}.json");
-                match d.read(std::ffi::OsStr::new(&name), Some(atomic::RECORD_BYTES))? {
-                    Some(bytes) => {
-                        Some(serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?)
-                    }
-                    None => None,
-                }
-            }
+            Some(d) => parse_record(&path, d.read(name, Some(atomic::RECORD_BYTES))?)?,
             None => self.read_json(&path)?,
         };
         match c {
@@ -959,7 +948,7 @@ impl JsonStore {
     ) -> Result<Option<Customer>> {
         let log_path = self.root.join(packs::log_rel(cid));
         let log = match shard {
-            Some(d) => d.read(std::ffi::OsStr::new(packs::LOG), Some(packs::LOG_BYTES))?,
+            Some(d) => packs::read_log(d)?,
             None => match self.overlaid(&log_path)? {
                 Some(c) => c,
                 None => safefs::read(&log_path, Some(packs::LOG_BYTES))?,
@@ -1075,11 +1064,7 @@ impl JsonStore {
                         let split = match &mut dirs {
                             Some(dirs) => {
                                 let p = keys::prefix(wanted[idx[0]]);
-                                dirs.lstat(&keys::prefix_dir(&p[..=depth]))?
-                                    .is_some_and(|st| {
-                                        rustix::fs::FileType::from_raw_mode(st.st_mode)
-                                            == rustix::fs::FileType::Directory
-                                    })
+                                dirs.is_dir(&keys::prefix_dir(&p[..=depth]))?
                             }
                             None => true,
                         };
@@ -1661,6 +1646,16 @@ fn derived_files(root: &Path, dir: &str) -> Result<Vec<String>> {
         }
     }
     Ok(out)
+}
+
+/// The record at `path` from its `bytes` (`None`: there is no file).
+fn parse_record<T: DeserializeOwned>(path: &Path, bytes: Option<Vec<u8>>) -> Result<Option<T>> {
+    let Some(bytes) = bytes else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| Error::corrupt(path, e))
 }
 
 fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {

@@ -115,6 +115,12 @@ pub fn line(cid: &str, place: Place) -> String {
     format!("{cid} {} {} {}\n", place.pack, place.offset, place.len)
 }
 
+/// The log of packed records of the shard directory `d`, whole; `None`
+/// when it has none. Refused by its size, unread, past [`LOG_BYTES`].
+pub fn read_log(d: &safefs::Dir) -> Result<Option<Vec<u8>>> {
+    d.read(std::ffi::OsStr::new(LOG), Some(LOG_BYTES))
+}
+
 /// The index of the first newline of `s`, eight bytes at a time: a log
 /// holds about 800 lines at a million customers, and a page of a list
 /// looks fifty customers up in their logs.

@@ -568,6 +568,13 @@ impl<'a> Dirs<'a> {
             (None, _) => Ok(None),
         }
     }
+
+    /// Whether the store-relative `rel` is a directory (not a link to one).
+    pub fn is_dir(&mut self, rel: &str) -> Result<bool> {
+        Ok(self
+            .lstat(rel)?
+            .is_some_and(|st| FileType::from_raw_mode(st.st_mode) == FileType::Directory))
+    }
 }
 
 /// What `path` itself is (a link is not followed); `None` when it does not
