@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum AddressCommand {
     /// Add an address to a customer profile (POST /customer-profiles/{id}/addresses)
     ///
@@ -93,7 +94,7 @@ pub enum AddressCommand {
     },
 }
 
-/// Per-field flags of an address body (they override the fields of --body).
+// Per-field flags of an address body (they override the fields of --body).
 #[derive(Debug, Args)]
 pub struct AddressFields {
     /// address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)

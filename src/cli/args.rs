@@ -211,7 +211,7 @@ pub fn parse_secs(s: &str) -> std::result::Result<f64, String> {
     }
 }
 
-/// `--idempotency-key` of every create (see `core::idempotency`).
+// `--idempotency-key` of every create (see `core::idempotency`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct IdempotencyArg {
     /// Make a retry safe: a create given a KEY used in the last 24 hours for

@@ -8,10 +8,10 @@ use super::Global;
 use crate::error::{Error, Result, code};
 use crate::output::Response;
 
-/// The tour runs on a temporary store, removed at the end, unless --keep or
-/// --data-dir (then that store is used and kept). It goes to stderr; stdout
-/// gets one record naming the profile and the transaction made, the
-/// transaction's status and its steps (`-o json` for scripts).
+// The tour runs on a temporary store, removed at the end, unless --keep or
+// --data-dir (then that store is used and kept). It goes to stderr; stdout
+// gets one record naming the profile and the transaction made, the
+// transaction's status and its steps (`-o json` for scripts).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  payctl demo\n  payctl demo --data-dir /tmp/payctl-tour -o json | jq '.data[0].transaction_steps'"

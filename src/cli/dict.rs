@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::output::{RecordKind, Response};
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum DictCommand {
     /// List a dictionary's values, or without NAME the dictionary names (GET /dictionaries/NAME)
     #[command(

@@ -21,6 +21,7 @@ Example:
       --account-number 000123456789 --routing-number 021000021 --ach-type-id 2 --tag source=onboarding";
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum InstrumentCommand {
     /// Add a bank account (POST /customer-profiles/{id}/payment_instruments)
     #[command(after_help = CREATE_HELP)]
@@ -66,7 +67,7 @@ pub enum InstrumentCommand {
     },
 }
 
-/// Per-field flags of an instrument body.
+// Per-field flags of an instrument body.
 #[derive(Debug, Args)]
 pub struct InstrumentFields {
     /// payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal

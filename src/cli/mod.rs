@@ -177,6 +177,7 @@ pub struct GlobalArgs {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Customer profiles (spec 2.1)
     #[command(subcommand)]

@@ -11,6 +11,7 @@ use crate::model::Tag;
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum ProfileCommand {
     /// Create a customer profile (POST /customer-profiles)
     #[command(
@@ -109,7 +110,7 @@ pub enum ProfileCommand {
     },
 }
 
-/// Per-field flags of a profile body.
+// Per-field flags of a profile body.
 #[derive(Debug, Args)]
 pub struct ProfileFields {
     /// customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)

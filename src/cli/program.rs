@@ -12,7 +12,7 @@ use crate::error::{Error, Result, code};
 use crate::model::status::attachment::PENDING;
 use crate::output::Response;
 
-/// `--wait [--timeout SECS]` of commands whose effect the worker completes.
+// `--wait [--timeout SECS]` of commands whose effect the worker completes.
 #[derive(Debug, Clone, clap::Args)]
 pub struct WaitArgs {
     /// Wait until the worker has processed the request (poll every 200 ms)
@@ -91,6 +91,7 @@ pub fn first_u64(resp: &Response, field: &str) -> Option<u64> {
 }
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum ProgramCommand {
     /// List the Facilitator's Programs (GET /programs)
     #[command(

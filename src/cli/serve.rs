@@ -31,7 +31,7 @@ Examples:
   PAYCTL_SERVE_TOKEN=s3cret payctl serve --listen 0.0.0.0:8080
   PAYCTL_BASE_URL=http://127.0.0.1:8080 payctl profile list";
 
-/// The arguments of `payctl serve`.
+// The arguments of `payctl serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address and port to listen on (port 0: a free one). Beyond loopback, --token is required

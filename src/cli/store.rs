@@ -7,6 +7,7 @@ use crate::error::{ApiError, Error, ErrorKind, Result, code};
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum StoreCommand {
     /// Check that every file parses and has the current format, that the derived
     /// indexes agree with the records, and that the spec's invariants hold

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::output::Response;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum TemplateCommand {
     /// List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)
     #[command(

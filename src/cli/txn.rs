@@ -52,6 +52,7 @@ Examples:
       --template check_payout --check \"$CHECK;state_id=IL;zip=62701\"";
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum TxnCommand {
     /// Create a transaction (POST /transactions)
     #[command(after_help = CREATE_HELP)]
@@ -119,7 +120,7 @@ pub struct ParamArg {
     pub value: Value,
 }
 
-/// Per-field flags of a transaction body.
+// Per-field flags of a transaction body.
 #[derive(Debug, Args)]
 pub struct TxnFields {
     /// program_id: a prm_ id or a program name

@@ -82,7 +82,12 @@ pub fn secret_args(cmd: &clap::Command, args: &[String]) -> Vec<String> {
     if !args.iter().any(|a| digit_run(a) || names_secret(a)) {
         return Vec::new();
     }
-    let (ordinary, sensitive) = options(cmd);
+    // The subcommands' arguments are built when one is run (`defer` on
+    // every subcommand enum: building them all was most of a point
+    // operation's start-up); their names are needed here.
+    let mut built = cmd.clone();
+    built.build();
+    let (ordinary, sensitive) = options(&built);
     let mut out = Vec::new();
     let mut it = args.iter().peekable();
     let mut positional_only = false;

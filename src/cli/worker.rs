@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind, Result, code};
 use crate::model::status::SYSTEM;
 use crate::output::{RecordKind, Response};
 
-/// The arguments of `payctl worker` (its help is on `Command::Worker`).
+// The arguments of `payctl worker` (its help is on `Command::Worker`).
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  payctl worker\n  payctl worker --watch --interval 0.5\n\nWith --watch, each pass that did something prints its summary as one JSON line\non stderr; the total is printed on stdout when the worker is interrupted.\nA pass that finds the store busy (--lock-timeout) is noted on stderr and retried."
