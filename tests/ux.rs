@@ -679,7 +679,10 @@ fn every_command_has_examples_in_its_help() {
         }
     }
     let mut missing = Vec::new();
-    walk(&payctl::cli::Cli::command(), "payctl".into(), &mut missing);
+    // Built: the subcommands' arguments and help are deferred until then.
+    let mut cmd = payctl::cli::Cli::command();
+    cmd.build();
+    walk(&cmd, "payctl".into(), &mut missing);
     assert!(missing.is_empty(), "no examples in --help of {missing:?}");
     // As the user sees it.
     let o = Command::new(bin())
