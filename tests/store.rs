@@ -709,6 +709,41 @@ fn point_commits_are_synced_in_bulk_and_applied_json_stays_small() {
     assert_clean(&env, "after 40 point commits");
 }
 
+/// A point commit renames the applied.json it makes obsolete aside
+/// (applied.old) instead of replacing it, and removes it once it has let go
+/// of the store's lock: no command leaves one behind. One left by a killed
+/// payctl is never read, `store check` passes over it, and the next point
+/// commit replaces it and removes it.
+#[test]
+fn the_applied_json_a_point_commit_makes_obsolete_is_removed() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let env = Env::new();
+    let old = env.path().join("applied.old");
+    env.create_profile("old-00001");
+    env.create_profile("old-00002");
+    assert!(applied(&env).is_some(), "pending point commits");
+    assert!(!old.exists(), "removed by the command that made it");
+    // What a payctl killed before removing it leaves: nothing reads it.
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .mode(0o600)
+        .open(&old)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"{\"boot\":\"not json").unwrap();
+    drop(f);
+    assert_clean(&env, "with an applied.old left behind");
+    assert_eq!(listed(&env).len(), 2);
+    env.create_profile("old-00003");
+    assert!(
+        !old.exists(),
+        "replaced by the next point commit, then removed"
+    );
+    assert_eq!(applied(&env).map(|(_, puts)| puts), Some(3));
+    assert_eq!(listed(&env).len(), 3);
+    assert_clean(&env, "after the next point commit");
+}
+
 /// A kill while the unsynced changes are synced (`before-settle`) loses
 /// nothing: the create that reached it was applied, its journal kept.
 #[test]

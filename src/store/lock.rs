@@ -335,6 +335,15 @@ impl Lock {
         }
     }
 
+    /// Let go of the lock now, before this is dropped (see `JsonStore`'s
+    /// `Drop`).
+    // Letting go of the lock is locking too: here only (clippy.toml).
+    #[allow(clippy::disallowed_methods)]
+    pub fn release(&mut self) {
+        let _ = self.dir.unlock();
+        self._gate = None;
+    }
+
     /// The device and inode of the store's directory locked.
     pub fn dir_id(&self) -> Option<(u64, u64)> {
         self.dir.metadata().ok().map(|m| (m.dev(), m.ino()))

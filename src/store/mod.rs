@@ -132,6 +132,16 @@ pub struct JsonStore {
     group: Option<std::sync::Arc<group::Stage>>,
 }
 
+impl Drop for JsonStore {
+    /// The lock is let go first, then what a point commit renamed aside is
+    /// removed ([`journal::RETIRED`]): outside the lock, so that the next
+    /// writer does not wait for it.
+    fn drop(&mut self) {
+        self.lock.release();
+        journal::remove_retired(&self.root);
+    }
+}
+
 /// A store opened before, as [`JsonStore::reopen`] found it: the device and
 /// inode of its directory, and those of `meta.json` with its size and
 /// modification time (every write of it is a new file, renamed into place).
