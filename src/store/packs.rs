@@ -364,6 +364,38 @@ mod tests {
         }
     }
 
+    /// A walk over many packs keeps at most `Opened::MAX` of them open, and
+    /// every pack still reads, again after it was let go.
+    #[test]
+    fn at_most_max_packs_are_open_at_once_and_each_still_reads() {
+        use std::os::unix::fs::FileExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(PACKS_DIR)).unwrap();
+        let n_packs = Opened::MAX as u64 * 2 + 3;
+        for n in 1..=n_packs {
+            std::fs::write(dir.path().join(pack_rel(n)), format!("pack {n}\n")).unwrap();
+        }
+        let mut opened = Opened::default();
+        for _ in 0..2 {
+            for n in 1..=n_packs {
+                let f = opened.get(dir.path(), n).as_ref().expect("opens");
+                let mut buf = vec![0; 32];
+                let got = f.read_at(&mut buf, 0).unwrap();
+                assert_eq!(&buf[..got], format!("pack {n}\n").as_bytes());
+                assert!(
+                    opened.files.len() <= Opened::MAX,
+                    "{} open",
+                    opened.files.len()
+                );
+            }
+        }
+        let missing = opened.get(dir.path(), n_packs + 1);
+        assert_eq!(
+            missing.as_ref().err().map(String::as_str),
+            Some("does not exist")
+        );
+    }
+
     #[test]
     fn a_line_reads_back_and_malformed_ones_do_not() {
         let cid = "csp_abcdefghij0123456789";
