@@ -189,18 +189,27 @@ impl JsonStore {
             group: None,
         };
         let mut opened = Opened::Existing;
+        let mut version = None;
         if initialized {
-            store.format_version()?;
+            version = Some(store.format_version()?);
         }
         // Before anything else: a journal may also be an `init`'s (the
-        // catalog and the metadata are one commit).
-        store.recover(mode)?;
-        if !safefs::exists(&store.root.join(META))? {
-            store.create(&default_catalog())?;
-            opened = Opened::Created;
+        // catalog and the metadata are one commit). When there was none,
+        // `meta.json` is as read above (the lock keeps writers out).
+        if store.recover(mode)? {
+            version = None;
         }
-        store.format_version()?;
-        store.upgrade(upgrading)?;
+        let version = match version {
+            Some(v) => v,
+            None => {
+                if !safefs::exists(&store.root.join(META))? {
+                    store.create(&default_catalog())?;
+                    opened = Opened::Created;
+                }
+                store.format_version()?
+            }
+        };
+        store.upgrade(version, upgrading)?;
         if store.mode != mode {
             store.lock.relock(mode, &store.wait)?;
             store.mode = mode;
@@ -423,8 +432,10 @@ impl JsonStore {
     /// customer records. From 2, 3 or 4: the key buckets larger than
     /// [`keys::SPLIT_BYTES`] are split, from their own lines. From 1 to 5:
     /// the transaction indexes are built from the transaction records.
-    fn upgrade(&mut self, upgrading: impl FnOnce(u32)) -> Result<()> {
-        if self.format_version()? == FORMAT_VERSION {
+    /// Upgrade the store, whose `meta.json` says `version`, to
+    /// [`FORMAT_VERSION`] (nothing to do when it is that already).
+    fn upgrade(&mut self, version: u32, upgrading: impl FnOnce(u32)) -> Result<()> {
+        if version == FORMAT_VERSION {
             return Ok(());
         }
         self.lock_exclusive()?;
@@ -702,7 +713,10 @@ impl JsonStore {
     /// changes are computed in memory ([`journal::overlay`]) and read from
     /// there, so reads work and see the committed change while nothing can
     /// be written. A writer gets the error: it could not write either.
-    fn recover(&mut self, wanted: Mode) -> Result<()> {
+    ///
+    /// Whether there was anything to finish or read through (`false`: the
+    /// store's files are as the last commit left them).
+    fn recover(&mut self, wanted: Mode) -> Result<bool> {
         let journal = self.root.join(journal::JOURNAL);
         let temp = format!("{}{}", journal::JOURNAL, atomic::TEMP_SUFFIX);
         // Point commits' changes applied before the machine restarted may
@@ -713,7 +727,7 @@ impl JsonStore {
             && (self.lock.lstat_entry(journal::APPLIED)?.is_none()
                 || !journal::applied_is_stale(&self.root)?)
         {
-            return Ok(());
+            return Ok(false);
         }
         let replayed = match self.lock_exclusive() {
             Ok(()) => self
@@ -729,7 +743,7 @@ impl JsonStore {
             Err(e) => return Err(e),
         };
         match replayed {
-            Ok(()) => Ok(()),
+            Ok(()) => Ok(true),
             Err(e) if wanted == Mode::Shared && read_through(&e) => {
                 self.overlay = Some(journal::overlay(&self.root)?);
                 let why = e.first_message();
@@ -739,7 +753,7 @@ impl JsonStore {
                      this answer includes it, read from {} without writing anything",
                     journal.display()
                 ));
-                Ok(())
+                Ok(true)
             }
             Err(e) => Err(e),
         }
