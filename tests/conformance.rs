@@ -588,6 +588,49 @@ fn invariants_before_commit(fx: &Fx) {
     fx.clean("a refused commit");
 }
 
+/// New customers handed over already serialized (as an import does), one
+/// of them put again in the same transaction: the put is what is stored.
+/// 300 of them, so that the JSON directory packs them (from 256) and
+/// writes the serialized text as it is for the others.
+fn serialized_then_put(fx: &Fx) {
+    let model = fx.profile("ser-model", "Ada", "Lovelace", "ada@example.com");
+    let store = fx.write();
+    let model = store.customer(&model).unwrap().expect("the model");
+    let mut tx = store.begin();
+    let mut ids = Vec::new();
+    for i in 0..300 {
+        let mut c = model.clone();
+        c.profile.customer_profile_id = format!("csp_ser{i:017}");
+        c.profile.customer_key = format!("ser-{i:05}");
+        let json = serde_json::to_string(&c).unwrap();
+        ids.push(c.id().to_string());
+        tx.new_customer_serialized(c, json).unwrap();
+    }
+    let mut changed = tx
+        .customer(&ids[7])
+        .unwrap()
+        .expect("new in the transaction");
+    changed.profile.customer_profile_individual.first_name = "Augusta".into();
+    tx.put_customer(&changed);
+    tx.commit().unwrap();
+    drop(store);
+    fx.clean("serialized creates and a put");
+    let store = fx.read();
+    let first = |id: &str| {
+        store
+            .customer(id)
+            .unwrap()
+            .expect("stored")
+            .profile
+            .customer_profile_individual
+            .first_name
+    };
+    assert_eq!(first(&ids[7]), "Augusta", "{:?}: the put wins", fx.kind);
+    assert_eq!(first(&ids[8]), "Ada");
+    assert_eq!(first(&ids[299]), "Ada");
+    assert_eq!(store.profiles().unwrap().len(), 301);
+}
+
 macro_rules! conformance {
     ($($case:ident),* $(,)?) => {
         mod memory {
@@ -623,4 +666,5 @@ conformance!(
     atomic_commit,
     invariants_before_commit,
     txn_filters,
+    serialized_then_put,
 );
