@@ -726,7 +726,7 @@ fn the_applied_json_a_point_commit_makes_obsolete_is_removed() {
     // What a payctl killed before removing it leaves: nothing reads it.
     let mut f = fs::OpenOptions::new()
         .write(true)
-        .create(true)
+        .create_new(true)
         .mode(0o600)
         .open(&old)
         .unwrap();
