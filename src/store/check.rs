@@ -1942,37 +1942,40 @@ impl LineSum {
 
 /// The [`LineSum`] of the complete lines of the file at `path`, and
 /// whether it ends with a partial line; `None` when it does not exist. Read
-/// a MiB at a time: a value index of a million transactions (one template,
+/// through a buffer: a value index of a million transactions (one template,
 /// one program) is 60 MB, which `store check` held whole on top of its
 /// digests.
 fn sum_lines(path: &Path) -> Result<Option<(LineSum, bool)>> {
-    use std::io::Read;
-    let Some(mut file) = super::safefs::open(path, super::safefs::How::READ)? else {
+    let mut sum = LineSum::default();
+    let partial = each_complete_line(path, &mut |line| {
+        sum.add(line);
+        Ok(())
+    })?;
+    Ok(partial.map(|p| (sum, p)))
+}
+
+/// Each complete line of the file at `path`, without its newline, in
+/// order, to `f`: a stream, nothing kept. `None` when the file does not
+/// exist; else whether it ends with a partial line (not one of its lines,
+/// as [`index::complete`] reads a file).
+fn each_complete_line(path: &Path, f: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<Option<bool>> {
+    use std::io::BufRead;
+    let Some(file) = super::safefs::open(path, super::safefs::How::READ)? else {
         return Ok(None);
     };
-    let mut sum = LineSum::default();
-    let mut buf = vec![0u8; 1 << 20];
-    // The bytes after the last newline read so far.
-    let mut carry: Vec<u8> = Vec::new();
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut line = Vec::new();
     loop {
-        let n = match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::io(path, e)),
-        };
-        let chunk = &buf[..n];
-        match chunk.iter().rposition(|&b| b == b'\n') {
-            Some(last) => {
-                carry.extend_from_slice(&chunk[..=last]);
-                sum.add(&carry);
-                carry.clear();
-                carry.extend_from_slice(&chunk[last + 1..]);
-            }
-            None => carry.extend_from_slice(chunk),
+        line.clear();
+        let got = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io(path, e))?;
+        match line.split_last() {
+            None if got == 0 => return Ok(Some(false)),
+            Some((b'\n', text)) => f(text)?,
+            _ => return Ok(Some(true)),
         }
     }
-    Ok(Some((sum, !carry.is_empty())))
 }
 
 /// Each complete line of the log at `path` (none when it does not exist),
@@ -1982,30 +1985,18 @@ pub(super) fn each_log_line<T: serde::de::DeserializeOwned>(
     path: &Path,
     f: &mut dyn FnMut(usize, T),
 ) -> Result<()> {
-    use std::io::BufRead;
-    let Some(file) = super::safefs::open(path, super::safefs::How::READ)? else {
-        return Ok(());
-    };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let mut line = Vec::new();
     let mut n = 0usize;
-    loop {
-        line.clear();
-        let got = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Error::io(path, e))?;
-        if got == 0 || line.last() != Some(&b'\n') {
-            return Ok(());
-        }
+    each_complete_line(path, &mut |text| {
         n += 1;
-        let text = &line[..line.len() - 1];
         if text.is_empty() {
-            continue;
+            return Ok(());
         }
         let rec: T = serde_json::from_slice(text)
             .map_err(|e| Error::corrupt(path, format!("line {n}: {e}")))?;
         f(n, rec);
-    }
+        Ok(())
+    })?;
+    Ok(())
 }
 
 /// Stream a summary log (complete lines only, as readers read it): the
@@ -2040,7 +2031,7 @@ where
 mod tests {
     use super::*;
 
-    /// Read a MiB at a time, a file sums as it does read whole: lines
+    /// Read through a buffer, a file sums as it does read whole: lines
     /// across the reads' boundaries, a partial last line, none at all.
     #[test]
     fn a_file_sums_by_chunks_as_it_does_whole() {
