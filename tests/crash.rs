@@ -1056,6 +1056,84 @@ fn two_default_addresses_are_reported_and_never_repaired() {
     }
 }
 
+/// A customer_key held by three records (edited by hand): `store check`
+/// names each holder after the first in the order it reads them, with the
+/// one before it, and `--repair` never touches them. One of the records
+/// has an id that payctl does not make (upper case), which the check keeps
+/// whole and names as it is.
+#[test]
+fn a_key_held_by_three_records_names_each_later_holder() {
+    let env = Env::new();
+    let ids: Vec<String> = ["thr-00001", "thr-00002", "thr-00003"]
+        .iter()
+        .map(|k| env.create_profile(k))
+        .collect();
+    let path_of = |id: &str| {
+        let shard = &id["csp_".len().."csp_".len() + 2];
+        env.path()
+            .join("customers")
+            .join(shard)
+            .join(format!("{id}.json"))
+    };
+    // The second and third take the first's key; the third gets an odd id.
+    let odd = "csp_ODD3x";
+    let mut holders = [ids[0].clone(), ids[1].clone(), odd.to_string()];
+    for (i, id) in ids.iter().enumerate().skip(1) {
+        let mut rec: Value = serde_json::from_slice(&fs::read(path_of(id)).unwrap()).unwrap();
+        rec["profile"]["customer_key"] = json!("thr-00001");
+        let mut to = path_of(id);
+        if i == 2 {
+            rec["profile"]["customer_profile_id"] = json!(odd);
+            fs::remove_file(&to).unwrap();
+            to = path_of(odd);
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            fs::set_permissions(
+                to.parent().unwrap(),
+                std::os::unix::fs::PermissionsExt::from_mode(0o700),
+            )
+            .unwrap();
+        }
+        fs::write(&to, serde_json::to_vec(&rec).unwrap()).unwrap();
+        fs::set_permissions(&to, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    }
+    holders.sort();
+    for repair in [false, true] {
+        let o = env.store_check(repair);
+        let found = findings(&o);
+        let twice: Vec<&String> = found
+            .iter()
+            .filter(|f| f.contains("customer_key is also held by"))
+            .collect();
+        assert_eq!(twice.len(), 2, "{found:#?}");
+        // Each names itself (its path) and another holder; two different
+        // subjects, and the one not named as a subject is named by one.
+        let mut subjects = Vec::new();
+        for f in &twice {
+            let (subject, other) = f.split_once("customer_key is also held by").unwrap();
+            let me: Vec<&String> = holders.iter().filter(|h| subject.contains(*h)).collect();
+            assert_eq!(me.len(), 1, "{f}");
+            let named: Vec<&String> = holders.iter().filter(|h| other.contains(*h)).collect();
+            assert_eq!(named.len(), 1, "{f}");
+            assert_ne!(me[0], named[0], "{f}");
+            subjects.push(me[0].clone());
+        }
+        subjects.sort();
+        subjects.dedup();
+        assert_eq!(subjects.len(), 2, "{twice:?}");
+        if !repair {
+            // The derived data disagrees too: the odd id is in no index.
+            assert!(
+                found
+                    .iter()
+                    .any(|f| f.contains(odd) && f.contains("missing from the key index"))
+                    || found.iter().any(|f| f.contains("profiles.log")),
+                "{found:#?}"
+            );
+        }
+    }
+    assert!(path_of(odd).exists() && path_of(&ids[1]).exists());
+}
+
 /// `store check --repair` rebuilds the indexes in pieces of bounded size
 /// (src/store/rebuild.rs): the first commit sets a flag in `meta.json` and
 /// empties `index/`, the customers and then the transactions are indexed

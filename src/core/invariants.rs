@@ -116,6 +116,14 @@ pub fn txn(t: &TxnFile, catalog: Option<&Catalog>) -> Vec<Violation> {
     out
 }
 
+/// The customer `id` holds the customer_key that `other` holds too.
+pub fn key_held_twice(id: &str, other: &str) -> Violation {
+    Violation {
+        subject: Subject::Customer(id.to_string()),
+        problem: format!("customer_key is also held by {other}"),
+    }
+}
+
 /// A customer_key held once: `holders` are `(key, customer id)`, in the
 /// order the backend lists them; each holder of a key already held is a
 /// violation naming the first. The key may be anything that stands for it
@@ -127,10 +135,7 @@ pub fn keys_held_once<'a, K: Hash + Eq>(
     let mut out = Vec::new();
     for (key, id) in holders {
         if let Some(other) = first.insert(key, id) {
-            out.push(Violation {
-                subject: Subject::Customer(id.to_string()),
-                problem: format!("customer_key is also held by {other}"),
-            });
+            out.push(key_held_twice(id, other));
         }
     }
     out

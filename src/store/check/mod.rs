@@ -20,6 +20,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+mod digest;
+
+use self::digest::{Chunks, CustDigest, Digests, Odd, PackedId, TxnDigest};
 use super::facts::is_open;
 use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::JOURNAL;
@@ -53,66 +56,6 @@ pub struct Report {
     pub repaired: Vec<String>,
 }
 
-/// What the scan keeps of a customer record for the checks across records
-/// (everything else is checked as the record is read, and dropped): a few
-/// dozen bytes, so that a million customers fit in bounded memory.
-struct CustDigest {
-    id: DigestId,
-    /// Hash of the customer_key (see [`h64`]) and its key index hash prefix.
-    key: u64,
-    key_prefix: [u8; 4],
-    /// Hash of its summary line (what `index/profiles.log` must hold).
-    summary: u64,
-    /// The programs of its attachments.
-    programs: Box<[Box<str>]>,
-}
-
-/// A customer id as a digest keeps it: inline up to 30 bytes (every id
-/// payctl makes is 24), so a million digests are not a million small
-/// allocations scattered among the scan's temporaries (whose fragments
-/// stayed in the process's memory).
-enum DigestId {
-    Inline(u8, [u8; 30]),
-    Heap(Box<str>),
-}
-
-impl From<&str> for DigestId {
-    fn from(s: &str) -> Self {
-        let mut buf = [0u8; 30];
-        match buf.get_mut(..s.len()) {
-            Some(b) => {
-                b.copy_from_slice(s.as_bytes());
-                DigestId::Inline(s.len() as u8, buf)
-            }
-            None => DigestId::Heap(s.into()),
-        }
-    }
-}
-
-impl std::ops::Deref for DigestId {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        match self {
-            // Copied from a `str` whole: always UTF-8.
-            DigestId::Inline(n, buf) => std::str::from_utf8(&buf[..*n as usize]).unwrap_or(""),
-            DigestId::Heap(s) => s,
-        }
-    }
-}
-
-impl std::fmt::Display for DigestId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self)
-    }
-}
-
-/// What the scan keeps of a transaction record: hashes of its id and summary.
-struct TxnDigest {
-    id: u64,
-    summary: u64,
-}
-
 /// A 64-bit hash (SipHash with fixed keys: the same in every thread and
 /// run). Two different values share one with a chance of about one in
 /// 10^19 per pair: the checks across records compare these hashes.
@@ -139,6 +82,10 @@ struct Part {
     remove: Vec<PathBuf>,
     modes: Vec<(PathBuf, u32)>,
     customers: Vec<CustDigest>,
+    /// The ids of `customers` that do not pack (see [`PackedId`]).
+    odd: Odd,
+    /// Every attachment the customers hold: (program, customer).
+    attached: Vec<(String, String)>,
     txns: Vec<TxnDigest>,
     /// Pending work the records hold (`att.<csp>.<prm>`, `trn.<id>`).
     pending: Vec<String>,
@@ -162,48 +109,11 @@ impl Part {
     }
 }
 
-/// The customers' digests in the order of the scan: each shard's own
-/// vector, moved, never copied into one (at a million customers that copy
-/// was 56 MB on top of the parts, the peak of `store check`'s memory).
-#[derive(Default)]
-struct Digests {
-    chunks: Vec<Vec<CustDigest>>,
-    /// The index of each chunk's first digest.
-    starts: Vec<usize>,
-    len: usize,
-}
-
-impl Digests {
-    fn push_chunk(&mut self, chunk: Vec<CustDigest>) {
-        if chunk.is_empty() {
-            return;
-        }
-        self.starts.push(self.len);
-        self.len += chunk.len();
-        self.chunks.push(chunk);
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &CustDigest> {
-        self.chunks.iter().flatten()
-    }
-}
-
-impl std::ops::Index<usize> for Digests {
-    type Output = CustDigest;
-
-    fn index(&self, i: usize) -> &CustDigest {
-        let c = self.starts.partition_point(|&s| s <= i) - 1;
-        &self.chunks[c][i - self.starts[c]]
-    }
-}
-
 struct Scan {
     customers: Digests,
-    txns: Vec<TxnDigest>,
+    txns: Chunks<TxnDigest>,
+    /// Every attachment the customers hold: (program, customer).
+    attached: Vec<(String, String)>,
     pending: BTreeSet<String>,
     field_missing: Vec<Finding>,
     field_expected: usize,
@@ -601,16 +511,16 @@ fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
                 .push(format!("att.{}.{}", c.id(), a.program_id));
         }
     }
+    part.attached.extend(
+        c.attachments
+            .iter()
+            .map(|a| (a.program_id.clone(), c.id().to_string())),
+    );
     part.customers.push(CustDigest {
-        id: c.id().into(),
+        id: PackedId::new(c.id(), &mut part.odd),
         key: h64(c.profile.customer_key.as_str()),
         key_prefix: keys::prefix(&c.profile.customer_key),
         summary: h64(&serde_json::to_string(&s).unwrap_or_default()),
-        programs: c
-            .attachments
-            .iter()
-            .map(|a| a.program_id.as_str().into())
-            .collect(),
     });
 }
 
@@ -730,14 +640,54 @@ struct Placed {
 }
 
 /// The packs' coverage: the entries that the logs name must tile each pack
-/// exactly, and name only packs that exist.
+/// exactly, and name only packs that exist. `runs` are the entries of each
+/// part of the scan, merged here as they are read (a million entries are
+/// 16 MB: never copied into one vector).
 fn pack_coverage(
-    mut placed: Vec<Placed>,
+    mut runs: Vec<Vec<Placed>>,
     found: &[(u64, u64)],
     f: &mut Vec<Finding>,
     unreadable: &mut Vec<String>,
 ) {
-    placed.sort_unstable_by_key(|p| (p.pack, p.offset));
+    use std::cmp::Reverse;
+    for r in &mut runs {
+        r.sort_unstable_by_key(|p| (p.pack, p.offset));
+    }
+    // Per pack named, in order: where its entries end, and the first gap or
+    // overlap (where the next entry should begin, where it does).
+    struct Span {
+        pack: u32,
+        end: u64,
+        overlap: Option<(u64, u64)>,
+    }
+    let mut spans: Vec<Span> = Vec::new();
+    let mut next = vec![0usize; runs.len()];
+    let mut heads: std::collections::BinaryHeap<Reverse<(u32, u64, usize)>> = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.first().map(|p| Reverse((p.pack, p.offset, i))))
+        .collect();
+    while let Some(Reverse((_, _, i))) = heads.pop() {
+        let p = runs[i][next[i]];
+        next[i] += 1;
+        if let Some(q) = runs[i].get(next[i]) {
+            heads.push(Reverse((q.pack, q.offset, i)));
+        }
+        match spans.last_mut() {
+            Some(s) if s.pack == p.pack => {
+                if p.offset != s.end && s.overlap.is_none() {
+                    s.overlap = Some((s.end, p.offset));
+                }
+                s.end = s.end.max(p.offset.saturating_add(u64::from(p.len)));
+            }
+            _ => spans.push(Span {
+                pack: p.pack,
+                end: p.offset.saturating_add(u64::from(p.len)),
+                overlap: (p.offset != 0).then_some((0, p.offset)),
+            }),
+        }
+    }
+    drop(runs);
     let sizes: HashMap<u64, u64> = found.iter().copied().collect();
     let mut problem = |path: String, problem: String, unreadable: &mut Vec<String>| {
         f.push(Finding {
@@ -748,17 +698,9 @@ fn pack_coverage(
         unreadable.push(path);
     };
     let mut named = std::collections::HashSet::new();
-    for run in placed.chunk_by(|a, b| a.pack == b.pack) {
-        let n = u64::from(run[0].pack);
+    for Span { pack, end, overlap } in spans {
+        let n = u64::from(pack);
         named.insert(n);
-        let mut end = 0u64;
-        let mut overlap = None;
-        for p in run {
-            if p.offset != end && overlap.is_none() {
-                overlap = Some((end, p.offset));
-            }
-            end = end.max(p.offset.saturating_add(u64::from(p.len)));
-        }
         let path = packs::pack_rel(n);
         match sizes.get(&n) {
             None => problem(
@@ -1049,7 +991,8 @@ impl Store {
         parts.sort_by_key(|(i, _)| *i);
         let mut scan = Scan {
             customers: Digests::default(),
-            txns: Vec::new(),
+            txns: Chunks::default(),
+            attached: Vec::new(),
             pending: BTreeSet::new(),
             field_missing: Vec::new(),
             field_expected: 0,
@@ -1058,13 +1001,10 @@ impl Store {
             remove: Vec::new(),
             modes: Vec::new(),
         };
-        // Sized once: grown by doubling, the digests of a million records
-        // would need half as much again while the last copy is made.
-        scan.txns
-            .reserve_exact(parts.iter().map(|(_, p)| p.txns.len()).sum());
         let mut invariants = Vec::new();
-        // Sized once (grown by doubling, it would need half as much again).
-        let mut placed = Vec::with_capacity(parts.iter().map(|(_, p)| p.placed.len()).sum());
+        // Each part's own, sorted (see `pack_coverage`): merged into one
+        // vector, a million entries were there twice for a moment.
+        let mut placed = Vec::new();
         let mut found_packs = Vec::new();
         for (_, p) in parts {
             f.extend(p.findings);
@@ -1075,10 +1015,11 @@ impl Store {
             scan.unreadable.extend(p.unreadable);
             scan.remove.extend(p.remove);
             scan.modes.extend(p.modes);
-            scan.customers.push_chunk(p.customers);
-            scan.txns.extend(p.txns);
+            scan.customers.push_chunk(p.customers, p.odd);
+            scan.txns.push_chunk(p.txns);
+            scan.attached.extend(p.attached);
             scan.pending.extend(p.pending);
-            placed.extend(p.placed);
+            placed.push(p.placed);
             found_packs.extend(p.packs);
         }
         pack_coverage(placed, &found_packs, f, &mut scan.unreadable);
@@ -1163,7 +1104,18 @@ impl Store {
         drop(field_entries);
         report.customers = scan.customers.len();
         report.transactions = scan.txns.len();
-        key_invariants(scan.customers.iter(), f);
+        // Who holds each key (the last record read, when two do): sorted
+        // (key hash, customer), 16 bytes a customer where a hash map of the
+        // keys to their holders' ids took 50.
+        let mut holders: Vec<(u64, u32)> = scan
+            .customers
+            .iter()
+            .enumerate()
+            .map(|(i, (_, c))| (c.key, i as u32))
+            .collect();
+        holders.sort_unstable_by_key(|&(k, i)| (k, std::cmp::Reverse(i)));
+        key_invariants(&scan.customers, &holders, f);
+        holders.dedup_by_key(|&mut (k, _)| k);
         let first_derived = f.len();
         if interrupted {
             f.push(Finding {
@@ -1205,9 +1157,10 @@ impl Store {
         if !positions_ok {
             scan.field_missing.clear();
         }
-        let derived = self.derived_findings(&scan, positions, field_found, field_nested, f)?
-            || !scan.remove.is_empty()
-            || interrupted;
+        let derived =
+            self.derived_findings(&scan, holders, positions, field_found, field_nested, f)?
+                || !scan.remove.is_empty()
+                || interrupted;
         let derived_range = first_derived..f.len();
         super::idempotency::findings(&self.root, f)?;
         if repair {
@@ -1242,6 +1195,7 @@ impl Store {
     fn derived_findings(
         &self,
         scan: &Scan,
+        holders: Vec<(u64, u32)>,
         positions: Option<Vec<(u64, u32)>>,
         field_found: Vec<Finding>,
         field_nested: Vec<Finding>,
@@ -1271,17 +1225,6 @@ impl Store {
             .filter_map(|p| p.strip_prefix(&keys_root).ok()?.to_str())
             .filter_map(keys::prefix_of_rel)
             .collect();
-        // Who holds each key (the last record read, when two do): sorted
-        // (key hash, customer), 12 bytes a customer where a hash map takes
-        // about 34.
-        let mut holders: Vec<(u64, u32)> = scan
-            .customers
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.key, i as u32))
-            .collect();
-        holders.sort_by_key(|&(k, i)| (k, std::cmp::Reverse(i)));
-        holders.dedup_by_key(|&mut (k, _)| k);
         let holder = |k: u64| {
             holders
                 .binary_search_by_key(&k, |&(h, _)| h)
@@ -1337,7 +1280,7 @@ impl Store {
             for (key, owner) in parsed.entries {
                 let k = h64(key.as_str());
                 match holder(k) {
-                    Some(i) if *scan.customers[i as usize].id == *owner => {
+                    Some(i) if *scan.customers.get(i as usize).0 == *owner => {
                         listed[i as usize] = true
                     }
                     _ => {
@@ -1351,8 +1294,8 @@ impl Store {
             }
         }
         let mut unlisted = 0usize;
-        for (c, listed) in scan.customers.iter().zip(&listed) {
-            if !listed && !others.contains(&(c.key, c.id.to_string())) {
+        for ((id, c), listed) in scan.customers.iter().zip(&listed) {
+            if !listed && !others.contains(&(c.key, id.to_string())) {
                 unlisted += 1;
                 if unlisted > UNLISTED_SHOWN {
                     continue;
@@ -1362,7 +1305,7 @@ impl Store {
                     .unwrap_or(0);
                 push(
                     &keys::prefix_path(&c.key_prefix[..=depth]),
-                    format!("customer_key of {} is missing from the key index", c.id),
+                    format!("customer_key of {id} is missing from the key index"),
                 );
             }
         }
@@ -1408,11 +1351,7 @@ impl Store {
                     push(ATTACHMENTS_LOG, "ends with a partial line".into());
                 }
                 let have: BTreeSet<(String, String)> = pairs.into_iter().collect();
-                let want: BTreeSet<(String, String)> = scan
-                    .customers
-                    .iter()
-                    .flat_map(|c| c.programs.iter().map(|p| (p.to_string(), c.id.to_string())))
-                    .collect();
+                let want: BTreeSet<(String, String)> = scan.attached.iter().cloned().collect();
                 for (prm, csp) in want.difference(&have) {
                     push(
                         ATTACHMENTS_LOG,
@@ -1451,7 +1390,7 @@ impl Store {
         // Profile summaries: the latest line of each id, in the order of
         // first appearance (creation order).
         let known: Vec<u64> = {
-            let mut k: Vec<u64> = scan.customers.iter().map(|c| h64(&*c.id)).collect();
+            let mut k: Vec<u64> = scan.customers.iter().map(|(id, _)| h64(&*id)).collect();
             k.sort_unstable();
             k
         };
@@ -1465,7 +1404,7 @@ impl Store {
                     || scan
                         .customers
                         .iter()
-                        .any(|c| latest.get(&h64(&*c.id)) != Some(&c.summary))
+                        .any(|(id, c)| latest.get(&h64(&*id)) != Some(&c.summary))
                 {
                     push(
                         PROFILES_LOG,
@@ -1837,7 +1776,7 @@ impl Store {
         // again, in pieces (the scan's digests are no longer needed).
         let counted = (scan.customers.len(), scan.txns.len());
         scan.customers = Digests::default();
-        scan.txns = Vec::new();
+        scan.txns = Chunks::default();
         self.rebuild_derived(&scan.pending, counted)?;
         done.push(
             "rebuilt the key index, the attachment index, the field indexes, the summary logs, the profile ids, the transaction indexes and the worker queue".into(),
@@ -1894,13 +1833,23 @@ pub(crate) fn finding_of(v: crate::core::invariants::Violation) -> Finding {
     }
 }
 
-/// A customer_key held by two records, from the scan's digests.
-fn key_invariants<'a>(customers: impl Iterator<Item = &'a CustDigest>, f: &mut Vec<Finding>) {
-    f.extend(
-        crate::core::invariants::keys_held_once(customers.map(|c| (c.key, &*c.id)))
-            .into_iter()
-            .map(finding_of),
-    );
+/// A customer_key held by two records, from the scan's digests: each
+/// holder after the first (in the order of the scan) names the one before
+/// it, as [`crate::core::invariants::keys_held_once`] does. `by_key` is
+/// every `(key hash, customer)`, sorted by key and then latest first.
+fn key_invariants(customers: &Digests, by_key: &[(u64, u32)], f: &mut Vec<Finding>) {
+    let mut twice: Vec<(u32, u32)> = by_key
+        .chunk_by(|a, b| a.0 == b.0)
+        .flat_map(|run| run.windows(2).map(|w| (w[0].1, w[1].1)))
+        .collect();
+    twice.sort_unstable();
+    for (later, earlier) in twice {
+        let (id, _) = customers.get(later as usize);
+        let (other, _) = customers.get(earlier as usize);
+        f.push(finding_of(crate::core::invariants::key_held_twice(
+            &id, &other,
+        )));
+    }
 }
 
 /// The spec's invariants within one customer record.
@@ -2059,44 +2008,67 @@ mod tests {
         assert!(sum_lines(&dir.path().join("none.log")).unwrap().is_none());
     }
 
-    fn digest(id: &str) -> CustDigest {
-        CustDigest {
-            id: id.into(),
-            key: h64(id),
-            key_prefix: [0; 4],
-            summary: 0,
-            programs: Box::default(),
-        }
-    }
-
+    /// The packs' coverage merges the parts' entries: a pack tiled by the
+    /// entries of several parts is whole; a gap, an overlap, a missing pack
+    /// and a pack no entry names are each found.
     #[test]
-    fn a_digest_keeps_a_short_id_inline_and_a_long_one_whole() {
-        for id in [
-            "",
-            "csp_abc",
-            "csp_0123456789abcdefghij",
-            &"x".repeat(30),
-            &"y".repeat(69),
-        ] {
-            let d = DigestId::from(id);
-            assert_eq!(&*d, id);
-            assert_eq!(d.to_string(), id);
-            assert_eq!(matches!(d, DigestId::Inline(..)), id.len() <= 30, "{id}");
-        }
-    }
-
-    #[test]
-    fn digests_index_across_the_chunks_of_the_scan() {
-        let mut d = Digests::default();
-        d.push_chunk(vec![digest("a"), digest("b")]);
-        d.push_chunk(Vec::new());
-        d.push_chunk(vec![digest("c")]);
-        d.push_chunk(vec![digest("d"), digest("e"), digest("f")]);
-        let ids: Vec<&str> = d.iter().map(|c| &*c.id).collect();
-        assert_eq!(ids, ["a", "b", "c", "d", "e", "f"]);
-        assert_eq!(d.len(), 6);
-        for (i, id) in ids.iter().enumerate() {
-            assert_eq!(&*d[i].id, *id);
-        }
+    fn pack_coverage_merges_the_parts_entries() {
+        let at = |pack: u32, offset: u64, len: u32| Placed { offset, pack, len };
+        let check = |runs: Vec<Vec<Placed>>, found: &[(u64, u64)]| {
+            let (mut f, mut unreadable) = (Vec::new(), Vec::new());
+            pack_coverage(runs, found, &mut f, &mut unreadable);
+            f.into_iter()
+                .map(|x| format!("{}: {}", x.path, x.problem))
+                .collect::<Vec<_>>()
+        };
+        // Pack 1 tiled by three parts, out of order within each; pack 2 by one.
+        let whole = vec![
+            vec![at(1, 20, 5), at(1, 0, 10), at(2, 0, 7)],
+            vec![],
+            vec![at(1, 10, 10), at(1, 25, 5)],
+        ];
+        assert_eq!(check(whole, &[(1, 30), (2, 7)]), Vec::<String>::new());
+        // A gap between parts, an overlap, a pack longer than its entries,
+        // one missing and one that no entry names.
+        let found = check(
+            vec![
+                vec![at(1, 0, 10), at(3, 0, 4)],
+                vec![at(1, 12, 3), at(2, 0, 7), at(2, 5, 2)],
+                vec![at(4, 0, 1)],
+            ],
+            &[(1, 15), (2, 7), (3, 9), (5, 1)],
+        );
+        let has = |s: &str| found.iter().any(|f| f.contains(s));
+        assert!(
+            has(
+                "packs/1.jsonl: the logs of packed records do not name its bytes 10.. exactly (the next entry they name is at 12)"
+            ),
+            "{found:?}"
+        );
+        assert!(
+            has(
+                "packs/2.jsonl: the logs of packed records do not name its bytes 7.. exactly (the next entry they name is at 5)"
+            ),
+            "{found:?}"
+        );
+        assert!(
+            has(
+                "packs/3.jsonl: is 9 bytes, but the entries the logs of packed records name end at 4"
+            ),
+            "{found:?}"
+        );
+        assert!(has("packs/4.jsonl: does not exist"), "{found:?}");
+        assert!(
+            has("packs/5.jsonl: no log of packed records names any of its entries"),
+            "{found:?}"
+        );
+        assert_eq!(found.len(), 5, "{found:?}");
+        // A first entry that does not begin the pack.
+        let found = check(vec![vec![at(1, 3, 7)]], &[(1, 10)]);
+        assert!(
+            found[0]
+                .contains("do not name its bytes 0.. exactly (the next entry they name is at 3)"),
+            "{found:?}"
+        );
     }
 }
