@@ -783,3 +783,98 @@ fn an_import_lets_other_commands_in_between_chunks_and_refuses_a_key_taken_meanw
     assert_eq!(total(&list(&env, &["--customer-key", &last])), 1);
     check_clean(&env);
 }
+
+/// What the field and attachment indexes lack, or the attachment index
+/// lists too many of, is named for the first 100 and counted beyond (a lost
+/// index of a million customers would be a million findings, held in
+/// memory and printed), and `--repair` rebuilds both.
+#[test]
+fn lost_field_and_attachment_indexes_are_named_in_brief() {
+    let env = store();
+    let o = import(&env, &lines(&bodies("lst", 130)), &[]);
+    let ids: Vec<String> = o
+        .data()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    let prm = env.program_id();
+    for csp in &ids[..120] {
+        assert_eq!(env.run(&["program", "attach", &prm, csp]).code, 0);
+    }
+    assert_eq!(env.run(&["worker"]).code, 0);
+    check_clean(&env);
+    let log = env.path().join("index/attachments.log");
+    let good = fs::read(&log).unwrap();
+    let count = |found: &[String], what: &str| found.iter().filter(|f| f.contains(what)).count();
+    // 130 pairs that no record holds.
+    let mut more = good.clone();
+    for i in 0..130 {
+        more.extend(format!("{prm} csp_gone{i:04}\n").as_bytes());
+    }
+    fs::write(&log, &more).unwrap();
+    let found = common::findings(&env.run(&["store", "check"]));
+    assert_eq!(count(&found, "which has no such record"), 100, "{found:#?}");
+    assert_eq!(
+        count(&found, "csp_gone0000"),
+        1,
+        "the first in order: {found:#?}"
+    );
+    assert_eq!(count(&found, "csp_gone0129"), 0, "{found:#?}");
+    assert_eq!(
+        count(
+            &found,
+            "lists 30 more profile-program records that no customer holds"
+        ),
+        1,
+        "{found:#?}"
+    );
+    // The attachment index lost, and every bucket of the e-mail index.
+    fs::remove_file(&log).unwrap();
+    for e in fs::read_dir(env.path().join("index/by-email")).unwrap() {
+        fs::remove_file(e.unwrap().path()).unwrap();
+    }
+    let found = common::findings(&env.run(&["store", "check"]));
+    assert_eq!(
+        count(&found, "is missing from the attachment index"),
+        100,
+        "{found:#?}"
+    );
+    assert_eq!(
+        count(
+            &found,
+            "20 more profile-program records are missing from the attachment index"
+        ),
+        1,
+        "{found:#?}"
+    );
+    assert_eq!(
+        count(&found, "is missing from index/by-email"),
+        100,
+        "{found:#?}"
+    );
+    assert_eq!(
+        count(
+            &found,
+            "30 more values of profiles are missing from the field indexes"
+        ),
+        1,
+        "{found:#?}"
+    );
+    // Each named one is one of ours, named once.
+    for id in &ids[..120] {
+        assert!(count(&found, &format!("the record of {id} in {prm}")) <= 1);
+    }
+    assert_eq!(env.run(&["store", "check", "--repair"]).code, 0);
+    check_clean(&env);
+    let sorted = |b: &[u8]| {
+        let mut l: Vec<String> = String::from_utf8_lossy(b)
+            .lines()
+            .map(String::from)
+            .collect();
+        l.sort();
+        l
+    };
+    assert_eq!(sorted(&fs::read(&log).unwrap()), sorted(&good), "rebuilt");
+    let o = list(&env, &["--email", "ada@example.com", "--page-size", "1"]);
+    assert_eq!(total(&o), 130);
+}

@@ -556,22 +556,15 @@ impl JsonStore {
             };
             let own: std::collections::HashSet<&std::ffi::OsStr> =
                 names.iter().map(|n| n.as_os_str()).collect();
-            for line in index::complete(&log).split(|&b| b == b'\n') {
-                let Some((cid, place)) = std::str::from_utf8(line).ok().and_then(packs::parse_line)
-                else {
+            for (_, entry) in packs::log_lines(&log) {
+                let Some((cid, place)) = entry else {
                     continue;
                 };
                 if own.contains(std::ffi::OsStr::new(&format!("{cid}.json"))) {
                     continue;
                 }
-                let Ok(pack) = opened.get(&self.root, place.pack) else {
-                    continue;
-                };
-                let path = self.root.join(packs::pack_rel(place.pack));
-                let Ok(bytes) = packs::read_entry(pack, &path, place) else {
-                    continue;
-                };
-                if let Ok(r) = serde_json::from_slice::<T>(&bytes)
+                if let Ok(bytes) = opened.read(&self.root, place)
+                    && let Ok(r) = serde_json::from_slice::<T>(&bytes)
                     && id_of(&r) == cid
                 {
                     f(r);

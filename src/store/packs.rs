@@ -272,6 +272,33 @@ impl Opened {
     }
 }
 
+impl Opened {
+    /// The bytes of the entry at `place`, read through the packs opened so
+    /// far; `Err` says why not, naming the pack.
+    pub fn read(&mut self, root: &Path, place: Place) -> std::result::Result<Vec<u8>, String> {
+        let rel = pack_rel(place.pack);
+        match self.get(root, place.pack) {
+            Ok(f) => {
+                read_entry(f, &root.join(&rel), place).map_err(|e| e.errors[0].message.clone())
+            }
+            Err(e) => Err(format!("{rel}: {e}")),
+        }
+    }
+}
+
+/// The complete lines of a shard's log of packed records, numbered from 1,
+/// each with its customer and place, or `None` when it is not a line
+/// [`parse_line`] reads. (A last line without its newline is not one of
+/// them: it was never committed.)
+pub fn log_lines(log: &[u8]) -> impl Iterator<Item = (usize, Option<(&str, Place)>)> {
+    crate::store::index::complete(log)
+        .strip_suffix(b"\n")
+        .into_iter()
+        .flat_map(|body| body.split(|&b| b == b'\n'))
+        .enumerate()
+        .map(|(i, l)| (i + 1, std::str::from_utf8(l).ok().and_then(parse_line)))
+}
+
 /// The number of the next pack: one past the highest in `packs/`.
 pub fn next_pack(root: &Path) -> Result<u64> {
     let names = safefs::list(&root.join(PACKS_DIR))?.unwrap_or_default();

@@ -73,8 +73,10 @@ struct Part {
     /// The spec's invariants broken within one record.
     invariants: Vec<Finding>,
     /// A customer's indexed value that its field index lacks (see
-    /// [`Shared::positions`]).
+    /// [`Shared::positions`]): the first [`FIELD_MISSING_SHOWN`].
     field_missing: Vec<Finding>,
+    /// How many values the field indexes lack in all.
+    field_missing_count: usize,
     /// How many field index entries the customers' current values call for.
     field_expected: usize,
     temps: Vec<PathBuf>,
@@ -84,8 +86,8 @@ struct Part {
     customers: Vec<CustDigest>,
     /// The ids of `customers` that do not pack (see [`PackedId`]).
     odd: Odd,
-    /// Every attachment the customers hold: (program, customer).
-    attached: Vec<(String, String)>,
+    /// Every attachment the customers hold, as [`attachment_hash`].
+    attached: Vec<u64>,
     txns: Vec<TxnDigest>,
     /// Pending work the records hold (`att.<csp>.<prm>`, `trn.<id>`).
     pending: Vec<String>,
@@ -112,10 +114,12 @@ impl Part {
 struct Scan {
     customers: Digests,
     txns: Chunks<TxnDigest>,
-    /// Every attachment the customers hold: (program, customer).
-    attached: Vec<(String, String)>,
+    /// Every attachment the customers hold, as [`attachment_hash`]: sorted,
+    /// each once.
+    attached: Vec<u64>,
     pending: BTreeSet<String>,
     field_missing: Vec<Finding>,
+    field_missing_count: usize,
     field_expected: usize,
     temps: Vec<PathBuf>,
     /// Record files that could not be read as what their path says: a
@@ -184,6 +188,12 @@ impl Hashes {
         let (a, b) = (self.starts[run] as usize, self.starts[run + 1] as usize);
         self.sorted[a..b].binary_search(&h).is_ok()
     }
+}
+
+/// A profile-program record (or a line of the attachment index naming
+/// one) as `store check` compares them: a hash of the pair.
+fn attachment_hash(program_id: &str, customer_id: &str) -> u64 {
+    h64(&(program_id, customer_id))
 }
 
 fn position_of(positions: &[(u64, u32)], id: &str) -> Option<usize> {
@@ -496,6 +506,10 @@ fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
                     .field_entries
                     .contains(field_entry(field, &v, pos, c.id()))
                 {
+                    part.field_missing_count += 1;
+                    if part.field_missing.len() == FIELD_MISSING_SHOWN {
+                        continue;
+                    }
                     part.field_missing.push(Finding {
                         path: fields::bucket_rel(field, &v),
                         problem: format!("a value of {} is missing from {}", c.id(), field.dir()),
@@ -514,7 +528,7 @@ fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
     part.attached.extend(
         c.attachments
             .iter()
-            .map(|a| (a.program_id.clone(), c.id().to_string())),
+            .map(|a| attachment_hash(&a.program_id, c.id())),
     );
     part.customers.push(CustDigest {
         id: PackedId::new(c.id(), &mut part.odd),
@@ -548,8 +562,7 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
             return;
         }
     };
-    let whole = index::complete(&bytes);
-    if whole.len() != bytes.len() {
+    if index::complete(&bytes).len() != bytes.len() {
         part.findings.push(finding(
             &log_rel,
             "ends with a line without its newline (never written by payctl)".into(),
@@ -560,15 +573,11 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
     let shard = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
     let mut seen = std::collections::HashSet::new();
     let mut opened = packs::Opened::default();
-    let lines = match whole.strip_suffix(b"\n") {
-        Some(body) => body.split(|&b| b == b'\n').collect(),
-        None => Vec::new(),
-    };
-    for (i, line) in lines.into_iter().enumerate() {
-        let Some((cid, place)) = std::str::from_utf8(line).ok().and_then(packs::parse_line) else {
+    for (n, entry) in packs::log_lines(&bytes) {
+        let Some((cid, place)) = entry else {
             part.findings.push(finding(
                 &log_rel,
-                format!("line {} is not `<id> <pack> <offset> <length>`", i + 1),
+                format!("line {n} is not `<id> <pack> <offset> <length>`"),
             ));
             part.unreadable.push(log_rel.clone());
             continue;
@@ -576,7 +585,7 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
         if crate::model::id::shard(cid) != shard {
             part.findings.push(finding(
                 &log_rel,
-                format!("line {} names {cid}, which belongs to another shard", i + 1),
+                format!("line {n} names {cid}, which belongs to another shard"),
             ));
             part.unreadable.push(log_rel.clone());
             continue;
@@ -584,10 +593,7 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
         if !seen.insert(cid.to_string()) {
             part.findings.push(finding(
                 &log_rel,
-                format!(
-                    "line {} names {cid} again: a customer is packed once",
-                    i + 1
-                ),
+                format!("line {n} names {cid} again: a customer is packed once"),
             ));
             part.unreadable.push(log_rel.clone());
             continue;
@@ -601,14 +607,10 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
             // Its own file is the record (an update wrote it).
             continue;
         }
-        let pack_rel = packs::pack_rel(place.pack);
-        let pack_path = sh.root.join(&pack_rel);
-        let read = match opened.get(sh.root, place.pack) {
-            Ok(f) => packs::read_entry(f, &pack_path, place)
-                .and_then(|b| packs::customer_of(&b, &pack_path, place, cid))
-                .map_err(|e| e.errors[0].message.clone()),
-            Err(e) => Err(format!("{pack_rel}: {e}")),
-        };
+        let read = opened.read(sh.root, place).and_then(|b| {
+            packs::customer_of(&b, &sh.root.join(packs::pack_rel(place.pack)), place, cid)
+                .map_err(|e| e.errors[0].message.clone())
+        });
         match read {
             Ok(c) => digest_customer(sh, &c, part),
             Err(e) => {
@@ -618,10 +620,7 @@ fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part:
                 if n < UNREAD_PACKED_SHOWN {
                     part.findings.push(finding(
                         &log_rel,
-                        format!(
-                            "line {}: the packed record of {cid} cannot be read: {e}",
-                            i + 1
-                        ),
+                        format!("line {n}: the packed record of {cid} cannot be read: {e}"),
                     ));
                 }
                 part.unreadable.push(log_rel.clone());
@@ -793,6 +792,14 @@ const UNLISTED_SHOWN: usize = 100;
 /// Packed records that cannot be read, named one by one; the rest are
 /// counted (a pack lost or damaged makes thousands unreadable at once).
 const UNREAD_PACKED_SHOWN: usize = 100;
+
+/// Values missing from the field indexes named one by one; the rest are
+/// counted (a field index lost names every customer).
+const FIELD_MISSING_SHOWN: usize = 100;
+
+/// Profile-program records missing from the attachment index, and pairs it
+/// lists that no record holds, named one by one; the rest are counted.
+const ATTACHMENTS_SHOWN: usize = 100;
 
 /// How many ids `store check` reads from `index/profiles.ids` at a time.
 const IDS_CHUNK: usize = 16_384;
@@ -995,6 +1002,7 @@ impl Store {
             attached: Vec::new(),
             pending: BTreeSet::new(),
             field_missing: Vec::new(),
+            field_missing_count: 0,
             field_expected: 0,
             temps: Vec::new(),
             unreadable: Vec::new(),
@@ -1009,7 +1017,10 @@ impl Store {
         for (_, p) in parts {
             f.extend(p.findings);
             invariants.extend(p.invariants);
-            scan.field_missing.extend(p.field_missing);
+            let room = FIELD_MISSING_SHOWN - scan.field_missing.len();
+            scan.field_missing
+                .extend(p.field_missing.into_iter().take(room));
+            scan.field_missing_count += p.field_missing_count;
             scan.field_expected += p.field_expected;
             scan.temps.extend(p.temps);
             scan.unreadable.extend(p.unreadable);
@@ -1022,6 +1033,8 @@ impl Store {
             placed.push(p.placed);
             found_packs.extend(p.packs);
         }
+        scan.attached.sort_unstable();
+        scan.attached.dedup();
         pack_coverage(placed, &found_packs, f, &mut scan.unreadable);
         f.extend(invariants);
         Ok(scan)
@@ -1156,6 +1169,7 @@ impl Store {
             .collect();
         if !positions_ok {
             scan.field_missing.clear();
+            scan.field_missing_count = 0;
         }
         let derived =
             self.derived_findings(&scan, holders, positions, field_found, field_nested, f)?
@@ -1338,36 +1352,7 @@ impl Store {
             );
         }
         // Attachment index: each profile-program record listed, nothing else.
-        let att_path = root.join(ATTACHMENTS_LOG);
-        let att_len = fs::metadata(&att_path).map(|m| m.len()).unwrap_or(0);
-        match index::complete_lines(&att_path).map(|l| (l.len() as u64, attachments::all(&l))) {
-            Err(e) => push(ATTACHMENTS_LOG, e.errors[0].message.clone()),
-            Ok((_, Err(n))) => push(
-                ATTACHMENTS_LOG,
-                format!("line {n} is not `<program id> <customer id>`"),
-            ),
-            Ok((complete, Ok(pairs))) => {
-                if complete != att_len {
-                    push(ATTACHMENTS_LOG, "ends with a partial line".into());
-                }
-                let have: BTreeSet<(String, String)> = pairs.into_iter().collect();
-                let want: BTreeSet<(String, String)> = scan.attached.iter().cloned().collect();
-                for (prm, csp) in want.difference(&have) {
-                    push(
-                        ATTACHMENTS_LOG,
-                        format!(
-                            "the record of {csp} in {prm} is missing from the attachment index"
-                        ),
-                    );
-                }
-                for (prm, csp) in have.difference(&want) {
-                    push(
-                        ATTACHMENTS_LOG,
-                        format!("lists {csp} in {prm}, which has no such record"),
-                    );
-                }
-            }
-        }
+        self.attachment_findings(&scan.attached, &mut push)?;
         // The summary logs end with a complete line: a torn or zero-filled
         // tail would be cut silently by the next append.
         for log in [PROFILES_LOG, TXNS_LOG] {
@@ -1488,6 +1473,16 @@ impl Store {
         // position, and there are no more entries than current values.
         f.extend(field_found);
         f.extend(scan.field_missing.iter().cloned());
+        if scan.field_missing_count > scan.field_missing.len() {
+            f.push(Finding {
+                path: "index/by-*".into(),
+                problem: format!(
+                    "{} more values of profiles are missing from the field indexes",
+                    scan.field_missing_count - scan.field_missing.len()
+                ),
+                repairable: true,
+            });
+        }
         f.extend(self.txn_index_findings(txn_log_agrees)?);
         let mut push = |path: &str, problem: String| {
             f.push(Finding {
@@ -1521,6 +1516,122 @@ impl Store {
         f.extend(field_nested);
         Ok(rebuild)
     }
+    /// The attachment index against the records: each profile-program
+    /// record listed (in any order; a line twice does no harm), and nothing
+    /// else. `want` is the records' pairs as [`attachment_hash`], sorted.
+    ///
+    /// The pairs are compared as hashes, 8 bytes a side, never as text (a
+    /// million attachments were a few hundred MB as sets of strings). Only
+    /// when they differ are the pairs named: those the log lists too many of
+    /// by a second read of the log, those it lacks by a second read of the
+    /// customer records (a repair reads them all again anyway).
+    fn attachment_findings(&self, want: &[u64], push: &mut dyn FnMut(&str, String)) -> Result<()> {
+        let path = self.root.join(ATTACHMENTS_LOG);
+        let mut have = Vec::new();
+        let mut bad = None;
+        let mut n = 0usize;
+        let read = each_complete_line(&path, &mut |line| {
+            n += 1;
+            if line.is_empty() || bad.is_some() {
+                return Ok(());
+            }
+            match attachments::parse(line) {
+                Some((prm, csp)) => have.push(attachment_hash(prm, csp)),
+                None => bad = Some(n),
+            }
+            Ok(())
+        });
+        let partial = match read {
+            Ok(partial) => partial.unwrap_or(false),
+            Err(e) => {
+                push(ATTACHMENTS_LOG, e.errors[0].message.clone());
+                return Ok(());
+            }
+        };
+        if let Some(n) = bad {
+            push(
+                ATTACHMENTS_LOG,
+                format!("line {n} is not `<program id> <customer id>`"),
+            );
+            return Ok(());
+        }
+        if partial {
+            push(ATTACHMENTS_LOG, "ends with a partial line".into());
+        }
+        have.sort_unstable();
+        have.dedup();
+        let missing: std::collections::HashSet<u64> = want
+            .iter()
+            .filter(|h| have.binary_search(h).is_err())
+            .copied()
+            .collect();
+        let extra: std::collections::HashSet<u64> = have
+            .iter()
+            .filter(|h| want.binary_search(h).is_err())
+            .copied()
+            .collect();
+        drop(have);
+        // The first pairs in (program, customer) order, the rest counted.
+        let keep = |named: &mut BTreeSet<(String, String)>, prm: &str, csp: &str| {
+            named.insert((prm.to_string(), csp.to_string()));
+            if named.len() > ATTACHMENTS_SHOWN {
+                named.pop_last();
+            }
+        };
+        if !missing.is_empty() {
+            let mut named = BTreeSet::new();
+            self.each_readable_record(CUSTOMERS_DIR, Customer::id, |c: Customer| {
+                for a in &c.attachments {
+                    if missing.contains(&attachment_hash(&a.program_id, c.id())) {
+                        keep(&mut named, &a.program_id, c.id());
+                    }
+                }
+            })?;
+            for (prm, csp) in &named {
+                push(
+                    ATTACHMENTS_LOG,
+                    format!("the record of {csp} in {prm} is missing from the attachment index"),
+                );
+            }
+            if missing.len() > named.len() {
+                push(
+                    ATTACHMENTS_LOG,
+                    format!(
+                        "{} more profile-program records are missing from the attachment index",
+                        missing.len() - named.len()
+                    ),
+                );
+            }
+        }
+        if !extra.is_empty() {
+            let mut named = BTreeSet::new();
+            each_complete_line(&path, &mut |line| {
+                if let Some((prm, csp)) = attachments::parse(line)
+                    && extra.contains(&attachment_hash(prm, csp))
+                {
+                    keep(&mut named, prm, csp);
+                }
+                Ok(())
+            })?;
+            for (prm, csp) in &named {
+                push(
+                    ATTACHMENTS_LOG,
+                    format!("lists {csp} in {prm}, which has no such record"),
+                );
+            }
+            if extra.len() > named.len() {
+                push(
+                    ATTACHMENTS_LOG,
+                    format!(
+                        "lists {} more profile-program records that no customer holds",
+                        extra.len() - named.len()
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The transaction indexes ([`txn_index`]) against the transaction
     /// records: `index/transactions.ids` lists each transaction once, in the
     /// creation order of the summary log; every other file holds exactly
