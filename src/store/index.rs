@@ -150,8 +150,8 @@ pub fn id_record(id: &str) -> String {
 
 /// Number of complete records of an ids file (0 when missing).
 pub fn ids_count(path: &Path) -> Result<usize> {
-    match super::safefs::open(path, super::safefs::How::READ)? {
-        Some(f) => Ok(f.metadata().map_err(|e| Error::io(path, e))?.len() as usize / ID_RECORD),
+    match super::safefs::open_len(path, super::safefs::How::READ)? {
+        Some((_, len)) => Ok(len as usize / ID_RECORD),
         None => Ok(0),
     }
 }
@@ -240,8 +240,8 @@ pub fn ids_position_bytes(bytes: &[u8], id: &str) -> Option<usize> {
 
 /// Length of `path` up to and including its last newline (0 when missing).
 pub fn complete_len(path: &Path) -> Result<u64> {
-    match super::safefs::open(path, super::safefs::How::READ)? {
-        Some(f) => complete_len_of(f, path),
+    match super::safefs::open_len(path, super::safefs::How::READ)? {
+        Some((f, len)) => complete_len_of(f, len, path),
         None => Ok(0),
     }
 }
@@ -250,14 +250,14 @@ pub fn complete_len(path: &Path) -> Result<u64> {
 /// (a commit takes the lengths of thousands of files in a few directories).
 pub fn complete_len_in(dirs: &mut super::safefs::Dirs, rel: &str) -> Result<u64> {
     match dirs.open_file(rel)? {
-        Some(f) => complete_len_of(f, &dirs.path_of(rel)),
+        Some((f, len)) => complete_len_of(f, len, &dirs.path_of(rel)),
         None => Ok(0),
     }
 }
 
-fn complete_len_of(mut f: std::fs::File, path: &Path) -> Result<u64> {
+/// `len`: the file's length when it was opened.
+fn complete_len_of(mut f: std::fs::File, len: u64, path: &Path) -> Result<u64> {
     use std::os::unix::fs::FileExt;
-    let len = f.metadata().map_err(|e| Error::io(path, e))?.len();
     // What every commit leaves: the file ends with its newline.
     let mut last = [0u8];
     if len > 0 && f.read_exact_at(&mut last, len - 1).is_ok() && last[0] == b'\n' {

@@ -897,13 +897,12 @@ fn append_in(
     data: &[u8],
 ) -> Result<()> {
     use std::os::unix::fs::FileExt;
-    let f = dir
-        .file(name, safefs::How::WRITE_OLD)?
+    let (f, len) = dir
+        .file_len(name, safefs::How::WRITE_OLD)?
         .ok_or_else(|| Error::io(target, std::io::ErrorKind::NotFound.into()))?;
     // Cut only what is past `base_len` (a replay's or a torn write's tail):
     // a truncate to the same length still costs ext4 a trip through its
     // extent tree, for each of the thousands of files a batch appends to.
-    let len = f.metadata().map_err(|e| Error::io(target, e))?.len();
     if len != base_len {
         f.set_len(base_len).map_err(|e| Error::io(target, e))?;
     }

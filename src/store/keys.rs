@@ -353,6 +353,12 @@ pub fn owners<'a>(bucket: &'a [u8], key: &'a str) -> impl Iterator<Item = &'a st
     bucket[..end]
         .split(|&b| b == b'\n')
         .rev()
+        // Only a line that begins with the key and a space is read as text:
+        // a bucket holds thousands of keys at a million customers.
+        .filter(move |l| {
+            l.strip_prefix(key.as_bytes())
+                .is_some_and(|rest| rest.first() == Some(&b' '))
+        })
         .filter_map(|l| std::str::from_utf8(l).ok())
         .filter_map(parse)
         .filter(move |(k, _)| *k == key)

@@ -305,6 +305,12 @@ impl How {
 /// writing. `None` when it (or a directory on the way) does not exist and
 /// was not to be created. Anything but a regular file is refused, naming it.
 pub fn open(path: &Path, how: How) -> Result<Option<File>> {
+    Ok(open_len(path, how)?.map(|(f, _)| f))
+}
+
+/// [`open`] with the file's length when it was opened (from the `fstat`
+/// the open makes anyway: `File::metadata` would ask again).
+pub fn open_len(path: &Path, how: How) -> Result<Option<(File, u64)>> {
     let Some((dir, name)) = parent(path, false)? else {
         if how.create || how.create_new {
             return Err(Error::io(
@@ -314,7 +320,16 @@ pub fn open(path: &Path, how: How) -> Result<Option<File>> {
         }
         return Ok(None);
     };
-    open_at(&dir, &name, path, how).map(|o| o.map(|(f, _)| f))
+    open_at(&dir, &name, path, how).map(|o| o.map(|(f, st)| (f, opened_len(&st, how))))
+}
+
+/// The length of a file that [`open_at`] opened with `how` and found as `st`.
+fn opened_len(st: &rfs::Stat, how: How) -> u64 {
+    if how.truncate {
+        0
+    } else {
+        st.st_size.max(0) as u64
+    }
 }
 
 /// [`open`] of `name` in the open directory `dir` (`path` names it in
@@ -397,7 +412,13 @@ fn read_at(
     // One byte more than the size: the read that returns 0 then ends it
     // without growing the buffer.
     let mut bytes = Vec::with_capacity(len as usize + 1);
-    f.read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+    // Through `take`: a `File`'s own `read_to_end` asks for the size again
+    // (`statx`, `lseek`), two system calls for each of the dozen files a
+    // point operation reads.
+    (&mut f)
+        .take(u64::MAX)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
     Ok(Some(bytes))
 }
 
@@ -436,7 +457,14 @@ impl Dir {
 
     /// [`open`] of the file `name` in this directory.
     pub fn file(&self, name: &OsStr, how: How) -> Result<Option<File>> {
-        open_at(&self.fd, name, &self.path.join(name), how).map(|o| o.map(|(f, _)| f))
+        Ok(self.file_len(name, how)?.map(|(f, _)| f))
+    }
+
+    /// [`Dir::file`] with the file's length when it was opened (from the
+    /// `fstat` the open makes anyway).
+    pub fn file_len(&self, name: &OsStr, how: How) -> Result<Option<(File, u64)>> {
+        open_at(&self.fd, name, &self.path.join(name), how)
+            .map(|o| o.map(|(f, st)| (f, opened_len(&st, how))))
     }
 
     /// [`read`] of the file `name` in this directory.
@@ -554,9 +582,10 @@ impl<'a> Dirs<'a> {
 
     /// [`open`] of the store-relative file `rel` (not created: `None` when
     /// it or its directory does not exist).
-    pub fn open_file(&mut self, rel: &str) -> Result<Option<File>> {
+    /// The file's length comes with it (see [`Dir::file_len`]).
+    pub fn open_file(&mut self, rel: &str) -> Result<Option<(File, u64)>> {
         match self.at(rel)? {
-            (Some(d), name) => d.file(name, How::READ),
+            (Some(d), name) => d.file_len(name, How::READ),
             (None, _) => Ok(None),
         }
     }
