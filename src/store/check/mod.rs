@@ -434,62 +434,72 @@ fn read_file(sh: &Shared, p: PathBuf, at: Option<(&safefs::Dir, &OsStr)>, part: 
             )),
         }
     } else if r.starts_with(CUSTOMERS_DIR) {
-        match read_record(&p)
-            .map(Option::unwrap_or_default)
-            .map_err(|e| e.errors[0].message.clone())
-            .and_then(|b| serde_json::from_slice::<Customer>(&b).map_err(|e| e.to_string()))
-        {
-            Ok(c) if c.id() == stem && r == Store::customer_rel(&stem) => {
-                digest_customer(sh, &c, part);
-            }
-            Ok(_) => {
-                part.findings.push(finding(
-                    "holds a customer whose id does not match its path".into(),
-                    false,
-                ));
-                part.unreadable.push(r.clone());
-            }
-            Err(e) => {
-                part.findings.push(finding(
-                    format!("does not parse as a customer record: {e}"),
-                    false,
-                ));
-                part.unreadable.push(r.clone());
-            }
+        let read = read_record(&p);
+        if let Some(c) = record_of::<Customer>(
+            read,
+            &r,
+            &stem,
+            Customer::id,
+            Store::customer_rel,
+            "a customer",
+            part,
+        ) {
+            digest_customer(sh, &c, part);
         }
     } else if r.starts_with(TXNS_DIR) {
-        match read_record(&p)
-            .map(Option::unwrap_or_default)
-            .map_err(|e| e.errors[0].message.clone())
-            .and_then(|b| serde_json::from_slice::<TxnFile>(&b).map_err(|e| e.to_string()))
-        {
-            Ok(t) if t.transaction.transaction_id == stem && r == Store::txn_rel(&stem) => {
-                txn_invariants(&t, sh.catalog, &mut part.invariants);
-                if is_open(&t) {
-                    part.pending
-                        .push(format!("trn.{}", t.transaction.transaction_id));
-                }
-                part.txns.push(TxnDigest {
-                    id: h64(t.transaction.transaction_id.as_str()),
-                    summary: h64(&serde_json::to_string(&TxnSummary::of(&t)).unwrap_or_default()),
-                });
+        let read = read_record(&p);
+        if let Some(t) = record_of::<TxnFile>(
+            read,
+            &r,
+            &stem,
+            |t| &t.transaction.transaction_id,
+            Store::txn_rel,
+            "a transaction",
+            part,
+        ) {
+            txn_invariants(&t, sh.catalog, &mut part.invariants);
+            if is_open(&t) {
+                part.pending
+                    .push(format!("trn.{}", t.transaction.transaction_id));
             }
-            Ok(_) => {
-                part.findings.push(finding(
-                    "holds a transaction whose id does not match its path".into(),
-                    false,
-                ));
-                part.unreadable.push(r.clone());
-            }
-            Err(e) => {
-                part.findings.push(finding(
-                    format!("does not parse as a transaction record: {e}"),
-                    false,
-                ));
-                part.unreadable.push(r.clone());
-            }
+            part.txns.push(TxnDigest {
+                id: h64(t.transaction.transaction_id.as_str()),
+                summary: h64(&serde_json::to_string(&TxnSummary::of(&t)).unwrap_or_default()),
+            });
         }
     }
+}
+
+/// The record file at `r` (its name's stem `stem`), read as `read`, parsed
+/// as `what` (a `T`): `None`, with a finding and the file noted unreadable,
+/// when it cannot be read, does not parse, or holds a record whose id
+/// (`id_of`) is not the one its path (`rel_of`) names.
+#[allow(clippy::too_many_arguments)]
+fn record_of<T: serde::de::DeserializeOwned>(
+    read: Result<Option<Vec<u8>>>,
+    r: &str,
+    stem: &str,
+    id_of: fn(&T) -> &str,
+    rel_of: fn(&str) -> String,
+    what: &str,
+    part: &mut Part,
+) -> Option<T> {
+    let problem = match read
+        .map(Option::unwrap_or_default)
+        .map_err(|e| e.errors[0].message.clone())
+        .and_then(|b| serde_json::from_slice::<T>(&b).map_err(|e| e.to_string()))
+    {
+        Ok(rec) if id_of(&rec) == stem && r == rel_of(stem) => return Some(rec),
+        Ok(_) => format!("holds {what} whose id does not match its path"),
+        Err(e) => format!("does not parse as {what} record: {e}"),
+    };
+    part.findings.push(Finding {
+        path: r.to_string(),
+        problem,
+        repairable: false,
+    });
+    part.unreadable.push(r.to_string());
+    None
 }
 
 /// Check one customer record on its own and keep its digest.
