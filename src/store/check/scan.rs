@@ -1,0 +1,1008 @@
+//! The scan of `store check`: every file of the store classified, every
+//! record read once (one thread per core over the record shards) and checked
+//! on its own, and what the checks across records need kept as digests
+//! ([`super::digest`]).
+
+use std::collections::{BTreeSet, HashMap};
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use super::digest::{Chunks, CustDigest, Digests, Odd, PackedId, TxnDigest};
+use super::*;
+
+/// What one part of the scan (the files outside the record shards, or one
+/// shard) found and kept.
+#[derive(Default)]
+struct Part {
+    /// Problems of the files themselves (modes, types, parse errors).
+    findings: Vec<Finding>,
+    /// The spec's invariants broken within one record.
+    invariants: Vec<Finding>,
+    /// A customer's indexed value that its field index lacks (see
+    /// [`Shared::positions`]): the first [`FIELD_MISSING_SHOWN`].
+    field_missing: Vec<Finding>,
+    /// How many values the field indexes lack in all.
+    field_missing_count: usize,
+    /// How many field index entries the customers' current values call for.
+    field_expected: usize,
+    temps: Vec<PathBuf>,
+    unreadable: Vec<String>,
+    remove: Vec<PathBuf>,
+    modes: Vec<(PathBuf, u32)>,
+    customers: Vec<CustDigest>,
+    /// The ids of `customers` that do not pack (see [`PackedId`]).
+    odd: Odd,
+    /// Every attachment the customers hold, as [`attachment_hash`].
+    attached: Vec<u64>,
+    txns: Vec<TxnDigest>,
+    /// Pending work the records hold (`att.<csp>.<prm>`, `trn.<id>`).
+    pending: Vec<String>,
+    /// Every entry the shards' logs of packed records name (see
+    /// [`packs`]): the packs must be covered exactly.
+    placed: Vec<Placed>,
+    /// The packs found (`packs/<n>.jsonl`) with their size.
+    packs: Vec<(u64, u64)>,
+}
+
+impl Part {
+    /// Give back the unused capacity of what a part keeps until every shard
+    /// is scanned: its vectors grew by doubling, up to twice their length,
+    /// and at a million customers and a million transactions that slack was
+    /// tens of MB of `store check`'s peak (256 MB against its limit of 256).
+    fn shrink(&mut self) {
+        self.customers.shrink_to_fit();
+        self.txns.shrink_to_fit();
+        self.placed.shrink_to_fit();
+        self.pending.shrink_to_fit();
+    }
+}
+
+pub(super) struct Scan {
+    pub(super) customers: Digests,
+    pub(super) txns: Chunks<TxnDigest>,
+    /// Every attachment the customers hold, as [`attachment_hash`]: sorted,
+    /// each once.
+    pub(super) attached: Vec<u64>,
+    pub(super) pending: BTreeSet<String>,
+    pub(super) field_missing: Vec<Finding>,
+    pub(super) field_missing_count: usize,
+    pub(super) field_expected: usize,
+    pub(super) temps: Vec<PathBuf>,
+    /// Record files that could not be read as what their path says: a
+    /// rebuild of the indexes would forget what they hold.
+    pub(super) unreadable: Vec<String>,
+    /// What `--repair` removes: links, FIFOs and other non-regular files
+    /// where derived data or the lock belong; files where a derived
+    /// directory belongs.
+    pub(super) remove: Vec<PathBuf>,
+    /// Files and directories whose mode is not 0600 / 0700: (path, mode).
+    pub(super) modes: Vec<(PathBuf, u32)>,
+}
+
+/// What every scanning thread reads.
+pub(super) struct Shared<'a> {
+    pub(super) root: &'a Path,
+    pub(super) catalog: Option<&'a Catalog>,
+    /// Creation-order positions from `index/profiles.ids`, `(hash of the
+    /// id, position)` sorted; `None` when the file cannot be read.
+    pub(super) positions: Option<&'a [(u64, u32)]>,
+    /// Hashes of every field index entry `(field, value, position, id)`.
+    pub(super) field_entries: &'a Hashes,
+    /// Packed records that could not be read so far (the first
+    /// [`UNREAD_PACKED_SHOWN`] are named).
+    pub(super) unread_packed: std::sync::atomic::AtomicUsize,
+}
+
+/// A set of 64-bit hashes: sorted, with a table of where each value of
+/// their top 16 bits begins, so that a lookup binary searches one short run
+/// (about n/65,536 hashes, a cache line or two) instead of the whole array,
+/// whose every step would miss the cache (at a million customers the field
+/// entries are 40 MB). The table costs 256 KB.
+pub(super) struct Hashes {
+    sorted: Vec<u64>,
+    starts: Vec<u32>,
+}
+
+impl Hashes {
+    const RUNS: usize = 1 << 16;
+
+    fn new(mut hashes: Vec<u64>) -> Hashes {
+        hashes.sort_unstable();
+        hashes.dedup();
+        // Grown by doubling, up to twice its length: kept through the whole
+        // scan of the records, the peak of `store check`'s memory.
+        hashes.shrink_to_fit();
+        let mut starts = vec![0u32; Self::RUNS + 1];
+        for h in &hashes {
+            starts[(h >> 48) as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        Hashes {
+            sorted: hashes,
+            starts,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    fn contains(&self, h: u64) -> bool {
+        let run = (h >> 48) as usize;
+        let (a, b) = (self.starts[run] as usize, self.starts[run + 1] as usize);
+        self.sorted[a..b].binary_search(&h).is_ok()
+    }
+}
+
+/// A profile-program record (or a line of the attachment index naming
+/// one) as `store check` compares them: a hash of the pair.
+pub(super) fn attachment_hash(program_id: &str, customer_id: &str) -> u64 {
+    h64(&(program_id, customer_id))
+}
+
+fn position_of(positions: &[(u64, u32)], id: &str) -> Option<usize> {
+    let k = h64(id);
+    let i = positions.partition_point(|(h, _)| *h < k);
+    positions
+        .get(i)
+        .filter(|(h, _)| *h == k)
+        .map(|(_, p)| *p as usize)
+}
+
+fn field_entry(field: fields::Field, value: &str, pos: usize, id: &str) -> u64 {
+    h64(&(field, value, pos, id))
+}
+
+/// Whether `r` (store-relative) is a record shard (`customers/<xx>`).
+fn is_shard(r: &str) -> bool {
+    [CUSTOMERS_DIR, TXNS_DIR].iter().any(|d| {
+        r.strip_prefix(d)
+            .and_then(|s| s.strip_prefix('/'))
+            .is_some_and(|s| !s.contains('/'))
+    })
+}
+
+/// Every entry under `dir` (links not followed) with its metadata; a
+/// directory where a record belongs (`customers/<xx>/…`) is listed, not
+/// entered; a record shard (`customers/<xx>`) is listed, and entered only
+/// when `shards` is `None` (else it goes there, for the threads).
+fn entries(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<(PathBuf, fs::Metadata)>,
+    mut shards: Option<&mut Vec<PathBuf>>,
+) -> Result<()> {
+    let list = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    for e in list {
+        let e = e.map_err(|e| Error::io(dir, e))?;
+        let p = e.path();
+        let meta = fs::symlink_metadata(&p).map_err(|e| Error::io(&p, e))?;
+        let r = rel(root, &p);
+        let record_slot = [CUSTOMERS_DIR, TXNS_DIR]
+            .iter()
+            .any(|d| r.starts_with(&format!("{d}/")) && r.matches('/').count() >= 2);
+        let enter = meta.is_dir() && !record_slot;
+        out.push((p.clone(), meta));
+        if enter {
+            match shards.as_deref_mut() {
+                Some(s) if is_shard(&r) => s.push(p),
+                _ => entries(root, &p, out, shards.as_deref_mut())?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Classify one entry of the store: a finding for what is wrong with it;
+/// `Some` of a regular file to read.
+fn classify(root: &Path, p: PathBuf, st_mode: u32, part: &mut Part) -> Option<PathBuf> {
+    use rustix::fs::FileType;
+    let finding = |p: &Path, problem: String, repairable: bool| Finding {
+        path: rel(root, p),
+        problem,
+        repairable,
+    };
+    let f = &mut part.findings;
+    let r = rel(root, &p);
+    let t = FileType::from_raw_mode(st_mode as _);
+    let mode = st_mode & 0o777;
+    let in_records = [CUSTOMERS_DIR, TXNS_DIR, packs::PACKS_DIR]
+        .iter()
+        .any(|d| r.starts_with(&format!("{d}/")));
+    let record_slot = in_records && r.matches('/').count() >= 2;
+    let layout = [
+        CUSTOMERS_DIR,
+        TXNS_DIR,
+        packs::PACKS_DIR,
+        "index",
+        KEYS_DIR,
+        QUEUE_DIR,
+    ]
+    .contains(&r.as_str())
+        || fields::Field::ALL.iter().any(|f| f.dir() == r);
+    if t == FileType::Directory {
+        let file_slot = [
+            crate::store::lock::LOCK,
+            crate::store::META,
+            crate::store::CATALOG,
+            JOURNAL,
+            crate::store::journal::APPLIED,
+            PROFILES_LOG,
+            PROFILE_IDS,
+            TXNS_LOG,
+            ATTACHMENTS_LOG,
+        ]
+        .contains(&r.as_str())
+            || r.starts_with(&format!("{QUEUE_DIR}/"));
+        if file_slot {
+            f.push(finding(&p, "is a directory where a file should be (never removed by --repair: move it out of the store)".into(), false));
+            return None;
+        }
+        if record_slot {
+            f.push(finding(&p, "is a directory where a record file should be (never removed by --repair: move it out of the store)".into(), false));
+            part.unreadable.push(r.clone());
+            return None;
+        }
+        if mode != 0o700 {
+            f.push(finding(
+                &p,
+                format!("is a directory with mode {mode:04o}; store directories are 0700"),
+                true,
+            ));
+            part.modes.push((p.clone(), 0o700));
+        }
+        return None;
+    }
+    if t != FileType::RegularFile {
+        let what = match t {
+            FileType::Symlink => "a symbolic link",
+            FileType::Fifo => "a FIFO",
+            FileType::Socket => "a socket",
+            _ => "a device",
+        };
+        let fixable = removable(&r) || atomic::is_temp(&p);
+        let how = if fixable {
+            "--repair removes it"
+        } else {
+            "replace it with the real file, or move it out of the store"
+        };
+        f.push(finding(&p, format!("is {what}; payctl never follows links or opens anything but regular files in the store ({how})"), fixable));
+        if fixable {
+            part.remove.push(p.clone());
+        } else if in_records {
+            part.unreadable.push(r.clone());
+        }
+        return None;
+    }
+    if layout {
+        let fixable = removable(&r);
+        f.push(finding(
+            &p,
+            format!(
+                "is a file where a directory should be ({})",
+                if fixable {
+                    "--repair replaces it"
+                } else {
+                    "move it out of the store"
+                }
+            ),
+            fixable,
+        ));
+        if fixable {
+            part.remove.push(p.clone());
+        }
+        return None;
+    }
+    if mode != 0o600 && !atomic::is_temp(&p) {
+        f.push(finding(
+            &p,
+            format!("has mode {mode:04o}; store files are 0600"),
+            true,
+        ));
+        part.modes.push((p.clone(), 0o600));
+    }
+    Some(p)
+}
+
+/// Read one regular file of the store: a temp file is noted, a record
+/// parsed, checked on its own and digested.
+fn read_file(sh: &Shared, p: PathBuf, at: Option<(&safefs::Dir, &OsStr)>, part: &mut Part) {
+    let root = sh.root;
+    let read_record = |p: &Path| match at {
+        Some((dir, name)) => dir.read(name, Some(atomic::RECORD_BYTES)),
+        None => atomic::read_record(p),
+    };
+    let r = rel(root, &p);
+    let finding = |problem: String, repairable: bool| Finding {
+        path: r.clone(),
+        problem,
+        repairable,
+    };
+    if atomic::is_temp(&p) {
+        part.findings.push(finding(
+            "stray temp file left by an interrupted write".into(),
+            true,
+        ));
+        part.temps.push(p);
+        return;
+    }
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let stem = name.strip_suffix(".json").unwrap_or(name).to_string();
+    if let Some(n) = r.strip_prefix(&format!("{}/", packs::PACKS_DIR)) {
+        // Read entry by entry through the logs (see `scan_packed`).
+        match (packs::pack_of_name(n), safefs::lstat(&p)) {
+            (Some(n), Ok(Some(st))) => part.packs.push((n, st.st_size.max(0) as u64)),
+            (Some(_), _) => {}
+            (None, _) => part.findings.push(finding(
+                "is not a pack of customer records (`<n>.jsonl`): move it out of the store".into(),
+                false,
+            )),
+        }
+    } else if r.starts_with(CUSTOMERS_DIR) {
+        let read = read_record(&p);
+        if let Some(c) = record_of::<Customer>(
+            read,
+            &r,
+            &stem,
+            Customer::id,
+            Store::customer_rel,
+            "a customer",
+            part,
+        ) {
+            digest_customer(sh, &c, part);
+        }
+    } else if r.starts_with(TXNS_DIR) {
+        let read = read_record(&p);
+        if let Some(t) = record_of::<TxnFile>(
+            read,
+            &r,
+            &stem,
+            |t| &t.transaction.transaction_id,
+            Store::txn_rel,
+            "a transaction",
+            part,
+        ) {
+            txn_invariants(&t, sh.catalog, &mut part.invariants);
+            if is_open(&t) {
+                part.pending
+                    .push(format!("trn.{}", t.transaction.transaction_id));
+            }
+            part.txns.push(TxnDigest {
+                id: h64(t.transaction.transaction_id.as_str()),
+                summary: h64(&serde_json::to_string(&TxnSummary::of(&t)).unwrap_or_default()),
+            });
+        }
+    }
+}
+
+/// The record file at `r` (its name's stem `stem`), read as `read`, parsed
+/// as `what` (a `T`): `None`, with a finding and the file noted unreadable,
+/// when it cannot be read, does not parse, or holds a record whose id
+/// (`id_of`) is not the one its path (`rel_of`) names.
+#[allow(clippy::too_many_arguments)]
+fn record_of<T: serde::de::DeserializeOwned>(
+    read: Result<Option<Vec<u8>>>,
+    r: &str,
+    stem: &str,
+    id_of: fn(&T) -> &str,
+    rel_of: fn(&str) -> String,
+    what: &str,
+    part: &mut Part,
+) -> Option<T> {
+    let problem = match read
+        .map(Option::unwrap_or_default)
+        .map_err(|e| e.errors[0].message.clone())
+        .and_then(|b| serde_json::from_slice::<T>(&b).map_err(|e| e.to_string()))
+    {
+        Ok(rec) if id_of(&rec) == stem && r == rel_of(stem) => return Some(rec),
+        Ok(_) => format!("holds {what} whose id does not match its path"),
+        Err(e) => format!("does not parse as {what} record: {e}"),
+    };
+    part.findings.push(Finding {
+        path: r.to_string(),
+        problem,
+        repairable: false,
+    });
+    part.unreadable.push(r.to_string());
+    None
+}
+
+/// Check one customer record on its own and keep its digest.
+fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
+    customer_invariants(c, sh.catalog, &mut part.invariants);
+    let s = ProfileSummary::of(&c.profile);
+    if let Some(positions) = sh.positions
+        && let Some(pos) = position_of(positions, c.id())
+    {
+        for field in fields::Field::ALL {
+            for v in field.values(&s) {
+                part.field_expected += 1;
+                if !sh
+                    .field_entries
+                    .contains(field_entry(field, &v, pos, c.id()))
+                {
+                    part.field_missing_count += 1;
+                    if part.field_missing.len() == FIELD_MISSING_SHOWN {
+                        continue;
+                    }
+                    part.field_missing.push(Finding {
+                        path: fields::bucket_rel(field, &v),
+                        problem: format!("a value of {} is missing from {}", c.id(), field.dir()),
+                        repairable: true,
+                    });
+                }
+            }
+        }
+    }
+    for a in &c.attachments {
+        if a.customer_profile_program_status_id == attachment::PENDING {
+            part.pending
+                .push(format!("att.{}.{}", c.id(), a.program_id));
+        }
+    }
+    part.attached.extend(
+        c.attachments
+            .iter()
+            .map(|a| attachment_hash(&a.program_id, c.id())),
+    );
+    part.customers.push(CustDigest {
+        id: PackedId::new(c.id(), &mut part.odd),
+        key: h64(c.profile.customer_key.as_str()),
+        key_prefix: keys::prefix(&c.profile.customer_key),
+        summary: h64(&serde_json::to_string(&s).unwrap_or_default()),
+    });
+}
+
+/// Check the log of packed records of the customer shard `d` (whose
+/// entries are `names`) and every record it names that has no file of its
+/// own: each line well formed and in its shard, each id once, each entry
+/// the customer its line names (see [`packs`]).
+fn scan_packed(sh: &Shared, d: &safefs::Dir, names: &[std::ffi::OsString], part: &mut Part) {
+    let log_path = d.path().join(packs::LOG);
+    let log_rel = rel(sh.root, &log_path);
+    let finding = |path: &str, problem: String| Finding {
+        path: path.to_string(),
+        problem,
+        repairable: false,
+    };
+    let bytes = match packs::read_log(d) {
+        Ok(Some(b)) => b,
+        Ok(None) => return,
+        Err(e) => {
+            part.findings.push(finding(
+                &log_rel,
+                format!("cannot be read: {}", e.errors[0].message),
+            ));
+            part.unreadable.push(log_rel);
+            return;
+        }
+    };
+    if index::complete(&bytes).len() != bytes.len() {
+        part.findings.push(finding(
+            &log_rel,
+            "ends with a line without its newline (never written by payctl)".into(),
+        ));
+        part.unreadable.push(log_rel.clone());
+    }
+    let own: std::collections::HashSet<&OsStr> = names.iter().map(|n| n.as_os_str()).collect();
+    let shard = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let mut seen = std::collections::HashSet::new();
+    let mut opened = packs::Opened::default();
+    for (n, entry) in packs::log_lines(&bytes) {
+        let Some((cid, place)) = entry else {
+            part.findings.push(finding(
+                &log_rel,
+                format!("line {n} is not `<id> <pack> <offset> <length>`"),
+            ));
+            part.unreadable.push(log_rel.clone());
+            continue;
+        };
+        if crate::model::id::shard(cid) != shard {
+            part.findings.push(finding(
+                &log_rel,
+                format!("line {n} names {cid}, which belongs to another shard"),
+            ));
+            part.unreadable.push(log_rel.clone());
+            continue;
+        }
+        if !seen.insert(cid.to_string()) {
+            part.findings.push(finding(
+                &log_rel,
+                format!("line {n} names {cid} again: a customer is packed once"),
+            ));
+            part.unreadable.push(log_rel.clone());
+            continue;
+        }
+        part.placed.push(Placed {
+            offset: place.offset,
+            pack: place.pack as u32,
+            len: place.len as u32,
+        });
+        if own.contains(OsStr::new(&format!("{cid}.json"))) {
+            // Its own file is the record (an update wrote it).
+            continue;
+        }
+        let read = opened.read(sh.root, place).and_then(|b| {
+            packs::customer_of(&b, &sh.root.join(packs::pack_rel(place.pack)), place, cid)
+                .map_err(|e| e.errors[0].message.clone())
+        });
+        match read {
+            Ok(c) => digest_customer(sh, &c, part),
+            Err(e) => {
+                let n = sh
+                    .unread_packed
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if n < UNREAD_PACKED_SHOWN {
+                    part.findings.push(finding(
+                        &log_rel,
+                        format!("line {n}: the packed record of {cid} cannot be read: {e}"),
+                    ));
+                }
+                part.unreadable.push(log_rel.clone());
+            }
+        }
+    }
+}
+
+/// Where a log of packed records places an entry, as the check keeps it for
+/// [`pack_coverage`]: 16 bytes (a million at a million customers).
+#[derive(Clone, Copy)]
+struct Placed {
+    offset: u64,
+    pack: u32,
+    len: u32,
+}
+
+/// The packs' coverage: the entries that the logs name must tile each pack
+/// exactly, and name only packs that exist. `runs` are the entries of each
+/// part of the scan, merged here as they are read (a million entries are
+/// 16 MB: never copied into one vector).
+fn pack_coverage(
+    mut runs: Vec<Vec<Placed>>,
+    found: &[(u64, u64)],
+    f: &mut Vec<Finding>,
+    unreadable: &mut Vec<String>,
+) {
+    use std::cmp::Reverse;
+    for r in &mut runs {
+        r.sort_unstable_by_key(|p| (p.pack, p.offset));
+    }
+    // Per pack named, in order: where its entries end, and the first gap or
+    // overlap (where the next entry should begin, where it does).
+    struct Span {
+        pack: u32,
+        end: u64,
+        overlap: Option<(u64, u64)>,
+    }
+    let mut spans: Vec<Span> = Vec::new();
+    let mut next = vec![0usize; runs.len()];
+    let mut heads: std::collections::BinaryHeap<Reverse<(u32, u64, usize)>> = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.first().map(|p| Reverse((p.pack, p.offset, i))))
+        .collect();
+    while let Some(Reverse((_, _, i))) = heads.pop() {
+        let p = runs[i][next[i]];
+        next[i] += 1;
+        if let Some(q) = runs[i].get(next[i]) {
+            heads.push(Reverse((q.pack, q.offset, i)));
+        }
+        match spans.last_mut() {
+            Some(s) if s.pack == p.pack => {
+                if p.offset != s.end && s.overlap.is_none() {
+                    s.overlap = Some((s.end, p.offset));
+                }
+                s.end = s.end.max(p.offset.saturating_add(u64::from(p.len)));
+            }
+            _ => spans.push(Span {
+                pack: p.pack,
+                end: p.offset.saturating_add(u64::from(p.len)),
+                overlap: (p.offset != 0).then_some((0, p.offset)),
+            }),
+        }
+    }
+    drop(runs);
+    let sizes: HashMap<u64, u64> = found.iter().copied().collect();
+    let mut problem = |path: String, problem: String, unreadable: &mut Vec<String>| {
+        f.push(Finding {
+            path: path.clone(),
+            problem,
+            repairable: false,
+        });
+        unreadable.push(path);
+    };
+    let mut named = std::collections::HashSet::new();
+    for Span { pack, end, overlap } in spans {
+        let n = u64::from(pack);
+        named.insert(n);
+        let path = packs::pack_rel(n);
+        match sizes.get(&n) {
+            None => problem(
+                path,
+                "does not exist, yet a log of packed records names it".into(),
+                unreadable,
+            ),
+            Some(_) if overlap.is_some() => {
+                let (at, next) = overlap.unwrap_or_default();
+                problem(
+                    path,
+                    format!(
+                        "the logs of packed records do not name its bytes {at}.. exactly \
+                         (the next entry they name is at {next})"
+                    ),
+                    unreadable,
+                );
+            }
+            Some(&size) if end != size => problem(
+                path,
+                format!(
+                    "is {size} bytes, but the entries the logs of packed records name end at {end}"
+                ),
+                unreadable,
+            ),
+            Some(_) => {}
+        }
+    }
+    for (n, _) in found {
+        if !named.contains(n) {
+            problem(
+                packs::pack_rel(*n),
+                "no log of packed records names any of its entries".into(),
+                unreadable,
+            );
+        }
+    }
+}
+
+/// Read one record shard (`customers/<xx>`): every entry classified, every
+/// file read.
+///
+/// The shard is opened once and its entries are reached by name from it
+/// (`fstatat`, `openat`): a walk from the store's root for each of a
+/// million files was most of the check's time.
+fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
+    let Some(d) = safefs::Dir::open(dir, false)? else {
+        return Ok(());
+    };
+    let mut names = d.names()?;
+    names.sort();
+    let mut files = Vec::with_capacity(names.len());
+    for name in names.iter().cloned() {
+        // (One removed since it was listed is not there to check.)
+        let Some(st) = d.lstat(&name)? else {
+            continue;
+        };
+        if let Some(p) = classify(sh.root, dir.join(&name), st.st_mode, part) {
+            files.push((p, name));
+        }
+    }
+    let customers = dir
+        .parent()
+        .is_some_and(|p| p == sh.root.join(CUSTOMERS_DIR));
+    let mut log = false;
+    for (p, name) in files {
+        if customers && name == packs::LOG {
+            log = true;
+            continue;
+        }
+        read_file(sh, p, Some((&d, &name)), part);
+    }
+    if log {
+        scan_packed(sh, &d, &names, part);
+    }
+    Ok(())
+}
+
+impl Store {
+    /// The creation-order positions of `index/profiles.ids` as `(hash of
+    /// the id, position)`, sorted; `None` when it cannot be read.
+    pub(super) fn positions(&self) -> Option<Vec<(u64, u32)>> {
+        let path = self.root.join(PROFILE_IDS);
+        let n = index::ids_count(&path).ok()?;
+        let mut out = Vec::with_capacity(n);
+        for start in (0..n).step_by(IDS_CHUNK) {
+            for (i, id) in index::ids_range(&path, start, start + IDS_CHUNK)
+                .ok()?
+                .into_iter()
+                .enumerate()
+            {
+                out.push((h64(id.as_str()), (start + i) as u32));
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+
+    /// Read every field index bucket: its problems (each with whether it
+    /// holds only when the positions are the customers' own, see
+    /// [`Store::check`]), the files that are not buckets (nested), and the
+    /// sorted hashes of every entry.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn field_index(
+        &self,
+        positions: Option<&[(u64, u32)]>,
+    ) -> Result<(Vec<(Finding, bool)>, Vec<Finding>, Hashes)> {
+        let root = &self.root;
+        let mut found = Vec::new();
+        let mut nested = Vec::new();
+        let mut have = Vec::new();
+        let mut misplaced_count = 0usize;
+        let finding = |path: String, problem: String| Finding {
+            path,
+            problem,
+            repairable: true,
+        };
+        for field in fields::Field::ALL {
+            let dir = root.join(field.dir());
+            let mut files = Vec::new();
+            walk(&dir, &mut files)?;
+            for p in files.iter().filter(|p| !atomic::is_temp(p)) {
+                let r = rel(root, p);
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if p.parent() != Some(&dir) {
+                    nested.push(Finding {
+                        path: r,
+                        problem: "is in a directory of its own under a field index: remove it"
+                            .into(),
+                        repairable: false,
+                    });
+                    continue;
+                }
+                let Some(b) = fields::bucket_of_name(name) else {
+                    found.push((
+                        finding(r, "is not a bucket of a field index (`<bb>.log`)".into()),
+                        false,
+                    ));
+                    continue;
+                };
+                let Ok(Some(bytes)) = atomic::read_opt(p) else {
+                    found.push((
+                        finding(r, "cannot be read as a bucket of a field index".into()),
+                        false,
+                    ));
+                    continue;
+                };
+                // Each entry's hash, and its id when its position is not the
+                // customer's (to name it).
+                let parsed = fields::parse_bucket(field, b, &bytes, |pos, id, v| {
+                    let misplaced =
+                        positions.is_some_and(|positions| position_of(positions, id) != Some(pos));
+                    (
+                        field_entry(field, v, pos, id),
+                        misplaced.then(|| id.to_string()),
+                    )
+                });
+                for problem in parsed.problems {
+                    found.push((finding(r.clone(), problem), false));
+                }
+                for (pos, (entry, misplaced)) in parsed.entries {
+                    if let Some(id) = misplaced {
+                        misplaced_count += 1;
+                        if misplaced_count <= MISPLACED_SHOWN {
+                            found.push((
+                                finding(
+                                    r.clone(),
+                                    format!(
+                                        "an entry names {id} at position {pos}, which is not its place in creation order"
+                                    ),
+                                ),
+                                true,
+                            ));
+                        }
+                    }
+                    have.push(entry);
+                }
+            }
+        }
+        if misplaced_count > MISPLACED_SHOWN {
+            found.push((
+                finding(
+                    "index/by-*".into(),
+                    format!(
+                        "{} more entries name a profile at a position that is not its place in \
+                         creation order",
+                        misplaced_count - MISPLACED_SHOWN
+                    ),
+                ),
+                true,
+            ));
+        }
+        Ok((found, nested, Hashes::new(have)))
+    }
+
+    /// Every file of the store classified, every record read and checked on
+    /// its own, in parallel over the record shards (one thread per core);
+    /// `progress(shards done, shards)` after each shard.
+    pub(super) fn scan(
+        &self,
+        f: &mut Vec<Finding>,
+        sh: &Shared,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Scan> {
+        use std::os::unix::fs::PermissionsExt;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let root = &self.root;
+        let mut outside = Part::default();
+        if let Ok(m) = fs::metadata(root)
+            && m.permissions().mode() & 0o777 != 0o700
+        {
+            let mode = m.permissions().mode() & 0o777;
+            outside.findings.push(Finding {
+                path: ".".into(),
+                problem: format!("the store's directory has mode {mode:04o}; it should be 0700"),
+                repairable: true,
+            });
+            outside.modes.push((root.clone(), 0o700));
+        }
+        let mut all = Vec::new();
+        let mut shards = Vec::new();
+        entries(root, root, &mut all, Some(&mut shards))?;
+        let files: Vec<PathBuf> = all
+            .into_iter()
+            .filter_map(|(p, meta)| classify(root, p, meta.mode(), &mut outside))
+            .collect();
+        for p in files {
+            read_file(sh, p, None, &mut outside);
+        }
+        shards.sort();
+        let total = shards.len();
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let results: Vec<Result<Vec<(usize, Part)>>> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| -> Result<Vec<(usize, Part)>> {
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(dir) = shards.get(i) else {
+                                return Ok(mine);
+                            };
+                            let mut part = Part::default();
+                            scan_shard(sh, dir, &mut part)?;
+                            part.shrink();
+                            mine.push((i, part));
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(Error::one(
+                            crate::error::code::STORE_IO,
+                            "store check: a scanning thread failed",
+                        ))
+                    })
+                })
+                .collect()
+        });
+        let mut parts = vec![(0usize, outside)];
+        for r in results {
+            parts.extend(r?.into_iter().map(|(i, p)| (i + 1, p)));
+        }
+        parts.sort_by_key(|(i, _)| *i);
+        let mut scan = Scan {
+            customers: Digests::default(),
+            txns: Chunks::default(),
+            attached: Vec::new(),
+            pending: BTreeSet::new(),
+            field_missing: Vec::new(),
+            field_missing_count: 0,
+            field_expected: 0,
+            temps: Vec::new(),
+            unreadable: Vec::new(),
+            remove: Vec::new(),
+            modes: Vec::new(),
+        };
+        let mut invariants = Vec::new();
+        // Each part's own, sorted (see `pack_coverage`): merged into one
+        // vector, a million entries were there twice for a moment.
+        let mut placed = Vec::new();
+        let mut found_packs = Vec::new();
+        for (_, p) in parts {
+            f.extend(p.findings);
+            invariants.extend(p.invariants);
+            let room = FIELD_MISSING_SHOWN - scan.field_missing.len();
+            scan.field_missing
+                .extend(p.field_missing.into_iter().take(room));
+            scan.field_missing_count += p.field_missing_count;
+            scan.field_expected += p.field_expected;
+            scan.temps.extend(p.temps);
+            scan.unreadable.extend(p.unreadable);
+            scan.remove.extend(p.remove);
+            scan.modes.extend(p.modes);
+            scan.customers.push_chunk(p.customers, p.odd);
+            scan.txns.push_chunk(p.txns);
+            scan.attached.extend(p.attached);
+            scan.pending.extend(p.pending);
+            placed.push(p.placed);
+            found_packs.extend(p.packs);
+        }
+        scan.attached.sort_unstable();
+        scan.attached.dedup();
+        pack_coverage(placed, &found_packs, f, &mut scan.unreadable);
+        f.extend(invariants);
+        Ok(scan)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packs' coverage merges the parts' entries: a pack tiled by the
+    /// entries of several parts is whole; a gap, an overlap, a missing pack
+    /// and a pack no entry names are each found.
+    #[test]
+    fn pack_coverage_merges_the_parts_entries() {
+        let at = |pack: u32, offset: u64, len: u32| Placed { offset, pack, len };
+        let check = |runs: Vec<Vec<Placed>>, found: &[(u64, u64)]| {
+            let (mut f, mut unreadable) = (Vec::new(), Vec::new());
+            pack_coverage(runs, found, &mut f, &mut unreadable);
+            f.into_iter()
+                .map(|x| format!("{}: {}", x.path, x.problem))
+                .collect::<Vec<_>>()
+        };
+        // Pack 1 tiled by three parts, out of order within each; pack 2 by one.
+        let whole = vec![
+            vec![at(1, 20, 5), at(1, 0, 10), at(2, 0, 7)],
+            vec![],
+            vec![at(1, 10, 10), at(1, 25, 5)],
+        ];
+        assert_eq!(check(whole, &[(1, 30), (2, 7)]), Vec::<String>::new());
+        // A gap between parts, an overlap, a pack longer than its entries,
+        // one missing and one that no entry names.
+        let found = check(
+            vec![
+                vec![at(1, 0, 10), at(3, 0, 4)],
+                vec![at(1, 12, 3), at(2, 0, 7), at(2, 5, 2)],
+                vec![at(4, 0, 1)],
+            ],
+            &[(1, 15), (2, 7), (3, 9), (5, 1)],
+        );
+        let has = |s: &str| found.iter().any(|f| f.contains(s));
+        assert!(
+            has(
+                "packs/1.jsonl: the logs of packed records do not name its bytes 10.. exactly (the next entry they name is at 12)"
+            ),
+            "{found:?}"
+        );
+        assert!(
+            has(
+                "packs/2.jsonl: the logs of packed records do not name its bytes 7.. exactly (the next entry they name is at 5)"
+            ),
+            "{found:?}"
+        );
+        assert!(
+            has(
+                "packs/3.jsonl: is 9 bytes, but the entries the logs of packed records name end at 4"
+            ),
+            "{found:?}"
+        );
+        assert!(has("packs/4.jsonl: does not exist"), "{found:?}");
+        assert!(
+            has("packs/5.jsonl: no log of packed records names any of its entries"),
+            "{found:?}"
+        );
+        assert_eq!(found.len(), 5, "{found:?}");
+        // A first entry that does not begin the pack.
+        let found = check(vec![vec![at(1, 3, 7)]], &[(1, 10)]);
+        assert!(
+            found[0]
+                .contains("do not name its bytes 0.. exactly (the next entry they name is at 3)"),
+            "{found:?}"
+        );
+    }
+}
