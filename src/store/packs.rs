@@ -270,9 +270,7 @@ impl Opened {
             Err(e) => Err(e.errors[0].message.clone()),
         })
     }
-}
 
-impl Opened {
     /// The bytes of the entry at `place`, read through the packs opened so
     /// far; `Err` says why not, naming the pack.
     pub fn read(&mut self, root: &Path, place: Place) -> std::result::Result<Vec<u8>, String> {
@@ -495,5 +493,40 @@ mod tests {
         for bad in ["0.jsonl", "012.jsonl", "x.jsonl", ".jsonl", "12.json", "12"] {
             assert_eq!(pack_of_name(bad), None, "{bad}");
         }
+    }
+
+    /// A log's lines are numbered from 1 as they stand; a line that does
+    /// not parse is `None` in its place, and a last line without its
+    /// newline is not one of them.
+    #[test]
+    fn log_lines_number_every_complete_line() {
+        let a = Place {
+            pack: 1,
+            offset: 0,
+            len: 600,
+        };
+        let b = Place {
+            pack: 2,
+            offset: 600,
+            len: 700,
+        };
+        let log = format!(
+            "{}not a line\n{}csp_partial 1 2",
+            line("csp_aaaa", a),
+            line("csp_bbbb", b)
+        );
+        let got: Vec<(usize, Option<(&str, u64)>)> = log_lines(log.as_bytes())
+            .map(|(n, e)| (n, e.map(|(cid, p)| (cid, p.pack))))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, Some(("csp_aaaa", 1))),
+                (2, None),
+                (3, Some(("csp_bbbb", 2)))
+            ]
+        );
+        assert_eq!(log_lines(b"").count(), 0);
+        assert_eq!(log_lines(b"csp_x 1 0 9").count(), 0);
     }
 }
