@@ -12,7 +12,8 @@ pub enum StoreCommand {
     /// Check that every file parses and has the current format, that the derived
     /// indexes agree with the records, and that the spec's invariants hold
     #[command(
-        after_help = "Exit 0 when clean; otherwise every finding is listed (errors[], code 30006) and the exit code is 3.\n\
+        after_help = "Exit 0 when clean; otherwise every finding is listed (errors[], code 30006) and the exit code is 3. What a lost\n\
+or damaged index lacks or holds too many of is named for the first 100 of each kind and counted beyond, in one finding.\n\
 The records are read once, in parallel on all cores, keeping a few dozen bytes of each (hashes) for the checks\n\
 across records, so memory stays bounded (about 100 bytes a record); a progress bar shows on a terminal.\n\
 --repair rebuilds what is derived (key index, attachment index, profile ids, summary logs, worker queue), removes stray temp files,\n\

@@ -609,6 +609,7 @@ impl Store {
         f.extend(field_nested);
         Ok(rebuild)
     }
+
     /// The attachment index against the records: each profile-program
     /// record listed (in any order; a line twice does no harm), and nothing
     /// else. `want` is the records' pairs as [`attachment_hash`], sorted.
@@ -673,7 +674,7 @@ impl Store {
         };
         if !missing.is_empty() {
             let mut named = BTreeSet::new();
-            self.each_readable_record(CUSTOMERS_DIR, Customer::id, |c: Customer| {
+            self.each_readable_customer(|c| {
                 for a in &c.attachments {
                     if missing.contains(&attachment_hash(&a.program_id, c.id())) {
                         keep(&mut named, &a.program_id, c.id());
