@@ -1248,19 +1248,34 @@ fn small_buckets(env: &mut Env) {
 
 /// A bucket holds up to 512 KB (about 13,000 keys) before it is split
 /// (src/store/keys.rs): the 1,200 keys that the tests below split with the
-/// knob stay in one file without it.
+/// knob, and twice as many, stay in one file without it. A lookup streams
+/// the bucket through a 64 KB buffer (`safefs::each_lines_piece`): these
+/// 2,400 keys fill more than that, so keys on both sides of its edge are
+/// found.
 #[test]
 fn a_key_bucket_holds_its_keys_in_one_file_up_to_512_kb() {
     let env = Env::new();
-    let keys = keys_of_one_bucket(1200);
-    import_keys(&env, &keys[..600]);
-    import_keys(&env, &keys[600..]);
+    let keys = keys_of_one_bucket(2400);
+    import_keys(&env, &keys[..1200]);
+    import_keys(&env, &keys[1200..]);
     let bucket = env.path().join("index/keys/5a.log");
-    assert_eq!(fs::read_to_string(&bucket).unwrap().lines().count(), 1200);
+    assert_eq!(fs::read_to_string(&bucket).unwrap().lines().count(), 2400);
+    assert!(fs::metadata(&bucket).unwrap().len() > 64 * 1024);
     assert!(!env.path().join("index/keys/5a").exists());
-    assert_clean(&env, "with 1,200 keys in one bucket");
-    env.body(&["profile", "create"], &profile_body(&keys[700]))
-        .refused(1, 21002);
+    assert_clean(&env, "with 2,400 keys in one bucket");
+    // The key whose line the buffer's first fill cuts.
+    let text = fs::read_to_string(&bucket).unwrap();
+    let cut = text[..64 * 1024].rfind('\n').unwrap() + 1;
+    let straddling = text[cut..].split(' ').next().unwrap().to_string();
+    assert!(keys.contains(&straddling), "{straddling}");
+    for k in [&keys[0], &keys[700], &straddling, &keys[1700], &keys[2399]] {
+        env.body(&["profile", "create"], &profile_body(k))
+            .refused(1, 21002);
+        let found = env.run(&["profile", "list", "--customer-key", k]);
+        assert_eq!(found.code, 0, "{found:?}");
+        assert_eq!(found.data().len(), 1, "{k}: {found:?}");
+        assert_eq!(found.data()[0]["customer_key"], k.as_str());
+    }
 }
 
 #[test]

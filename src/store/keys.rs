@@ -346,19 +346,28 @@ fn parse(line: &str) -> Option<(&str, &str)> {
 /// The owners that the complete lines of `bucket` give for `key`, latest
 /// first. (A partial last line, which only a damaged store has, is ignored.)
 pub fn owners<'a>(bucket: &'a [u8], key: &'a str) -> impl Iterator<Item = &'a str> {
-    let end = bucket
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    bucket[..end]
-        .split(|&b| b == b'\n')
+    let end = memchr::memrchr(b'\n', bucket).map_or(0, |i| i + 1);
+    let text = &bucket[..end];
+    let k = key.as_bytes();
+    // Only a line that begins with the key and a space is read as text: a
+    // bucket holds thousands of keys at a million customers, and the key is
+    // looked for with a vectorized search, not line by line. (A key has no
+    // newline, so a match never spans two lines and none hides the start of
+    // a line from the search.)
+    let lines: Vec<&[u8]> = if k.is_empty() {
+        Vec::new()
+    } else {
+        memchr::memmem::find_iter(text, k)
+            .filter(|&i| (i == 0 || text[i - 1] == b'\n') && text.get(i + k.len()) == Some(&b' '))
+            .map(|i| {
+                let rest = &text[i..];
+                &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
+            })
+            .collect()
+    };
+    lines
+        .into_iter()
         .rev()
-        // Only a line that begins with the key and a space is read as text:
-        // a bucket holds thousands of keys at a million customers.
-        .filter(move |l| {
-            l.strip_prefix(key.as_bytes())
-                .is_some_and(|rest| rest.first() == Some(&b' '))
-        })
         .filter_map(|l| std::str::from_utf8(l).ok())
         .filter_map(parse)
         .filter(move |(k, _)| *k == key)
@@ -468,6 +477,10 @@ mod tests {
         let damaged = b"abcde csp_1\n\xff\xfe csp_9\nabcde csp_2\n";
         let got: Vec<&str> = owners(damaged, "abcde").collect();
         assert_eq!(got, ["csp_2", "csp_1"]);
+        // A key found inside a line, or without its space, is not a line's.
+        let b = b"xx abcde\nabcdef csp_1\nabcde csp_2\nabcdeabcde csp_3\nabcde csp_4\n";
+        assert_eq!(owners(b, "abcde").collect::<Vec<_>>(), ["csp_4", "csp_2"]);
+        assert_eq!(owners(b"abcde csp_1\n", "").count(), 0);
     }
 
     #[test]

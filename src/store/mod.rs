@@ -1015,8 +1015,31 @@ impl JsonStore {
     /// hold it (the aggregates are the truth).
     pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
         for depth in 0..=keys::MAX_DEPTH {
-            if let Some(bucket) = self.read_bytes(&self.root.join(keys::path_at(key, depth)))? {
-                return self.holder(key, keys::owners(&bucket, key));
+            let path = self.root.join(keys::path_at(key, depth));
+            let found = match self.overlaid(&path)? {
+                Some(staged) => staged.map(|bucket| {
+                    keys::owners(&bucket, key)
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                }),
+                // As committed: streamed (see [`safefs::each_lines_piece`]),
+                // the owners in file order, then latest first.
+                None => {
+                    let mut owners = Vec::new();
+                    safefs::each_lines_piece(&path, &mut |piece| {
+                        let mut here: Vec<String> =
+                            keys::owners(piece, key).map(str::to_string).collect();
+                        here.reverse();
+                        owners.append(&mut here);
+                    })?
+                    .then(|| {
+                        owners.reverse();
+                        owners
+                    })
+                }
+            };
+            if let Some(owners) = found {
+                return self.holder(key, owners.iter().map(String::as_str));
             }
         }
         Ok(None)
