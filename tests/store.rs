@@ -1249,9 +1249,9 @@ fn small_buckets(env: &mut Env) {
 /// A bucket holds up to 512 KB (about 13,000 keys) before it is split
 /// (src/store/keys.rs): the 1,200 keys that the tests below split with the
 /// knob, and twice as many, stay in one file without it. A lookup streams
-/// the bucket through a 64 KB buffer (`safefs::each_lines_piece`): these
-/// 2,400 keys fill more than that, so keys on both sides of its edge are
-/// found.
+/// the bucket through a 16 KB buffer (`safefs::each_lines_piece`): these
+/// 2,400 keys fill it six times over, and keys on both sides of its edges
+/// are found.
 #[test]
 fn a_key_bucket_holds_its_keys_in_one_file_up_to_512_kb() {
     let env = Env::new();
@@ -1265,7 +1265,7 @@ fn a_key_bucket_holds_its_keys_in_one_file_up_to_512_kb() {
     assert_clean(&env, "with 2,400 keys in one bucket");
     // The key whose line the buffer's first fill cuts.
     let text = fs::read_to_string(&bucket).unwrap();
-    let cut = text[..64 * 1024].rfind('\n').unwrap() + 1;
+    let cut = text[..16 * 1024].rfind('\n').unwrap() + 1;
     let straddling = text[cut..].split(' ').next().unwrap().to_string();
     assert!(keys.contains(&straddling), "{straddling}");
     for k in [&keys[0], &keys[700], &straddling, &keys[1700], &keys[2399]] {
