@@ -320,20 +320,25 @@ pub fn commit_durable(root: &Path, journal: &Journal) -> Result<()> {
     // records.
     commit_text(
         &path,
-        |w| serde_json::to_writer(w, journal).map_err(std::io::Error::from),
+        || {
+            atomic::write_temp_with(&path, |w| {
+                serde_json::to_writer(w, journal).map_err(std::io::Error::from)
+            })
+        },
         || finish(root, journal, &path, applied),
     )
 }
 
-/// Write what `write` writes as the journal at `path` (temp, sync, rename:
-/// the commit point), then `finish`: an error of `finish` is the committed change's,
-/// kept as a warning (see [`commit`]), never the caller's.
+/// The journal at `path`: `write_temp` writes and syncs its temp file, the
+/// rename is the commit point, then `finish`: an error of `finish` is the
+/// committed change's, kept as a warning (see [`commit`]), never the
+/// caller's.
 fn commit_text(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write_temp: impl FnOnce() -> Result<PathBuf>,
     finish: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
-    let tmp = atomic::write_temp_with(path, write)?;
+    let tmp = write_temp()?;
     atomic::rename_temp(&tmp, path)?;
     // The commit point.
     COMMITTED.fetch_add(1, Ordering::SeqCst);
@@ -404,7 +409,7 @@ fn commit_applied(root: &Path, journal: &Journal, boot: &str) -> Result<()> {
     text.extend_from_slice(b"]}");
     commit_text(
         &path,
-        |w| w.write_all(&text),
+        || atomic::write_temp(&path, &text),
         || finish_applied(root, journal, &path, text.len()),
     )
 }
