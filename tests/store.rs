@@ -744,15 +744,18 @@ fn the_applied_json_a_point_commit_makes_obsolete_is_removed() {
     assert_clean(&env, "after the next point commit");
 }
 
-/// A kill while the unsynced changes are synced (`before-settle`) loses
-/// nothing: the create that reached it was applied, its journal kept.
+/// A kill while the unsynced changes are synced under the lock
+/// (`before-settle`: past 64 KB of applied.json, here with the sync ahead of
+/// the lock turned off) loses nothing: the create that reached it was
+/// applied, its journal kept.
 #[test]
 fn a_kill_while_syncing_the_applied_changes_loses_nothing() {
-    let env = Env::new();
+    let mut env = Env::new();
+    env.envs.push(("PAYCTL_SETTLE_AHEAD", "0".into()));
     ensure_store(&env);
     let mut created = 0;
     let mut killed = None;
-    for i in 0..40 {
+    for i in 0..120 {
         let key = format!("sttl-{i:05}");
         let o = run_env(
             &env,
@@ -774,6 +777,63 @@ fn a_kill_while_syncing_the_applied_changes_loses_nothing() {
     assert_eq!(o.data().len(), 1, "the killed create was committed: {o:?}");
     assert_eq!(listed(&env).len(), created + 1);
     assert_clean(&env, "after a kill at the settle");
+}
+
+/// Past 32 KB of applied.json the next writer syncs the changes it names
+/// before it takes the lock, and its commit leaves them out of the journal:
+/// applied.json starts again from that commit's changes. A writer killed
+/// during that sync (`before-settle-ahead`) had not taken the lock: its
+/// create is not made, applied.json is as it was, the next writer syncs.
+#[test]
+fn the_next_writer_syncs_the_applied_changes_ahead_of_the_lock() {
+    let env = Env::new();
+    ensure_store(&env);
+    let mut most = 0;
+    let mut restarted = false;
+    for i in 0..60 {
+        env.create_profile(&format!("ahead-{i:05}"));
+        let (_, puts) = applied(&env).expect("the point commits are kept");
+        restarted |= most > 0 && puts < most;
+        most = most.max(puts);
+    }
+    assert!(restarted, "the changes synced ahead were left out");
+    let size = fs::metadata(env.path().join("applied.json")).unwrap().len();
+    assert!(size < 40 * 1024, "{size} bytes");
+    // Grown to just past 32 KB, then a writer killed in its sync ahead.
+    let mut killed = None;
+    for i in 0..60 {
+        let key = format!("ahkil-{i:05}");
+        let before = fs::read(env.path().join("applied.json")).unwrap();
+        let o = run_env(
+            &env,
+            ("PAYCTL_FAULT", "before-settle-ahead"),
+            &["profile", "create", "--body", "-"],
+            Some(profile_body(&key).to_string().as_bytes()),
+        );
+        if o.code == 0 {
+            continue;
+        }
+        assert!(![1, 2, 3].contains(&o.code), "killed, not refused: {o:?}");
+        assert_eq!(
+            fs::read(env.path().join("applied.json")).unwrap(),
+            before,
+            "applied.json as it was"
+        );
+        killed = Some((i, key));
+        break;
+    }
+    let (made, killed) = killed.expect("a writer reached the sync ahead");
+    let o = env.run(&["profile", "list", "--customer-key", &killed]);
+    assert_eq!(o.data().len(), 0, "the killed create was not made: {o:?}");
+    assert_eq!(listed(&env).len(), 60 + made);
+    env.create_profile("ahead-after");
+    let (_, puts) = applied(&env).expect("kept");
+    assert_eq!(
+        puts, 1,
+        "the next writer synced ahead; its journal holds its own create"
+    );
+    assert_eq!(listed(&env).len(), 60 + made + 1);
+    assert_clean(&env, "after a kill in the sync ahead of the lock");
 }
 
 /// A large commit (an import) first makes the unsynced changes durable and

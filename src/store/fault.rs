@@ -111,6 +111,15 @@ pub fn split_bytes(default: usize) -> usize {
     positive("PAYCTL_SPLIT_BYTES", default)
 }
 
+/// `PAYCTL_SETTLE_AHEAD=0` (tests): writers do not sync the point commits'
+/// changes before they take the lock (see store/journal.rs), so that a test
+/// reaches the sync under the lock. Unset, they do.
+// Read from the environment for the same reason as `PAYCTL_FAULT` above.
+#[allow(clippy::disallowed_methods)]
+pub fn settle_ahead() -> bool {
+    std::env::var_os("PAYCTL_SETTLE_AHEAD").is_none_or(|v| v != "0")
+}
+
 /// The positive count in the test knob `var`; `default` when it is unset
 /// or not one.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.

@@ -178,6 +178,9 @@ impl JsonStore {
             atomic::ensure_dir(root)?;
         }
         let first = if initialized { mode } else { Mode::Exclusive };
+        if initialized && first == Mode::Exclusive {
+            journal::settle_ahead(root);
+        }
         let lock = lock::Lock::acquire(root, first, &wait)?;
         let mut store = JsonStore {
             root: root.to_path_buf(),

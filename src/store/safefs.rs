@@ -389,9 +389,9 @@ fn open_at(
 ///
 /// For a key bucket, read on every create under the store's lock: whole,
 /// the 150 KB buckets of a million customers cost a fresh allocation
-/// (`mmap`), a page fault for each 4 KB of it and an `munmap`, a third of
-/// the create's time under the lock; through one buffer of [`LINES_BUFFER`]
-/// the same bytes are a few `read`s.
+/// (`mmap`), a page fault for each 4 KB of it and an `munmap`: a quarter
+/// of the time a create held the lock; through one buffer of
+/// [`LINES_BUFFER`] the same bytes are a few `read`s.
 pub fn each_lines_piece(path: &Path, f: &mut dyn FnMut(&[u8])) -> Result<bool> {
     let Some(mut file) = open(path, How::READ)? else {
         return Ok(false);
