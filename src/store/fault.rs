@@ -2,7 +2,9 @@
 //! point of the write path (`before-write`, `after-write`, `after-sync`,
 //! `after-rename`, `before-dir-sync`, `after-journal`,
 //! `before-journal-remove`, `before-settle`: point commits' changes about to
-//! be synced in bulk, see store/journal.rs, `before-checkpoint`: a group
+//! be synced in bulk under the lock, see store/journal.rs,
+//! `before-settle-ahead`: the same by the next writer before it takes the
+//! lock, `before-checkpoint`: a group
 //! commit's journal about to be applied, see store/group.rs) and what
 //! happens there:
 //!
