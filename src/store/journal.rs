@@ -448,7 +448,8 @@ fn commit_text(
 /// replays it (a reader too) before anything reads the files. A commit that
 /// does not extend [`APPLIED`] settles it first ([`finish_pending`]), so
 /// [`APPLIED`] only ever holds every change since the files were last
-/// synced, and `journal.json`, when both are there, holds all of it.
+/// synced, and `journal.json`, when both are there, holds all of it but
+/// what [`settle_ahead`] synced before it was written.
 fn commit_applied(root: &Path, journal: &Journal, boot: &str) -> Result<()> {
     let path = root.join(JOURNAL);
     // A journal an earlier commit left unfinished, or changes applied before
@@ -693,7 +694,8 @@ pub fn recover(root: &Path) -> Result<bool> {
     atomic::remove_file(&atomic::temp_path(&path))?;
     let applied_path = root.join(APPLIED);
     // `journal.json` holds what APPLIED holds, when both are there (see
-    // [`commit_applied`]); APPLIED alone is replayed when it is stale.
+    // [`commit_applied`]), but for what [`settle_ahead`] synced before it
+    // was written; APPLIED alone is replayed when it is stale.
     let (path, bytes) = match atomic::read_opt(&path)? {
         Some(bytes) => (path, bytes),
         None => match applied(root)? {
@@ -715,7 +717,8 @@ pub fn recover(root: &Path) -> Result<bool> {
             apply_batch(root, &journal, true)?;
         } else {
             apply(root, &journal, true)?;
-            // Its changes are durable now, and APPLIED's with them.
+            // Its changes are durable now, and APPLIED's with them (those
+            // it left out were synced before it was written).
             atomic::remove_file(&applied_path)?;
         }
         atomic::remove_file(&path)?;
