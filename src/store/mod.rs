@@ -1029,13 +1029,14 @@ impl JsonStore {
                 // the owners in file order, then latest first.
                 None => {
                     let mut owners = Vec::new();
-                    safefs::each_lines_piece(&path, &mut |piece| {
+                    safefs::each_lines_piece(&path, safefs::LINES_BUFFER, &mut |piece| {
                         let mut here: Vec<String> =
                             keys::owners(piece, key).map(str::to_string).collect();
                         here.reverse();
                         owners.append(&mut here);
+                        Ok(())
                     })?
-                    .then(|| {
+                    .map(|_| {
                         owners.reverse();
                         owners
                     })

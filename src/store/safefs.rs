@@ -382,21 +382,26 @@ fn open_at(
     Ok(Some((f, st)))
 }
 
-/// The complete lines of the regular file `path`, streamed: `f` is given
-/// the file in pieces of whole lines (each ending with its newline), in
-/// order; a last line without a newline (only a damaged file has one) is
-/// not given. `false` when the file does not exist.
+/// The complete lines of the regular file `path`, streamed through a
+/// buffer of `buffer` bytes: `f` is given the file in pieces of whole lines
+/// (each ending with its newline), in order. `None` when the file does not
+/// exist; else whether it ends with a partial line (only a damaged file has
+/// one), which is not given.
 ///
-/// For a key bucket, read on every create under the store's lock: whole,
-/// the 150 KB buckets of a million customers cost a fresh allocation
-/// (`mmap`), a page fault for each 4 KB of it and an `munmap`: a quarter
-/// of the time a create held the lock; through one buffer of
-/// [`LINES_BUFFER`] the same bytes are a few `read`s.
-pub fn each_lines_piece(path: &Path, f: &mut dyn FnMut(&[u8])) -> Result<bool> {
+/// A key bucket is read so on every create under the store's lock
+/// ([`LINES_BUFFER`]): whole, the 150 KB buckets of a million customers
+/// cost a fresh allocation (`mmap`), a page fault for each 4 KB of it and
+/// an `munmap`: a quarter of the time a create held the lock. `store check`
+/// reads its index files so, a MiB at a time.
+pub fn each_lines_piece(
+    path: &Path,
+    buffer: usize,
+    f: &mut dyn FnMut(&[u8]) -> Result<()>,
+) -> Result<Option<bool>> {
     let Some(mut file) = open(path, How::READ)? else {
-        return Ok(false);
+        return Ok(None);
     };
-    let mut buf = vec![0u8; LINES_BUFFER];
+    let mut buf = vec![0u8; buffer.max(1)];
     // Bytes of `buf` filled: the partial line carried over, then new ones.
     let mut filled = 0;
     loop {
@@ -410,22 +415,23 @@ pub fn each_lines_piece(path: &Path, f: &mut dyn FnMut(&[u8])) -> Result<bool> {
             Err(e) => return Err(Error::io(path, e)),
         };
         if n == 0 {
-            return Ok(true);
+            return Ok(Some(filled > 0));
         }
         let start = filled;
         filled += n;
         if let Some(i) = buf[start..filled].iter().rposition(|&b| b == b'\n') {
             let end = start + i + 1;
-            f(&buf[..end]);
+            f(&buf[..end])?;
             buf.copy_within(end..filled, 0);
             filled -= end;
         }
     }
 }
 
-/// The buffer of [`each_lines_piece`]: small, since each 4 KB of it is a
-/// page fault when first written (a 64 KB buffer cost 45 µs of a create's
-/// key lookup, this one 17 µs; the few more `read`s cost less).
+/// The buffer of [`each_lines_piece`] for a key bucket: small, since each
+/// 4 KB of it is a page fault when first written (a 64 KB buffer cost 45 µs
+/// of a create's key lookup, this one 17 µs; the few more `read`s cost
+/// less).
 pub const LINES_BUFFER: usize = 16 * 1024;
 
 /// The whole regular file `path`; `None` when it does not exist. With
@@ -729,21 +735,22 @@ pub fn list(path: &Path) -> Result<Option<Vec<(OsString, FileType)>>> {
 mod tests {
     use super::*;
 
-    /// What [`each_lines_piece`] gives of `bytes`, as one text, and in how
-    /// many pieces.
-    fn streamed(bytes: &[u8]) -> (Vec<u8>, usize) {
+    /// What [`each_lines_piece`] gives of `bytes`, as one text, in how many
+    /// pieces, and whether it found a partial last line.
+    fn streamed(bytes: &[u8]) -> (Vec<u8>, usize, bool) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bucket.log");
         std::fs::write(&path, bytes).unwrap();
         let (mut text, mut pieces) = (Vec::new(), 0);
-        let found = each_lines_piece(&path, &mut |p| {
+        let partial = each_lines_piece(&path, LINES_BUFFER, &mut |p| {
             assert_eq!(p.last(), Some(&b'\n'), "a piece ends with its line");
             text.extend_from_slice(p);
             pieces += 1;
+            Ok(())
         })
-        .unwrap();
-        assert!(found);
-        (text, pieces)
+        .unwrap()
+        .expect("the file exists");
+        (text, pieces, partial)
     }
 
     #[test]
@@ -754,23 +761,27 @@ mod tests {
             bytes.extend_from_slice(format!("cust-{i:08} csp_{i:020}\n").as_bytes());
         }
         assert!(bytes.len() > 3 * LINES_BUFFER);
-        let (text, pieces) = streamed(&bytes);
+        let (text, pieces, partial) = streamed(&bytes);
         assert_eq!(text, bytes);
-        assert!(pieces > 3, "{pieces}");
+        assert!(pieces > 3 && !partial, "{pieces}");
         // A partial last line is not one of the file's lines.
         bytes.extend_from_slice(b"torn-key csp_");
         assert_eq!(streamed(&bytes).0, text);
+        assert!(streamed(&bytes).2);
         // A line longer than the buffer comes whole.
         let long = [vec![b'x'; 3 * LINES_BUFFER], b"\nnext csp_1\n".to_vec()].concat();
         assert_eq!(streamed(&long).0, long);
-        assert_eq!(streamed(b"").0, b"");
+        assert_eq!(streamed(b""), (Vec::new(), 0, false));
     }
 
     #[test]
     fn a_missing_file_is_no_lines() {
         let dir = tempfile::tempdir().unwrap();
         let mut called = false;
-        let found = each_lines_piece(&dir.path().join("none.log"), &mut |_| called = true);
-        assert!(!found.unwrap() && !called);
+        let found = each_lines_piece(&dir.path().join("none.log"), LINES_BUFFER, &mut |_| {
+            called = true;
+            Ok(())
+        });
+        assert!(found.unwrap().is_none() && !called);
     }
 }

@@ -49,23 +49,14 @@ pub(super) fn each_complete_line(
     path: &Path,
     f: &mut dyn FnMut(&[u8]) -> Result<()>,
 ) -> Result<Option<bool>> {
-    use std::io::BufRead;
-    let Some(file) = crate::store::safefs::open(path, crate::store::safefs::How::READ)? else {
-        return Ok(None);
-    };
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let got = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Error::io(path, e))?;
-        match line.split_last() {
-            None if got == 0 => return Ok(Some(false)),
-            Some((b'\n', text)) => f(text)?,
-            _ => return Ok(Some(true)),
+    crate::store::safefs::each_lines_piece(path, 1 << 20, &mut |piece| {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', piece) {
+            f(&piece[start..end])?;
+            start = end + 1;
         }
-    }
+        Ok(())
+    })
 }
 
 /// Each complete line of the log at `path` (none when it does not exist),
