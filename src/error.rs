@@ -20,6 +20,13 @@ pub mod code {
     pub const METHOD_NOT_ALLOWED: u32 = 10008;
     /// HTTP: the request body is larger than `--max-body` (413).
     pub const BODY_TOO_LARGE: u32 = 10009;
+    /// HTTP: the API key's role does not allow this request (403).
+    pub const FORBIDDEN: u32 = 10010;
+    /// HTTP: a server without keys or token refused what a web page could
+    /// send: a foreign `Origin`, or a `Host` that is not loopback (403).
+    pub const CROSS_SITE: u32 = 10011;
+    /// HTTP: the key's `--rate-limit` is spent (429, `Retry-After`).
+    pub const TOO_MANY_REQUESTS: u32 = 10012;
     pub const NOT_FOUND: u32 = 20001;
     /// HTTP: no endpoint has this path (404).
     pub const ROUTE_NOT_FOUND: u32 = 20002;
@@ -50,6 +57,9 @@ pub mod code {
     pub const TARGET_NOT_EMPTY: u32 = 30018;
     /// The database could not serialize a change after the retries (exit 3).
     pub const DB_RETRIES: u32 = 30019;
+    /// Remote mode: the request was sent and no answer came; it may or may
+    /// not have been applied (exit 3). 30007 is for "nothing was sent".
+    pub const OUTCOME_UNKNOWN: u32 = 30020;
 }
 
 /// The short title of a code, used as the start of a message.
@@ -65,6 +75,9 @@ pub fn title(c: u32) -> &'static str {
         code::UNAUTHORIZED => "Unauthorized",
         code::METHOD_NOT_ALLOWED => "Method Not Allowed",
         code::BODY_TOO_LARGE => "Body Too Large",
+        code::FORBIDDEN => "Forbidden",
+        code::CROSS_SITE => "Cross-Site Request Refused",
+        code::TOO_MANY_REQUESTS => "Too Many Requests",
         code::NOT_FOUND => "Record Not Found",
         code::ROUTE_NOT_FOUND => "Route Not Found",
         code::ALREADY_ATTACHED => "Customer Profile already attached to the program",
@@ -86,6 +99,7 @@ pub fn title(c: u32) -> &'static str {
         code::DB_ERROR => "Database error",
         code::TARGET_NOT_EMPTY => "Migration target not empty",
         code::DB_RETRIES => "Database serialization retries exhausted",
+        code::OUTCOME_UNKNOWN => "Outcome Unknown",
         _ => "Error",
     }
 }

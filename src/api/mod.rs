@@ -103,6 +103,10 @@ pub fn status_of(err: &Error) -> u16 {
             let has = |c| err.has_code(c);
             if has(code::UNAUTHORIZED) {
                 401
+            } else if has(code::FORBIDDEN) || has(code::CROSS_SITE) {
+                403
+            } else if has(code::TOO_MANY_REQUESTS) {
+                429
             } else if has(code::NOT_FOUND) || has(code::ROUTE_NOT_FOUND) {
                 404
             } else if has(code::METHOD_NOT_ALLOWED) {
