@@ -32,7 +32,7 @@ enum Kind {
 /// One backend under test.
 struct Fx {
     kind: Kind,
-    backend: Box<dyn Backend>,
+    backend: Box<dyn Backend + Send + Sync>,
     _dir: TempDir,
     ctx: Ctx,
     /// A JSON directory's turn: the store's root is the process's (the
@@ -157,6 +157,11 @@ impl Fx {
 
     /// An ach_funding transaction of `csp`, attached to `prm`.
     fn txn(&self, prm: &str, csp: &str) -> String {
+        self.id(Request::new(Op::TxnCreate).body(self.txn_body(prm, csp)))
+    }
+
+    /// The body of an ach_funding transaction of `csp`, attached to `prm`.
+    fn txn_body(&self, prm: &str, csp: &str) -> Value {
         let e = self.call(Request::new(Op::ApplicationList).at([prm]));
         let app = e["data"][0]["application_id"].as_str().expect("app");
         let e = self.call(Request::new(Op::TemplateList).at([app]));
@@ -167,7 +172,7 @@ impl Fx {
             .find(|t| t["transaction_template_name"] == "ach_funding")
             .and_then(|t| t["transaction_template_id"].as_str())
             .expect("ach_funding");
-        self.id(Request::new(Op::TxnCreate).body(json!({
+        json!({
             "program_id": prm,
             "application_id": app,
             "transaction_template_id": trt,
@@ -177,7 +182,28 @@ impl Fx {
                 "transaction_parameter_name": "@source_customers",
                 "transaction_parameter_values": [{"customer_profile_id": csp, "amount": 10}]
             }]
-        })))
+        })
+    }
+
+    /// `n` threads send `req(i)` at once: their envelopes, in thread order.
+    fn race(&self, n: usize, req: impl Fn(usize) -> Request + Sync) -> Vec<Value> {
+        let start = std::sync::Barrier::new(n);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..n)
+                .map(|i| {
+                    let (start, req) = (&start, &req);
+                    s.spawn(move || {
+                        let r = req(i);
+                        start.wait();
+                        self.call(r)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a racer"))
+                .collect()
+        })
     }
 }
 
@@ -504,6 +530,131 @@ fn idempotency(fx: &Fx) {
     assert!(keys.contains(&"key-1".to_string()) && keys.contains(&"key-copied".to_string()));
 }
 
+/// The ids of `envelopes`, which must all be successes.
+fn ids_of(fx: &Fx, what: &str, envelopes: &[Value]) -> Vec<String> {
+    envelopes
+        .iter()
+        .map(|e| {
+            e["data"][0]["id"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{:?}: {what}: not an id: {e}", fx.kind))
+                .to_string()
+        })
+        .collect()
+}
+
+/// Concurrent creates with one idempotency key make one record: with one
+/// body, every caller gets its id (never a second record, never 21002);
+/// with different bodies, one is created and every other is refused with
+/// 21005. For every create: profile, address, instrument, attach,
+/// transaction.
+fn idempotency_races(fx: &Fx) {
+    const N: usize = 8;
+    let key = |k: &str| Some(format!("race-{k}"));
+    let prm = fx.program();
+    let csp = fx.profile("race-owner", "Ada", "Lovelace", "owner@example.com");
+    fx.attach(&prm, &csp);
+    fx.worker();
+
+    let same = |e: &[Value], what: &str| {
+        let ids = ids_of(fx, what, e);
+        assert!(
+            ids.iter().all(|i| *i == ids[0]),
+            "{:?}: {what}: one key gave several ids: {ids:?}",
+            fx.kind
+        );
+        ids[0].clone()
+    };
+
+    // One profile, 8 callers with one body.
+    let body = common::profile_body("race-one");
+    let e = fx.race(N, |_| {
+        Request::new(Op::ProfileCreate)
+            .body(body.clone())
+            .idempotency_key(key("profile"))
+    });
+    let one = same(&e, "profile create");
+    let holders: Vec<_> = fx
+        .read()
+        .profiles()
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.customer_key == "race-one")
+        .collect();
+    assert_eq!(holders.len(), 1, "{:?}", fx.kind);
+    assert_eq!(holders[0].id, one);
+
+    // 16 bodies under one key: one profile and 15 refusals (21005).
+    let e = fx.race(2 * N, |i| {
+        Request::new(Op::ProfileCreate)
+            .body(common::profile_body(&format!("race-many-{i}")))
+            .idempotency_key(key("profile-many"))
+    });
+    let created: Vec<&Value> = e.iter().filter(|e| e["errors"].is_null()).collect();
+    assert_eq!(created.len(), 1, "{:?}: {e:#?}", fx.kind);
+    for r in e.iter().filter(|e| !e["errors"].is_null()) {
+        assert_eq!(r["errors"][0]["code"], 21005, "{:?}: {r}", fx.kind);
+    }
+    let made = fx
+        .read()
+        .profiles()
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.customer_key.starts_with("race-many-"))
+        .count();
+    assert_eq!(made, 1, "{:?}", fx.kind);
+
+    // One address, one instrument, one attachment, one transaction.
+    let addresses = |s: &Store| s.customer(&csp).unwrap().unwrap().addresses.len();
+    let before = addresses(&fx.read());
+    let e = fx.race(N, |_| {
+        Request::new(Op::AddressCreate)
+            .at([csp.as_str()])
+            .body(common::address_body(false))
+            .idempotency_key(key("address"))
+    });
+    same(&e, "address create");
+    assert_eq!(addresses(&fx.read()), before + 1, "{:?}", fx.kind);
+
+    let instruments = |s: &Store| s.customer(&csp).unwrap().unwrap().instruments.len();
+    let before = instruments(&fx.read());
+    let e = fx.race(N, |_| {
+        Request::new(Op::InstrumentCreate)
+            .at([csp.as_str()])
+            .body(common::ach_instrument_body(
+                &prm,
+                "race",
+                false,
+                json!([{"key": "race", "value": "race"}]),
+            ))
+            .idempotency_key(key("instrument"))
+    });
+    same(&e, "instrument create");
+    assert_eq!(instruments(&fx.read()), before + 1, "{:?}", fx.kind);
+
+    let other = fx.profile("race-attach", "Bea", "Lovelace", "bea@example.com");
+    let e = fx.race(N, |_| {
+        Request::new(Op::Attach)
+            .at([prm.as_str()])
+            .body(json!({"customer_profile_id": other}))
+            .idempotency_key(key("attach"))
+    });
+    same(&e, "attach");
+
+    let txns = fx.read().txns().unwrap().len();
+    let body = fx.txn_body(&prm, &csp);
+    let e = fx.race(N, |_| {
+        Request::new(Op::TxnCreate)
+            .body(body.clone())
+            .idempotency_key(key("txn"))
+    });
+    let tid = same(&e, "txn create");
+    let after = fx.read().txns().unwrap();
+    assert_eq!(after.len(), txns + 1, "{:?}: one transaction", fx.kind);
+    assert!(after.iter().any(|t| t.id == tid));
+    fx.clean("the races");
+}
+
 /// A commit that fails leaves nothing of its changes: the PostgreSQL
 /// backend (and the in-memory one) refuse a second holder of a key, the
 /// JSON directory (and the in-memory one) a record above the size limit.
@@ -663,6 +814,7 @@ conformance!(
     profiles_in_order,
     txns_programs_and_queue,
     idempotency,
+    idempotency_races,
     atomic_commit,
     invariants_before_commit,
     txn_filters,

@@ -153,12 +153,13 @@ pub fn call_envelope(
 }
 
 /// The in-memory backend of the tests behind the endpoint table: every
-/// open is another handle on the same data.
+/// open is another handle on the same data; one handle opened for writing
+/// at a time.
 impl endpoints::Backend for crate::store::memory::MemoryStore {
     fn read(&self) -> Result<Store> {
         Ok(Store::Memory(self.reopen()))
     }
     fn write(&self) -> Result<Store> {
-        Ok(Store::Memory(self.reopen()))
+        Ok(Store::Memory(self.reopen_for_writing()))
     }
 }

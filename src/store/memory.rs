@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use super::check::{Finding, Report};
 use super::storage::{Storage, StorageTx};
@@ -32,6 +32,38 @@ pub struct MemoryStore {
     root: PathBuf,
     data: Arc<Mutex<Data>>,
     armed: idempotency::ArmedSlot,
+    /// Whether a handle holds the writer's turn, shared by every handle.
+    turns: Arc<(Mutex<bool>, Condvar)>,
+    /// This handle's turn, from [`MemoryStore::reopen_for_writing`] until
+    /// it is dropped.
+    turn: Option<Turn>,
+}
+
+/// The writer's turn on an in-memory store: one handle opened for writing
+/// at a time, as the JSON directory's exclusive lock and the database's
+/// row and key locks give, so that a read-modify-write (an idempotency
+/// key's look-up and its create, a worker's claim) is never interleaved
+/// with another's.
+struct Turn(Arc<(Mutex<bool>, Condvar)>);
+
+impl Turn {
+    fn take(turns: &Arc<(Mutex<bool>, Condvar)>) -> Turn {
+        let (taken, freed) = &**turns;
+        let mut t = taken.lock().unwrap_or_else(|e| e.into_inner());
+        while *t {
+            t = freed.wait(t).unwrap_or_else(|e| e.into_inner());
+        }
+        *t = true;
+        Turn(Arc::clone(turns))
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let (taken, freed) = &*self.0;
+        *taken.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        freed.notify_one();
+    }
 }
 
 #[derive(Clone)]
@@ -69,6 +101,8 @@ impl MemoryStore {
                 idempotency: HashMap::new(),
             })),
             armed: Default::default(),
+            turns: Default::default(),
+            turn: None,
         }
     }
 
@@ -77,13 +111,23 @@ impl MemoryStore {
         MemoryStore::new(crate::catalog::builtin(crate::model::status::SYSTEM, now))
     }
 
-    /// Another handle on the same data, with nothing armed.
+    /// Another handle on the same data, with nothing armed, for reading.
     pub fn reopen(&self) -> MemoryStore {
         MemoryStore {
             root: self.root.clone(),
             data: Arc::clone(&self.data),
             armed: Default::default(),
+            turns: Arc::clone(&self.turns),
+            turn: None,
         }
+    }
+
+    /// Another handle on the same data, for writing: it waits for the
+    /// writer's turn and holds it until it is dropped.
+    pub fn reopen_for_writing(&self) -> MemoryStore {
+        let mut h = self.reopen();
+        h.turn = Some(Turn::take(&self.turns));
+        h
     }
 
     fn data(&self) -> std::sync::MutexGuard<'_, Data> {

@@ -811,7 +811,21 @@ impl PgStore {
             .is_ok_and(|r| r.is_some())
     }
 
+    /// The live record of idempotency key `key`. A store opened for
+    /// writing first claims the key until its commit (a transaction-scoped
+    /// advisory lock on the key's hash, in a family of its own): of two
+    /// requests with one key, the second waits for the first to commit or
+    /// roll back, then reads the record it left (READ COMMITTED: each
+    /// statement sees what was committed before it), so a key is executed
+    /// once and every caller gets its answer, on one server or several.
     pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        if self.mode == Mode::Exclusive {
+            self.rows(
+                "SELECT pg_advisory_xact_lock(hashtextextended($1, 1013))",
+                &[Type::TEXT],
+                &[&key],
+            )?;
+        }
         let row: Option<(String, i64, String)> = self
             .row(
                 "SELECT fp, at, result FROM payctl_idempotency WHERE key = $1",
