@@ -457,3 +457,173 @@ fn four_workers_at_once_process_each_item_once_on(env: Env) {
     );
     assert_clean(&env);
 }
+
+/// 8 processes create one transaction with one `--idempotency-key` and
+/// one body: one transaction, and every process answers its id (exit 0);
+/// 16 processes with one key and 16 different profile bodies: one profile
+/// and 15 refusals (21005).
+#[test]
+fn one_idempotency_key_raced_by_processes_moves_money_once() {
+    one_idempotency_key_raced_by_processes_moves_money_once_on(Env::new());
+}
+
+/// The same on the PostgreSQL store.
+#[test]
+fn one_idempotency_key_raced_by_processes_moves_money_once_on_postgres() {
+    if let Some(env) =
+        Env::database("one_idempotency_key_raced_by_processes_moves_money_once_on_postgres")
+    {
+        one_idempotency_key_raced_by_processes_moves_money_once_on(env);
+    }
+}
+
+fn one_idempotency_key_raced_by_processes_moves_money_once_on(env: Env) {
+    let (prm, csp) = env.attached_profile("idem-race");
+    let param = format!("@source_customers={csp}:12.34");
+    let mut args = txn_create_args(&prm, "ach_funding", &[&param]);
+    args.extend(["--idempotency-key", "pay-once"]);
+    let kids = (0..8).map(|_| spawn(&env, &args, None)).collect();
+    let outs = finish_all(kids);
+    for o in &outs {
+        assert_eq!(o.code, 0, "every caller gets the answer: {o:?}");
+    }
+    let ids: BTreeSet<String> = outs.iter().map(Out::id).collect();
+    assert_eq!(ids.len(), 1, "one key, one transaction: {ids:?}");
+    let listed = env.run(&["txn", "list", "--page-size", "1000"]);
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+
+    let kids = (0..16)
+        .map(|i| {
+            let mut a = vec!["profile", "create", "--idempotency-key", "one-profile"];
+            a.extend(["--body", "-"]);
+            let body = profile_body(&format!("idem-many-{i:02}"));
+            spawn(&env, &a, Some(body.to_string().as_bytes()))
+        })
+        .collect();
+    let outs = finish_all(kids);
+    let won: Vec<&Out> = outs.iter().filter(|o| o.code == 0).collect();
+    assert_eq!(won.len(), 1, "{outs:#?}");
+    for o in outs.iter().filter(|o| o.code != 0) {
+        no_panic(o);
+        o.refused(1, 21005);
+    }
+    let made = all_profiles(&env)
+        .iter()
+        .filter(|p| {
+            p["customer_key"]
+                .as_str()
+                .is_some_and(|k| k.starts_with("idem-many-"))
+        })
+        .count();
+    assert_eq!(made, 1);
+    assert_clean(&env);
+}
+
+/// `n` concurrent POSTs of `body` to `path` with one `Idempotency-Key`,
+/// spread over `servers`: their replies.
+fn post_raced(
+    servers: &[&common::serve::Server],
+    n: usize,
+    path: &str,
+    body: &Value,
+    key: &str,
+) -> Vec<common::serve::Reply> {
+    let start = std::sync::Barrier::new(n);
+    std::thread::scope(|scope| {
+        let hs: Vec<_> = (0..n)
+            .map(|i| {
+                let (s, start) = (servers[i % servers.len()], &start);
+                scope.spawn(move || {
+                    start.wait();
+                    s.send(
+                        "POST",
+                        path,
+                        Some(&body.to_string()),
+                        &[("Idempotency-Key", key)],
+                    )
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// Through `payctl serve`: 8 concurrent `POST /transactions` (and address
+/// creates) with one `Idempotency-Key` make one record, and every caller
+/// gets 201 with its id; one server on a directory, one and two servers
+/// on one database.
+#[test]
+fn one_idempotency_key_raced_through_the_server_makes_one_record() {
+    let env = Env::new();
+    let s = common::serve::Server::start(&env, &["--quiet"]);
+    idempotency_key_raced_through(&env, &[&s]);
+}
+
+#[test]
+fn one_idempotency_key_raced_through_servers_on_postgres_makes_one_record() {
+    let Some(env) =
+        Env::database("one_idempotency_key_raced_through_servers_on_postgres_makes_one_record")
+    else {
+        return;
+    };
+    let a = common::serve::Server::start(&env, &["--quiet"]);
+    idempotency_key_raced_through(&env, &[&a]);
+    let b = common::serve::Server::start(&env, &["--quiet"]);
+    idempotency_key_raced_through(&env, &[&a, &b]);
+}
+
+fn idempotency_key_raced_through(env: &Env, servers: &[&common::serve::Server]) {
+    let round = env.run(&["txn", "list"]).json["paging"]["total_count"]
+        .as_u64()
+        .unwrap_or(0);
+    let (prm, csp) = env.attached_profile(&format!("idem-serve-{round}"));
+    let apps = env.run(&["program", "applications", &prm]);
+    let app = apps.data()[0]["application_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let templates = env.run(&["template", "list", &app]);
+    let trt = templates
+        .data()
+        .iter()
+        .find(|t| t["transaction_template_name"] == "ach_funding")
+        .and_then(|t| t["transaction_template_id"].as_str())
+        .unwrap()
+        .to_string();
+    let body = json!({
+        "program_id": prm,
+        "application_id": app,
+        "transaction_template_id": trt,
+        "transaction_status_reason": "raced",
+        "transaction_tags": [],
+        "transaction_parameters": [{
+            "transaction_parameter_name": "@source_customers",
+            "transaction_parameter_values": [{"customer_profile_id": csp, "amount": 99.99}]
+        }]
+    });
+    let key = format!("txn-once-{round}");
+    let replies = post_raced(servers, 8, "/transactions", &body, &key);
+    for r in &replies {
+        assert_eq!(r.status, 201, "every caller gets the answer: {r:?}");
+    }
+    let ids: BTreeSet<String> = replies.iter().map(|r| r.id()).collect();
+    assert_eq!(ids.len(), 1, "one key, one transaction: {ids:?}");
+    let listed = env.run(&["txn", "list", "--page-size", "1000"]);
+    assert_eq!(
+        listed.json["paging"]["total_count"].as_u64(),
+        Some(round + 1),
+        "{listed:?}"
+    );
+
+    let path = format!("/customer-profiles/{csp}/addresses");
+    let key = format!("address-once-{round}");
+    let replies = post_raced(servers, 8, &path, &address_body(false), &key);
+    for r in &replies {
+        assert_eq!(r.status, 201, "{r:?}");
+    }
+    let ids: BTreeSet<String> = replies.iter().map(|r| r.id()).collect();
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    let addresses = env.run(&["address", "list", &csp]);
+    assert_eq!(addresses.data().len(), 1, "one address: {addresses:?}");
+    assert_clean(env);
+}
