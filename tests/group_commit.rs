@@ -143,7 +143,18 @@ fn a_group_whose_commit_fails_on_a_full_disk_acknowledges_none() {
 
 #[test]
 fn kill_9_under_load_loses_no_acknowledged_create() {
-    let env = Env::new();
+    kill_9_under_load_loses_no_acknowledged_create_on(Env::new());
+}
+
+/// The same with the server on PostgreSQL: an answer follows the COMMIT.
+#[test]
+fn kill_9_under_load_loses_no_acknowledged_create_on_postgres() {
+    if let Some(env) = Env::database("kill_9_under_load_loses_no_acknowledged_create_on_postgres") {
+        kill_9_under_load_loses_no_acknowledged_create_on(env);
+    }
+}
+
+fn kill_9_under_load_loses_no_acknowledged_create_on(env: Env) {
     let s = Server::start(&env, &["--quiet"]);
     let acked = Mutex::new(Vec::new());
     let stop = std::sync::atomic::AtomicBool::new(false);
