@@ -47,7 +47,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand completions 'Print a shell completion script'
             cand serve 'Serve the spec''s HTTP API over the store (ours)'
             cand openapi 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
-            cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
+            cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)'
             cand generate-docs 'Write completions/ and man/ into DIR (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1083,7 +1083,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand completions 'Print a shell completion script'
             cand serve 'Serve the spec''s HTTP API over the store (ours)'
             cand openapi 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
-            cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)'
+            cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)'
             cand generate-docs 'Write completions/ and man/ into DIR (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }

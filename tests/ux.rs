@@ -124,6 +124,48 @@ fn demo_runs_the_whole_lifecycle_on_a_scratch_store() {
     assert!(tour.contains("60 Completed"), "{tour}");
 }
 
+/// `PAYCTL_DATA_DIR` names the team's real store: the demo tours a
+/// scratch directory and writes nothing there; `--data-dir` on the command
+/// line (after the subcommand too) is what points it at a store.
+#[test]
+fn demo_never_writes_into_the_store_of_the_environment() {
+    let env = Env::new();
+    ok(&env.run(&["init"]));
+    let before = env.snapshot();
+    let o = Command::new(bin())
+        .args(["demo", "-o", "json"])
+        .env("PAYCTL_DATA_DIR", env.path())
+        .env_remove("PAYCTL_OUTPUT")
+        .env_remove("PAYCTL_DATABASE_URL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON envelope");
+    assert!(v["data"][0]["data_dir"].is_null(), "a scratch store: {v}");
+    assert!(
+        env.snapshot() == before,
+        "the store of PAYCTL_DATA_DIR is untouched"
+    );
+    let listed = env.run(&["profile", "list"]);
+    assert_eq!(listed.json["paging"]["total_count"], 0, "{listed:?}");
+
+    let dir = tempfile::TempDir::new().unwrap();
+    let target = dir.path().join("kept");
+    let o = Command::new(bin())
+        .args(["demo", "-o", "json", "--data-dir"])
+        .arg(&target)
+        .env("PAYCTL_DATA_DIR", env.path())
+        .env_remove("PAYCTL_OUTPUT")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["data"][0]["data_dir"], target.display().to_string());
+    assert!(env.snapshot() == before);
+}
+
 #[test]
 fn demo_with_a_data_dir_keeps_a_sound_store() {
     let env = Env::new();
@@ -879,5 +921,41 @@ fn tables_use_columns_when_the_terminal_reports_no_width() {
         for line in text.lines() {
             assert!(line.chars().count() <= widest, "{columns:?}: wider: {line}");
         }
+    }
+}
+
+/// Timestamps are UTC whatever `TZ` the writing process has: a create and
+/// the worker's changes under New York's and Tokyo's time are stamped
+/// within a minute of UTC now.
+#[test]
+fn timestamps_are_utc_whatever_the_time_zone() {
+    let env = Env::new();
+    let near_now = |stamp: &Value| {
+        let t =
+            chrono::NaiveDateTime::parse_from_str(stamp.as_str().unwrap(), "%Y-%m-%dT%H:%M:%S%.f")
+                .expect("an ISO 8601 time");
+        let off = (chrono::Utc::now().naive_utc() - t).num_seconds().abs();
+        assert!(off < 60, "{stamp} is {off} s from UTC now");
+    };
+    let prm = env.program_id();
+    for tz in ["America/New_York", "Asia/Tokyo"] {
+        let mut c = env.cmd();
+        c.env("TZ", tz)
+            .args(["profile", "create", "--body", "-"])
+            .write_stdin(common::profile_body(&format!("utc-{}", &tz[..4])).to_string());
+        let o = common::Out::from(c.output().unwrap());
+        let csp = o.id();
+        let got = ok(&env.run(&["profile", "get", &csp])).json.clone();
+        near_now(&got["data"][0]["created_datetime"]);
+        let mut c = env.cmd();
+        c.env("TZ", tz).args(["program", "attach", &prm, &csp]);
+        assert_eq!(c.output().unwrap().status.code(), Some(0));
+        let mut c = env.cmd();
+        c.env("TZ", tz).args(["worker"]);
+        assert_eq!(c.output().unwrap().status.code(), Some(0));
+        let att = ok(&env.run(&["program", "profile", &prm, &csp]))
+            .json
+            .clone();
+        near_now(&att["data"][0]["modified_datetime"]);
     }
 }

@@ -820,10 +820,7 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
 /// item as far as it can go, as `payctl worker` does once.
 pub fn worker_pass(b: &dyn Backend) -> Result<Response> {
     static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    let ctx = Ctx::new(
-        crate::model::status::SYSTEM,
-        chrono::Local::now().naive_local(),
-    );
+    let ctx = Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc());
     let run = core::worker::run_once(&|| b.write(), &ctx, &NEVER)?;
     if run.held.is_empty() {
         Ok(Response::one(Kind::WorkerSummary, &run.summary))

@@ -47,11 +47,9 @@ impl Kept {
 impl Local {
     fn open(&self, mode: Mode) -> Result<Store> {
         let catalog = || {
-            let now = crate::core::Ctx::new(
-                crate::model::status::SYSTEM,
-                chrono::Local::now().naive_local(),
-            )
-            .now;
+            let now =
+                crate::core::Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc())
+                    .now;
             crate::catalog::builtin(crate::model::status::SYSTEM, &now)
         };
         if let Some(url) = &self.database_url {

@@ -110,6 +110,22 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
+    /// Whether `--data-dir` was given on this command line (not only by
+    /// `PAYCTL_DATA_DIR`): `demo` writes into a store only then.
+    #[arg(skip)]
+    pub data_dir_on_command_line: bool,
+}
+
+/// Whether `id` was given on the command line at any level of `m` (a
+/// global option may follow the subcommand).
+fn on_command_line(m: &clap::ArgMatches, id: &str) -> bool {
+    if m.try_contains_id(id).unwrap_or(false)
+        && m.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+    {
+        return true;
+    }
+    m.subcommand()
+        .is_some_and(|(_, sub)| on_command_line(sub, id))
 }
 
 pub use crate::output::ui::ColorWhen;
@@ -245,7 +261,7 @@ pub enum Command {
         after_help = "Example:\n  payctl openapi > openapi.json   # the same as GET /openapi.json of `payctl serve`"
     )]
     Openapi,
-    /// Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given)
+    /// Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)
     Demo(demo::DemoArgs),
     /// Write completions/ and man/ into DIR (for maintainers)
     #[command(hide = true)]
@@ -267,7 +283,8 @@ pub struct Global {
     pub data_dir: PathBuf,
     /// --database-url: the store is this database, not `data_dir`.
     pub database_url: Option<String>,
-    /// Whether --data-dir or PAYCTL_DATA_DIR named the store.
+    /// Whether --data-dir on the command line named the store
+    /// (PAYCTL_DATA_DIR alone does not: `demo` never writes into it).
     pub data_dir_explicit: bool,
     pub actor: String,
     pub yes: bool,
@@ -280,7 +297,7 @@ pub struct Global {
 
 impl Global {
     pub fn ctx(&self) -> Ctx {
-        Ctx::new(&self.actor, chrono::Local::now().naive_local())
+        Ctx::new(&self.actor, chrono::Utc::now().naive_utc())
     }
 
     fn default_catalog(&self) -> impl FnOnce() -> crate::model::catalog::Catalog + '_ {
@@ -507,9 +524,12 @@ pub fn main() -> i32 {
         crate::output::mask::remember(&secret);
     }
     let parsed = match cmd.try_get_matches_from_mut(std::env::args_os()) {
-        Ok(m) => {
-            <Cli as clap::FromArgMatches>::from_arg_matches(&m).map_err(|e| e.format(&mut cmd))
-        }
+        Ok(m) => <Cli as clap::FromArgMatches>::from_arg_matches(&m)
+            .map(|mut c| {
+                c.data_dir_on_command_line = on_command_line(&m, "data_dir");
+                c
+            })
+            .map_err(|e| e.format(&mut cmd)),
         Err(e) => Err(e),
     };
     let cli = match parsed {
@@ -554,7 +574,7 @@ pub fn run(cli: Cli) -> i32 {
     let global = Global {
         data_dir: g.data_dir.clone().unwrap_or_else(default_data_dir),
         database_url: g.database_url.clone().filter(|u| !u.is_empty()),
-        data_dir_explicit: g.data_dir.is_some(),
+        data_dir_explicit: cli.data_dir_on_command_line,
         actor,
         yes: g.yes,
         lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),

@@ -38,7 +38,7 @@ pub fn parse_interval(s: &str) -> std::result::Result<f64, String> {
 }
 
 fn system_ctx() -> Ctx {
-    Ctx::new(SYSTEM, chrono::Local::now().naive_local())
+    Ctx::new(SYSTEM, chrono::Utc::now().naive_utc())
 }
 
 /// Sleep `d`, waking early when `stop` is set; whether it was set.
