@@ -828,7 +828,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)')
-            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only transactions with this transaction_status_id')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only transactions with this transaction_status_id, or its name (Failed)')
             [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'Only transactions of this template (id, or name in any application)')
             [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'Only transactions of this program (id or name)')
             [CompletionResult]::new('--customer', '--customer', [CompletionResultType]::ParameterName, 'Only transactions whose parameters name this customer profile')

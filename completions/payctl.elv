@@ -764,7 +764,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
             cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
             cand --http-timeout 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)'
-            cand --status 'Only transactions with this transaction_status_id'
+            cand --status 'Only transactions with this transaction_status_id, or its name (Failed)'
             cand --template 'Only transactions of this template (id, or name in any application)'
             cand --program 'Only transactions of this program (id or name)'
             cand --customer 'Only transactions whose parameters name this customer profile'

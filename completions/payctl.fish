@@ -804,7 +804,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l status -d 'Only transactions with this transaction_status_id' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l status -d 'Only transactions with this transaction_status_id, or its name (Failed)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l template -d 'Only transactions of this template (id, or name in any application)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l program -d 'Only transactions of this program (id or name)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l customer -d 'Only transactions whose parameters name this customer profile' -r

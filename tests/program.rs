@@ -702,3 +702,95 @@ fn an_invalid_catalog_is_refused_naming_the_field() {
     // The valid one still loads afterwards.
     ok(&init_with(&env, &custom_catalog()));
 }
+
+/// Names wherever ids are taken: a program by `program_name`, an
+/// application by `application_name`, a template by
+/// `transaction_template_name` and a transaction status by its name, in
+/// positional arguments, flags and HTTP paths alike, answered as with the
+/// ids; a miss is 20001 with the closest name, and changes nothing.
+#[test]
+fn names_are_taken_wherever_ids_are() {
+    let env = Env::new();
+    let prm = env.program_id();
+    let app = application_id(&env);
+    let trt = template_id(&env, "ach_funding");
+    let csp = env.create_profile("cust-names");
+    let same = |by_name: &[&str], by_id: &[&str]| {
+        let a = env.run(by_name);
+        let b = env.run(by_id);
+        ok(&a);
+        assert_eq!(a.json, b.json, "{by_name:?} answers as {by_id:?}");
+    };
+    same(
+        &["program", "applications", "default_program"],
+        &["program", "applications", &prm],
+    );
+    same(
+        &["template", "list", "payments"],
+        &["template", "list", &app],
+    );
+    same(
+        &["template", "steps", "ach_funding"],
+        &["template", "steps", &trt],
+    );
+    ok(&attach(&env, "default_program", &csp, None));
+    same(
+        &["program", "profiles", "default_program"],
+        &["program", "profiles", &prm],
+    );
+    same(
+        &["program", "profile", "default_program", &csp],
+        &["program", "profile", &prm, &csp],
+    );
+    assert_eq!(record(&env, &prm, &csp)["program_id"], prm.as_str());
+    ok(&env.run(&["worker"]));
+    let mut body = common::ach_instrument_body(
+        "default_program",
+        "by name",
+        true,
+        json!([{"key": "via", "value": "name"}]),
+    );
+    body["program_id"] = json!("default_program");
+    let pin = env.body(&["instrument", "create", &csp], &body).id();
+    let got = env.run(&["instrument", "get", &csp, &pin]);
+    assert_eq!(
+        ok(&got).data()[0]["program_id"],
+        prm.as_str(),
+        "stored as the id"
+    );
+
+    // A status by name, in any case; a miss names the closest.
+    let src = format!("@source_customers={csp}:10.00");
+    ok(&env.run(&common::txn_create_args(&prm, "ach_funding", &[&src])));
+    same(
+        &["txn", "list", "--status", "Created"],
+        &["txn", "list", "--status", "10"],
+    );
+    let listed = env.run(&["txn", "list", "--status", "created"]);
+    assert_eq!(ok(&listed).json["paging"]["total_count"], 1);
+
+    let before = env.snapshot();
+    let o = env.run(&["txn", "list", "--status", "Fialed"]);
+    o.refused(1, 20001).mentions("did you mean `Failed`");
+    let o = env.run(&["program", "attach", "default_progam", &csp]);
+    o.refused(1, 20001)
+        .mentions("did you mean `default_program`");
+    env.run(&["template", "steps", "ach_fundin"])
+        .refused(1, 20001)
+        .mentions("did you mean `ach_funding`");
+    env.run(&["template", "list", "paymnts"])
+        .refused(1, 20001)
+        .mentions("did you mean `payments`");
+    assert_eq!(env.snapshot(), before, "refusals changed nothing");
+
+    // The same names over HTTP.
+    let s = common::serve::Server::start(&env, &["--quiet"]);
+    let r = s.get("/programs/default_program/applications");
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json["data"][0]["application_id"], app.as_str());
+    let r = s.get("/transactions?status=Created");
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json["paging"]["total_count"], 1);
+    s.get("/transaction-templates/ach_fundin/transaction-template-steps")
+        .refused(404, 20001);
+}

@@ -444,9 +444,9 @@ impl Params {
                     Ok(n) => p.page.number = Some(n),
                     Err(e) => errs.push(e),
                 },
-                "status" => match number(0, u32::MAX) {
+                "status" => match core::names::txn_status(v) {
                     Ok(n) => p.status = Some(n),
-                    Err(e) => errs.push(e),
+                    Err(e) => errs.extend(e.errors),
                 },
                 "last_evaluated_key" => p.page.after = Some(v.clone()),
                 "first_name" => p.first_name = Some(v.clone()),
@@ -673,10 +673,45 @@ pub fn call(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
 /// or a lost connection before its commit runs again (see
 /// [`crate::store::retrying`]); the worker pass redoes its own batches.
 pub fn call_replayed(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, bool)> {
+    let named = with_ids(b, req)?;
+    let req = named.as_ref().unwrap_or(req);
     if req.endpoint.op == Op::Worker {
         return call_once(b, ctx, req);
     }
     crate::store::retrying(|| call_once(b, ctx, req))
+}
+
+/// `req` with a catalog name in its path (a program, application or
+/// template) or in an instrument's `program_id` replaced by its id; `None`
+/// when it names nothing of the catalog (nothing to replace). A path name
+/// that is neither an id nor a name is refused (20001, the closest names).
+fn with_ids(b: &dyn Backend, req: &Request) -> Result<Option<Request>> {
+    type Find = fn(&crate::model::catalog::Catalog, &str) -> Result<String>;
+    let path: Option<Find> = match req.endpoint.op {
+        Op::Attach | Op::ApplicationList | Op::AttachmentList | Op::AttachmentGet => {
+            Some(core::names::program_id)
+        }
+        Op::TemplateList => Some(core::names::application_id),
+        Op::TemplateStepList => Some(core::names::template_id),
+        _ => None,
+    };
+    let in_body = matches!(req.endpoint.op, Op::InstrumentCreate | Op::InstrumentUpdate)
+        && req
+            .body
+            .as_ref()
+            .is_some_and(|b| b.get("program_id").is_some_and(Value::is_string));
+    if path.is_none() && !in_body {
+        return Ok(None);
+    }
+    let catalog = b.read()?.catalog()?;
+    let mut r = req.clone();
+    if let (Some(find), Some(first)) = (path, r.params.first_mut()) {
+        *first = find(&catalog, first)?;
+    }
+    if in_body && let Some(body) = r.body.as_mut() {
+        core::names::program_in_body(&catalog, body);
+    }
+    Ok(Some(r))
 }
 
 fn call_once(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, bool)> {

@@ -74,12 +74,12 @@ pub enum TxnCommand {
     },
     /// List transactions, oldest first (ours)
     #[command(
-        after_help = "Statuses: 10 Created, 20 Processing, 60 Completed, 70 Failed.\n\nExamples:\n  payctl txn list --status 70\n  payctl txn list --template ach_funding --customer csp_0123456789abcdefghij"
+        after_help = "Statuses: 10 Created, 20 Processing, 60 Completed, 70 Failed.\n\nExamples:\n  payctl txn list --status Failed\n  payctl txn list --template ach_funding --customer csp_0123456789abcdefghij"
     )]
     List {
-        /// Only transactions with this transaction_status_id
-        #[arg(long, value_name = "ID")]
-        status: Option<u32>,
+        /// Only transactions with this transaction_status_id, or its name (Failed)
+        #[arg(long, value_name = "ID|NAME")]
+        status: Option<String>,
         /// Only transactions of this template (id, or name in any application)
         #[arg(long, value_name = "ID|NAME")]
         template: Option<String>,
@@ -324,7 +324,10 @@ impl TxnCommand {
             } => {
                 let query = Params {
                     page: page.request(),
-                    status,
+                    status: status
+                        .as_deref()
+                        .map(crate::core::names::txn_status)
+                        .transpose()?,
                     template,
                     program,
                     customer,

@@ -9,6 +9,7 @@ pub mod import;
 pub(crate) mod instrument;
 pub mod invariants;
 pub(crate) mod migrate;
+pub(crate) mod names;
 pub(crate) mod paging;
 pub(crate) mod profile;
 pub(crate) mod program;
