@@ -313,6 +313,41 @@ fn instrument_create_asks_program_numbers_and_tags() {
     assert_eq!(pin["payment_instrument_ach"]["account_number"], "6789");
 }
 
+/// In remote mode the prompts offer the service's programs, never the
+/// local store's (which is not where the create goes, and is not created).
+#[test]
+fn remote_prompts_ask_the_service() {
+    if !have_tmux() {
+        return;
+    }
+    let served = Env::new();
+    let csp = served.create_profile("cust-tty-remote");
+    let prm = served.program_id();
+    assert_eq!(served.run(&["program", "attach", &prm, &csp]).code, 0);
+    assert_eq!(served.run(&["worker"]).code, 0);
+    let server = common::serve::Server::start(&served, &["--quiet"]);
+    let local = Env::new();
+    let p = Pane::payctl(
+        &local,
+        200,
+        &format!("PAYCTL_BASE_URL={}", server.base),
+        &format!(
+            "instrument create {csp} --type-id Funding --payment-method-id ACH \
+             --ach-type-id Checking --label Main --account-number 000123456789 \
+             --routing-number 021000021 --change-reason Setup --tag via=remote"
+        ),
+    );
+    let s = p.wait_for("program");
+    assert!(s.contains(&prm), "the service's program is offered: {s}");
+    p.send(&["Enter"]);
+    p.wait_for("default instrument");
+    p.send(&["y"]);
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let o = served.run(&["instrument", "list", &csp]);
+    assert_eq!(o.json["data"][0]["program_id"], prm.as_str(), "{o:?}");
+    assert!(!local.path().exists(), "no local store was created");
+}
+
 #[test]
 fn address_delete_asks_for_confirmation() {
     if !have_tmux() {
@@ -335,13 +370,15 @@ fn address_delete_asks_for_confirmation() {
             .len()
     };
 
-    // n: nothing changes, exit 2.
+    // n: declined, not a usage error: nothing changes, exit 1.
     let before = env.snapshot();
     let p = Pane::payctl(&env, 200, "", &format!("address delete {csp} {keep}"));
     p.wait_for(&format!("delete address {keep}?"));
     p.send(&["n"]);
-    assert_eq!(p.exit_code(), 2, "{}", p.screen());
+    assert_eq!(p.exit_code(), 1, "{}", p.screen());
     assert!(p.screen().contains("not confirmed"), "{}", p.screen());
+    assert!(p.screen().contains("error[10006]"), "{}", p.screen());
+    assert!(!p.screen().contains("Invalid Usage"), "{}", p.screen());
     assert_eq!(env.snapshot(), before);
     assert_eq!(count(), 3);
 

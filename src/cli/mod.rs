@@ -396,6 +396,47 @@ impl Global {
         self.open(Mode::Exclusive)
     }
 
+    /// The catalog that the prompts offer and check answers against: the
+    /// store's, or in remote mode the service's programs (never the local
+    /// store's, which may not exist and is not where the create goes). The
+    /// service's age limits are not part of its API: in remote mode the
+    /// prompts accept any plausible date of birth and the service decides.
+    pub fn prompt_catalog(&self) -> Result<crate::model::catalog::Catalog> {
+        use crate::model::catalog::{Catalog, Facilitator, Program};
+        if self.remote.is_none() {
+            return self.read()?.catalog();
+        }
+        let mut query = crate::api::endpoints::Params::default();
+        query.page.size = crate::core::paging::MAX_PAGE_SIZE;
+        let records =
+            match self.call(Request::new(crate::api::endpoints::Op::ProgramList).query(query))? {
+                Response::List { data, .. } | Response::Records(_, data) => data,
+                Response::Id(_) | Response::Raw(_) => Vec::new(),
+            };
+        let text = |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+        let programs = records
+            .iter()
+            .map(|p| Program {
+                program_id: text(p, "program_id"),
+                program_name: text(p, "program_name"),
+                program_description: text(p, "program_description"),
+                program_display_name: text(p, "program_display_name"),
+                created_by: text(p, "created_by"),
+                created_date_time: text(p, "created_date_time"),
+                modified_by: text(p, "modified_by"),
+                modified_date_time: text(p, "modified_date_time"),
+                applications: Vec::new(),
+            })
+            .collect();
+        Ok(Catalog {
+            facilitator: Facilitator {
+                min_age: 0,
+                max_age: 150,
+            },
+            programs,
+        })
+    }
+
     /// Ask before a destructive change. Without a terminal to ask on, only
     /// `--yes` allows it (exit 2 otherwise, nothing changed).
     pub fn confirm(&self, what: &str) -> Result<()> {
@@ -419,9 +460,11 @@ impl Global {
         if ok {
             Ok(())
         } else {
-            Err(Error::usage(format!(
-                "{what}: not confirmed, nothing was changed"
-            )))
+            // Declining is an answer, not a usage error: refused (exit 1).
+            Err(Error::refused(vec![crate::error::ApiError::new(
+                code::CONFIRMATION_REQUIRED,
+                format!("{what}: declined at the prompt, not confirmed: nothing was changed"),
+            )]))
         }
     }
 }

@@ -453,7 +453,7 @@ fn only_field(e: Error, path: &str) -> Vec<String> {
 /// `profile create`: the required fields (spec 2.1), each answer checked by
 /// core::profile's own validation.
 pub fn profile_form(g: &Global) -> Result<Form> {
-    let fac = g.read()?.catalog()?.facilitator;
+    let fac = g.prompt_catalog()?.facilitator;
     let ctx = g.ctx();
     let ask = |path: &'static str, prompt: &str, ask: Ask| Field {
         path,
@@ -531,7 +531,7 @@ pub fn address_form() -> Form {
 /// by core::instrument's own validation (the create then checks whether the
 /// customer is Attached to the program chosen).
 pub fn instrument_form(g: &Global) -> Result<Form> {
-    let catalog = g.read()?.catalog()?;
+    let catalog = g.prompt_catalog()?;
     let programs: Vec<(Value, String)> = catalog
         .programs
         .iter()
