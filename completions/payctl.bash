@@ -443,11 +443,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -493,11 +493,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -543,11 +543,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -641,11 +641,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -691,11 +691,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -824,7 +824,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -839,11 +839,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -901,11 +901,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -995,11 +995,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1045,11 +1045,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1095,11 +1095,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1172,7 +1172,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --country --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --country --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1187,11 +1187,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1253,11 +1253,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1947,11 +1947,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2001,11 +2001,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2051,11 +2051,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2149,11 +2149,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2268,7 +2268,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2283,11 +2283,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2345,11 +2345,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2439,11 +2439,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2489,11 +2489,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2539,11 +2539,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2645,11 +2645,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2793,11 +2793,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2828,7 +2828,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --first-name --last-name --email --customer-key --tag --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --first-name --last-name --email --customer-key --tag --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2843,11 +2843,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2925,11 +2925,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3027,11 +3027,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3062,7 +3062,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__applications)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3077,11 +3077,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3139,11 +3139,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3288,7 +3288,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3303,11 +3303,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3365,11 +3365,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3400,7 +3400,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profiles)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3415,11 +3415,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3477,11 +3477,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3547,11 +3547,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3597,11 +3597,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3703,11 +3703,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3757,11 +3757,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3848,7 +3848,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3863,11 +3863,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3910,7 +3910,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3925,11 +3925,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3987,11 +3987,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4037,11 +4037,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4127,11 +4127,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4260,7 +4260,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --status --template --program --customer --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --status --template --program --customer --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4275,11 +4275,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4338,7 +4338,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__parameters)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4353,11 +4353,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4400,7 +4400,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4415,11 +4415,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4477,11 +4477,11 @@ _payctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json id" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
                     return 0
                     ;;
                 --actor)

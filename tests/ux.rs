@@ -959,3 +959,111 @@ fn timestamps_are_utc_whatever_the_time_zone() {
         near_now(&att["data"][0]["modified_datetime"]);
     }
 }
+
+// ---------------------------------------------------------------- --all and JSON Lines
+
+/// The raw stdout lines of `args` (the harness's `-o json` overridden).
+fn lines(env: &Env, args: &[&str]) -> (i32, Vec<String>) {
+    let o = env.run(args);
+    (o.code, o.stdout.lines().map(str::to_string).collect())
+}
+
+/// `--all` fetches every page in order, locally and remotely: `-o json`
+/// one envelope with every record, `-o jsonl` a record per line, `-o id`
+/// an id per line, `-o table` every row; a get in JSON Lines is its one
+/// record, a refusal still the envelope.
+#[test]
+fn all_pages_and_json_lines() {
+    let env = Env::new();
+    let ids: Vec<String> = (0..7)
+        .map(|i| env.create_profile(&format!("cust-all-{i}")))
+        .collect();
+    let server = common::serve::Server::start(&env, &["--quiet"]);
+    let remote = {
+        let mut e = Env::new();
+        e.envs.push(("PAYCTL_BASE_URL", server.base.clone()));
+        e
+    };
+    for env in [&env, &remote] {
+        let o = env.run(&["profile", "list", "--all", "--page-size", "3"]);
+        ok(&o);
+        let got: Vec<&str> = o
+            .data()
+            .iter()
+            .map(|p| p["customer_profile_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, ids, "every record, in creation order");
+        assert_eq!(
+            o.json["paging"],
+            json!({"page_size": 7, "page_number": 1, "total_count": 7, "last_evaluated_key": null})
+        );
+        assert!(o.json["errors"].is_null());
+
+        let (code, ls) = lines(
+            env,
+            &[
+                "profile",
+                "list",
+                "--all",
+                "--page-size",
+                "2",
+                "-o",
+                "jsonl",
+            ],
+        );
+        assert_eq!(code, 0);
+        assert_eq!(ls.len(), 7, "{ls:?}");
+        for (l, id) in ls.iter().zip(&ids) {
+            let v: Value = serde_json::from_str(l).expect("a JSON record per line");
+            assert_eq!(v["customer_profile_id"], id.as_str());
+            assert_eq!(v["customer_profile_individual"]["ssn"], "6789", "masked");
+        }
+        let (code, ls) = lines(
+            env,
+            &["profile", "list", "--all", "--page-size", "4", "-o", "id"],
+        );
+        assert_eq!((code, ls), (0, ids.clone()));
+        let (code, ls) = lines(
+            env,
+            &[
+                "profile",
+                "list",
+                "--all",
+                "--page-size",
+                "3",
+                "-o",
+                "table",
+            ],
+        );
+        assert_eq!(code, 0);
+        let text = ls.join("\n");
+        for id in &ids {
+            assert!(text.contains(id.as_str()), "{text}");
+        }
+        assert!(!text.contains("next page"), "{text}");
+
+        // Without --all: the first page only, a line per record.
+        let (_, ls) = lines(env, &["profile", "list", "--page-size", "2", "-o", "jsonl"]);
+        assert_eq!(ls.len(), 2);
+        let (_, ls) = lines(env, &["profile", "get", &ids[3], "-o", "jsonl"]);
+        assert_eq!(ls.len(), 1);
+        let v: Value = serde_json::from_str(&ls[0]).unwrap();
+        assert_eq!(v["customer_profile_id"], ids[3].as_str());
+        // A refusal is the envelope, with its exit code.
+        let (code, ls) = lines(
+            env,
+            &["profile", "get", "csp_00000000000000000000", "-o", "jsonl"],
+        );
+        assert_eq!(code, 1);
+        let v: Value = serde_json::from_str(&ls[0]).unwrap();
+        assert_eq!(v["errors"][0]["code"], 20001);
+        // --all takes no page of its own.
+        let o = env.run(&["profile", "list", "--all", "--page-number", "2"]);
+        assert_eq!(o.code, 2, "{o:?}");
+    }
+    // An empty list is an empty envelope.
+    let empty = env.run(&["txn", "list", "--all"]);
+    ok(&empty);
+    assert_eq!(empty.data().len(), 0);
+    assert_eq!(empty.json["paging"]["total_count"], 0);
+}

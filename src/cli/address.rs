@@ -172,7 +172,7 @@ impl AddressCommand {
                 )
             }
             AddressCommand::List { csp, page } => {
-                g.call(Request::new(Op::AddressList).at([csp]).page(page.request()))
+                g.list(Request::new(Op::AddressList).at([csp]), &page)
             }
             AddressCommand::Get { csp, cpa } => g.call(Request::new(Op::AddressGet).at([csp, cpa])),
             AddressCommand::Update {

@@ -13,21 +13,24 @@ use crate::model::Tag;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct PageArgs {
-    /// Records per page (1-1000)
-    #[arg(long, default_value_t = DEFAULT_PAGE_SIZE, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=MAX_PAGE_SIZE as i64), value_name = "N")]
-    pub page_size: u32,
+    /// Records per page (1-1000; default 50, with --all 1000 per request)
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=MAX_PAGE_SIZE as i64), value_name = "N")]
+    pub page_size: Option<u32>,
     /// Page to show, from 1
     #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..), value_name = "N", conflicts_with = "after")]
     pub page_number: Option<u32>,
     /// Continue after this last_evaluated_key of the previous page
     #[arg(long, value_name = "KEY")]
     pub after: Option<String>,
+    /// Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)
+    #[arg(long, conflicts_with_all = ["page_number", "after"])]
+    pub all: bool,
 }
 
 impl PageArgs {
     pub fn request(&self) -> PageRequest {
         PageRequest {
-            size: self.page_size,
+            size: self.page_size.unwrap_or(DEFAULT_PAGE_SIZE),
             number: self.page_number,
             after: self.after.clone(),
         }

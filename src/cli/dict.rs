@@ -70,6 +70,6 @@ impl DictCommand {
                 }
             },
         };
-        g.call(req.page(page.request()))
+        g.list(req, &page)
     }
 }

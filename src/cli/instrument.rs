@@ -152,11 +152,9 @@ impl InstrumentCommand {
                     },
                 )
             }
-            InstrumentCommand::List { csp, page } => g.call(
-                Request::new(Op::InstrumentList)
-                    .at([csp])
-                    .page(page.request()),
-            ),
+            InstrumentCommand::List { csp, page } => {
+                g.list(Request::new(Op::InstrumentList).at([csp]), &page)
+            }
             InstrumentCommand::Get { csp, pin } => {
                 g.call(Request::new(Op::InstrumentGet).at([csp, pin]))
             }

@@ -8,6 +8,7 @@ pub mod dict;
 pub mod docs;
 mod env;
 pub mod instrument;
+mod list;
 pub mod profile;
 pub mod program;
 pub mod prompt;
@@ -42,7 +43,7 @@ PAYCTL_BASE_URL, PAYCTL_TOKEN, NO_COLOR.
 Examples:
   payctl demo
   CSP=$(payctl profile create --body profile.json -o id)
-  payctl profile list -o json | jq '.data[].customer_key'";
+  payctl profile list --all -o jsonl | jq -r '.customer_key'";
 
 /// The long help, also the EXTRA section of the man page.
 pub const AFTER_LONG_HELP: &str = "\
@@ -74,7 +75,7 @@ ERROR CODES (errors[].code)
 ENVIRONMENT
   PAYCTL_DATA_DIR   the store (like --data-dir)
   PAYCTL_DATABASE_URL  a PostgreSQL database as the store (like --database-url)
-  PAYCTL_OUTPUT     table, json or id (like -o)
+  PAYCTL_OUTPUT     table, json, jsonl or id (like -o)
   PAYCTL_ACTOR      the name written to created_by / modified_by (like --actor)
   PAYCTL_NO_INPUT   never prompt (like --no-input)
   PAYCTL_ALLOW_OTHER_OWNER=1  write a store whose directory another user owns (refused otherwise: 30009)
@@ -98,7 +99,7 @@ EXAMPLES
   payctl demo
   CSP=$(payctl profile create --body profile.json -o id)
   payctl program attach \"$(payctl program list -o id)\" \"$CSP\" && payctl worker
-  payctl profile list -o json | jq '.data[].customer_key'";
+  payctl profile list --all -o jsonl | jq -r '.customer_key'";
 
 /// Administer a payments Facilitator's customer profiles, addresses, bank-account
 /// payment instruments, program attachments and transactions, over a local data
@@ -288,6 +289,9 @@ pub struct Global {
     pub data_dir_explicit: bool,
     pub actor: String,
     pub yes: bool,
+    /// A `--all` list closed its open JSON envelope with its error: the
+    /// error is printed already.
+    pub stream_closed: std::sync::atomic::AtomicBool,
     pub lock_timeout: Duration,
     /// The streams: output format, colour, whether prompts are possible.
     pub ui: Ui,
@@ -620,6 +624,7 @@ pub fn run(cli: Cli) -> i32 {
         data_dir_explicit: cli.data_dir_on_command_line,
         actor,
         yes: g.yes,
+        stream_closed: Default::default(),
         lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),
         ui,
         remote,
@@ -636,6 +641,13 @@ pub fn run(cli: Cli) -> i32 {
     }
     let (flushed, code) = match &result {
         Ok(resp) => (ui.print(resp), 0),
+        Err(e)
+            if global
+                .stream_closed
+                .load(std::sync::atomic::Ordering::Relaxed) =>
+        {
+            (Ok(()), e.exit_code())
+        }
         Err(e) => (ui.print_error(e), e.exit_code()),
     };
     let committed = crate::store::journal::committed() > 0;

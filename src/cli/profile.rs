@@ -202,7 +202,7 @@ impl ProfileCommand {
                     tags,
                     ..Params::default()
                 };
-                g.call(Request::new(Op::ProfileList).query(query))
+                g.list(Request::new(Op::ProfileList).query(query), &page)
             }
             ProfileCommand::Get { csp } => g.call(Request::new(Op::ProfileGet).at([csp])),
             ProfileCommand::Import {
@@ -529,6 +529,16 @@ mod import {
                     if let Some(id) = v.get("id").and_then(|i| i.as_str())
                         && let Err(e) = out.put(&format!("{id}\n"))
                     {
+                        return Ok(Err(e));
+                    }
+                }
+                return Ok(out.flush());
+            }
+            if g.ui.format() == Format::Jsonl {
+                while let Some(v) = next()? {
+                    count += 1;
+                    let line = format!("{}\n", serde_json::to_string(&v).expect("json"));
+                    if let Err(e) = out.put(&line) {
                         return Ok(Err(e));
                     }
                 }

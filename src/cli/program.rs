@@ -168,14 +168,10 @@ pub enum ProgramCommand {
 impl ProgramCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            ProgramCommand::List { page } => {
-                g.call(Request::new(Op::ProgramList).page(page.request()))
+            ProgramCommand::List { page } => g.list(Request::new(Op::ProgramList), &page),
+            ProgramCommand::Applications { prm, page } => {
+                g.list(Request::new(Op::ApplicationList).at([prm]), &page)
             }
-            ProgramCommand::Applications { prm, page } => g.call(
-                Request::new(Op::ApplicationList)
-                    .at([prm])
-                    .page(page.request()),
-            ),
             ProgramCommand::Attach {
                 prm,
                 csp,
@@ -209,11 +205,9 @@ impl ProgramCommand {
                 }
                 Ok(attached)
             }
-            ProgramCommand::Profiles { prm, page } => g.call(
-                Request::new(Op::AttachmentList)
-                    .at([prm])
-                    .page(page.request()),
-            ),
+            ProgramCommand::Profiles { prm, page } => {
+                g.list(Request::new(Op::AttachmentList).at([prm]), &page)
+            }
             ProgramCommand::Profile { prm, csp } => {
                 let shown = (crate::error::shown_id(&csp), crate::error::shown_id(&prm));
                 g.call(Request::new(Op::AttachmentGet).at([prm, csp]))

@@ -35,16 +35,12 @@ pub enum TemplateCommand {
 impl TemplateCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            TemplateCommand::List { app, page } => g.call(
-                Request::new(Op::TemplateList)
-                    .at([app])
-                    .page(page.request()),
-            ),
-            TemplateCommand::Steps { trt, page } => g.call(
-                Request::new(Op::TemplateStepList)
-                    .at([trt])
-                    .page(page.request()),
-            ),
+            TemplateCommand::List { app, page } => {
+                g.list(Request::new(Op::TemplateList).at([app]), &page)
+            }
+            TemplateCommand::Steps { trt, page } => {
+                g.list(Request::new(Op::TemplateStepList).at([trt]), &page)
+            }
         }
     }
 }

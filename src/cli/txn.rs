@@ -333,16 +333,12 @@ impl TxnCommand {
                     customer,
                     ..Params::default()
                 };
-                g.call(Request::new(Op::TxnList).query(query))
+                g.list(Request::new(Op::TxnList).query(query), &page)
             }
-            TxnCommand::Parameters { trn, page } => g.call(
-                Request::new(Op::TxnParameters)
-                    .at([trn])
-                    .page(page.request()),
-            ),
-            TxnCommand::Steps { trn, page } => {
-                g.call(Request::new(Op::TxnSteps).at([trn]).page(page.request()))
+            TxnCommand::Parameters { trn, page } => {
+                g.list(Request::new(Op::TxnParameters).at([trn]), &page)
             }
+            TxnCommand::Steps { trn, page } => g.list(Request::new(Op::TxnSteps).at([trn]), &page),
         }
     }
 }

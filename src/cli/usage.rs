@@ -180,7 +180,9 @@ pub fn report(e: &clap::Error, ui: &Ui) -> i32 {
         }
         _ => ui.err_text(&text),
     }
-    if e.kind() != K::DisplayHelpOnMissingArgumentOrSubcommand && ui.format() == Format::Json {
+    if e.kind() != K::DisplayHelpOnMissingArgumentOrSubcommand
+        && matches!(ui.format(), Format::Json | Format::Jsonl)
+    {
         // clap's first paragraph, on one line: the error and what it names on
         // the lines below it (the missing arguments, the possible values),
         // without the usage line and the tips.

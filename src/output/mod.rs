@@ -18,6 +18,9 @@ use crate::error::Error;
 pub enum Format {
     Table,
     Json,
+    /// JSON Lines: one record per line (the records of `data`, nothing
+    /// else); a failure is still the envelope.
+    Jsonl,
     Id,
 }
 
@@ -141,6 +144,16 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
     }
     match style.format {
         Format::Json => writeln!(out, "{}", json_text(&envelope(&resp), style.pretty)),
+        Format::Jsonl => match &resp {
+            Response::Id(id) => writeln!(out, "{}", json!({"id": id})),
+            Response::Raw(_) => Ok(()),
+            Response::List { data, .. } | Response::Records(_, data) => {
+                for v in data {
+                    writeln!(out, "{}", json_text(v, false))?;
+                }
+                Ok(())
+            }
+        },
         Format::Id => match &resp {
             Response::Id(id) => writeln!(out, "{id}"),
             Response::Raw(_) => Ok(()),
@@ -166,6 +179,7 @@ pub fn print_error(
 ) -> io::Result<()> {
     match style.format {
         Format::Json => writeln!(out, "{}", json_text(&error_envelope(err), style.pretty)),
+        Format::Jsonl => writeln!(out, "{}", json_text(&error_envelope(err), false)),
         Format::Table | Format::Id => {
             for e in &err.errors {
                 let line = format!("error[{}]: {}", e.code, mask::message(&e.message));
@@ -177,5 +191,93 @@ pub fn print_error(
             }
             Ok(())
         }
+    }
+}
+
+/// The records of a list printed page by page as they come (`--all`), in
+/// bounded memory: JSON Lines and ids line by line, a table per page, and
+/// one JSON envelope whose `data` holds every record, opened at the first
+/// page and closed by [`Stream::finish`] (or by [`Stream::fail`], whose
+/// envelope then carries the error after the records already printed).
+pub struct Stream {
+    style: Style,
+    /// Records printed so far.
+    count: usize,
+    /// The JSON envelope is open (`{"data":[` written).
+    open: bool,
+}
+
+impl Stream {
+    pub fn new(style: Style) -> Stream {
+        Stream {
+            style,
+            count: 0,
+            open: false,
+        }
+    }
+
+    /// Print one page (a `Response::List`) as it came.
+    pub fn page(&mut self, out: &mut impl Write, page: &Response) -> io::Result<()> {
+        let page = masked(page);
+        let Response::List { data, .. } = &page else {
+            return print(out, self.style, &page);
+        };
+        match self.style.format {
+            Format::Json => {
+                for v in data {
+                    let sep = if self.open {
+                        ","
+                    } else {
+                        self.open = true;
+                        "{\"data\":["
+                    };
+                    write!(out, "{sep}{}", json_text(v, false))?;
+                    self.count += 1;
+                }
+                Ok(())
+            }
+            Format::Table if data.is_empty() && self.count > 0 => Ok(()),
+            Format::Table => {
+                self.count += data.len();
+                table::print_rows(out, self.style, &page, false)
+            }
+            _ => {
+                self.count += data.len();
+                print(out, self.style, &page)
+            }
+        }
+    }
+
+    /// Whether a JSON envelope is open on stdout (an error must close it).
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// The end of a list printed whole: `paging` counts every record.
+    pub fn finish(&mut self, out: &mut impl Write, total_count: usize) -> io::Result<()> {
+        if self.style.format == Format::Table {
+            return writeln!(out, "{} records, every page", self.count);
+        }
+        if self.style.format != Format::Json {
+            return Ok(());
+        }
+        if !self.open {
+            write!(out, "{{\"data\":[")?;
+        }
+        self.open = false;
+        let paging = json!({
+            "page_size": self.count,
+            "page_number": 1,
+            "total_count": total_count,
+            "last_evaluated_key": null,
+        });
+        writeln!(out, "],\"paging\":{paging},\"errors\":null}}")
+    }
+
+    /// Close an open JSON envelope with `err` after the records printed.
+    pub fn fail(&mut self, out: &mut impl Write, err: &Error) -> io::Result<()> {
+        self.open = false;
+        let errors = &error_envelope(err)["errors"];
+        writeln!(out, "],\"paging\":null,\"errors\":{errors}}}")
     }
 }

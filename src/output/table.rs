@@ -373,6 +373,17 @@ fn body_cell(style: Style, text: String) -> Cell {
 }
 
 pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<()> {
+    print_rows(out, style, resp, true)
+}
+
+/// A page of a list printed whole (`--all`): its rows without the page's
+/// footer, which names a next page that the list fetches itself.
+pub fn print_rows(
+    out: &mut impl Write,
+    style: Style,
+    resp: &Response,
+    footer: bool,
+) -> io::Result<()> {
     match resp {
         Response::Id(id) => writeln!(out, "{id}"),
         Response::Raw(text) => out.write_all(text.as_bytes()),
@@ -425,7 +436,9 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
                 }
                 writeln!(out, "{t}")?;
             }
-            if let Response::List { paging, .. } = resp {
+            if let Response::List { paging, .. } = resp
+                && footer
+            {
                 let more = match &paging.last_evaluated_key {
                     Some(k) => format!("; next page: --after {k}"),
                     None => String::new(),

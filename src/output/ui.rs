@@ -148,6 +148,17 @@ impl Ui {
         out.flush()
     }
 
+    /// Run `f` on stdout, locked, then flush it.
+    pub fn with_stdout<T>(
+        &self,
+        f: impl FnOnce(&mut io::StdoutLock) -> io::Result<T>,
+    ) -> io::Result<T> {
+        let mut out = io::stdout().lock();
+        let v = f(&mut out)?;
+        out.flush()?;
+        Ok(v)
+    }
+
     /// Print a command's answer on stdout in the format, flushed.
     pub fn print(&self, resp: &Response) -> io::Result<()> {
         let mut out = io::stdout().lock();
