@@ -102,7 +102,7 @@ fn statuses_follow_the_envelope_and_the_guide() {
     s.get("/customers").refused(404, 20002);
     let m = s.send("DELETE", "/customer-profiles", None, &[]);
     m.refused(405, 10008);
-    assert_eq!(m.header("allow"), Some("POST, GET"));
+    assert_eq!(m.header("allow"), Some("POST, GET, HEAD"));
     s.send(
         "PATCH",
         &format!("/customer-profiles/{csp}"),
@@ -124,7 +124,7 @@ fn a_body_over_max_body_is_413_and_changes_nothing() {
     // Chunked, without a Content-Length: stopped while reading.
     let chunk = "y".repeat(700);
     let raw = format!(
-        "POST /customer-profiles HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
+        "POST /customer-profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
         chunk.len()
     );
     let answer = s.raw(raw.as_bytes());
@@ -195,7 +195,7 @@ fn hostile_paths_and_headers_answer_4xx_envelopes() {
         format!("/transactions/{long}/transaction-steps"),
         "/dictionaries/countries/..%2F..%2F/states".to_string(),
     ] {
-        let raw = format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        let raw = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         let answer = s.raw(raw.as_bytes());
         let status: u16 = answer[9..12].parse().unwrap_or(0);
         assert!((400..500).contains(&status), "{path:.80}: {answer:.300}");
@@ -213,7 +213,7 @@ fn hostile_paths_and_headers_answer_4xx_envelopes() {
     }
     // A request head far beyond 64 KiB is refused, the server goes on.
     let huge = format!(
-        "GET /_payctl/health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
+        "GET /_payctl/health HTTP/1.1\r\nHost: localhost\r\nX-Big: {}\r\nConnection: close\r\n\r\n",
         "b".repeat(200_000)
     );
     let answer = s.raw(huge.as_bytes());
@@ -240,7 +240,7 @@ fn a_stalled_client_does_not_block_others() {
     let mut stalled = std::net::TcpStream::connect(&s.addr).unwrap();
     use std::io::Write;
     stalled
-        .write_all(b"POST /customer-profiles HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        .write_all(b"POST /customer-profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
         .unwrap();
     let t = std::time::Instant::now();
     assert_eq!(
@@ -511,7 +511,7 @@ fn sigterm_lets_a_request_in_flight_finish_and_accepts_no_new_one() {
     let mut conn = std::net::TcpStream::connect(&s.addr).unwrap();
     write!(
         conn,
-        "POST /customer-profiles HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST /customer-profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     )
     .unwrap();
@@ -635,7 +635,7 @@ fn what_an_openapi_tester_found_is_answered_right() {
     let text = body.to_string();
     for ct in ["text/plain", "application/x-www-form-urlencoded"] {
         let raw = format!(
-            "POST /customer-profiles HTTP/1.1\r\nHost: x\r\nContent-Type: {ct}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+            "POST /customer-profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: {ct}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
             text.len()
         );
         let answer = s.raw(raw.as_bytes());
@@ -742,4 +742,409 @@ fn the_served_document_says_when_the_token_is_required() {
         local.json["security"], doc.json["security"],
         "payctl openapi"
     );
+}
+
+// ------------------------------------------------ the edge (issue 30, sections 2, 4, 5)
+
+/// A raw answer (`Server::raw`) as status, lower-cased header lines and JSON body.
+fn parse_raw(answer: &str) -> (u16, String, Value) {
+    let status = answer.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((answer, ""));
+    (
+        status,
+        head.to_ascii_lowercase(),
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
+}
+
+/// The codes and first message of an error envelope.
+fn codes_and_message(v: &Value) -> (Vec<u64>, String) {
+    let errors = v["errors"].as_array().cloned().unwrap_or_default();
+    (
+        errors.iter().filter_map(|e| e["code"].as_u64()).collect(),
+        errors
+            .first()
+            .and_then(|e| e["message"].as_str())
+            .unwrap_or("")
+            .to_string(),
+    )
+}
+
+/// A request of `head` lines (no body unless given, `Content-Type` only as
+/// the lines say), on a new connection.
+fn raw_request(
+    s: &Server,
+    method: &str,
+    path: &str,
+    lines: &[&str],
+    body: &str,
+) -> (u16, String, Value) {
+    let mut req = format!("{method} {path} HTTP/1.1\r\n");
+    for l in lines {
+        req.push_str(l);
+        req.push_str("\r\n");
+    }
+    req.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    parse_raw(&s.raw(req.as_bytes()))
+}
+
+/// Holds the store's lock as another payctl would (clippy.toml keeps
+/// File::lock in store/lock.rs).
+#[allow(clippy::disallowed_methods)]
+fn hold_lock(env: &Env) -> std::fs::File {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(env.path().join("payctl.lock"))
+        .unwrap();
+    f.lock().unwrap();
+    f
+}
+
+/// Issue 30 section 2: a server without a token (the default, on loopback)
+/// refuses what a web page could send: a foreign `Origin` (a page's
+/// `fetch(url, {mode: "no-cors"})`), a `Host` that is not loopback (DNS
+/// rebinding), a body without JSON's `Content-Type`. Same-origin requests
+/// and requests without `Origin` (curl, remote mode) work.
+#[test]
+fn a_server_without_a_token_refuses_what_a_web_page_could_send() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let port = s.addr.rsplit(':').next().unwrap().to_string();
+    let body = profile_body("cust-web-001").to_string();
+    let before = env.snapshot();
+    let json_ct = "Content-Type: application/json";
+
+    // A foreign origin, `null` (a sandboxed page), https on the same host and
+    // port, another port: 403, 10011, naming Origin; nothing written.
+    let own = format!("Host: 127.0.0.1:{port}");
+    for origin in [
+        "http://evil.example".to_string(),
+        "null".to_string(),
+        format!("https://127.0.0.1:{port}"),
+        "http://127.0.0.1:1".to_string(),
+        format!("http://localhost:{port}"),
+    ] {
+        let o = format!("Origin: {origin}");
+        let (status, _, v) = raw_request(
+            &s,
+            "POST",
+            "/customer-profiles",
+            &[&own, &o, json_ct],
+            &body,
+        );
+        let (codes, msg) = codes_and_message(&v);
+        assert_eq!((status, codes), (403, vec![10011]), "{origin}: {v}");
+        assert!(msg.contains("header Origin"), "{msg}");
+        assert!(v["data"].is_null(), "{v}");
+    }
+    // A page's form or no-cors fetch sends no or a plain Content-Type: 415.
+    let evil = "Origin: http://evil.example";
+    let (status, _, _) = raw_request(&s, "POST", "/customer-profiles", &[&own, evil], &body);
+    assert_eq!(status, 403, "the foreign origin is refused first");
+    let (status, _, v) = raw_request(&s, "POST", "/customer-profiles", &[&own], &body);
+    let (codes, msg) = codes_and_message(&v);
+    assert_eq!((status, codes), (415, vec![10005]), "{v}");
+    assert!(msg.contains("Content-Type"), "{msg}");
+    // DNS rebinding: a name of the attacker's that resolves to 127.0.0.1.
+    for host in [
+        "rebind.evil.example",
+        "rebind.evil.example:8080",
+        "localhost.evil.example",
+        "10.0.0.1",
+        "[::2]",
+        "",
+    ] {
+        let h = format!("Host: {host}");
+        let (status, _, v) = raw_request(&s, "GET", "/customer-profiles", &[&h], "");
+        let (codes, msg) = codes_and_message(&v);
+        assert_eq!((status, codes), (403, vec![10011]), "{host}: {v}");
+        assert!(msg.contains("header Host"), "{msg}");
+        assert!(v["data"].is_null(), "{v}");
+    }
+    assert_eq!(env.snapshot(), before, "refused requests wrote nothing");
+
+    // Loopback names and addresses, with any port, are served.
+    for host in [
+        "localhost",
+        "LOCALHOST:80",
+        "app.localhost:9",
+        "127.0.0.1",
+        "127.8.9.1:1234",
+        "[::1]",
+        "[::1]:8080",
+        "localhost.",
+    ] {
+        let h = format!("Host: {host}");
+        let (status, _, v) = raw_request(&s, "GET", "/customer-profiles", &[&h], "");
+        assert_eq!(status, 200, "{host}: {v}");
+        assert_eq!(v["paging"]["total_count"], 0, "{v}");
+    }
+    // Same origin (the page the server itself would serve), then no Origin.
+    let same = format!("Origin: http://127.0.0.1:{port}");
+    let (status, _, v) = raw_request(
+        &s,
+        "POST",
+        "/customer-profiles",
+        &[&own, &same, json_ct],
+        &body,
+    );
+    assert_eq!(status, 201, "{v}");
+    let first = v["data"][0]["id"].as_str().unwrap().to_string();
+    let (status, _, v) = raw_request(
+        &s,
+        "POST",
+        "/customer-profiles",
+        &["Host: localhost", json_ct],
+        &profile_body("cust-web-002").to_string(),
+    );
+    assert_eq!(status, 201, "{v}");
+    // Remote mode (no Origin) works.
+    let o = s.cli(&env, &["profile", "get", &first]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data()[0]["customer_profile_id"], first.as_str());
+
+    // With a token, the token is the guard (CLI.md): another Origin or Host
+    // with the token is served; a body still needs JSON's Content-Type.
+    let token = "0123456789abcdef-token";
+    let t = Server::start(&env, &["--token", token]);
+    let bearer = format!("Authorization: Bearer {token}");
+    let (status, _, v) = raw_request(
+        &t,
+        "GET",
+        "/customer-profiles",
+        &["Host: payments.internal.example", evil, &bearer],
+        "",
+    );
+    assert_eq!(status, 200, "{v}");
+    let (status, _, v) = raw_request(
+        &t,
+        "POST",
+        "/customer-profiles",
+        &["Host: localhost", &bearer],
+        &profile_body("cust-web-003").to_string(),
+    );
+    let (codes, msg) = codes_and_message(&v);
+    assert_eq!((status, codes), (415, vec![10005]), "{v}");
+    assert!(msg.contains("Content-Type"), "{msg}");
+    assert_eq!(
+        env.run(&["profile", "list"]).json["paging"]["total_count"],
+        2
+    );
+}
+
+/// Issue 30 section 2: no request writes as the worker (`SYSTEM`), in any
+/// case or encoding; nor can serve's own default actor be SYSTEM.
+#[test]
+fn no_request_can_write_as_the_worker_system() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let before = env.snapshot();
+    let body = profile_body("cust-sys-001").to_string();
+    for actor in ["SYSTEM", "system", "SyStEm", "%53YSTEM", " SYSTEM "] {
+        let r = s.send(
+            "POST",
+            "/customer-profiles",
+            Some(&body),
+            &[("X-Payctl-Actor", actor)],
+        );
+        r.refused(400, 10001);
+        let msg = r.json["errors"][0]["message"].as_str().unwrap();
+        assert!(msg.contains("X-Payctl-Actor"), "{msg}");
+        assert!(msg.contains("worker"), "{msg}");
+        s.send(
+            "POST",
+            "/_payctl/worker",
+            None,
+            &[("X-Payctl-Actor", actor)],
+        )
+        .refused(400, 10001);
+    }
+    assert_eq!(env.snapshot(), before, "nothing written");
+    // Other actors still write, and are recorded.
+    let r = s.send(
+        "POST",
+        "/customer-profiles",
+        Some(&body),
+        &[("X-Payctl-Actor", "SYSTEMS")],
+    );
+    assert_eq!(r.status, 201, "{r:?}");
+    let got = env.run(&["profile", "get", &r.id()]);
+    assert_eq!(got.data()[0]["created_by"], "SYSTEMS");
+    // serve --actor SYSTEM: a usage error before listening.
+    for actor in ["SYSTEM", "system"] {
+        let mut c = env.cmd();
+        c.args([
+            "--actor",
+            actor,
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--no-worker",
+        ])
+        .env_remove("PAYCTL_SERVE_TOKEN");
+        common::Out::from(c.output().unwrap())
+            .refused(2, 10000)
+            .mentions("--actor");
+    }
+}
+
+/// Issue 30 section 2: answers (records, and errors) are never cached.
+#[test]
+fn answers_carry_cache_control_no_store() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let created = s.post("/customer-profiles", &profile_body("cust-cache-1"));
+    let csp = created.id();
+    for r in [
+        created,
+        s.get(&format!("/customer-profiles/{csp}")),
+        s.get("/customer-profiles"),
+        s.get("/_payctl/health"),
+        s.get("/openapi.json"),
+        s.send("HEAD", &format!("/customer-profiles/{csp}"), None, &[]),
+        s.get("/customer-profiles/csp_doesnotexist0000000"),
+        s.get("/nowhere"),
+        s.send("DELETE", "/customer-profiles", None, &[]),
+    ] {
+        assert_eq!(r.header("cache-control"), Some("no-store"), "{r:?}");
+    }
+    let (_, head, _) = raw_request(&s, "POST", "/customer-profiles", &["Host: localhost"], "{}");
+    assert!(head.contains("cache-control: no-store"), "{head}");
+}
+
+/// Issue 30 section 2: a busy store answers 503 with `Retry-After` and a
+/// message that names no path (the store's directory is the server's
+/// business); the server's log names the lock file whole.
+#[test]
+fn a_busy_store_answers_503_naming_no_path_and_the_log_names_it() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--lock-timeout", "0.3"]);
+    let dir = env.path().canonicalize().unwrap();
+    let lock = hold_lock(&env);
+    for r in [
+        s.post("/customer-profiles", &profile_body("cust-busy-01")),
+        s.get("/customer-profiles"),
+        s.get("/_payctl/health"),
+    ] {
+        r.refused(503, 30001);
+        assert_eq!(r.header("retry-after"), Some("1"), "{r:?}");
+        let msg = r.json["errors"][0]["message"].as_str().unwrap();
+        assert!(msg.contains("the store"), "{msg}");
+        assert!(!r.text.contains(dir.to_str().unwrap()), "{}", r.text);
+        assert!(
+            !r.text.contains(env.dir.path().to_str().unwrap()),
+            "{}",
+            r.text
+        );
+        assert!(!r.text.contains("/tmp"), "{}", r.text);
+    }
+    drop(lock);
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    let (_, log) = s.terminate();
+    let full = format!("{}/payctl.lock", dir.display());
+    assert!(
+        log.contains(&full) || log.contains(&format!("{}/payctl.lock", env.path().display())),
+        "{log}"
+    );
+}
+
+/// A TCP proxy to `port` on a free port of its own, until `cut` is set:
+/// then every connection is closed and no new one accepted (a database
+/// gone away).
+fn db_proxy(port: u16) -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let mine = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let cut = std::sync::Arc::new(AtomicBool::new(false));
+    let stop = cut.clone();
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        while !stop.load(Ordering::SeqCst) {
+            match listener.accept() {
+                Ok((client, _)) => {
+                    client.set_nonblocking(false).unwrap();
+                    let server = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+                    for (mut from, mut to) in [
+                        (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                        (server.try_clone().unwrap(), client.try_clone().unwrap()),
+                    ] {
+                        std::thread::spawn(move || {
+                            let _ = std::io::copy(&mut from, &mut to);
+                            let _ = to.shutdown(std::net::Shutdown::Both);
+                        });
+                    }
+                    open.push(client);
+                    open.push(server);
+                }
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+            }
+        }
+        for c in open {
+            let _ = c.shutdown(std::net::Shutdown::Both);
+        }
+        drop(listener);
+    });
+    (mine, cut)
+}
+
+/// Issue 30 section 2: a `--database-url` server whose database goes away
+/// answers 503 with `Retry-After` (a retry may work; it was 500), and its
+/// answers name neither the database's host, port nor user.
+#[test]
+fn a_database_gone_away_answers_503_naming_no_host_port_or_user() {
+    let Some(env) = Env::database("a_database_gone_away_answers_503") else {
+        return;
+    };
+    // postgresql://postgres:secret-pw@127.0.0.1:PORT/NAME, through the proxy.
+    let url = env.db.clone().unwrap();
+    let (head, name) = url.rsplit_once('/').unwrap();
+    let pg_port: u16 = head.rsplit_once(':').unwrap().1.parse().unwrap();
+    let (port, cut) = db_proxy(pg_port);
+    let proxied = format!("postgresql://postgres:secret-pw@127.0.0.1:{port}/{name}");
+    let env = Env {
+        dir: tempfile::TempDir::new().unwrap(),
+        envs: Vec::new(),
+        db: Some(proxied),
+    };
+    let s = Server::start(&env, &["--lock-timeout", "2"]);
+    assert_eq!(
+        s.post("/customer-profiles", &profile_body("cust-pg-gone1"))
+            .status,
+        201
+    );
+    cut.store(true, std::sync::atomic::Ordering::SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    for r in [
+        s.get("/customer-profiles"),
+        s.post("/customer-profiles", &profile_body("cust-pg-gone2")),
+    ] {
+        assert_eq!(r.status, 503, "{r:?}");
+        assert!(
+            r.codes().iter().any(|c| [30016, 30019].contains(c)),
+            "{r:?}"
+        );
+        assert!(r.header("retry-after").is_some(), "{r:?}");
+        let msg = r.json["errors"][0]["message"].as_str().unwrap();
+        assert!(msg.contains("the database"), "{msg}");
+        for hidden in [
+            format!("127.0.0.1:{port}"),
+            "127.0.0.1".to_string(),
+            port.to_string(),
+            "postgres@".to_string(),
+            "secret-pw".to_string(),
+        ] {
+            assert!(!r.text.contains(&hidden), "{hidden}: {}", r.text);
+        }
+    }
+    let (_, log) = s.terminate();
+    assert!(
+        log.contains(&format!("127.0.0.1:{port}")),
+        "the log names it: {log}"
+    );
+    assert!(!log.contains("secret-pw"), "{log}");
 }
