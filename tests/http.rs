@@ -1148,3 +1148,128 @@ fn a_database_gone_away_answers_503_naming_no_host_port_or_user() {
     );
     assert!(!log.contains("secret-pw"), "{log}");
 }
+
+/// `payctl serve` with `args` (plus `vars`) that must refuse to start: its output.
+fn serve_refused(env: &Env, args: &[&str], vars: &[(&str, &str)]) -> common::Out {
+    let mut c = env.cmd();
+    c.arg("serve")
+        .args(args)
+        .args(["--no-worker"])
+        .env_remove("PAYCTL_SERVE_TOKEN")
+        .envs(vars.iter().copied())
+        .timeout(std::time::Duration::from_secs(20));
+    common::Out::from(c.output().unwrap())
+}
+
+/// Issue 30 section 4: the token from a file (not in the process list),
+/// the rule of a token on every address, and what is wrong said exactly;
+/// the token itself never shown.
+#[test]
+fn serve_takes_its_token_from_a_file_and_refuses_a_weak_or_malformed_one() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let token = "Zq8-token-from-a-file-77";
+    let file = env.dir.path().join("token");
+    std::fs::write(&file, format!("{token}\n")).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let path = file.to_str().unwrap();
+    let s = Server::start(&env, &["--token-file", path]);
+    s.get("/customer-profiles").refused(401, 10007);
+    let bearer = format!("Bearer {token}");
+    let ok = s.send(
+        "GET",
+        "/customer-profiles",
+        None,
+        &[("Authorization", &bearer)],
+    );
+    assert_eq!(ok.status, 200, "{ok:?}");
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", &s.base)
+        .env("PAYCTL_TOKEN", token)
+        .args(["profile", "list"]);
+    assert_eq!(common::Out::from(c.output().unwrap()).code, 0);
+    let (_, log) = s.terminate();
+    assert!(!log.contains(token), "{log}");
+
+    // --token and --token-file conflict.
+    serve_refused(
+        &env,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--token",
+            token,
+            "--token-file",
+            path,
+        ],
+        &[],
+    )
+    .refused(2, 10000)
+    .mentions("--token-file");
+
+    // A file that cannot hold a secret: refused, naming --token-file.
+    let empty = env.dir.path().join("empty");
+    std::fs::write(&empty, "\n").unwrap();
+    std::fs::set_permissions(&empty, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let open = env.dir.path().join("open");
+    std::fs::write(&open, format!("{token}\n")).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let missing = env.dir.path().join("missing");
+    for (f, says) in [
+        (&empty, "empty"),
+        (&open, "readable by every user"),
+        (&missing, "cannot be read"),
+        (&env.dir.path().to_path_buf(), "not a regular file"),
+    ] {
+        let o = serve_refused(
+            &env,
+            &[
+                "--listen",
+                "127.0.0.1:0",
+                "--token-file",
+                f.to_str().unwrap(),
+            ],
+            &[],
+        );
+        o.refused(2, 10000).mentions("--token-file").mentions(says);
+        assert!(
+            !o.stderr.contains(token) && !o.stdout.contains(token),
+            "{o:?}"
+        );
+    }
+
+    // Weak or malformed tokens, on loopback and beyond, by each way in.
+    let cases: [(&str, &str); 7] = [
+        ("                ", "space"),
+        ("aaaaaaaaaaaaaaaaaaaa", "distinct"),
+        ("abababababababababab", "distinct"),
+        ("0123456789abcde", "15 characters"),
+        ("0123456789abcdef\nsecond-line", "line break"),
+        ("0123456789abcdéf-token", "non-ASCII"),
+        ("0123456789\tabcdef-token", "tab"),
+    ];
+    for (bad, says) in cases {
+        for listen in ["127.0.0.1:0", "0.0.0.0:0"] {
+            let o = serve_refused(&env, &["--listen", listen, "--token", bad], &[]);
+            o.refused(2, 10000)
+                .mentions("--token")
+                .mentions(says)
+                .mentions("16 or more printable ASCII characters");
+            let o = serve_refused(&env, &["--listen", listen], &[("PAYCTL_SERVE_TOKEN", bad)]);
+            o.refused(2, 10000)
+                .mentions("PAYCTL_SERVE_TOKEN")
+                .mentions(says);
+            if bad.len() > 4 {
+                assert!(!o.stderr.contains(bad) && !o.stdout.contains(bad), "{o:?}");
+            }
+        }
+        // The same in a file (a line break inside: the file's second line).
+        std::fs::write(&file, format!("{bad}\n")).unwrap();
+        let o = serve_refused(
+            &env,
+            &["--listen", "127.0.0.1:0", "--token-file", path],
+            &[],
+        );
+        o.refused(2, 10000).mentions("--token-file").mentions(says);
+    }
+}
