@@ -1273,3 +1273,191 @@ fn serve_takes_its_token_from_a_file_and_refuses_a_weak_or_malformed_one() {
         o.refused(2, 10000).mentions("--token-file").mentions(says);
     }
 }
+
+/// Issue 30 section 5: `Allow` lists HEAD wherever GET is served; a
+/// repeated `Idempotency-Key`, `Authorization` or `X-Payctl-Actor` is
+/// refused (the first was taken silently); the access log masks a path's
+/// digit runs as the 20001 message does; the actor error says the real rule.
+#[test]
+fn allow_lists_head_repeated_headers_are_refused_and_the_log_masks_paths() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let csp = s
+        .post("/customer-profiles", &profile_body("cust-five-01"))
+        .id();
+    for (method, path, allow) in [
+        (
+            "DELETE",
+            "/customer-profiles".to_string(),
+            "POST, GET, HEAD",
+        ),
+        (
+            "POST",
+            format!("/customer-profiles/{csp}"),
+            "GET, HEAD, PUT",
+        ),
+        ("PUT", "/_payctl/worker".to_string(), "POST"),
+    ] {
+        let r = s.send(method, &path, None, &[]);
+        r.refused(405, 10008);
+        let mut got: Vec<&str> = r.header("allow").unwrap().split(", ").collect();
+        let mut want: Vec<&str> = allow.split(", ").collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{method} {path}: {r:?}");
+    }
+
+    let body = profile_body("cust-five-02").to_string();
+    for (name, a, b) in [
+        ("Idempotency-Key", "key-one-0001", "key-two-0002"),
+        ("X-Payctl-Actor", "alice", "bob"),
+        ("Authorization", "Bearer x", "Bearer y"),
+    ] {
+        let one = format!("{name}: {a}");
+        let two = format!("{name}: {b}");
+        let (status, _, v) = raw_request(
+            &s,
+            "POST",
+            "/customer-profiles",
+            &[
+                "Host: localhost",
+                "Content-Type: application/json",
+                &one,
+                &two,
+            ],
+            &body,
+        );
+        let (codes, msg) = codes_and_message(&v);
+        assert_eq!((status, codes), (400, vec![10001]), "{name}: {v}");
+        assert!(
+            msg.contains(name) && msg.contains("more than once"),
+            "{msg}"
+        );
+    }
+    assert_eq!(
+        s.get("/customer-profiles").json["paging"]["total_count"],
+        1,
+        "refused requests wrote nothing"
+    );
+    // With a token the repeated Authorization is refused before it is read.
+    let token = "0123456789abcdef-token";
+    let t = Server::start(&env, &["--token", token]);
+    let good = format!("Authorization: Bearer {token}");
+    let (status, _, v) = raw_request(
+        &t,
+        "GET",
+        "/customer-profiles",
+        &["Host: localhost", &good, "Authorization: Bearer wrong"],
+        "",
+    );
+    assert_eq!(status, 400, "{v}");
+    drop(t);
+
+    // The actor's rule: 1-64 characters once decoded; 64 characters of
+    // 2 bytes (384 bytes as sent) are accepted, 65 are refused saying so.
+    let ok = "%C3%A9".repeat(64);
+    let r = s.send("POST", "/_payctl/worker", None, &[("X-Payctl-Actor", &ok)]);
+    assert_eq!(r.status, 200, "{r:?}");
+    let r = s.send(
+        "POST",
+        "/_payctl/worker",
+        None,
+        &[("X-Payctl-Actor", &"z".repeat(65))],
+    );
+    r.refused(400, 10001);
+    let msg = r.json["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("X-Payctl-Actor") && msg.contains("1-64 characters"),
+        "{msg}"
+    );
+    assert!(!msg.contains("192"), "{msg}");
+    let r = s.send(
+        "POST",
+        "/_payctl/worker",
+        None,
+        &[("X-Payctl-Actor", &"%41".repeat(300))],
+    );
+    r.refused(400, 10001);
+    let msg = r.json["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("1-64 characters") && msg.contains("768 bytes"),
+        "{msg}"
+    );
+
+    // A path with an account number: the 20001 message and the log mask it alike.
+    let r = s.get("/customer-profiles/123456789012");
+    r.refused(404, 20001);
+    let msg = r.json["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("…9012") && !msg.contains("123456789012"),
+        "{msg}"
+    );
+    s.get("/customer-profiles/%31%32%33%34%35%36%37%38%39%30%31%32")
+        .refused(404, 20001);
+    s.get("/nowhere/4111111111111111").refused(404, 20002);
+    let (_, log) = s.terminate();
+    assert!(log.contains("GET /customer-profiles/…9012 404"), "{log}");
+    assert!(log.contains("GET /nowhere/…1111 404"), "{log}");
+    for whole in ["123456789012", "4111111111111111", "%31%32%33%34%35"] {
+        assert!(!log.contains(whole), "{whole}: {log}");
+    }
+}
+
+/// Issue 30 section 3 (the server's part): a client that goes away while
+/// its create waits for the store does not lose the create's access-log
+/// line; the create is committed and logged as 201.
+#[test]
+fn a_create_whose_client_has_gone_is_committed_and_logged() {
+    use std::io::Write;
+    let env = Env::new();
+    let s = Server::start(&env, &["--lock-timeout", "60"]);
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    let lock = hold_lock(&env);
+    let body = profile_body("cust-gone-01").to_string();
+    let mut conn = std::net::TcpStream::connect(&s.addr).unwrap();
+    write!(
+        conn,
+        "POST /customer-profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // The server waits for the lock; the client gives up and closes.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    conn.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(conn);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    drop(lock);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !s
+        .log
+        .lock()
+        .unwrap()
+        .contains("POST /customer-profiles 201")
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let listed = s.get("/customer-profiles?customer_key=cust-gone-01");
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+    let (_, log) = s.terminate();
+    assert!(log.contains("POST /customer-profiles 201"), "{log}");
+}
+
+/// The times a server writes are UTC, whatever the server's time zone
+/// (they were its local time).
+#[test]
+fn a_server_writes_utc_times_in_any_time_zone() {
+    let env = Env::new();
+    let s =
+        Server::try_start_with(&env, &["--no-worker"], &[], &[("TZ", "PAY-05:45")]).expect("serve");
+    let csp = s
+        .post("/customer-profiles", &profile_body("cust-utc-001"))
+        .id();
+    let got = s.get(&format!("/customer-profiles/{csp}"));
+    let created = got.json["data"][0]["created_datetime"].as_str().unwrap();
+    let created = chrono::NaiveDateTime::parse_from_str(created, "%Y-%m-%dT%H:%M:%S%.f").unwrap();
+    let off = (chrono::Utc::now().naive_utc() - created)
+        .num_seconds()
+        .abs();
+    assert!(off < 120, "{created} is {off} s away from UTC now");
+}
