@@ -14,27 +14,41 @@ Every endpoint of the spec's section 4 at the spec's paths, relative to http://A
 (both payment_instruments and payment-instruments), with the bodies, envelopes, error codes
 and masking of `-o json`. Lists take page_size, page_number, last_evaluated_key; GET
 /customer-profiles also first_name, last_name, email, customer_key, tag=KEY:VALUE.
-Statuses: 200, 201 created, 400 invalid, 401 token, 404 not found (record or path), 405,
-409 conflict, 413 body too large, 431 headers too large, 500 store unusable, 503 store busy
-(Retry-After). Administration: GET /_payctl/health, POST /_payctl/worker (one pass of the
-background work, answering its summary); GET /openapi.json describes it all.
+Statuses: 200, 201 created, 400 invalid, 401 token, 403 cross-site, 404 not found (record or
+path), 405, 409 conflict, 413 body too large, 415 body not sent as JSON, 431 headers too
+large, 500 store unusable, 503 store busy or database unreachable (Retry-After). Every answer
+has `Cache-Control: no-store`; none names the store's directory or the database's address
+(the log on stderr does). Administration: GET /_payctl/health, POST /_payctl/worker (one pass
+of the background work, answering its summary); GET /openapi.json describes it all.
+
+The edge: a body needs `Content-Type: application/json`. Without a token (the default, on
+loopback only) the server refuses what a web page could send (403, 10011): an `Origin` other
+than its own (http:// and the Host it was reached on) and a `Host` that is not localhost,
+*.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are served. With
+a token (--token-file FILE, PAYCTL_SERVE_TOKEN or --token: 16 or more printable ASCII
+characters, no space, at least 4 distinct) every request needs `Authorization: Bearer TOKEN`.
+Authorization, Idempotency-Key, X-Payctl-Actor, Origin and Host sent twice are refused (400).
 
 Writes are audited with the `X-Payctl-Actor` header of the request when given (1-64
-characters; remote mode sends its --actor), else with serve's own --actor.
-Once listening it prints `listening on http://ADDR:PORT` on stderr, then one access-log line
-per request (method, path, status, milliseconds) unless --quiet. SIGTERM or Ctrl-C stops
-accepting, finishes the requests and the worker batch in hand, and exits 0.
+characters once percent-decoded, never SYSTEM, the worker's; remote mode sends its --actor),
+else with serve's own --actor. Once listening it prints `listening on http://ADDR:PORT` on
+stderr, then one access-log line per request (method, path with long digit runs masked,
+status, milliseconds) unless --quiet; a request whose client went away is finished and logged.
+SIGTERM or Ctrl-C stops accepting, finishes the requests and the worker batch in hand, and
+exits 0.
 
 Examples:
   payctl serve
   payctl serve --listen 127.0.0.1:0 --no-worker     # a free port; drive the worker by POST /_payctl/worker
-  PAYCTL_SERVE_TOKEN=s3cret payctl serve --listen 0.0.0.0:8080
+  openssl rand -hex 16 > token && chmod 600 token
+  payctl serve --listen 0.0.0.0:8080 --token-file token
   PAYCTL_BASE_URL=http://127.0.0.1:8080 payctl profile list";
 
 // The arguments of `payctl serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Address and port to listen on (port 0: a free one). Beyond loopback, --token is required
+    /// Address and port to listen on (port 0: a free one). Beyond loopback, a token is required
+    /// (--token-file, PAYCTL_SERVE_TOKEN or --token)
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub listen: SocketAddr,
     /// Require `Authorization: Bearer TOKEN` on every request (compared in constant time):
