@@ -1461,3 +1461,36 @@ fn a_server_writes_utc_times_in_any_time_zone() {
         .abs();
     assert!(off < 120, "{created} is {off} s away from UTC now");
 }
+
+/// A create whose client has gone is finished before a SIGTERM'd server
+/// closes the store and exits: committed, logged, the store clean.
+#[test]
+fn sigterm_waits_for_a_create_whose_client_has_gone() {
+    use std::io::Write;
+    let env = Env::new();
+    let s = Server::start(&env, &["--lock-timeout", "60"]);
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    let lock = hold_lock(&env);
+    let body = profile_body("cust-gone-02").to_string();
+    let mut conn = std::net::TcpStream::connect(&s.addr).unwrap();
+    write!(
+        conn,
+        "POST /customer-profiles HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    conn.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(conn);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    s.sigterm();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    drop(lock);
+    let (code, log) = s.wait();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("POST /customer-profiles 201"), "{log}");
+    let listed = env.run(&["profile", "list", "--customer-key", "cust-gone-02"]);
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}

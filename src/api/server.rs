@@ -79,6 +79,25 @@ struct App {
     /// What an answer never shows, longest first, with the words it says
     /// instead: the store's directory, the database's address.
     hidden: Vec<(String, &'static str)>,
+    /// Requests being answered, their connections gone or not (see
+    /// [`handle`]): shutdown waits for them before it closes the store.
+    in_flight: std::sync::atomic::AtomicUsize,
+}
+
+/// One request counted in [`App::in_flight`] while it lives.
+struct InFlight(Arc<App>);
+
+impl InFlight {
+    fn new(app: &Arc<App>) -> Self {
+        app.in_flight.fetch_add(1, Ordering::SeqCst);
+        InFlight(app.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Run the server until SIGTERM or Ctrl-C; Ok once everything in flight is done.
@@ -110,6 +129,7 @@ async fn run(cfg: Config) -> Result<()> {
         cfg,
         stop: AtomicBool::new(false),
         hidden,
+        in_flight: Default::default(),
     });
     let router = axum::Router::new().fallback(handle).with_state(app.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -170,6 +190,12 @@ async fn run(cfg: Config) -> Result<()> {
             "note: requests still open after {} s were dropped",
             DRAIN.as_secs()
         );
+    }
+    // A request whose client went away is not one of graceful's
+    // connections any more: its work is finished before the store closes.
+    let deadline = Instant::now() + DRAIN;
+    while app.in_flight.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
     // The creates' last journal applied: the store is left as a CLI
     // write leaves it.
@@ -254,7 +280,8 @@ async fn handle(
     State(app): State<Arc<App>>,
     req: axum::extract::Request,
 ) -> axum::response::Response {
-    match tokio::spawn(answer_and_log(app, req)).await {
+    let counted = InFlight::new(&app);
+    match tokio::spawn(answer_and_log(app, req, counted)).await {
         Ok(resp) => resp,
         Err(e) => error_reply(&Error::store(
             code::STORE_IO,
@@ -263,7 +290,11 @@ async fn handle(
     }
 }
 
-async fn answer_and_log(app: Arc<App>, req: axum::extract::Request) -> axum::response::Response {
+async fn answer_and_log(
+    app: Arc<App>,
+    req: axum::extract::Request,
+    _counted: InFlight,
+) -> axum::response::Response {
     let start = Instant::now();
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
