@@ -1044,6 +1044,22 @@ fn a_busy_store_answers_503_naming_no_path_and_the_log_names_it() {
     }
     drop(lock);
     assert_eq!(s.get("/customer-profiles").status, 200);
+    // A corrupt record: 500 naming the file within the store, not its path.
+    let csp = s
+        .post("/customer-profiles", &profile_body("cust-busy-02"))
+        .id();
+    assert_eq!(s.get(&format!("/customer-profiles/{csp}")).status, 200);
+    std::fs::write(env.customer_file(&csp), b"{not json").unwrap();
+    let r = s.get(&format!("/customer-profiles/{csp}"));
+    assert_eq!(r.status, 500, "{r:?}");
+    let msg = r.json["errors"][0]["message"].as_str().unwrap();
+    assert!(msg.contains("the store's customers/"), "{msg}");
+    assert!(
+        !r.text.contains(env.dir.path().to_str().unwrap()),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("/tmp"), "{}", r.text);
     let (_, log) = s.terminate();
     let full = format!("{}/payctl.lock", dir.display());
     assert!(
