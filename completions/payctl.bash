@@ -3462,7 +3462,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__serve)
-            opts="-o -y -q -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --listen --token --no-worker --worker-interval --max-body --request-timeout --quiet --help"
+            opts="-o -y -q -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3509,6 +3509,10 @@ _payctl() {
                     return 0
                     ;;
                 --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -451,12 +451,14 @@ fn the_actor_header_pattern_is_the_servers_rule() {
     let env = Env::new();
     let doc = document(&env);
     let schema = &doc["components"]["schemas"]["Actor"];
-    assert_eq!(schema["maxLength"], 192);
+    assert_eq!(schema["maxLength"], 768);
     let p = pattern(schema["pattern"].as_str().unwrap());
     let s = Server::start(&env, &[]);
     let long_ok = "x".repeat(64);
     let long_bad = "x".repeat(65);
     let encoded_ok = "%41".repeat(64);
+    // 64 characters of 4 UTF-8 bytes: 768 bytes as sent (was refused past 192).
+    let emoji_ok = "%F0%9F%98%80".repeat(64);
     let encoded_bad = "%C3%A9".repeat(65);
     let cases = [
         "00",
@@ -475,6 +477,7 @@ fn the_actor_header_pattern_is_the_servers_rule() {
         "%F4%8F%BF%BD",
         &long_ok,
         &encoded_ok,
+        &emoji_ok,
         "%00",
         "%0e",
         "%0E",

@@ -91,10 +91,17 @@ impl endpoints::Backend for Local {
 
 /// The HTTP status of a failure (README "Serve: HTTP statuses", after
 /// Google AIP-193 / Zalando): 400 invalid, 401, 404, 405, 409 conflict with
-/// the state of a record, 413, 503 store busy, 500 store unusable.
+/// the state of a record, 413, 503 store busy or database unreachable (a
+/// retry may work; nothing was written), 500 store unusable.
 pub fn status_of(err: &Error) -> u16 {
     match err.kind {
-        ErrorKind::Store if err.has_code(code::STORE_BUSY) => 503,
+        ErrorKind::Store
+            if err.has_code(code::STORE_BUSY)
+                || err.has_code(code::DB_CONNECT)
+                || err.has_code(code::DB_RETRIES) =>
+        {
+            503
+        }
         ErrorKind::Store => 500,
         ErrorKind::Usage => 400,
         ErrorKind::Refused => {

@@ -236,8 +236,9 @@ fn percent_byte_range(lo: u8, hi: u8) -> String {
 /// no leading or trailing space (the server trims them), read as
 /// percent-encoded UTF-8 (`%` then two hex digits, the bytes a valid UTF-8
 /// character), 1-64 characters once decoded, none that
-/// [`rules::clean_text`] refuses. With `maxLength` 192 (the header's bytes)
-/// it is exactly what `payctl serve` accepts.
+/// [`rules::clean_text`] refuses. With `maxLength` 768 (the header's bytes:
+/// 64 characters of 4 UTF-8 bytes, each `%XX`) it is exactly what `payctl
+/// serve` accepts.
 pub fn actor_pattern(max_chars: usize) -> String {
     let mut encoded = Vec::new();
     for (lo, hi) in allowed_ranges() {
@@ -657,7 +658,7 @@ fn schemas() -> Value {
         &updatable,
     );
     all["AchUpdate"] = ach_update;
-    all["Actor"] = json!({"type": "string", "minLength": 1, "maxLength": 3 * MAX_ACTOR,
+    all["Actor"] = json!({"type": "string", "minLength": 1, "maxLength": crate::api::server::MAX_ACTOR_HEADER,
         "pattern": actor_pattern(MAX_ACTOR),
         "description": "`X-Payctl-Actor`: visible ASCII, no leading or trailing space, percent-encoded UTF-8, 1-64 characters once decoded, none of the characters every text field refuses"});
     all

@@ -1,9 +1,12 @@
 //! `payctl serve`: the endpoint table over HTTP/1.1 (axum on tokio, hyper's
-//! connection builder for the header limits). Each request is matched
-//! against the table, checked (token, body size, query), and handed to
+//! connection builder for the header limits). Each request is checked at the
+//! edge (headers sent once; the token, or without one what a web page could
+//! send: a foreign `Origin`, a `Host` that is not loopback), matched against
+//! the table, checked (body type and size, query), and handed to
 //! [`endpoints::call`] on a blocking thread, since the store is synchronous.
 //! Answers are the envelopes of `-o json`, with the HTTP statuses of
-//! [`super::status_of`].
+//! [`super::status_of`], `Cache-Control: no-store`, and never the store's
+//! path or the database's address (the server's log has them).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -51,6 +54,19 @@ macro_rules! say {
 const MAX_HEAD: usize = 64 * 1024;
 /// Longest actor name (characters), as `--actor`.
 const MAX_ACTOR: usize = crate::cli::MAX_ACTOR;
+/// Longest `X-Payctl-Actor` as sent: [`MAX_ACTOR`] characters of 4 UTF-8
+/// bytes, each byte percent-encoded (`%F0%9F%98%80`, 12 bytes a character).
+pub const MAX_ACTOR_HEADER: usize = 4 * 3 * MAX_ACTOR;
+/// Headers whose second copy would be ignored: refused when sent twice
+/// (RFC 9112 refuses a second `Host` too). Every `Content-Type` sent must
+/// be JSON's (see [`not_json`]).
+const ONCE: [&str; 5] = [
+    "Authorization",
+    "X-Payctl-Actor",
+    "Idempotency-Key",
+    "Origin",
+    "Host",
+];
 /// Longest `Idempotency-Key`.
 const MAX_IDEMPOTENCY_KEY: usize = crate::core::idempotency::MAX_KEY;
 /// How long shutdown waits for requests in flight.
@@ -60,14 +76,37 @@ struct App {
     cfg: Config,
     /// Set on SIGTERM / Ctrl-C: the worker stops after the batch in hand.
     stop: AtomicBool,
+    /// What an answer never shows, longest first, with the words it says
+    /// instead: the store's directory, the database's address.
+    hidden: Vec<(String, &'static str)>,
+    /// Requests being answered, their connections gone or not (see
+    /// [`handle`]): shutdown waits for them before it closes the store.
+    in_flight: std::sync::atomic::AtomicUsize,
+}
+
+/// One request counted in [`App::in_flight`] while it lives.
+struct InFlight(Arc<App>);
+
+impl InFlight {
+    fn new(app: &Arc<App>) -> Self {
+        app.in_flight.fetch_add(1, Ordering::SeqCst);
+        InFlight(app.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Run the server until SIGTERM or Ctrl-C; Ok once everything in flight is done.
 pub fn serve(cfg: Config) -> Result<()> {
     if !cfg.listen.ip().is_loopback() && cfg.token.is_none() {
         return Err(Error::usage(format!(
-            "--listen {}: serving beyond loopback needs --token TOKEN (or PAYCTL_SERVE_TOKEN); \
-             every request must then carry `Authorization: Bearer TOKEN`",
+            "--listen {}: serving beyond loopback needs a token (--token-file FILE, \
+             PAYCTL_SERVE_TOKEN or --token); every request must then carry \
+             `Authorization: Bearer TOKEN`",
             cfg.listen
         )));
     }
@@ -85,9 +124,12 @@ async fn run(cfg: Config) -> Result<()> {
     let addr = listener
         .local_addr()
         .map_err(|e| Error::usage(format!("--listen {}: {e}", cfg.listen)))?;
+    let hidden = hidden_texts(&cfg.store);
     let app = Arc::new(App {
         cfg,
         stop: AtomicBool::new(false),
+        hidden,
+        in_flight: Default::default(),
     });
     let router = axum::Router::new().fallback(handle).with_state(app.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -149,6 +191,12 @@ async fn run(cfg: Config) -> Result<()> {
             DRAIN.as_secs()
         );
     }
+    // A request whose client went away is not one of graceful's
+    // connections any more: its work is finished before the store closes.
+    let deadline = Instant::now() + DRAIN;
+    while app.in_flight.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     // The creates' last journal applied: the store is left as a CLI
     // write leaves it.
     if let Some(kept) = app.cfg.store.kept.clone() {
@@ -190,10 +238,7 @@ async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watc
         }
         let a = app.clone();
         let pass = tokio::task::spawn_blocking(move || {
-            let ctx = Ctx::new(
-                crate::model::status::SYSTEM,
-                chrono::Local::now().naive_local(),
-            );
+            let ctx = Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc());
             crate::core::worker::run_once(&|| a.cfg.store.write(), &ctx, &a.stop)
         })
         .await;
@@ -228,10 +273,27 @@ async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watc
     }
 }
 
-/// Every request: answer, then one access-log line.
+/// Every request: answer, then one access-log line. Both run in a task of
+/// their own: a client that goes away drops this handler, never the work
+/// (a create it sent is committed, and logged, all the same).
 async fn handle(
     State(app): State<Arc<App>>,
     req: axum::extract::Request,
+) -> axum::response::Response {
+    let counted = InFlight::new(&app);
+    match tokio::spawn(answer_and_log(app, req, counted)).await {
+        Ok(resp) => resp,
+        Err(e) => error_reply(&Error::store(
+            code::STORE_IO,
+            format!("the request failed inside the server: {e}"),
+        )),
+    }
+}
+
+async fn answer_and_log(
+    app: Arc<App>,
+    req: axum::extract::Request,
+    _counted: InFlight,
 ) -> axum::response::Response {
     let start = Instant::now();
     let method = req.method().as_str().to_string();
@@ -247,7 +309,7 @@ async fn handle(
             app.cfg.ui,
             "{} {} {} {:.1}ms",
             shown(&method, 16),
-            shown(&path, 200),
+            shown(&masked_path(&path), 200),
             resp.status().as_u16(),
             start.elapsed().as_secs_f64() * 1000.0
         );
@@ -269,6 +331,26 @@ fn shown(s: &str, max: usize) -> String {
     t
 }
 
+/// A requested path as the access log shows it: each segment as sent,
+/// unless, once decoded, it has a run of digits that the messages mask (see
+/// [`crate::error::shown_id`]): then that segment as they show it.
+fn masked_path(path: &str) -> String {
+    path.split('/')
+        .map(|seg| {
+            let decoded = endpoints::percent_decode(seg, false).unwrap_or_else(|| seg.to_string());
+            let masked = output::mask::mask_text(&decoded);
+            if masked == decoded {
+                seg.to_string()
+            } else {
+                masked
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Every answer is an envelope; none may be kept by a cache (they carry
+/// records, or say what happened to a request).
 fn json_reply(status: u16, body: &Value) -> axum::response::Response {
     let text = serde_json::to_string(body).unwrap_or_default();
     let mut r = axum::response::Response::new(Body::from(text));
@@ -277,6 +359,8 @@ fn json_reply(status: u16, body: &Value) -> axum::response::Response {
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
     );
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     r
 }
 
@@ -300,20 +384,220 @@ fn refused(c: u32, detail: impl std::fmt::Display) -> Error {
     Error::refused(vec![ApiError::new(c, detail)])
 }
 
-/// The actor of `X-Payctl-Actor`: UTF-8, percent-encoded (remote mode
-/// encodes it so that any `--actor` travels), with the rules of `--actor`.
-fn actor_of(raw: &str) -> Result<String> {
-    let bad = |why: String| refused(code::INVALID_VALUE, format!("header X-Payctl-Actor: {why}"));
+/// The actor of `X-Payctl-Actor` (None: not sent): visible ASCII,
+/// percent-encoded UTF-8 (remote mode encodes it so that any `--actor`
+/// travels), 1-64 characters once decoded with the rules of `--actor`, and
+/// never the worker's SYSTEM.
+fn actor_of(headers: &HeaderMap) -> Result<Option<String>> {
+    const NAME: &str = "X-Payctl-Actor";
+    let bad = |why: String| refused(code::INVALID_VALUE, format!("header {NAME}: {why}"));
+    let Some(v) = headers.get(NAME) else {
+        return Ok(None);
+    };
+    let rule = format!(
+        "an actor is 1-{MAX_ACTOR} characters, sent as visible ASCII with any other character \
+         percent-encoded as UTF-8 (`%C3%A9` for é), so at most {MAX_ACTOR_HEADER} bytes as sent"
+    );
+    let raw = v
+        .to_str()
+        .ok()
+        .filter(|t| t.chars().all(|c| !c.is_control()))
+        .ok_or_else(|| bad(format!("holds a byte that is not visible ASCII; {rule}")))?;
+    let raw = raw.trim();
+    if raw.len() > MAX_ACTOR_HEADER {
+        return Err(bad(format!("is {} bytes as sent; {rule}", raw.len())));
+    }
     let actor = endpoints::percent_decode(raw, false)
-        .ok_or_else(|| bad("is not percent-encoded UTF-8".into()))?;
+        .ok_or_else(|| bad(format!("is not percent-encoded UTF-8; {rule}")))?;
     let n = actor.chars().count();
     if n == 0 || n > MAX_ACTOR {
         return Err(bad(format!(
-            "must be 1-{MAX_ACTOR} characters long (is {n})"
+            "must be 1-{MAX_ACTOR} characters once percent-decoded (is {n})"
         )));
     }
     crate::core::rules::clean_text(&actor).map_err(bad)?;
-    Ok(actor)
+    if actor.eq_ignore_ascii_case(crate::model::status::SYSTEM) {
+        return Err(bad(format!(
+            "`{actor}` is the background worker's actor; no request may write as it"
+        )));
+    }
+    Ok(Some(actor))
+}
+
+/// A header that counts sent twice (a second `Authorization` or
+/// `Idempotency-Key` would be ignored silently): 400 naming it.
+fn sent_once(headers: &HeaderMap) -> Result<()> {
+    for name in ONCE {
+        if headers.get_all(name).iter().nth(1).is_some() {
+            return Err(refused(
+                code::INVALID_VALUE,
+                format!("header {name}: sent more than once; send it once"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A `Host` (or an origin's host) as `(name or address, port)`, lower case,
+/// without a trailing dot; None when it is not one.
+fn host_port(text: &str) -> Option<(String, Option<u16>)> {
+    let text = text.trim().to_ascii_lowercase();
+    let (host, port) = if let Some(rest) = text.strip_prefix('[') {
+        let (h, after) = rest.split_once(']')?;
+        let port = match after {
+            "" => None,
+            p => Some(p.strip_prefix(':')?),
+        };
+        (format!("[{h}]"), port)
+    } else {
+        match text.rsplit_once(':') {
+            Some((h, p)) => (h.to_string(), Some(p)),
+            None => (text.clone(), None),
+        }
+    };
+    let port = match port {
+        None => None,
+        Some(p) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => Some(p.parse().ok()?),
+        Some(_) => return None,
+    };
+    let host = host.strip_suffix('.').unwrap_or(&host).to_string();
+    (!host.is_empty()).then_some((host, port))
+}
+
+/// `localhost`, `*.localhost`, 127.0.0.0/8 or `[::1]`.
+fn is_loopback_host(host: &str) -> bool {
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return v6.parse::<std::net::Ipv6Addr>().is_ok_and(|a| {
+            a.is_loopback() || a.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        });
+    }
+    host.parse::<std::net::Ipv4Addr>()
+        .is_ok_and(|a| a.is_loopback())
+}
+
+/// A server without a token refuses what a web page could send (403,
+/// 10011): a `Host` that is not loopback (a DNS rebinding: a name of the
+/// page's that now resolves to 127.0.0.1) and an `Origin` other than the
+/// server's own, `http://` + the `Host` it was reached on (`null`
+/// included). Requests without `Origin` (curl, remote mode) pass.
+fn cross_site(headers: &HeaderMap) -> Result<()> {
+    let deny = |what: String| refused(code::CROSS_SITE, what);
+    let why = "a server without --token answers only what no web page can send; \
+               give the server a --token-file to be reached otherwise";
+    let host = match headers.get(header::HOST) {
+        None => None,
+        Some(v) => {
+            let text = v.to_str().unwrap_or("");
+            match host_port(text) {
+                Some((h, p)) if is_loopback_host(&h) => Some((h, p)),
+                _ => {
+                    return Err(deny(format!(
+                        "header Host: `{}` is not a loopback name or address (localhost, \
+                         *.localhost, 127.0.0.0/8, [::1]); {why}",
+                        shown(text, 100)
+                    )));
+                }
+            }
+        }
+    };
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return Ok(());
+    };
+    let text = origin.to_str().unwrap_or("");
+    let own = |h: &(String, Option<u16>)| {
+        let o = text
+            .strip_prefix("http://")
+            .or_else(|| text.strip_prefix("HTTP://"))
+            .filter(|rest| !rest.contains('/'))
+            .and_then(host_port);
+        o.is_some_and(|(oh, op)| oh == h.0 && op.unwrap_or(80) == h.1.unwrap_or(80))
+    };
+    if host.as_ref().is_some_and(own) {
+        return Ok(());
+    }
+    Err(deny(format!(
+        "header Origin: `{}` is not this server's own origin ({}); {why}",
+        shown(text, 100),
+        match headers.get(header::HOST).and_then(|v| v.to_str().ok()) {
+            Some(h) => format!("http://{}", shown(h, 100)),
+            None => "the request has no Host".into(),
+        }
+    )))
+}
+
+/// What the store's directory and the database's address are called in an
+/// answer (see [`App::public`]).
+fn hidden_texts(store: &super::Local) -> Vec<(String, &'static str)> {
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    let dir = &store.data_dir;
+    for d in [std::path::absolute(dir).ok(), dir.canonicalize().ok()]
+        .into_iter()
+        .flatten()
+    {
+        let d = d.display().to_string();
+        let d = d.trim_end_matches('/');
+        if d.len() > 1 {
+            out.push((format!("{d}/"), "the store's "));
+            out.push((d.to_string(), "the store"));
+        }
+    }
+    if let Some(url) = &store.database_url
+        && let Ok(t) = crate::store::pg::Target::parse(url)
+    {
+        out.push((t.shown.clone(), "the database"));
+        // postgresql://[user@]host:port/db
+        if let Some(authority) = t
+            .shown
+            .strip_prefix("postgresql://")
+            .and_then(|r| r.split_once('/'))
+            .map(|(a, _)| a)
+        {
+            let (user, host_port) = match authority.rsplit_once('@') {
+                Some((u, hp)) => (Some(u), hp),
+                None => (None, authority),
+            };
+            out.push((host_port.to_string(), "the database's host"));
+            if let Some((host, _)) = host_port.rsplit_once(':')
+                && host.len() > 1
+            {
+                out.push((host.to_string(), "the database's host"));
+            }
+            if let Some(u) = user.filter(|u| !u.is_empty()) {
+                out.push((format!("{u}@"), ""));
+                out.push((format!("user \"{u}\""), "the user"));
+            }
+        }
+    }
+    out.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
+    out.dedup();
+    out
+}
+
+impl App {
+    /// An error as an answer shows it: the store's directory and the
+    /// database's address in generic words. A store's failure is logged
+    /// whole (masked) first: the operator sees what the client does not.
+    fn public(&self, e: &Error) -> Error {
+        if e.kind == crate::error::ErrorKind::Store {
+            say!(
+                self.cfg.ui,
+                "note: {}",
+                output::mask::mask_text(&e.to_string())
+            );
+        }
+        let mut e = e.clone();
+        for a in &mut e.errors {
+            for (text, words) in &self.hidden {
+                if a.message.contains(text.as_str()) {
+                    a.message = a.message.replace(text.as_str(), words);
+                }
+            }
+        }
+        e
+    }
 }
 
 /// The sensitive values of a request body (as `output::mask` knows them),
@@ -435,6 +719,7 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                     r
                 }
                 Ok(Err(e)) => {
+                    let e = app.public(&e);
                     let mut r = error_reply(&e);
                     if !secrets.is_empty() {
                         let mut env = output::error_envelope(&e);
@@ -444,10 +729,10 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                     }
                     r
                 }
-                Err(e) => error_reply(&Error::store(
+                Err(e) => error_reply(&app.public(&Error::store(
                     code::STORE_IO,
                     format!("the request failed inside the server: {e}"),
-                )),
+                ))),
             }
         }
         Ok(Prepared::Document) => {
@@ -480,15 +765,16 @@ async fn prepare(
     req: axum::extract::Request,
 ) -> std::result::Result<Prepared, axum::response::Response> {
     let fail = |e: Error| error_reply(&e);
-    if let Some(token) = &app.cfg.token
-        && !authorized(token, req.headers())
-    {
-        {
+    sent_once(req.headers()).map_err(fail)?;
+    match &app.cfg.token {
+        Some(token) if !authorized(token, req.headers()) => {
             return Err(fail(refused(
                 code::UNAUTHORIZED,
-                "send `Authorization: Bearer TOKEN` with the server's --token",
+                "send `Authorization: Bearer TOKEN` with the server's token",
             )));
         }
+        Some(_) => {}
+        None => cross_site(req.headers()).map_err(fail)?,
     }
     let (parts, body) = req.into_parts();
     let raw_path = parts.uri.path();
@@ -522,7 +808,11 @@ async fn prepare(
             )));
         }
         Route::MethodNotAllowed(allowed) => {
-            let allow: Vec<&str> = allowed.iter().map(|m| m.as_str()).collect();
+            let mut allow: Vec<&str> = allowed.iter().map(|m| m.as_str()).collect();
+            // HEAD is served wherever GET is (see above).
+            if allow.contains(&"GET") {
+                allow.push("HEAD");
+            }
             let mut r = fail(refused(
                 code::METHOD_NOT_ALLOWED,
                 format!(
@@ -564,10 +854,9 @@ async fn prepare(
         }
     }
     let query = Params::from_pairs(&pairs, endpoint.query).map_err(fail)?;
-    let actor = match header_text(&parts.headers, "X-Payctl-Actor", 3 * MAX_ACTOR).map_err(fail)? {
-        Some(raw) => actor_of(&raw).map_err(fail)?,
-        None => app.cfg.actor.clone(),
-    };
+    let actor = actor_of(&parts.headers)
+        .map_err(fail)?
+        .unwrap_or_else(|| app.cfg.actor.clone());
     let idempotency_key =
         header_text(&parts.headers, "Idempotency-Key", MAX_IDEMPOTENCY_KEY).map_err(fail)?;
     if let Some(k) = &idempotency_key {
@@ -582,7 +871,7 @@ async fn prepare(
         let bytes = read_body(app, &parts.headers, body).await.map_err(fail)?;
         Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
     };
-    let ctx = Ctx::new(&actor, chrono::Local::now().naive_local());
+    let ctx = Ctx::new(&actor, chrono::Utc::now().naive_utc());
     let mut request = Request::to(endpoint)
         .query(query)
         .idempotency_key(idempotency_key);
@@ -591,10 +880,25 @@ async fn prepare(
     Ok(Prepared::Call(Box::new(request), ctx))
 }
 
-/// The 415 (10005) of a body sent as anything but JSON: `Content-Type` absent,
-/// `application/json` or `application/*+json` (any parameters) is read.
+/// The 415 (10005) of a body sent as anything but JSON: only
+/// `application/json` or `application/*+json` (any parameters) is read. An
+/// absent `Content-Type` is refused too: a web page can send a body without
+/// one to any address (`fetch` with `mode: "no-cors"`), never with JSON's.
 fn not_json(headers: &HeaderMap) -> Option<axum::response::Response> {
-    let v = headers.get(header::CONTENT_TYPE)?;
+    if !headers.contains_key(header::CONTENT_TYPE) {
+        let err = refused(
+            code::MALFORMED,
+            "header Content-Type: missing; send the body with `Content-Type: application/json`",
+        );
+        return Some(json_reply(415, &output::error_envelope(&err)));
+    }
+    headers
+        .get_all(header::CONTENT_TYPE)
+        .iter()
+        .find_map(not_json_type)
+}
+
+fn not_json_type(v: &HeaderValue) -> Option<axum::response::Response> {
     let media = v
         .to_str()
         .unwrap_or("")

@@ -14,37 +14,59 @@ Every endpoint of the spec's section 4 at the spec's paths, relative to http://A
 (both payment_instruments and payment-instruments), with the bodies, envelopes, error codes
 and masking of `-o json`. Lists take page_size, page_number, last_evaluated_key; GET
 /customer-profiles also first_name, last_name, email, customer_key, tag=KEY:VALUE.
-Statuses: 200, 201 created, 400 invalid, 401 token, 404 not found (record or path), 405,
-409 conflict, 413 body too large, 431 headers too large, 500 store unusable, 503 store busy
-(Retry-After). Administration: GET /_payctl/health, POST /_payctl/worker (one pass of the
-background work, answering its summary); GET /openapi.json describes it all.
+Statuses: 200, 201 created, 400 invalid, 401 token, 403 cross-site, 404 not found (record or
+path), 405, 409 conflict, 413 body too large, 415 body not sent as JSON, 431 headers too
+large, 500 store unusable, 503 store busy or database unreachable (Retry-After). Every answer
+has `Cache-Control: no-store`; none names the store's directory or the database's address
+(the log on stderr does). Administration: GET /_payctl/health, POST /_payctl/worker (one pass
+of the background work, answering its summary); GET /openapi.json describes it all.
+
+The edge: a body needs `Content-Type: application/json`. Without a token (the default, on
+loopback only) the server refuses what a web page could send (403, 10011): an `Origin` other
+than its own (http:// and the Host it was reached on) and a `Host` that is not localhost,
+*.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are served. With
+a token (--token-file FILE, PAYCTL_SERVE_TOKEN or --token: 16 or more printable ASCII
+characters, no space, at least 4 distinct) every request needs `Authorization: Bearer TOKEN`.
+Authorization, Idempotency-Key, X-Payctl-Actor, Origin and Host sent twice are refused (400).
 
 Writes are audited with the `X-Payctl-Actor` header of the request when given (1-64
-characters; remote mode sends its --actor), else with serve's own --actor.
-Once listening it prints `listening on http://ADDR:PORT` on stderr, then one access-log line
-per request (method, path, status, milliseconds) unless --quiet. SIGTERM or Ctrl-C stops
-accepting, finishes the requests and the worker batch in hand, and exits 0.
+characters once percent-decoded, never SYSTEM, the worker's; remote mode sends its --actor),
+else with serve's own --actor. Once listening it prints `listening on http://ADDR:PORT` on
+stderr, then one access-log line per request (method, path with long digit runs masked,
+status, milliseconds) unless --quiet; a request whose client went away is finished and logged.
+SIGTERM or Ctrl-C stops accepting, finishes the requests and the worker batch in hand, and
+exits 0.
 
 Examples:
   payctl serve
   payctl serve --listen 127.0.0.1:0 --no-worker     # a free port; drive the worker by POST /_payctl/worker
-  PAYCTL_SERVE_TOKEN=s3cret payctl serve --listen 0.0.0.0:8080
+  openssl rand -hex 16 > token && chmod 600 token
+  payctl serve --listen 0.0.0.0:8080 --token-file token
   PAYCTL_BASE_URL=http://127.0.0.1:8080 payctl profile list";
 
 // The arguments of `payctl serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Address and port to listen on (port 0: a free one). Beyond loopback, --token is required
+    /// Address and port to listen on (port 0: a free one). Beyond loopback, a token is required
+    /// (--token-file, PAYCTL_SERVE_TOKEN or --token)
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub listen: SocketAddr,
-    /// Require `Authorization: Bearer TOKEN` on every request (compared in constant time)
+    /// Require `Authorization: Bearer TOKEN` on every request (compared in constant time):
+    /// 16 or more printable ASCII characters, no space, at least 4 distinct ones
+    /// (`openssl rand -hex 16`). Every local user can read it in the process list:
+    /// prefer --token-file or PAYCTL_SERVE_TOKEN
     #[arg(
         long,
         env = "PAYCTL_SERVE_TOKEN",
         value_name = "TOKEN",
-        hide_env_values = true
+        hide_env_values = true,
+        conflicts_with = "token_file"
     )]
     pub token: Option<String>,
+    /// Read the token (as --token) from FILE: its first line, the line break after it
+    /// dropped. The file must not be readable by other users (chmod 600 or 640)
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<std::path::PathBuf>,
     /// Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker
     #[arg(long)]
     pub no_worker: bool,
@@ -66,13 +88,28 @@ impl ServeArgs {
     pub fn exec(self, g: &Global) -> Result<Response> {
         // Open once before listening: creates or upgrades the store (with
         // its notes) and fails early on a store that cannot be used.
-        drop(g.write()?);
-        let token = self.token.filter(|t| !t.is_empty());
-        if token.as_ref().is_some_and(|t| t.len() < 16) {
-            return Err(Error::usage(
-                "--token: use at least 16 characters (e.g. `openssl rand -hex 16`)",
-            ));
+        let token = match &self.token_file {
+            Some(file) => Some(token_from_file(file)?),
+            None => self.token.filter(|t| !t.is_empty()),
+        };
+        let flag = if self.token_file.is_some() {
+            "--token-file"
+        } else {
+            "--token (PAYCTL_SERVE_TOKEN)"
+        };
+        if let Some(t) = &token {
+            crate::output::mask::remember(t);
+            check_token(flag, t)?;
         }
+        // The worker writes as SYSTEM; no request may (`X-Payctl-Actor` neither).
+        if g.actor.eq_ignore_ascii_case(crate::model::status::SYSTEM) {
+            return Err(Error::usage(format!(
+                "--actor {}: SYSTEM is the background worker's actor; serve's default actor \
+                 must be another name",
+                g.actor
+            )));
+        }
+        drop(g.write()?);
         server::serve(server::Config {
             listen: self.listen,
             token,
@@ -92,4 +129,91 @@ impl ServeArgs {
         })?;
         Ok(Response::Raw(String::new()))
     }
+}
+
+/// Shortest token (characters).
+pub const MIN_TOKEN: usize = 16;
+/// Fewest distinct characters of a token: `aaaa…` and `abab…` are not secrets.
+pub const MIN_TOKEN_DISTINCT: usize = 4;
+/// Largest token file read (bytes): a token is a line, not a document.
+const MAX_TOKEN_FILE: u64 = 4096;
+
+/// The rule of a token: printable ASCII without space, at least
+/// [`MIN_TOKEN`] characters of which [`MIN_TOKEN_DISTINCT`] distinct. Each
+/// refusal says what is wrong, never the token.
+pub fn check_token(flag: &str, token: &str) -> Result<()> {
+    let rule = "a token is 16 or more printable ASCII characters, no space, at least 4 distinct \
+                (e.g. `openssl rand -hex 16`)";
+    let bad = |what: String| Err(Error::usage(format!("{flag}: {what}; {rule}")));
+    if let Some(i) = token.find(['\n', '\r']) {
+        return bad(format!(
+            "the token holds a line break (after character {}); an HTTP header cannot carry it",
+            token[..i].chars().count()
+        ));
+    }
+    if let Some((i, _)) = token.char_indices().find(|(_, c)| !c.is_ascii()) {
+        return bad(format!(
+            "the token holds a non-ASCII character (character {}); an HTTP header carries ASCII only",
+            token[..i].chars().count() + 1
+        ));
+    }
+    if token.bytes().any(|b| b == b' ' || b == b'\t') {
+        return bad("the token holds a space or a tab".into());
+    }
+    if token.bytes().any(|b| b.is_ascii_control()) {
+        return bad("the token holds a control character".into());
+    }
+    let n = token.len();
+    if n < MIN_TOKEN {
+        return bad(format!("the token has {n} characters"));
+    }
+    let mut seen: Vec<u8> = token.bytes().collect();
+    seen.sort_unstable();
+    seen.dedup();
+    if seen.len() < MIN_TOKEN_DISTINCT {
+        return bad(format!(
+            "the token has only {} distinct character(s)",
+            seen.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The token of `--token-file FILE`: its first line. Refused: a file that is
+/// missing or unreadable, not a regular file, readable by other users,
+/// larger than 4 KiB, not UTF-8, or empty.
+fn token_from_file(file: &std::path::Path) -> Result<String> {
+    let shown = file.display();
+    let bad = |what: String| Error::usage(format!("--token-file {shown}: {what}"));
+    let meta = std::fs::metadata(file).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    if !meta.is_file() {
+        return Err(bad("is not a regular file".into()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o004 != 0 {
+            return Err(bad(format!(
+                "is readable by every user (mode {mode:03o}); `chmod 600` it (or 640 for a group)"
+            )));
+        }
+    }
+    if meta.len() > MAX_TOKEN_FILE {
+        return Err(bad(format!(
+            "is {} bytes; a token file holds one line (at most {MAX_TOKEN_FILE} bytes)",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(file).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| bad("is not text (not UTF-8); a token is ASCII".into()))?;
+    let token = match text.strip_suffix('\n') {
+        Some(t) => t.strip_suffix('\r').unwrap_or(t),
+        None => &text,
+    };
+    if token.is_empty() {
+        return Err(bad("is empty; write the token on its first line".into()));
+    }
+    Ok(token.to_string())
 }
