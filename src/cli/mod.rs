@@ -66,8 +66,9 @@ ERROR CODES (errors[].code)
   30004 Store format not supported 30005 Timed out (--wait; exit 1)
   30006 Store check found problems 30009 Store owned by another user
   30010 Write would break an invariant (a bug in payctl: nothing written)
-  30007 Service unreachable (remote mode)
+  30007 Service unreachable (remote mode: nothing was sent)
   30008 Unexpected response (remote mode: the answer is not the envelope)
+  30020 Outcome Unknown (remote mode: sent, no answer; it may have been applied)
   30016 Database unreachable       30017 Database error             30018 Migration target not empty
   30019 Database serialization retries exhausted
 
@@ -171,7 +172,9 @@ pub struct GlobalArgs {
     /// {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`
     #[arg(long, env = "PAYCTL_BASE_URL", global = true, value_name = "URL")]
     pub base_url: Option<String>,
-    /// Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)
+    /// Remote mode: seconds to wait for each phase of an exchange with the service
+    /// (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the
+    /// outcome is unknown) once the request went out; exit 3 either way
     #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", value_parser = args::parse_secs)]
     pub http_timeout: f64,
 }
@@ -346,14 +349,20 @@ impl Global {
     /// Send a request of the endpoint table: to the service in remote mode,
     /// else to the local store in process.
     pub fn call(&self, req: Request) -> Result<Response> {
-        let (resp, replayed) = match &self.remote {
-            Some(client) => client.call_replayed(&req)?,
-            None => crate::api::endpoints::call_replayed(self, &self.ctx(), &req)?,
+        use crate::api::client::Note;
+        let (resp, note) = match &self.remote {
+            Some(client) => client.call_noted(&req)?,
+            None => crate::api::endpoints::call_replayed(self, &self.ctx(), &req)
+                .map(|(r, replayed)| (r, replayed.then_some(Note::Replayed)))?,
         };
-        if replayed {
-            self.ui.err_line(
+        match note {
+            Some(Note::Replayed) => self.ui.err_line(
                 "note: --idempotency-key was used before for this same request: answering its id, nothing was changed",
-            );
+            ),
+            Some(Note::DeletedBefore) => self.ui.err_line(
+                "note: the first answer to this delete was lost and the record was gone when it was sent again: the first one deleted it",
+            ),
+            None => {}
         }
         Ok(resp)
     }
@@ -539,9 +548,17 @@ pub fn run(cli: Cli) -> i32 {
         .base_url
         .as_deref()
         .map(|url| {
+            // A token that is not UTF-8 would be dropped unseen by `var`.
+            let token = env::var("PAYCTL_TOKEN");
+            if token.is_none() && env::var_os("PAYCTL_TOKEN").is_some() {
+                return Err(Error::usage(
+                    "PAYCTL_TOKEN: is not valid UTF-8 (a token is visible ASCII only); \
+                     nothing was sent",
+                ));
+            }
             Client::new(
                 url,
-                env::var("PAYCTL_TOKEN"),
+                token,
                 &actor,
                 Duration::from_secs_f64(g.http_timeout.max(0.001)),
             )

@@ -248,6 +248,7 @@ mod import {
         use std::sync::Mutex;
         use std::sync::atomic::{AtomicUsize, Ordering};
 
+        use crate::api::client::Note;
         use crate::api::endpoints::{Op, Request};
         use crate::error::{ApiError, ErrorKind};
 
@@ -304,8 +305,8 @@ mod import {
                                 .body(body)
                                 .idempotency_key(Some(format!("import-{origin}-{n}")));
                             client
-                                .call_replayed(&req)
-                                .map(|(r, replayed)| (r, replayed, key))
+                                .call_noted(&req)
+                                .map(|(r, note)| (r, note == Some(Note::Replayed), key))
                         });
                         if let Ok(mut r) = results.lock() {
                             r.push((n, sent));
