@@ -1041,3 +1041,41 @@ fn a_token_that_cannot_be_sent_is_a_usage_error_naming_what_is_wrong() {
     }
     assert_eq!(hits.load(Ordering::SeqCst), 0, "nothing was sent");
 }
+
+/// Issue 30: remote `--wait` that gives up (no worker behind `serve
+/// --no-worker`) exits 4 with the create's answer on stdout, as the local
+/// command does, for both commands that wait.
+#[test]
+fn remote_wait_that_gives_up_exits_4_with_the_answer_on_stdout() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let csp = env.create_profile("cust-rwait-1");
+    let prm = env.program_id();
+    let o = s.cli(
+        &env,
+        &[
+            "program",
+            "attach",
+            &prm,
+            &csp,
+            "--wait",
+            "--timeout",
+            "0.5",
+        ],
+    );
+    assert_eq!(o.code, 4, "{o:?}");
+    assert_eq!(o.data(), &vec![json!({"id": csp})]);
+    assert!(o.stderr.contains("error[30005]"), "{o:?}");
+    assert!(o.stderr.contains("still pending"), "{o:?}");
+    s.send("POST", "/_payctl/worker", None, &[]);
+    let param = format!("@targets={csp}:10.00");
+    let mut args = common::txn_create_args(&prm, "ach_withdrawal", &[&param]);
+    args.extend(["--wait", "--timeout", "0.5", "-o", "id"]);
+    let o = s.cli(&env, &args);
+    assert_eq!(o.code, 4, "{o:?}");
+    let trn = o.stdout.trim();
+    assert!(trn.starts_with("trn_") && !trn.contains('\n'), "{o:?}");
+    assert!(o.stderr.contains(&format!("payctl txn get {trn}")), "{o:?}");
+    let got = s.get(&format!("/transactions/{trn}"));
+    assert_eq!(got.json["data"][0]["transaction_status_id"], 10, "{got:?}");
+}

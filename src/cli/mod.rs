@@ -34,7 +34,8 @@ use crate::store::{Mode, Opened, Store};
 pub const AFTER_HELP: &str = "\
 Exit codes: 0 success; 1 refused (validation, not found, conflict: see errors[].code);
 2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format),
-or the answer could not be written (stderr then says whether a change was committed, and its id).
+or the answer could not be written (stderr then says whether a change was committed, and its id);
+4 the change was committed but --wait gave up (stdout has the answer, stderr what is pending).
 
 Environment: PAYCTL_DATA_DIR, PAYCTL_DATABASE_URL, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT,
 PAYCTL_BASE_URL, PAYCTL_TOKEN, NO_COLOR.
@@ -53,6 +54,9 @@ EXIT CODES
   3  the store could not be used: lock timeout, unreadable or corrupt file, I/O error, newer store format;
      or the answer could not be written to stdout: when a change was committed, stderr says
      \"the change was committed\" and names its id (a retry with the same --idempotency-key answers it)
+  4  the change was committed, but what was asked beyond it did not finish: --wait gave up. stdout
+     carries the answer (the id with -o id), stderr says what is still pending (30005): poll it,
+     never create it again
 
 ERROR CODES (errors[].code)
   10000 Invalid Usage              10001 Invalid Value              10002 Required Value Missing
@@ -63,7 +67,7 @@ ERROR CODES (errors[].code)
   21003 Default address cannot be deleted                           21004 Customer Profile not attached to the program
   21005 Idempotency key reused with another request
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
-  30004 Store format not supported 30005 Timed out (--wait; exit 1)
+  30004 Store format not supported 30005 Timed out (--wait gave up; exit 4)
   30006 Store check found problems 30009 Store owned by another user
   30010 Write would break an invariant (a bug in payctl: nothing written)
   30007 Service unreachable (remote mode: nothing was sent)
@@ -279,6 +283,9 @@ pub struct Global {
     pub ui: Ui,
     /// Remote mode: the service every command with an endpoint goes to.
     pub remote: Option<Client>,
+    /// What a command that committed its change could not finish (`--wait`
+    /// gave up): its answer still goes to stdout, this to stderr, exit 4.
+    unfinished: std::sync::Mutex<Option<Error>>,
 }
 
 impl Global {
@@ -365,6 +372,17 @@ impl Global {
             None => {}
         }
         Ok(resp)
+    }
+
+    /// The change is committed but what was asked beyond it did not finish
+    /// (`--wait` gave up): the command answers its change as usual, then
+    /// `err` goes to stderr and the exit code is 4 (CLI.md "Exit codes").
+    pub fn unfinished(&self, err: Error) {
+        let mut slot = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
+        match slot.as_mut() {
+            Some(first) => first.errors.extend(err.errors),
+            None => *slot = Some(err),
+        }
     }
 
     /// Refuse a command that has no endpoint in remote mode (exit 2).
@@ -577,6 +595,7 @@ pub fn run(cli: Cli) -> i32 {
         lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),
         ui,
         remote,
+        unfinished: std::sync::Mutex::new(None),
     };
     let result = match remote_err {
         Some(e) => Err(e),
@@ -588,9 +607,23 @@ pub fn run(cli: Cli) -> i32 {
     for w in crate::store::journal::take_warnings() {
         ui.err_line(format_args!("warning: {}", output::mask::mask_text(&w)));
     }
-    let (flushed, code) = match &result {
-        Ok(resp) => (ui.print(resp), 0),
-        Err(e) => (ui.print_error(e), e.exit_code()),
+    let unfinished = global
+        .unfinished
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    let (flushed, code) = match (&result, unfinished) {
+        // Committed, not finished: the answer on stdout (the id a script
+        // needs), what is still pending on stderr, exit 4.
+        (Ok(resp), Some(pending)) => {
+            let flushed = ui.print(resp);
+            let mut on_stderr = ui.style();
+            on_stderr.format = Format::Table;
+            let _ = ui.print_error_in(on_stderr, &pending);
+            (flushed, 4)
+        }
+        (Ok(resp), None) => (ui.print(resp), 0),
+        (Err(e), _) => (ui.print_error(e), e.exit_code()),
     };
     let committed = crate::store::journal::committed() > 0;
     match flushed {
