@@ -1079,3 +1079,62 @@ fn remote_wait_that_gives_up_exits_4_with_the_answer_on_stdout() {
     let got = s.get(&format!("/transactions/{trn}"));
     assert_eq!(got.json["data"][0]["transaction_status_id"], 10, "{got:?}");
 }
+
+/// Issue 30: remote import keys come from each line's content, not from the
+/// file's path and line number: a new file at the same path is imported (it
+/// was refused line by line with 21005), the same lines from anywhere in any
+/// order answer their first ids, and a line repeated in a file is refused as
+/// the local import refuses it.
+#[test]
+fn remote_import_keys_follow_the_content_of_each_line() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let file = env.dir.path().join("daily.jsonl");
+    let path = file.to_str().unwrap();
+    let lines = |prefix: &str| -> Vec<String> {
+        (0..3)
+            .map(|i| profile_body(&format!("{prefix}-{i:03}")).to_string())
+            .collect()
+    };
+    let ids = |o: &common::Out| -> Vec<String> {
+        o.data()
+            .iter()
+            .map(|d| d["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    std::fs::write(&file, lines("cust-mon").join("\n")).unwrap();
+    let monday = s.cli(&env, &["profile", "import", path]);
+    assert_eq!(monday.code, 0, "{monday:?}");
+    // The next day's file, at the same path: other lines, all created.
+    std::fs::write(&file, lines("cust-tue").join("\n")).unwrap();
+    let tuesday = s.cli(&env, &["profile", "import", path]);
+    assert_eq!(tuesday.code, 0, "{tuesday:?}");
+    assert_eq!(tuesday.data().len(), 3);
+    assert!(!tuesday.stderr.contains("earlier run"), "{tuesday:?}");
+    assert_eq!(s.get("/customer-profiles").json["paging"]["total_count"], 6);
+    // Monday's lines again, from another file, in another order: the same ids.
+    let mut again = lines("cust-mon");
+    again.reverse();
+    let other = env.dir.path().join("copy.jsonl");
+    std::fs::write(&other, again.join("\n")).unwrap();
+    let replay = s.cli(&env, &["profile", "import", other.to_str().unwrap()]);
+    assert_eq!(replay.code, 0, "{replay:?}");
+    let mut want = ids(&monday);
+    want.reverse();
+    assert_eq!(ids(&replay), want);
+    assert!(
+        replay
+            .stderr
+            .contains("3 line(s) were created by an earlier run"),
+        "{replay:?}"
+    );
+    // A line repeated in one file: the first is created, the repeat refused.
+    let twice = profile_body("cust-twice-1").to_string();
+    let once = profile_body("cust-once-1").to_string();
+    std::fs::write(&file, [twice.clone(), twice, once].join("\n")).unwrap();
+    let o = s.cli(&env, &["profile", "import", path]);
+    o.refused(1, 21002)
+        .mentions("line 2: customer_key: repeats the customer_key of line 1");
+    assert_eq!(o.codes(), vec![21002], "{o:?}");
+    assert_eq!(s.get("/customer-profiles").json["paging"]["total_count"], 8);
+}
