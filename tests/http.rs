@@ -1138,3 +1138,71 @@ fn remote_import_keys_follow_the_content_of_each_line() {
     assert_eq!(o.codes(), vec![21002], "{o:?}");
     assert_eq!(s.get("/customer-profiles").json["paging"]["total_count"], 8);
 }
+
+/// Issue 30: text from a service reaches the terminal escaped: an escape
+/// sequence or a bidirectional control in a record or an error message is
+/// shown as `\u{…}` in table and id output (JSON keeps the data as sent).
+#[test]
+fn text_from_the_service_cannot_drive_the_terminal() {
+    let env = Env::new();
+    let record = r#"{"paging":null,"data":[{"customer_profile_id":"csp_abcdefghij0123456789","customer_key":"k\u001b[2J\u001b]0;pwned\u0007","customer_profile_individual":{"first_name":"Ada\u202egnp.exe","last_name":"L\u009b31m"}}],"errors":null}"#;
+    let refusal = r#"{"paging":null,"data":null,"errors":[{"code":20001,"message":"Record Not Found: \u001b[31mred\u001b[0m \u2066x\u2069"}]}"#;
+    let (base, _) = mock(move |n, _| {
+        if n == 0 {
+            answer("200 OK", record)
+        } else {
+            answer("404 Not Found", refusal)
+        }
+    });
+    let raw = ['\u{1b}', '\u{202e}', '\u{9b}', '\u{7}', '\u{2066}'];
+    let get = ["profile", "get", "csp_abcdefghij0123456789", "-o", "table"];
+    let shown = remote(&env, &base, &get, "");
+    assert_eq!(shown.code, 0, "{shown:?}");
+    assert!(shown.stdout.contains("k\\u{1b}[2J"), "{shown:?}");
+    assert!(shown.stdout.contains("Ada\\u{202e}gnp.exe"), "{shown:?}");
+    let refused = remote(&env, &base, &get, "");
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(
+        refused
+            .stderr
+            .contains("error[20001]: Record Not Found: \\u{1b}[31mred"),
+        "{refused:?}"
+    );
+    for text in [
+        &shown.stdout,
+        &shown.stderr,
+        &refused.stdout,
+        &refused.stderr,
+    ] {
+        assert!(!text.contains(raw), "{text:?}");
+    }
+}
+
+/// Issue 30: masking keeps codes whole: a message quoting another error
+/// (`error[30003]`) or a database's `SQLSTATE 08000` is not taken for an
+/// account number (it printed `error[…0003]`). The worker of `serve` on a
+/// full disk says so in its log.
+#[test]
+fn masking_leaves_error_codes_whole() {
+    let env = Env::new();
+    let (prm, csp) = (env.program_id(), env.create_profile("cust-full-1"));
+    common::ok(env.run(&["program", "attach", &prm, &csp]));
+    let s = Server::try_start_with(
+        &env,
+        &["--worker-interval", "0.2"],
+        &[],
+        &[("PAYCTL_FAULT", "enospc@before-write")],
+    )
+    .expect("serve");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !s.log.lock().unwrap().contains("note: worker:") {
+        assert!(std::time::Instant::now() < end, "{}", s.log.lock().unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let (_, log) = s.terminate();
+    assert!(
+        log.contains("note: worker: error[30003]: Store I/O error"),
+        "{log}"
+    );
+    assert!(!log.contains("…0003"), "{log}");
+}
