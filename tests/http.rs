@@ -1206,3 +1206,20 @@ fn masking_leaves_error_codes_whole() {
     );
     assert!(!log.contains("…0003"), "{log}");
 }
+
+/// Issue 30: the message of a store replaced under a running server reads
+/// as one sentence (it had a run of stray spaces in the middle).
+#[test]
+fn a_store_replaced_under_serve_is_named_in_one_clean_sentence() {
+    let env = Env::new();
+    env.create_profile("cust-gone-1");
+    let s = Server::start(&env, &["--quiet"]);
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    std::fs::remove_dir_all(env.path()).unwrap();
+    std::fs::create_dir(env.path()).unwrap();
+    let r = s.get("/customer-profiles");
+    assert!(r.codes().contains(&30002), "{r:?}");
+    let said = r.json["errors"][0]["message"].as_str().unwrap();
+    assert!(said.contains("that is not a store while"), "{said}");
+    assert!(!said.contains("  "), "{said}");
+}
