@@ -36,7 +36,7 @@ complete -c payctl -n "__fish_payctl_needs_command" -l color -d 'Colour: auto, a
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_needs_command" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_needs_command" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_needs_command" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -69,7 +69,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_se
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -91,7 +91,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
@@ -124,7 +124,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l first-name -d 'Only profiles with this first name (any case)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l last-name -d 'Only profiles with this last name (any case)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l email -d 'Only profiles with this e-mail address (any case)' -r
@@ -149,7 +149,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -165,7 +165,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
@@ -197,7 +197,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l skip-existing -d 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
@@ -220,7 +220,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_se
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -242,7 +242,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
@@ -327,7 +327,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -347,7 +347,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -363,7 +363,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
@@ -447,7 +447,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -469,7 +469,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -490,7 +490,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
@@ -520,7 +520,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -540,7 +540,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -556,7 +556,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
@@ -590,7 +590,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_se
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -612,7 +612,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -632,7 +632,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -652,10 +652,10 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l reason -d 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -673,7 +673,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -693,7 +693,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -715,7 +715,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -734,7 +734,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -754,7 +754,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -777,7 +777,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_s
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -799,7 +799,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l program -d 'program_id: a prm_ id or a program name' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l application -d 'application_id: an app_ id or an application name of the program' -r
@@ -808,7 +808,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l tag -d 'A transaction_tags entry (repeatable, at most 50; replaces the tags of --body)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l param -d 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l check -d 'A @target_checks value: \'AMOUNT;key=value;…\' (see below); repeatable' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l timeout -d 'Seconds to wait with --wait before failing with 30005 (Timed out), exit 1' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l timeout -d 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -826,7 +826,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -842,7 +842,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l status -d 'Only transactions with this transaction_status_id, or its name (Failed)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l template -d 'Only transactions of this template (id, or name in any application)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l program -d 'Only transactions of this program (id or name)' -r
@@ -866,7 +866,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -886,7 +886,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -912,7 +912,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -930,7 +930,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subc
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l country -d 'The country of `states` (GET /dictionaries/countries/{country_id}/states), 1 (the United States) when not given; a country that is not in `countries` answers 20001. Only `states` takes it: with another dictionary it is a usage error' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
@@ -953,7 +953,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand worker" -l color -d 'Colou
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l interval -d 'Seconds between polls with --watch (fractions allowed, 0.01-86400)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -971,7 +971,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand init" -l color -d 'Colour:
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -988,7 +988,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1007,7 +1007,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l repair -d 'Rebuild derived data and remove stray temp files'
@@ -1024,7 +1024,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l to -d 'A directory, or postgresql://user:password@host:port/dbname' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -1044,7 +1044,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand completions" -l color -d '
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1060,7 +1060,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand serve" -l color -d 'Colour
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0: a free one). Beyond loopback, a token is required (--token-file, PAYCTL_SERVE_TOKEN or --token)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l token -d 'Require `Authorization: Bearer TOKEN` on every request (compared in constant time): 16 or more printable ASCII characters, no space, at least 4 distinct ones (`openssl rand -hex 16`). Every local user can read it in the process list: prefer --token-file or PAYCTL_SERVE_TOKEN' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l token-file -d 'Read the token (as --token) from FILE: its first line, the line break after it dropped. The file must not be readable by other users (chmod 600 or 640)' -r -F
@@ -1084,7 +1084,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l color -d 'Colo
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1100,7 +1100,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand demo" -l color -d 'Colour:
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l keep -d 'Keep the scratch store instead of removing it at the end'
@@ -1117,7 +1117,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l color -d
 always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-timeout -d 'Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help (see more with \'--help\')'

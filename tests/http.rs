@@ -1510,3 +1510,483 @@ fn sigterm_waits_for_a_create_whose_client_has_gone() {
     let check = env.run(&["store", "check"]);
     assert_eq!(check.code, 0, "{check:?}");
 }
+
+/// What the mock service does with one request it has read whole.
+enum Act {
+    /// Answer these bytes, then close.
+    Answer(Vec<u8>),
+    /// Close the connection without answering.
+    Close,
+    /// Answer nothing for this long, then close.
+    Hang(std::time::Duration),
+    /// A 200 head, then a body that never ends.
+    Endless,
+}
+
+/// A whole HTTP answer with `status` and a JSON `body`.
+fn answer(status: &str, body: &str) -> Act {
+    Act::Answer(
+        format!(
+            "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes(),
+    )
+}
+
+/// A mock service on a free port: for each request (read whole, body
+/// included: a socket closed with unread bytes is reset), `act` is given its
+/// number (0-based) and its head and decides. Answers `http://ADDR` and the
+/// count of requests read.
+fn mock(
+    act: impl Fn(usize, &str) -> Act + Send + Sync + 'static,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hits = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = hits.clone();
+    let act = std::sync::Arc::new(act);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let (seen, act) = (seen.clone(), act.clone());
+            std::thread::spawn(move || {
+                let mut req = Vec::new();
+                let mut buf = [0u8; 8192];
+                let mut head = String::new();
+                while let Ok(got @ 1..) = stream.read(&mut buf) {
+                    req.extend_from_slice(&buf[..got]);
+                    let text = String::from_utf8_lossy(&req).into_owned();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let len = text[..end]
+                            .lines()
+                            .find_map(|l| {
+                                let (k, v) = l.split_once(':')?;
+                                k.eq_ignore_ascii_case("content-length")
+                                    .then(|| v.trim().parse::<usize>().ok())?
+                            })
+                            .unwrap_or(0);
+                        if req.len() >= end + 4 + len {
+                            head = text[..end].to_string();
+                            break;
+                        }
+                    }
+                }
+                if head.is_empty() {
+                    return;
+                }
+                let n = seen.fetch_add(1, Ordering::SeqCst);
+                match act(n, &head) {
+                    Act::Answer(bytes) => {
+                        let _ = stream.write_all(&bytes);
+                    }
+                    Act::Close => {}
+                    Act::Hang(d) => std::thread::sleep(d),
+                    Act::Endless => {
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+                        );
+                        let chunk = format!("{:x}\r\n{}\r\n", 65536, " ".repeat(65536));
+                        while stream.write_all(chunk.as_bytes()).is_ok() {}
+                    }
+                }
+            });
+        }
+    });
+    (format!("http://{addr}"), hits)
+}
+
+/// Remote mode with `base` and `args`, stdin `stdin`.
+fn remote(env: &Env, base: &str, args: &[&str], stdin: &str) -> common::Out {
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", base)
+        .env_remove("PAYCTL_TOKEN")
+        .args(args)
+        .write_stdin(stdin.to_string());
+    common::Out::from(c.output().unwrap())
+}
+
+/// Issue 30: a create that went out and got no answer may be committed; it is
+/// 30020 (never 30007, "nothing happened"), names --idempotency-key, and a
+/// POST without a key is never sent twice. 30007 stays for "nothing sent".
+#[test]
+fn a_request_sent_without_an_answer_is_outcome_unknown_not_unreachable() {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+    let env = Env::new();
+    let body = profile_body("cust-lost-01").to_string();
+    let create = ["profile", "create", "--body", "-", "--http-timeout", "0.5"];
+
+    // Busy past --http-timeout: no answer within it.
+    let (base, hits) = mock(|_, _| Act::Hang(Duration::from_secs(5)));
+    let o = remote(&env, &base, &create, &body);
+    o.refused(3, 30020);
+    let said = &o.messages()[0];
+    assert!(said.contains("may or may not have been applied"), "{said}");
+    assert!(said.contains("--idempotency-key"), "{said}");
+    assert!(said.contains("look the record up"), "{said}");
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "a POST without a key: once");
+
+    // With a key: the message says to repeat with that same key.
+    let keyed: Vec<&str> = create
+        .iter()
+        .copied()
+        .chain(["--idempotency-key", "lost-key-0001"])
+        .collect();
+    let o = remote(&env, &base, &keyed, &body);
+    o.refused(3, 30020)
+        .mentions("same --idempotency-key lost-key-0001");
+
+    // The connection dropped after the request was read: 30020 too; a POST
+    // without a key is not sent again, one with a key is (it is repeatable).
+    let (base, hits) = mock(|_, _| Act::Close);
+    remote(&env, &base, &create, &body).refused(3, 30020);
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "not retried after sending");
+    let o = remote(&env, &base, &keyed, &body);
+    o.refused(3, 30020);
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        1 + 4,
+        "a keyed POST is retried"
+    );
+    let get = remote(
+        &env,
+        &base,
+        &["profile", "get", "csp_abcdefghij0123456789"],
+        "",
+    );
+    get.refused(3, 30020);
+
+    // Nothing listens: nothing was sent, 30007 (and a POST may then be
+    // tried again: nothing of it went out).
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = free.local_addr().unwrap().port();
+    drop(free);
+    let o = remote(&env, &format!("http://127.0.0.1:{port}"), &create, &body);
+    o.refused(3, 30007);
+    assert!(!o.messages()[0].contains("may or may not"), "{o:?}");
+}
+
+/// Issue 30: a password in --base-url never shows, on stdout or stderr, in
+/// 30007 and 30008 alike (as --database-url's, the user stays).
+#[test]
+fn a_password_in_the_base_url_is_never_shown() {
+    let env = Env::new();
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = free.local_addr().unwrap().port();
+    drop(free);
+    let (bad, _) = mock(|_, _| answer("200 OK", "hello"));
+    let bad = bad.replace("http://", "http://alice:Pw-s3cret-99@");
+    let args = ["profile", "get", "csp_abcdefghij0123456789"];
+    for (base, api) in [
+        (format!("http://alice:Pw-s3cret-99@127.0.0.1:{port}"), 30007),
+        (bad, 30008),
+    ] {
+        let o = remote(&env, &base, &args, "");
+        o.refused(3, api);
+        assert!(o.messages()[0].contains("http://alice@127.0.0.1:"), "{o:?}");
+        let mut c = env.cmd();
+        c.env("PAYCTL_BASE_URL", &base)
+            .args(args)
+            .args(["-o", "table"]);
+        let t = common::Out::from(c.output().unwrap());
+        assert_eq!(t.code, 3, "{t:?}");
+        assert!(t.stderr.contains(&format!("error[{api}]")), "{t:?}");
+        for text in [&o.stdout, &o.stderr, &t.stdout, &t.stderr] {
+            assert!(!text.contains("s3cret"), "{text}");
+        }
+    }
+    // A malformed one is a usage error that does not show it either.
+    let o = remote(&env, "ftp://alice:Pw-s3cret-99@x", &args, "");
+    o.refused(2, 10000);
+    assert!(
+        !o.stdout.contains("s3cret") && !o.stderr.contains("s3cret"),
+        "{o:?}"
+    );
+}
+
+/// Issue 30: a DELETE whose first answer was lost is sent again; finding the
+/// address gone then means the first one deleted it: success, never 20001.
+#[test]
+fn a_retried_delete_that_finds_the_record_gone_succeeded() {
+    use std::sync::atomic::Ordering;
+    let env = Env::new();
+    let (csp, cpa) = ("csp_abcdefghij0123456789", "cpa_abcdefghij0123456789");
+    let gone = format!(
+        r#"{{"paging":null,"data":null,"errors":[{{"code":20001,"message":"Record Not Found: address {cpa} does not exist"}}]}}"#
+    );
+    let (base, hits) = mock(move |n, head| {
+        assert!(head.starts_with("DELETE "), "{head}");
+        if n == 0 {
+            Act::Close
+        } else {
+            answer("404 Not Found", &gone)
+        }
+    });
+    let o = remote(&env, &base, &["address", "delete", csp, cpa, "--yes"], "");
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.data(), &vec![json!({"id": cpa})]);
+    assert!(o.stderr.contains("the first one deleted it"), "{o:?}");
+    assert_eq!(hits.load(Ordering::SeqCst), 2);
+
+    // Without a lost answer before it, a 404 is what it says.
+    let not_there = format!(
+        r#"{{"paging":null,"data":null,"errors":[{{"code":20001,"message":"Record Not Found: address {cpa} does not exist"}}]}}"#
+    );
+    let (base, _) = mock(move |_, _| answer("404 Not Found", &not_there));
+    remote(&env, &base, &["address", "delete", csp, cpa, "--yes"], "").refused(1, 20001);
+    // Nor when it is the profile that does not exist: the first attempt
+    // could not have deleted anything.
+    let no_profile = format!(
+        r#"{{"paging":null,"data":null,"errors":[{{"code":20001,"message":"Record Not Found: customer profile {csp} does not exist"}}]}}"#
+    );
+    let (base, _) = mock(move |n, _| {
+        if n == 0 {
+            Act::Close
+        } else {
+            answer("404 Not Found", &no_profile)
+        }
+    });
+    remote(&env, &base, &["address", "delete", csp, cpa, "--yes"], "").refused(1, 20001);
+}
+
+/// Issue 30: the client reads at most a documented size of answer (an
+/// endless body is 30008 naming the cap, not memory without end), and a 200
+/// whose body is not UTF-8 is 30008, not retried.
+#[test]
+fn an_endless_or_non_utf8_answer_is_30008_and_not_retried() {
+    use std::sync::atomic::Ordering;
+    let env = Env::new();
+    let args = ["profile", "get", "csp_abcdefghij0123456789"];
+    let (base, hits) = mock(|_, _| Act::Endless);
+    let o = remote(&env, &base, &args, "");
+    o.refused(3, 30008).mentions("larger than 32 MiB");
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+
+    let body = b"{\"paging\":null,\"data\":[{\"x\":\"\xff\xfe\"}],\"errors\":null}";
+    let mut bytes = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    bytes.extend_from_slice(body);
+    let (base, hits) = mock(move |_, _| Act::Answer(bytes.clone()));
+    let o = remote(&env, &base, &args, "");
+    o.refused(3, 30008).mentions("not UTF-8");
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        1,
+        "a bad answer is not retried"
+    );
+}
+
+/// Issue 30: a PAYCTL_TOKEN that cannot be a Bearer token (a line break, a
+/// non-ASCII character) is refused before anything is sent, saying what is
+/// wrong and not showing the token.
+#[test]
+fn a_token_that_cannot_be_sent_is_a_usage_error_naming_what_is_wrong() {
+    use std::sync::atomic::Ordering;
+    let env = Env::new();
+    let (base, hits) = mock(|_, _| answer("200 OK", r#"{"paging":null,"data":[],"errors":null}"#));
+    for (token, says) in [
+        ("Tok3n-secret-value\n", "ends with a line break"),
+        ("Tok3n-secret\nvalue", "line break at character 13"),
+        ("Tok3n-secret-välue", "non-ASCII character at character 15"),
+    ] {
+        let mut c = env.cmd();
+        c.env("PAYCTL_BASE_URL", &base)
+            .env("PAYCTL_TOKEN", token)
+            .args(["profile", "get", "csp_abcdefghij0123456789"]);
+        let o = common::Out::from(c.output().unwrap());
+        o.refused(2, 10000).mentions(says).mentions("PAYCTL_TOKEN");
+        assert!(
+            !o.stdout.contains("secret") && !o.stderr.contains("secret"),
+            "{o:?}"
+        );
+    }
+    assert_eq!(hits.load(Ordering::SeqCst), 0, "nothing was sent");
+}
+
+/// Issue 30: remote `--wait` that gives up (no worker behind `serve
+/// --no-worker`) exits 4 with the create's answer on stdout, as the local
+/// command does, for both commands that wait.
+#[test]
+fn remote_wait_that_gives_up_exits_4_with_the_answer_on_stdout() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let csp = env.create_profile("cust-rwait-1");
+    let prm = env.program_id();
+    let o = s.cli(
+        &env,
+        &[
+            "program",
+            "attach",
+            &prm,
+            &csp,
+            "--wait",
+            "--timeout",
+            "0.5",
+        ],
+    );
+    assert_eq!(o.code, 4, "{o:?}");
+    assert_eq!(o.data(), &vec![json!({"id": csp})]);
+    assert!(o.stderr.contains("error[30005]"), "{o:?}");
+    assert!(o.stderr.contains("still pending"), "{o:?}");
+    s.send("POST", "/_payctl/worker", None, &[]);
+    let param = format!("@targets={csp}:10.00");
+    let mut args = common::txn_create_args(&prm, "ach_withdrawal", &[&param]);
+    args.extend(["--wait", "--timeout", "0.5", "-o", "id"]);
+    let o = s.cli(&env, &args);
+    assert_eq!(o.code, 4, "{o:?}");
+    let trn = o.stdout.trim();
+    assert!(trn.starts_with("trn_") && !trn.contains('\n'), "{o:?}");
+    assert!(o.stderr.contains(&format!("payctl txn get {trn}")), "{o:?}");
+    let got = s.get(&format!("/transactions/{trn}"));
+    assert_eq!(got.json["data"][0]["transaction_status_id"], 10, "{got:?}");
+}
+
+/// Issue 30: remote import keys come from each line's content, not from the
+/// file's path and line number: a new file at the same path is imported (it
+/// was refused line by line with 21005), the same lines from anywhere in any
+/// order answer their first ids, and a line repeated in a file is refused as
+/// the local import refuses it.
+#[test]
+fn remote_import_keys_follow_the_content_of_each_line() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--quiet"]);
+    let file = env.dir.path().join("daily.jsonl");
+    let path = file.to_str().unwrap();
+    let lines = |prefix: &str| -> Vec<String> {
+        (0..3)
+            .map(|i| profile_body(&format!("{prefix}-{i:03}")).to_string())
+            .collect()
+    };
+    let ids = |o: &common::Out| -> Vec<String> {
+        o.data()
+            .iter()
+            .map(|d| d["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    std::fs::write(&file, lines("cust-mon").join("\n")).unwrap();
+    let monday = s.cli(&env, &["profile", "import", path]);
+    assert_eq!(monday.code, 0, "{monday:?}");
+    // The next day's file, at the same path: other lines, all created.
+    std::fs::write(&file, lines("cust-tue").join("\n")).unwrap();
+    let tuesday = s.cli(&env, &["profile", "import", path]);
+    assert_eq!(tuesday.code, 0, "{tuesday:?}");
+    assert_eq!(tuesday.data().len(), 3);
+    assert!(!tuesday.stderr.contains("earlier run"), "{tuesday:?}");
+    assert_eq!(s.get("/customer-profiles").json["paging"]["total_count"], 6);
+    // Monday's lines again, from another file, in another order: the same ids.
+    let mut again = lines("cust-mon");
+    again.reverse();
+    let other = env.dir.path().join("copy.jsonl");
+    std::fs::write(&other, again.join("\n")).unwrap();
+    let replay = s.cli(&env, &["profile", "import", other.to_str().unwrap()]);
+    assert_eq!(replay.code, 0, "{replay:?}");
+    let mut want = ids(&monday);
+    want.reverse();
+    assert_eq!(ids(&replay), want);
+    assert!(
+        replay
+            .stderr
+            .contains("3 line(s) were created by an earlier run"),
+        "{replay:?}"
+    );
+    // A line repeated in one file: the first is created, the repeat refused.
+    let twice = profile_body("cust-twice-1").to_string();
+    let once = profile_body("cust-once-1").to_string();
+    std::fs::write(&file, [twice.clone(), twice, once].join("\n")).unwrap();
+    let o = s.cli(&env, &["profile", "import", path]);
+    o.refused(1, 21002)
+        .mentions("line 2: customer_key: repeats the customer_key of line 1");
+    assert_eq!(o.codes(), vec![21002], "{o:?}");
+    assert_eq!(s.get("/customer-profiles").json["paging"]["total_count"], 8);
+}
+
+/// Issue 30: text from a service reaches the terminal escaped: an escape
+/// sequence or a bidirectional control in a record or an error message is
+/// shown as `\u{…}` in table and id output (JSON keeps the data as sent).
+#[test]
+fn text_from_the_service_cannot_drive_the_terminal() {
+    let env = Env::new();
+    let record = r#"{"paging":null,"data":[{"customer_profile_id":"csp_abcdefghij0123456789","customer_key":"k\u001b[2J\u001b]0;pwned\u0007","customer_profile_individual":{"first_name":"Ada\u202egnp.exe","last_name":"L\u009b31m"}}],"errors":null}"#;
+    let refusal = r#"{"paging":null,"data":null,"errors":[{"code":20001,"message":"Record Not Found: \u001b[31mred\u001b[0m \u2066x\u2069"}]}"#;
+    let (base, _) = mock(move |n, _| {
+        if n == 0 {
+            answer("200 OK", record)
+        } else {
+            answer("404 Not Found", refusal)
+        }
+    });
+    let raw = ['\u{1b}', '\u{202e}', '\u{9b}', '\u{7}', '\u{2066}'];
+    let get = ["profile", "get", "csp_abcdefghij0123456789", "-o", "table"];
+    let shown = remote(&env, &base, &get, "");
+    assert_eq!(shown.code, 0, "{shown:?}");
+    assert!(shown.stdout.contains("k\\u{1b}[2J"), "{shown:?}");
+    assert!(shown.stdout.contains("Ada\\u{202e}gnp.exe"), "{shown:?}");
+    let refused = remote(&env, &base, &get, "");
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(
+        refused
+            .stderr
+            .contains("error[20001]: Record Not Found: \\u{1b}[31mred"),
+        "{refused:?}"
+    );
+    for text in [
+        &shown.stdout,
+        &shown.stderr,
+        &refused.stdout,
+        &refused.stderr,
+    ] {
+        assert!(!text.contains(raw), "{text:?}");
+    }
+}
+
+/// Issue 30: masking keeps codes whole: a message quoting another error
+/// (`error[30003]`) or a database's `SQLSTATE 08000` is not taken for an
+/// account number (it printed `error[…0003]`). The worker of `serve` on a
+/// full disk says so in its log.
+#[test]
+fn masking_leaves_error_codes_whole() {
+    let env = Env::new();
+    let (prm, csp) = (env.program_id(), env.create_profile("cust-full-1"));
+    common::ok(env.run(&["program", "attach", &prm, &csp]));
+    let s = Server::try_start_with(
+        &env,
+        &["--worker-interval", "0.2"],
+        &[],
+        &[("PAYCTL_FAULT", "enospc@before-write")],
+    )
+    .expect("serve");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !s.log.lock().unwrap().contains("note: worker:") {
+        assert!(std::time::Instant::now() < end, "{}", s.log.lock().unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let (_, log) = s.terminate();
+    assert!(
+        log.contains("note: worker: error[30003]: Store I/O error"),
+        "{log}"
+    );
+    assert!(!log.contains("…0003"), "{log}");
+}
+
+/// Issue 30: the message of a store replaced under a running server reads
+/// as one sentence (it had a run of stray spaces in the middle).
+#[test]
+fn a_store_replaced_under_serve_is_named_in_one_clean_sentence() {
+    let env = Env::new();
+    env.create_profile("cust-gone-1");
+    let s = Server::start(&env, &["--quiet"]);
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    std::fs::remove_dir_all(env.path()).unwrap();
+    std::fs::create_dir(env.path()).unwrap();
+    let r = s.get("/customer-profiles");
+    assert!(r.codes().contains(&30002), "{r:?}");
+    let said = r.json["errors"][0]["message"].as_str().unwrap();
+    assert!(said.contains("that is not a store while"), "{said}");
+    assert!(!said.contains("  "), "{said}");
+}

@@ -583,7 +583,16 @@ fn attach_wait_times_out_with_30005_and_leaves_the_request_queued() {
         "0.4",
     ]);
     let took = start.elapsed();
-    o.refused(1, 30005).mentions("0.4 s");
+    // Issue 30: the attach is committed, --wait gave up: exit 4, the answer
+    // on stdout (the id a retry must not lose), what is pending on stderr.
+    assert_eq!(o.code, 4, "{o:?}");
+    assert_eq!(o.data(), &vec![serde_json::json!({"id": csp})]);
+    assert!(o.json["errors"].is_null(), "{o:?}");
+    assert!(o.stderr.contains("error[30005]"), "{o:?}");
+    assert!(
+        o.stderr.contains("0.4 s") && o.stderr.contains("still pending"),
+        "{o:?}"
+    );
     assert!(took >= Duration::from_millis(400), "{took:?}");
     assert!(took < Duration::from_secs(10), "{took:?}");
     // The attach itself was made: Pending, and the worker takes it later.
@@ -664,13 +673,27 @@ fn txn_create_wait_without_a_worker_times_out_and_keeps_the_transaction() {
     let param = format!("@source_customers={csp}:10.00");
     let mut args = funding_args(&prm, &param);
     args.extend(["--wait", "--timeout", "0.3"]);
-    env.run(&args).refused(1, 30005).mentions("0.3 s");
+    // Issue 30: exit 4 with the create's answer on stdout, never exit 1 with
+    // the id only inside a message (a retry would create a second one).
+    let o = env.run(&args);
+    assert_eq!(o.code, 4, "{o:?}");
+    let trn = o.data()[0]["id"].as_str().unwrap().to_string();
+    assert!(o.stderr.contains("error[30005]"), "{o:?}");
+    assert!(o.stderr.contains(&format!("payctl txn get {trn}")), "{o:?}");
+    let mut ids = args.clone();
+    ids.extend(["-o", "id"]);
+    let o = env.run(&ids);
+    assert_eq!(o.code, 4, "{o:?}");
+    assert!(o.stdout.trim().starts_with("trn_"), "{o:?}");
+    assert!(o.stderr.contains("0.3 s"), "{o:?}");
+    ok(&env.run(&["txn", "get", o.stdout.trim()]));
     // The transaction was created (Created, 10) and the worker takes it later.
     let list = ok(&env.run(&["txn", "list"])).json.clone();
-    assert_eq!(list["data"].as_array().unwrap().len(), 1);
+    assert_eq!(list["data"].as_array().unwrap().len(), 2);
+    assert_eq!(list["data"][0]["transaction_id"], trn);
     assert_eq!(list["data"][0]["transaction_status_id"], 10);
     let w = ok(&env.run(&["worker"])).json.clone();
-    assert_eq!(w["data"][0]["transactions_processed"], 1);
+    assert_eq!(w["data"][0]["transactions_processed"], 2);
     // A refused create does not wait at all.
     let before = env.snapshot();
     let start = Instant::now();

@@ -1,10 +1,16 @@
 //! Remote mode (`--base-url`): the table's requests over HTTP with ureq
 //! (rustls, no OpenSSL). Error statuses are read as envelopes
 //! (`http_status_as_error(false)`); a body that is not the envelope is an
-//! error of its own (30008), a service that cannot be reached is 30007.
-//! Idempotent requests (GET, PUT, DELETE, and a POST with an
-//! `Idempotency-Key`) are retried with backoff on connection errors and on
-//! 503; nothing else is retried.
+//! error of its own (30008).
+//!
+//! A failure says truthfully what may have happened: 30007 when nothing was
+//! sent (no connection, a name that does not resolve, a TLS handshake that
+//! failed), 30020 (Outcome Unknown) once the request went out and no whole
+//! answer came (a time-out after connecting, a connection lost), because the
+//! service may have applied it. A request that may be repeated (GET, PUT,
+//! DELETE, and a POST with an `Idempotency-Key`) is retried with backoff on
+//! connection errors and on 503; a POST without a key is sent again only
+//! when nothing of it was sent.
 
 use std::time::Duration;
 
@@ -20,17 +26,128 @@ const ATTEMPTS: u32 = 4;
 /// The first backoff; it doubles per retry (0.2, 0.4, 0.8 s), or follows a
 /// shorter `Retry-After`.
 const BACKOFF: Duration = Duration::from_millis(200);
+/// The largest answer the client reads (then 30008). The largest page a
+/// service answers is about 7 MiB of JSON: 1000 profiles with every field at
+/// its longest and 50 tags of 50-character keys and values (tags are ASCII)
+/// measured 7,140 bytes each; a page of transaction parameters is bounded by
+/// the 1 MiB request body that made them. 32 MiB leaves room for larger
+/// records to come; an endless or hostile body stops here instead of
+/// filling memory.
+pub const MAX_ANSWER: u64 = 32 << 20;
 
 /// A connection to a running service.
 pub struct Client {
     base: String,
+    /// `base` as messages show it: without the password of its user info.
+    shown: String,
     token: Option<String>,
     actor: String,
     agent: ureq::Agent,
 }
 
-fn unreachable(base: &str, detail: impl std::fmt::Display) -> Error {
-    Error::store(code::UNREACHABLE, format!("{base}: {detail}"))
+/// What the caller should know about an answer beyond its records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {
+    /// The service answered the replay of an earlier request with the same
+    /// `Idempotency-Key` (`Idempotent-Replayed: true`): nothing changed now.
+    Replayed,
+    /// A DELETE whose first answer was lost found the record gone when it
+    /// was sent again: the first one deleted it.
+    DeletedBefore,
+}
+
+/// Why one attempt gave no answer that can be read.
+enum Failure {
+    /// Nothing of the request reached the service; `transient` when a new
+    /// attempt may connect (a refused or dropped connection, not a name that
+    /// does not resolve nor a time-out already waited out).
+    NotSent { detail: String, transient: bool },
+    /// The request went out (maybe only in part) and no whole answer came:
+    /// the service may have applied it. `transient` as above.
+    Lost { detail: String, transient: bool },
+    /// An answer that is not one (30008): not HTTP, too large, not UTF-8.
+    Bad(Error),
+}
+
+/// One answer: status, body, `Retry-After`, `Idempotent-Replayed`.
+struct Answer {
+    status: u16,
+    text: String,
+    retry_after: Option<Duration>,
+    replayed: bool,
+}
+
+/// A base URL as messages show it: the password of `user:password@` left
+/// out, as `--database-url`'s is (`http://alice@host:8080`).
+pub fn shown_base(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
+            let at = if user.is_empty() {
+                String::new()
+            } else {
+                format!("{user}@")
+            };
+            format!("{scheme}://{at}{host}{tail}")
+        }
+        None => url.to_string(),
+    }
+}
+
+/// A token as `Authorization: Bearer` can carry it: visible ASCII only.
+/// What is wrong is said without showing the token.
+fn check_token(token: &str) -> Result<()> {
+    let wrong = token.char_indices().find_map(|(i, c)| {
+        let at = token[..i].chars().count() + 1;
+        match c {
+            '\n' | '\r' if i + c.len_utf8() == token.len() => {
+                Some("ends with a line break (a file read with its newline? strip it)".to_string())
+            }
+            '\n' | '\r' => Some(format!("has a line break at character {at}")),
+            ' ' | '\t' => Some(format!("has a space or tab at character {at}")),
+            c if c.is_ascii_control() => Some(format!("has a control character at character {at}")),
+            c if !c.is_ascii() => Some(format!(
+                "has a non-ASCII character at character {at} (a token is visible ASCII only)"
+            )),
+            _ => None,
+        }
+    });
+    match wrong {
+        Some(what) => Err(Error::usage(format!(
+            "PAYCTL_TOKEN: {what}; it cannot be sent as `Authorization: Bearer` (nothing was sent)"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// What a failure that may have been applied says to do, per request.
+fn outcome_hint(req: &Request) -> String {
+    match (req.endpoint.method, &req.idempotency_key) {
+        (Method::Get, _) => "a read changes nothing: run it again".to_string(),
+        (Method::Post, Some(key)) => format!(
+            "it may or may not have been applied: repeat the command with the same \
+             --idempotency-key {} (it answers the first result if the request was applied, \
+             and applies it once if not)",
+            crate::error::shown_id(key)
+        ),
+        (Method::Post, None) if req.endpoint.path.starts_with("/_payctl/") => {
+            "it may or may not have been applied: run it again when the service answers".to_string()
+        }
+        (Method::Post, None) => "it may or may not have been applied: look the record up before \
+             sending it again (sent again, it may be applied twice), and give \
+             --idempotency-key KEY next time, so that a repeat with the same key is applied at most once"
+            .to_string(),
+        (Method::Put | Method::Delete, _) => {
+            "it may or may not have been applied: the request may be repeated as it is \
+             (an update or a delete applied twice is applied once)"
+                .to_string()
+        }
+    }
 }
 
 fn unexpected(url: &str, status: u16, detail: impl std::fmt::Display) -> Error {
@@ -43,6 +160,8 @@ fn unexpected(url: &str, status: u16, detail: impl std::fmt::Display) -> Error {
 impl Client {
     /// `base_url` is `http://` or `https://` with a host; `token` is sent as
     /// `Authorization: Bearer`; `actor` as `X-Payctl-Actor`, percent-encoded.
+    /// `timeout` bounds each phase of an exchange: resolving, connecting,
+    /// sending, waiting for the answer's head, reading its body.
     pub fn new(
         base_url: &str,
         token: Option<String>,
@@ -50,25 +169,39 @@ impl Client {
         timeout: Duration,
     ) -> Result<Client> {
         let base = base_url.trim_end_matches('/').to_string();
+        let shown = shown_base(&base);
         let rest = base
             .strip_prefix("http://")
             .or_else(|| base.strip_prefix("https://"));
         if rest.is_none_or(|r| r.is_empty()) {
             return Err(Error::usage(format!(
                 "--base-url {}: expected http://HOST[:PORT][/PATH] or https://…",
-                crate::error::shown_id(base_url)
+                crate::error::shown_id(&shown_base(base_url))
             )));
         }
+        let token = token.filter(|t| !t.is_empty());
+        if let Some(t) = &token {
+            check_token(t)?;
+        }
+        // One time-out per phase, no global one: ureq then names the phase
+        // that ran out (Resolve and Connect: nothing was sent).
+        let t = Some(timeout);
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .timeout_global(Some(timeout))
+            .timeout_resolve(t)
+            .timeout_connect(t)
+            .timeout_send_request(t)
+            .timeout_send_body(t)
+            .timeout_recv_response(t)
+            .timeout_recv_body(t)
             .max_redirects(0)
             .user_agent(concat!("payctl/", env!("CARGO_PKG_VERSION")))
             .build()
             .into();
         Ok(Client {
             base,
-            token: token.filter(|t| !t.is_empty()),
+            shown,
+            token,
             actor: super::endpoints::percent_encode(actor),
             agent,
         })
@@ -76,37 +209,101 @@ impl Client {
 
     /// Send `req` and read the envelope, as the local command would answer it.
     pub fn call(&self, req: &Request) -> Result<Response> {
-        self.call_replayed(req).map(|(r, _)| r)
+        self.call_noted(req).map(|(r, _)| r)
     }
 
-    /// [`Client::call`], and whether the service answered the replay of an
-    /// earlier request with the same `Idempotency-Key` (`Idempotent-Replayed: true`).
-    pub fn call_replayed(&self, req: &Request) -> Result<(Response, bool)> {
-        let url = format!("{}{}", self.base, req.target());
+    /// [`Client::call`], and what else the caller should know about the
+    /// answer ([`Note`]).
+    pub fn call_noted(&self, req: &Request) -> Result<(Response, Option<Note>)> {
+        let target = req.target();
+        let url = format!("{}{}", self.base, target);
+        let shown_url = format!("{}{}", self.shown, target);
         let method = req.endpoint.method;
         let repeatable = method.idempotent() || req.idempotency_key.is_some();
         let body = req.body.as_ref().map(Value::to_string);
         let mut wait = BACKOFF;
         let mut attempt = 1;
+        // An earlier attempt that went out and got no answer: it may have
+        // been applied, whatever the later attempts say.
+        let mut lost: Option<String> = None;
         loop {
-            let sent = self.send(method, &url, req, body.as_deref());
+            let sent = self.send(method, &url, &shown_url, req, body.as_deref());
             let retry_in = match &sent {
-                Err(e) if is_connection_error(e) => Some(wait),
-                Ok((503, _, retry_after, _)) => Some(retry_after.map_or(wait, |s| s.min(wait * 4))),
+                Err(Failure::NotSent { transient, .. }) => transient.then_some(wait),
+                Err(Failure::Lost { transient, .. }) => (*transient && repeatable).then_some(wait),
+                Ok(a) if a.status == 503 && repeatable => {
+                    Some(a.retry_after.map_or(wait, |s| s.min(wait * 4)))
+                }
                 _ => None,
             };
             match retry_in {
-                Some(d) if repeatable && attempt < ATTEMPTS => {
+                Some(d) if attempt < ATTEMPTS => {
+                    if let Err(Failure::Lost { detail, .. }) = &sent {
+                        lost = Some(detail.clone());
+                    }
                     std::thread::sleep(d);
                     wait *= 2;
                     attempt += 1;
                 }
-                _ => {
-                    let (status, text, _, replayed) =
-                        sent.map_err(|e| unreachable(&self.base, describe(&e)))?;
-                    return parse(&url, status, &text, req.endpoint.kind).map(|r| (r, replayed));
-                }
+                _ => return self.finish(req, &shown_url, sent, lost),
             }
+        }
+    }
+
+    /// The last attempt's result as the command's.
+    fn finish(
+        &self,
+        req: &Request,
+        shown_url: &str,
+        sent: std::result::Result<Answer, Failure>,
+        lost: Option<String>,
+    ) -> Result<(Response, Option<Note>)> {
+        let unknown = |detail: &str| {
+            Error::store(
+                code::OUTCOME_UNKNOWN,
+                format!(
+                    "{}: the request was sent and no answer came ({detail}); {}",
+                    self.shown,
+                    outcome_hint(req)
+                ),
+            )
+        };
+        let answer = match sent {
+            Ok(a) => a,
+            Err(Failure::NotSent { detail, .. }) => {
+                return Err(match lost {
+                    Some(earlier) => unknown(&format!("{earlier}; then {detail}")),
+                    None => Error::store(code::UNREACHABLE, format!("{}: {detail}", self.shown)),
+                });
+            }
+            Err(Failure::Lost { detail, .. }) => return Err(unknown(&detail)),
+            Err(Failure::Bad(mut e)) => {
+                if req.endpoint.method != Method::Get
+                    && let Some(first) = e.errors.first_mut()
+                {
+                    first.message = format!("{}; {}", first.message, outcome_hint(req));
+                }
+                return Err(e);
+            }
+        };
+        let parsed = parse(shown_url, answer.status, &answer.text, req.endpoint.kind);
+        match parsed {
+            // The first DELETE went out and its answer was lost; this one
+            // finds the record gone: the first deleted it.
+            Err(e)
+                if lost.is_some()
+                    && req.endpoint.method == Method::Delete
+                    && answer.status == 404
+                    && e.has_code(code::NOT_FOUND)
+                    && let Some(id) = req.params.last()
+                    && e.errors.iter().any(|a| {
+                        a.message.contains(id.as_str())
+                            || a.message.contains(&crate::error::shown_id(id))
+                    }) =>
+            {
+                Ok((Response::Id(id.clone()), Some(Note::DeletedBefore)))
+            }
+            parsed => parsed.map(|r| (r, answer.replayed.then_some(Note::Replayed))),
         }
     }
 
@@ -114,9 +311,10 @@ impl Client {
         &self,
         method: Method,
         url: &str,
+        shown_url: &str,
         req: &Request,
         body: Option<&str>,
-    ) -> std::result::Result<(u16, String, Option<Duration>, bool), ureq::Error> {
+    ) -> std::result::Result<Answer, Failure> {
         macro_rules! headers {
             ($b:expr) => {{
                 let mut b = $b
@@ -142,7 +340,7 @@ impl Client {
                 .header("Content-Type", "application/json")
                 .send(body),
         };
-        let mut resp = resp?;
+        let mut resp = resp.map_err(|e| classify(&e, shown_url, None))?;
         let status = resp.status().as_u16();
         let retry_after = resp
             .headers()
@@ -154,24 +352,92 @@ impl Client {
             .headers()
             .get("idempotent-replayed")
             .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"true"));
-        let text = resp
+        let bytes = resp
             .body_mut()
             .with_config()
-            .limit(256 << 20)
-            .read_to_string()?;
-        Ok((status, text, retry_after, replayed))
+            .limit(MAX_ANSWER)
+            .read_to_vec()
+            .map_err(|e| classify(&e, shown_url, Some(status)))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Failure::Bad(unexpected(shown_url, status, "a body that is not UTF-8")))?;
+        Ok(Answer {
+            status,
+            text,
+            retry_after,
+            replayed,
+        })
     }
 }
 
-fn is_connection_error(e: &ureq::Error) -> bool {
-    matches!(e, ureq::Error::Io(_) | ureq::Error::ConnectionFailed)
+/// Whether an I/O error comes from connecting, before anything was sent.
+fn io_before_sending(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind as K;
+    matches!(
+        e.kind(),
+        K::ConnectionRefused
+            | K::HostUnreachable
+            | K::NetworkUnreachable
+            | K::NetworkDown
+            | K::AddrNotAvailable
+            | K::AddrInUse
+            | K::PermissionDenied
+    )
 }
 
-fn describe(e: &ureq::Error) -> String {
+/// What a ureq error says about the request: sent or not, or a bad answer.
+/// `status` is the answer's when its head was read (the error came while
+/// reading its body).
+fn classify(e: &ureq::Error, shown_url: &str, status: Option<u16>) -> Failure {
+    use ureq::Error as E;
+    use ureq::Timeout as T;
+    let not_sent = |detail: String, transient| Failure::NotSent { detail, transient };
+    let lost = |detail: String, transient| Failure::Lost { detail, transient };
+    let bad = |detail: String| Failure::Bad(unexpected(shown_url, status.unwrap_or(0), detail));
     match e {
-        ureq::Error::Timeout(_) => format!("no answer within --http-timeout ({e})"),
-        ureq::Error::HostNotFound => "the host name does not resolve".to_string(),
-        _ => e.to_string(),
+        E::Timeout(T::Resolve) => not_sent(
+            "the host name did not resolve within --http-timeout".into(),
+            false,
+        ),
+        E::Timeout(T::Connect) => not_sent("no connection within --http-timeout".into(), false),
+        E::Timeout(phase) => lost(
+            format!("no answer within --http-timeout, {}", timeout_phase(*phase)),
+            false,
+        ),
+        E::HostNotFound => not_sent("the host name does not resolve".into(), false),
+        E::ConnectionFailed => not_sent("the connection failed".into(), true),
+        E::Io(io) if status.is_none() && io_before_sending(io) => {
+            not_sent(format!("cannot connect: {io}"), true)
+        }
+        E::Io(io) => lost(format!("the connection was lost: {io}"), true),
+        E::BodyExceedsLimit(_) => bad(format!(
+            "an answer larger than {} MiB, the most the client reads",
+            MAX_ANSWER >> 20
+        )),
+        E::Protocol(p) => bad(format!("something that is not HTTP ({p})")),
+        E::LargeResponseHeader(..) => bad("an answer head that is too large".into()),
+        E::Tls(_) | E::Pem(_) | E::Rustls(_) | E::TlsRequired => {
+            not_sent(format!("TLS failed: {e}"), false)
+        }
+        E::BadUri(_) | E::Http(_) | E::InvalidProxyUrl | E::RequireHttpsOnly(_) => not_sent(
+            "--base-url is not a URL that can be requested".into(),
+            false,
+        ),
+        E::RedirectFailed | E::TooManyRedirects => bad("a redirect (not followed)".into()),
+        // Anything else: whether the request went out is not known.
+        other => match status {
+            Some(_) => lost(format!("the answer could not be read: {other}"), false),
+            None => lost(other.to_string(), false),
+        },
+    }
+}
+
+fn timeout_phase(t: ureq::Timeout) -> &'static str {
+    use ureq::Timeout as T;
+    match t {
+        T::SendRequest | T::SendBody => "while sending",
+        T::RecvResponse => "while waiting for the answer",
+        T::RecvBody => "while reading the answer",
+        _ => "after sending",
     }
 }
 
@@ -228,9 +494,11 @@ fn parse(url: &str, status: u16, text: &str, kind: Kind) -> Result<Response> {
     Ok(Response::Records(kind, data))
 }
 
-/// Whether an error is one of remote mode's own (the service was not reached
-/// or did not answer an envelope).
+/// Whether an error is one of remote mode's own (the service was not reached,
+/// did not answer, or did not answer an envelope).
 pub fn is_transport_error(e: &Error) -> bool {
     e.kind == ErrorKind::Store
-        && (e.has_code(code::UNREACHABLE) || e.has_code(code::UNEXPECTED_RESPONSE))
+        && (e.has_code(code::UNREACHABLE)
+            || e.has_code(code::UNEXPECTED_RESPONSE)
+            || e.has_code(code::OUTCOME_UNKNOWN))
 }

@@ -35,7 +35,8 @@ use crate::store::{Mode, Opened, Store};
 pub const AFTER_HELP: &str = "\
 Exit codes: 0 success; 1 refused (validation, not found, conflict: see errors[].code);
 2 usage error; 3 the store could not be used (lock timeout, corrupt file, I/O, newer format),
-or the answer could not be written (stderr then says whether a change was committed, and its id).
+or the answer could not be written (stderr then says whether a change was committed, and its id);
+4 the change was committed but --wait gave up (stdout has the answer, stderr what is pending).
 
 Environment: PAYCTL_DATA_DIR, PAYCTL_DATABASE_URL, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT,
 PAYCTL_BASE_URL, PAYCTL_TOKEN, NO_COLOR.
@@ -54,6 +55,9 @@ EXIT CODES
   3  the store could not be used: lock timeout, unreadable or corrupt file, I/O error, newer store format;
      or the answer could not be written to stdout: when a change was committed, stderr says
      \"the change was committed\" and names its id (a retry with the same --idempotency-key answers it)
+  4  the change was committed, but what was asked beyond it did not finish: --wait gave up. stdout
+     carries the answer (the id with -o id), stderr says what is still pending (30005): poll it,
+     never create it again
 
 ERROR CODES (errors[].code)
   10000 Invalid Usage              10001 Invalid Value              10002 Required Value Missing
@@ -64,11 +68,12 @@ ERROR CODES (errors[].code)
   21003 Default address cannot be deleted                           21004 Customer Profile not attached to the program
   21005 Idempotency key reused with another request
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
-  30004 Store format not supported 30005 Timed out (--wait; exit 1)
+  30004 Store format not supported 30005 Timed out (--wait gave up; exit 4)
   30006 Store check found problems 30009 Store owned by another user
   30010 Write would break an invariant (a bug in payctl: nothing written)
-  30007 Service unreachable (remote mode)
+  30007 Service unreachable (remote mode: nothing was sent)
   30008 Unexpected response (remote mode: the answer is not the envelope)
+  30020 Outcome Unknown (remote mode: sent, no answer; it may have been applied)
   30016 Database unreachable       30017 Database error             30018 Migration target not empty
   30019 Database serialization retries exhausted
 
@@ -188,7 +193,9 @@ pub struct GlobalArgs {
     /// {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`
     #[arg(long, env = "PAYCTL_BASE_URL", global = true, value_name = "URL")]
     pub base_url: Option<String>,
-    /// Remote mode: seconds to wait for each answer of the service (then 30007, exit 3)
+    /// Remote mode: seconds to wait for each phase of an exchange with the service
+    /// (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the
+    /// outcome is unknown) once the request went out; exit 3 either way
     #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", value_parser = args::parse_secs)]
     pub http_timeout: f64,
 }
@@ -297,6 +304,9 @@ pub struct Global {
     pub ui: Ui,
     /// Remote mode: the service every command with an endpoint goes to.
     pub remote: Option<Client>,
+    /// What a command that committed its change could not finish (`--wait`
+    /// gave up): its answer still goes to stdout, this to stderr, exit 4.
+    unfinished: std::sync::Mutex<Option<Error>>,
 }
 
 impl Global {
@@ -367,16 +377,33 @@ impl Global {
     /// Send a request of the endpoint table: to the service in remote mode,
     /// else to the local store in process.
     pub fn call(&self, req: Request) -> Result<Response> {
-        let (resp, replayed) = match &self.remote {
-            Some(client) => client.call_replayed(&req)?,
-            None => crate::api::endpoints::call_replayed(self, &self.ctx(), &req)?,
+        use crate::api::client::Note;
+        let (resp, note) = match &self.remote {
+            Some(client) => client.call_noted(&req)?,
+            None => crate::api::endpoints::call_replayed(self, &self.ctx(), &req)
+                .map(|(r, replayed)| (r, replayed.then_some(Note::Replayed)))?,
         };
-        if replayed {
-            self.ui.err_line(
+        match note {
+            Some(Note::Replayed) => self.ui.err_line(
                 "note: --idempotency-key was used before for this same request: answering its id, nothing was changed",
-            );
+            ),
+            Some(Note::DeletedBefore) => self.ui.err_line(
+                "note: the first answer to this delete was lost and the record was gone when it was sent again: the first one deleted it",
+            ),
+            None => {}
         }
         Ok(resp)
+    }
+
+    /// The change is committed but what was asked beyond it did not finish
+    /// (`--wait` gave up): the command answers its change as usual, then
+    /// `err` goes to stderr and the exit code is 4 (CLI.md "Exit codes").
+    pub fn unfinished(&self, err: Error) {
+        let mut slot = self.unfinished.lock().unwrap_or_else(|e| e.into_inner());
+        match slot.as_mut() {
+            Some(first) => first.errors.extend(err.errors),
+            None => *slot = Some(err),
+        }
     }
 
     /// Refuse a command that has no endpoint in remote mode (exit 2).
@@ -606,9 +633,17 @@ pub fn run(cli: Cli) -> i32 {
         .base_url
         .as_deref()
         .map(|url| {
+            // A token that is not UTF-8 would be dropped unseen by `var`.
+            let token = env::var("PAYCTL_TOKEN");
+            if token.is_none() && env::var_os("PAYCTL_TOKEN").is_some() {
+                return Err(Error::usage(
+                    "PAYCTL_TOKEN: is not valid UTF-8 (a token is visible ASCII only); \
+                     nothing was sent",
+                ));
+            }
             Client::new(
                 url,
-                env::var("PAYCTL_TOKEN"),
+                token,
                 &actor,
                 Duration::from_secs_f64(g.http_timeout.max(0.001)),
             )
@@ -628,6 +663,7 @@ pub fn run(cli: Cli) -> i32 {
         lock_timeout: Duration::from_secs_f64(g.lock_timeout.clamp(0.0, 1e9)),
         ui,
         remote,
+        unfinished: std::sync::Mutex::new(None),
     };
     let result = match remote_err {
         Some(e) => Err(e),
@@ -639,16 +675,31 @@ pub fn run(cli: Cli) -> i32 {
     for w in crate::store::journal::take_warnings() {
         ui.err_line(format_args!("warning: {}", output::mask::mask_text(&w)));
     }
-    let (flushed, code) = match &result {
-        Ok(resp) => (ui.print(resp), 0),
-        Err(e)
+    let unfinished = global
+        .unfinished
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    let (flushed, code) = match (&result, unfinished) {
+        // Committed, not finished: the answer on stdout (the id a script
+        // needs), what is still pending on stderr, exit 4.
+        (Ok(resp), Some(pending)) => {
+            let flushed = ui.print(resp);
+            let mut on_stderr = ui.style();
+            on_stderr.format = Format::Table;
+            let _ = ui.print_error_in(on_stderr, &pending);
+            (flushed, 4)
+        }
+        (Ok(resp), None) => (ui.print(resp), 0),
+        // A `--all` list closed its JSON envelope with the error already.
+        (Err(e), _)
             if global
                 .stream_closed
                 .load(std::sync::atomic::Ordering::Relaxed) =>
         {
             (Ok(()), e.exit_code())
         }
-        Err(e) => (ui.print_error(e), e.exit_code()),
+        (Err(e), _) => (ui.print_error(e), e.exit_code()),
     };
     let committed = crate::store::journal::committed() > 0;
     match flushed {

@@ -93,10 +93,12 @@ pub enum ProfileCommand {
     /// terminal.
     ///
     /// In remote mode (--base-url) each line is a POST /customer-profiles, 8 at
-    /// a time, with an Idempotency-Key made of the file (its path, or stdin's
-    /// content) and the line number: the lines that pass are created, refused
-    /// lines are reported (exit 1), and running the same file again creates
-    /// only the missing profiles.
+    /// a time, with an Idempotency-Key made of the line's body (the fingerprint
+    /// a --idempotency-key is checked against; the file's name and the line's
+    /// number play no part): the lines that pass are created, refused lines are
+    /// reported (exit 1; a customer_key repeated in the file is refused without
+    /// being sent), and running the same lines again, from any file, within 24
+    /// hours creates only the missing profiles.
     #[command(
         after_help = "Examples:\n  payctl profile import customers.jsonl -o id > new-ids.txt\n  jq -c '.[]' customers.json | payctl profile import - --skip-existing"
     )]
@@ -239,7 +241,7 @@ mod import {
     const IN_FLIGHT: usize = 8;
 
     /// Remote mode: each line is a `POST /customer-profiles` with an
-    /// `Idempotency-Key` derived from the file and the line, at most
+    /// `Idempotency-Key` derived from the line's body (its fingerprint), at most
     /// [`IN_FLIGHT`] at once. Not atomic as the local import is: the lines
     /// that pass are created, every refused line is reported (`line N: …`,
     /// exit 1), and running the same file again creates exactly the missing
@@ -248,6 +250,7 @@ mod import {
         use std::sync::Mutex;
         use std::sync::atomic::{AtomicUsize, Ordering};
 
+        use crate::api::client::Note;
         use crate::api::endpoints::{Op, Request};
         use crate::error::{ApiError, ErrorKind};
 
@@ -269,20 +272,34 @@ mod import {
                 ),
             )
         })?;
-        // The key's origin: the file's absolute path, or what stdin held.
-        let origin = if file.as_os_str() == "-" {
-            format!("stdin:{}", fnv64(&input))
-        } else {
-            let abs = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-            format!("file:{}", abs.display())
-        };
-        let origin = format!("{:016x}", fnv64(origin.as_bytes()));
         let text = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&input);
         let lines: Vec<(usize, &[u8])> = text
             .split(|&b| b == b'\n')
             .enumerate()
             .map(|(i, l)| (i + 1, l.strip_suffix(b"\r").unwrap_or(l)))
             .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+            .collect();
+        // Each line's body, or why it is refused before it is sent: a
+        // customer_key repeated in the file is refused as the local import
+        // refuses it (the first line with it is sent).
+        let mut first_of: std::collections::HashMap<String, usize> = Default::default();
+        let mut check = |n: usize, line: &[u8]| -> Result<serde_json::Value> {
+            let body = crate::cli::args::parse_body(line)?;
+            let key = body.get("customer_key").and_then(|k| k.as_str());
+            if let Some(key) = key {
+                if let Some(first) = first_of.get(key) {
+                    return Err(Error::refused(vec![ApiError::message(
+                        code::KEY_IN_USE,
+                        format!("customer_key: repeats the customer_key of line {first}"),
+                    )]));
+                }
+                first_of.insert(key.to_string(), n);
+            }
+            Ok(body)
+        };
+        let lines: Vec<(usize, Result<serde_json::Value>)> = lines
+            .into_iter()
+            .map(|(n, line)| (n, check(n, line)))
             .collect();
         let next = AtomicUsize::new(0);
         let results = Mutex::new(Vec::new());
@@ -291,21 +308,31 @@ mod import {
                 scope.spawn(|| {
                     loop {
                         let i = next.fetch_add(1, Ordering::SeqCst);
-                        let Some(&(n, line)) = lines.get(i) else {
+                        let Some((n, line)) = lines.get(i) else {
                             break;
                         };
-                        let sent = crate::cli::args::parse_body(line).and_then(|body| {
+                        let n = *n;
+                        let sent = line.clone().and_then(|body| {
                             let key = body
                                 .get("customer_key")
                                 .and_then(|k| k.as_str())
                                 .unwrap_or_default()
                                 .to_string();
+                            // The key is the request's own fingerprint (that of
+                            // a local --idempotency-key): the same line answers
+                            // its first id again, any other line is a request
+                            // of its own, whatever file it came from.
+                            let fp = crate::core::idempotency::fingerprint(
+                                "POST /customer-profiles",
+                                &[],
+                                &body,
+                            );
                             let req = Request::new(Op::ProfileCreate)
                                 .body(body)
-                                .idempotency_key(Some(format!("import-{origin}-{n}")));
+                                .idempotency_key(Some(format!("import-{fp}")));
                             client
-                                .call_replayed(&req)
-                                .map(|(r, replayed)| (r, replayed, key))
+                                .call_noted(&req)
+                                .map(|(r, note)| (r, note == Some(Note::Replayed), key))
                         });
                         if let Ok(mut r) = results.lock() {
                             r.push((n, sent));
@@ -355,13 +382,6 @@ mod import {
             return Err(Error { kind, errors });
         }
         Ok(Response::Records(RecordKind::Imported, created))
-    }
-
-    /// 64-bit FNV-1a: a short, stable name for the import's origin.
-    fn fnv64(bytes: &[u8]) -> u64 {
-        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        })
     }
 
     pub fn exec(g: &Global, file: &Path, skip_existing: bool) -> Result<Response> {

@@ -18,7 +18,8 @@ pub struct WaitArgs {
     /// Wait until the worker has processed the request (poll every 200 ms)
     #[arg(long)]
     pub wait: bool,
-    /// Seconds to wait with --wait before failing with 30005 (Timed out), exit 1
+    /// Seconds to wait with --wait; then the answer is printed as without --wait, 30005
+    /// (Timed out) on stderr says what is still pending, and the exit code is 4
     #[arg(long, requires = "wait", default_value_t = 60.0, value_name = "SECS", value_parser = super::args::parse_secs)]
     pub timeout: f64,
 }
@@ -30,31 +31,48 @@ impl WaitArgs {
     }
 }
 
-/// Poll `done` every 200 ms until it is true or `limit` passes (then 30005,
-/// exit 1: the request itself was made and stays in the queue). A store that
-/// is busy for longer than --lock-timeout fails as any read does.
+/// Poll `done` every 200 ms until it is true or `limit` passes. The request
+/// itself was committed before: giving up (30005 after `limit`, or a read
+/// that fails meanwhile) is recorded with [`Global::unfinished`], so that the
+/// command still answers what it created (stdout) and exits 4, with what is
+/// still pending on stderr. `poll` says how to look at it later.
 pub fn wait_until(
+    g: &Global,
     limit: Duration,
     what: &str,
+    poll: &str,
     mut done: impl FnMut() -> Result<bool>,
-) -> Result<()> {
+) {
     let end = Instant::now() + limit;
-    loop {
-        if done()? {
-            return Ok(());
+    let gave_up = loop {
+        match done() {
+            Ok(true) => return,
+            Ok(false) => {}
+            Err(e) => break Some(e),
         }
         let now = Instant::now();
         if now >= end {
-            return Err(Error::one(
-                code::TIMEOUT,
-                format!(
-                    "{what} was not processed within the --timeout of {} s; is `payctl worker --watch` running? The request stays queued",
-                    limit.as_secs_f64()
-                ),
-            ));
+            break None;
         }
         std::thread::sleep((end - now).min(Duration::from_millis(200)));
-    }
+    };
+    let why = match &gave_up {
+        None => format!(
+            "not processed within the --timeout of {} s; is `payctl worker --watch` running?",
+            limit.as_secs_f64()
+        ),
+        Some(_) => "stopped waiting: it could not be read (see above)".to_string(),
+    };
+    let mut err = gave_up.unwrap_or_else(|| Error::store(code::TIMEOUT, ""));
+    err.errors.retain(|e| e.code != code::TIMEOUT);
+    err.errors.push(crate::error::ApiError::new(
+        code::TIMEOUT,
+        format!(
+            "{what} was committed and is still pending: {why} It stays queued for the \
+             worker; poll it with `{poll}`, never create it again"
+        ),
+    ));
+    g.unfinished(err);
 }
 
 /// The CSP argument put into the spec's body (`customer_profile_id`); a
@@ -120,8 +138,8 @@ pub enum ProgramCommand {
     /// With --wait, payctl then polls the record (every 200 ms, as a reader)
     /// until the worker has processed it (Attached or Rejected), and answers
     /// as without --wait; a background `payctl worker --watch` must be running.
-    /// When --timeout passes first, the attach stays requested and the command
-    /// fails with 30005 (Timed out), exit 1.
+    /// When --timeout passes first, the attach stays requested: the answer is
+    /// printed as without --wait, stderr says what is pending (30005), exit 4.
     #[command(
         after_help = "Examples:\n  payctl program attach prm_0123456789abcdefghij csp_0123456789abcdefghij --reason \"new member\"\n  payctl program attach $PRM $CSP --wait --timeout 30   # with `payctl worker --watch` running elsewhere\n  payctl program attach prm_0123456789abcdefghij --body attach.json\n\nThe --body holds the spec's request: {\"customer_profile_id\": \"csp_…\",\n\"customer_profile_program_status_reason\": \"…\"}; a CSP argument given as well must be the same id."
     )]
@@ -192,8 +210,10 @@ impl ProgramCommand {
                 )?;
                 if let (Some(limit), Response::Id(id)) = (wait.limit(), &attached) {
                     wait_until(
+                        g,
                         limit,
-                        &format!("customer profile {id} in program {prm}"),
+                        &format!("the attachment of customer profile {id} to program {prm}"),
+                        &format!("payctl program profile {prm} {id}"),
                         || {
                             let got = g.call(
                                 Request::new(Op::AttachmentGet).at([prm.as_str(), id.as_str()]),
@@ -201,7 +221,7 @@ impl ProgramCommand {
                             let status = first_u64(&got, "customer_profile_program_status_id");
                             Ok(status != Some(PENDING.into()))
                         },
-                    )?;
+                    );
                 }
                 Ok(attached)
             }

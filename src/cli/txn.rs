@@ -39,7 +39,9 @@ generates and runs them (see `payctl txn steps`).
 
 With --wait, payctl polls until the worker (`payctl worker --watch`, running elsewhere) has
 finished the transaction, Completed (60) or Failed (70), and answers as without --wait (exit 0;
-`payctl txn get` tells which); after --timeout (default 60 s) it fails with 30005, exit 1.
+`payctl txn get` tells which). After --timeout (default 60 s) it answers as without --wait
+(stdout: the new id), says on stderr what is still pending (30005) and exits 4: the
+transaction exists, so poll it; never create it again.
 
 Examples:
   payctl txn create --body txn.json
@@ -306,11 +308,17 @@ impl TxnCommand {
                 // --wait: until the worker finished it, Completed or Failed
                 // (exit 0 either way: read the status with `txn get`).
                 if let (Some(limit), Response::Id(id)) = (wait.limit(), &created) {
-                    super::program::wait_until(limit, &format!("transaction {id}"), || {
-                        let got = g.call(Request::new(Op::TxnGet).at([id.as_str()]))?;
-                        let status = super::program::first_u64(&got, "transaction_status_id");
-                        Ok(status == Some(COMPLETED.into()) || status == Some(FAILED.into()))
-                    })?;
+                    super::program::wait_until(
+                        g,
+                        limit,
+                        &format!("transaction {id}"),
+                        &format!("payctl txn get {id}"),
+                        || {
+                            let got = g.call(Request::new(Op::TxnGet).at([id.as_str()]))?;
+                            let status = super::program::first_u64(&got, "transaction_status_id");
+                            Ok(status == Some(COMPLETED.into()) || status == Some(FAILED.into()))
+                        },
+                    );
                 }
                 Ok(created)
             }

@@ -110,7 +110,7 @@ pub fn mask_text(msg: &str) -> String {
             let run: String = chars[start..i].iter().collect();
             let free =
                 !word(start.checked_sub(1).and_then(|j| chars.get(j))) && !word(chars.get(i));
-            if free && run.len() >= 5 {
+            if free && run.len() >= 5 && !is_code(&chars[..start], &run, chars.get(i)) {
                 out.push('…');
                 out.push_str(&run[run.len() - 4..]);
             } else {
@@ -122,6 +122,17 @@ pub fn mask_text(msg: &str) -> String {
         }
     }
     out
+}
+
+/// Whether a run of 5 digits is a code, not a value: payctl's own
+/// `error[30003]` (a message quoting another error) or a database's
+/// `SQLSTATE 08000`. Masked, they told nothing (`error[…0003]`).
+fn is_code(before: &[char], run: &str, after: Option<&char>) -> bool {
+    let ends_with = |s: &str| {
+        let s: Vec<char> = s.chars().collect();
+        before.ends_with(&s)
+    };
+    run.len() == 5 && ((ends_with("error[") && after == Some(&']')) || ends_with("SQLSTATE "))
 }
 
 #[cfg(test)]
@@ -159,5 +170,20 @@ mod tests {
             "/backups/20261121/store/index/keys/6162636465 is corrupt"
         );
         assert_eq!(mask_text("ssn 123456789: no"), "ssn …6789: no");
+    }
+
+    #[test]
+    fn codes_are_not_values() {
+        assert_eq!(
+            mask_text("worker: error[30003]: Store I/O error: x 123456789"),
+            "worker: error[30003]: Store I/O error: x …6789"
+        );
+        assert_eq!(
+            mask_text("connection lost (SQLSTATE 08000); account 12345678"),
+            "connection lost (SQLSTATE 08000); account …5678"
+        );
+        // Only a code's own shape: 5 digits, in its own place.
+        assert_eq!(mask_text("error[123456789]"), "error[…6789]");
+        assert_eq!(mask_text("SQLSTATE 123456789"), "SQLSTATE …6789");
     }
 }

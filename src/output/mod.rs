@@ -93,6 +93,29 @@ fn envelope(resp: &Response) -> Value {
     }
 }
 
+/// Text as a terminal may show it: every character that a stored value may
+/// not hold ([`forbidden_char`](crate::core::rules::forbidden_char): control
+/// characters, escape sequences' ESC, bidirectional and other invisible
+/// format characters) written escaped (`\u{1b}`), so that text from a
+/// service (remote mode: records, error messages) cannot recolour, move the
+/// cursor or reorder what the screen shows. Local records never hold one
+/// (they are refused on the way in), so they print unchanged.
+pub fn terminal_text(s: &str) -> std::borrow::Cow<'_, str> {
+    use crate::core::rules::forbidden_char;
+    if !s.chars().any(|c| forbidden_char(c).is_some()) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if forbidden_char(c).is_some() {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 fn json_text(v: &Value, pretty: bool) -> String {
     if pretty {
         serde_json::to_string_pretty(v).expect("json")
@@ -155,12 +178,12 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
             }
         },
         Format::Id => match &resp {
-            Response::Id(id) => writeln!(out, "{id}"),
+            Response::Id(id) => writeln!(out, "{}", terminal_text(id)),
             Response::Raw(_) => Ok(()),
             Response::List { kind, data, .. } | Response::Records(kind, data) => {
                 for v in data {
                     if let Some(id) = record_id(*kind, v) {
-                        writeln!(out, "{id}")?;
+                        writeln!(out, "{}", terminal_text(&id))?;
                     }
                 }
                 Ok(())
@@ -182,7 +205,11 @@ pub fn print_error(
         Format::Jsonl => writeln!(out, "{}", json_text(&error_envelope(err), false)),
         Format::Table | Format::Id => {
             for e in &err.errors {
-                let line = format!("error[{}]: {}", e.code, mask::message(&e.message));
+                let line = format!(
+                    "error[{}]: {}",
+                    e.code,
+                    terminal_text(&mask::message(&e.message))
+                );
                 if style.color {
                     writeln!(err_out, "\x1b[31m{line}\x1b[0m")?;
                 } else {

@@ -343,7 +343,7 @@ fn header(style: Style, names: impl IntoIterator<Item = String>) -> Vec<Cell> {
     names
         .into_iter()
         .map(|h| {
-            let c = Cell::new(h);
+            let c = Cell::new(super::terminal_text(&h));
             if style.out_color {
                 c.add_attribute(Attribute::Bold)
             } else {
@@ -355,6 +355,7 @@ fn header(style: Style, names: impl IntoIterator<Item = String>) -> Vec<Cell> {
 
 /// A cell, coloured by the status its text names when colour is on.
 fn body_cell(style: Style, text: String) -> Cell {
+    let text = super::terminal_text(&text).into_owned();
     if !style.out_color {
         return Cell::new(text);
     }
@@ -385,7 +386,7 @@ pub fn print_rows(
     footer: bool,
 ) -> io::Result<()> {
     match resp {
-        Response::Id(id) => writeln!(out, "{id}"),
+        Response::Id(id) => writeln!(out, "{}", super::terminal_text(id)),
         Response::Raw(text) => out.write_all(text.as_bytes()),
         Response::Records(_, data) if data.len() == 1 => {
             let mut t = new_table(style);
@@ -393,7 +394,10 @@ pub fn print_rows(
             let mut rows = Vec::new();
             flatten("", &data[0], &mut rows);
             for (k, v) in rows {
-                t.add_row(vec![Cell::new(k), body_cell(style, v)]);
+                t.add_row(vec![
+                    Cell::new(super::terminal_text(&k)),
+                    body_cell(style, v),
+                ]);
             }
             writeln!(out, "{t}")
         }
@@ -440,7 +444,7 @@ pub fn print_rows(
                 && footer
             {
                 let more = match &paging.last_evaluated_key {
-                    Some(k) => format!("; next page: --after {k}"),
+                    Some(k) => format!("; next page: --after {}", super::terminal_text(k)),
                     None => String::new(),
                 };
                 writeln!(

@@ -258,7 +258,8 @@ impl JsonStore {
                 return Err(Error::store(
                     code::STORE_UNREADABLE,
                     format!(
-                        "the store at {} was removed or replaced by something that is not                          a store while this payctl used it: nothing was read or written",
+                        "the store at {} was removed or replaced by something that is not \
+                         a store while this payctl used it: nothing was read or written",
                         root.display()
                     ),
                 ));
