@@ -105,6 +105,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -178,6 +179,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -275,6 +277,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -341,6 +344,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -358,6 +362,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -436,6 +441,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -502,6 +508,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -612,6 +619,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait until the worker has processed the request (poll every 200 ms)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -805,6 +813,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait until the worker has processed the request (poll every 200 ms)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -528,7 +528,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -626,7 +626,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__delete)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -886,7 +886,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2036,7 +2036,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2330,7 +2330,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2524,7 +2524,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2910,7 +2910,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3124,7 +3124,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__attach)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --reason --body --wait --timeout --idempotency-key --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --reason --body --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4026,7 +4026,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --help"
+            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -100,6 +100,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -170,6 +171,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -257,6 +259,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -320,6 +323,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -336,6 +340,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -405,6 +410,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -468,6 +474,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -568,6 +575,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
             cand --wait 'Wait until the worker has processed the request (poll every 200 ms)'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -743,6 +751,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
             cand --wait 'Wait until the worker has processed the request (poll every 200 ms)'
+            cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

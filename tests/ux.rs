@@ -1090,3 +1090,166 @@ fn all_pages_and_json_lines() {
     assert_eq!(empty.data().len(), 0);
     assert_eq!(empty.json["paging"]["total_count"], 0);
 }
+
+// ---------------------------------------------------------------- --dry-run
+
+/// `--dry-run` on every create, update, delete and attach, locally and
+/// remotely: the record as it would be (a new one's id `(new)`), exit 0,
+/// nothing written (the store byte for byte, no idempotency record); a
+/// request that would be refused is refused the same way.
+#[test]
+fn dry_run_checks_everything_and_writes_nothing() {
+    let env = Env::new();
+    let (prm, csp) = env.attached_profile("cust-dry-run");
+    let cpa = env
+        .body(&["address", "create", &csp], &address_body(true))
+        .id();
+    let pin = env
+        .body(
+            &["instrument", "create", &csp],
+            &common::ach_instrument_body(
+                &prm,
+                "dry",
+                true,
+                json!([{"key": "via", "value": "dry"}]),
+            ),
+        )
+        .id();
+    let other = env.create_profile("cust-dry-other");
+    let server = common::serve::Server::start(&env, &["--quiet"]);
+    let remote = {
+        let mut e = Env::new();
+        e.envs.push(("PAYCTL_BASE_URL", server.base.clone()));
+        e
+    };
+    let before = env.snapshot();
+    let src = format!("@source_customers={csp}:5.00");
+    for e in [&env, &remote] {
+        let mut body = profile_body("cust-dry-new");
+        body["customer_profile_individual"]["first_name"] = json!("Dora");
+        let o = e.body(
+            &[
+                "profile",
+                "create",
+                "--dry-run",
+                "--idempotency-key",
+                "dry-1",
+            ],
+            &body,
+        );
+        ok(&o);
+        let p = &o.data()[0];
+        assert_eq!(p["customer_profile_id"], "(new)", "{o:?}");
+        assert_eq!(p["customer_profile_individual"]["first_name"], "Dora");
+        assert_eq!(
+            p["customer_profile_individual"]["ssn"], "6789",
+            "masked as a get"
+        );
+        assert_eq!(p["created_by"], "tester");
+
+        let o = e.run(&[
+            "profile",
+            "update",
+            &csp,
+            "--first-name",
+            "Augusta",
+            "--dry-run",
+        ]);
+        assert_eq!(
+            ok(&o).data()[0]["customer_profile_individual"]["first_name"],
+            "Augusta"
+        );
+        assert_eq!(o.data()[0]["customer_profile_id"], csp.as_str());
+
+        let o = e.body(
+            &["address", "create", &csp, "--dry-run"],
+            &address_body(false),
+        );
+        assert_eq!(ok(&o).data()[0]["address_id"], "(new)");
+        let o = e.run(&[
+            "address",
+            "update",
+            &csp,
+            &cpa,
+            "--city",
+            "Shelbyville",
+            "--dry-run",
+        ]);
+        assert_eq!(ok(&o).data()[0]["city"], "Shelbyville");
+        // The default address cannot go: refused as for real.
+        e.run(&["address", "delete", &csp, &cpa, "--dry-run"])
+            .refused(1, 21003);
+
+        let o = e.body(
+            &["instrument", "create", &csp, "--dry-run"],
+            &common::ach_instrument_body(
+                &prm,
+                "dry2",
+                false,
+                json!([{"key": "via", "value": "dry"}]),
+            ),
+        );
+        ok(&o);
+        assert_eq!(o.data()[0]["payment_instrument_id"], "(new)");
+        assert_eq!(
+            o.data()[0]["payment_instrument_ach"]["account_number"],
+            "6789"
+        );
+        let o = e.run(&[
+            "instrument",
+            "update",
+            &csp,
+            &pin,
+            "--label",
+            "Renamed",
+            "--dry-run",
+        ]);
+        assert_eq!(ok(&o).data()[0]["payment_instrument_label"], "Renamed");
+
+        let o = e.run(&["program", "attach", &prm, &other, "--dry-run"]);
+        let a = &ok(&o).data()[0];
+        assert_eq!(a["customer_profile_id"], other.as_str());
+        assert_eq!(a["customer_profile_program_status_id"], 1, "Pending: {o:?}");
+        e.run(&["program", "attach", &prm, &csp, "--dry-run"])
+            .refused(1, 21001);
+
+        let mut args = common::txn_create_args(&prm, "ach_funding", &[&src]);
+        args.push("--dry-run");
+        let o = e.run(&args);
+        let t = &ok(&o).data()[0];
+        assert_eq!(t["transaction_id"], "(new)", "{o:?}");
+        assert_eq!(t["transaction_status_id"], 10);
+        // Refusals are the real ones.
+        let mut bad = profile_body("cust-dry-run");
+        bad["customer_profile_individual"]["email"] = json!("not-an-email");
+        let o = e.body(&["profile", "create", "--dry-run"], &bad);
+        o.refused(1, 10001);
+        let o = e.run(&["profile", "get", "csp_00000000000000000000"]);
+        o.refused(1, 20001);
+    }
+    assert!(env.snapshot() == before, "a dry run wrote to the store");
+    // The dry run's key was not recorded: a real create may use it for another body.
+    let o = env.body(
+        &["profile", "create", "--idempotency-key", "dry-1"],
+        &profile_body("cust-dry-real"),
+    );
+    ok(&o);
+    // Over HTTP: the header, 200 (nothing created).
+    let r = server.send(
+        "POST",
+        "/customer-profiles",
+        Some(&profile_body("cust-dry-http").to_string()),
+        &[("Payctl-Dry-Run", "true")],
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json["data"][0]["customer_profile_id"], "(new)");
+    let r = server.send(
+        "POST",
+        "/customer-profiles",
+        Some("{}"),
+        &[("Payctl-Dry-Run", "maybe")],
+    );
+    assert_eq!(r.status, 400, "{r:?}");
+    let listed = env.run(&["profile", "list", "--customer-key", "cust-dry-http"]);
+    assert_eq!(listed.json["paging"]["total_count"], 0);
+}

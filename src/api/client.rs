@@ -35,6 +35,9 @@ const BACKOFF: Duration = Duration::from_millis(200);
 /// filling memory.
 pub const MAX_ANSWER: u64 = 32 << 20;
 
+/// The header of a dry run (`--dry-run`): checked as for real, nothing written.
+pub const DRY_RUN_HEADER: &str = "Payctl-Dry-Run";
+
 /// A connection to a running service.
 pub struct Client {
     base: String,
@@ -286,7 +289,12 @@ impl Client {
                 return Err(e);
             }
         };
-        let parsed = parse(shown_url, answer.status, &answer.text, req.endpoint.kind);
+        let kind = if req.dry_run && super::dry_run::applies(req.endpoint.op) {
+            super::endpoints::Endpoint::of(super::dry_run::shown_as(req.endpoint.op)).kind
+        } else {
+            req.endpoint.kind
+        };
+        let parsed = parse(shown_url, answer.status, &answer.text, kind);
         match parsed {
             // The first DELETE went out and its answer was lost; this one
             // finds the record gone: the first deleted it.
@@ -325,6 +333,9 @@ impl Client {
                 }
                 if let Some(k) = &req.idempotency_key {
                     b = b.header("Idempotency-Key", k);
+                }
+                if req.dry_run {
+                    b = b.header(DRY_RUN_HEADER, "true");
                 }
                 b
             }};

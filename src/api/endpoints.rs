@@ -493,6 +493,10 @@ pub struct Request {
     pub body: Option<Value>,
     /// The `Idempotency-Key` of a POST.
     pub idempotency_key: Option<String>,
+    /// `--dry-run` (`Payctl-Dry-Run: true` over HTTP): a create, update,
+    /// delete or attach is checked exactly as it would run and its record
+    /// shown, nothing written (see [`super::dry_run`]).
+    pub dry_run: bool,
 }
 
 impl Request {
@@ -506,7 +510,12 @@ impl Request {
             query: Params::default(),
             body: None,
             idempotency_key: None,
+            dry_run: false,
         }
+    }
+    pub fn dry_run(mut self, yes: bool) -> Request {
+        self.dry_run = yes;
+        self
     }
     /// The path's identifiers.
     pub fn at<S: Into<String>>(mut self, ids: impl IntoIterator<Item = S>) -> Request {
@@ -648,7 +657,7 @@ fn dict_page(kind: Kind, records: Vec<Value>, req: &PageRequest) -> Result<Respo
 
 /// The body of a request that needs one (`{}` when none was sent: each
 /// operation then names the fields it requires).
-fn body_of(req: &Request) -> Value {
+pub(crate) fn body_of(req: &Request) -> Value {
     req.body
         .clone()
         .unwrap_or_else(|| Value::Object(Default::default()))
@@ -675,6 +684,9 @@ pub fn call(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
 pub fn call_replayed(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, bool)> {
     let named = with_ids(b, req)?;
     let req = named.as_ref().unwrap_or(req);
+    if req.dry_run && super::dry_run::applies(req.endpoint.op) {
+        return super::dry_run::call(b, ctx, req).map(|r| (r, false));
+    }
     if req.endpoint.op == Op::Worker {
         return call_once(b, ctx, req);
     }
@@ -718,16 +730,7 @@ fn call_once(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, boo
     if !req.endpoint.creates() {
         return serve(b, ctx, req).map(|r| (r, false));
     }
-    let body = body_of(req);
-    let canonical = Endpoint::of(req.endpoint.op);
-    let name = canonical
-        .path
-        .split('/')
-        .map(|s| if s.starts_with('{') { "{id}" } else { s })
-        .collect::<Vec<_>>()
-        .join("/");
-    let ids: Vec<&str> = req.params.iter().map(String::as_str).collect();
-    let fp = core::idempotency::fingerprint(&format!("POST {name}"), &ids, &body);
+    let fp = fingerprint_of(req);
     let now = chrono::Utc::now().timestamp();
     let out = b.create_with(&mut |store| {
         core::idempotency::run(store, req.idempotency_key.as_deref(), &fp, now, |s| {
@@ -738,8 +741,23 @@ fn call_once(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Response, boo
     Ok((Response::Id(out.into_id()), replayed))
 }
 
+/// The idempotency fingerprint of the create `req` (see
+/// [`core::idempotency::fingerprint`]).
+pub(crate) fn fingerprint_of(req: &Request) -> String {
+    let body = body_of(req);
+    let canonical = Endpoint::of(req.endpoint.op);
+    let name = canonical
+        .path
+        .split('/')
+        .map(|s| if s.starts_with('{') { "{id}" } else { s })
+        .collect::<Vec<_>>()
+        .join("/");
+    let ids: Vec<&str> = req.params.iter().map(String::as_str).collect();
+    core::idempotency::fingerprint(&format!("POST {name}"), &ids, &body)
+}
+
 /// The create of `req` on `store`, opened for writing: its new id.
-fn create(store: &Store, ctx: &Ctx, req: &Request) -> Result<String> {
+pub(crate) fn create(store: &Store, ctx: &Ctx, req: &Request) -> Result<String> {
     use core::{address, instrument, profile, program, txn};
     let body = body_of(req);
     let p = |i| req.param(i);

@@ -4,6 +4,7 @@
 //! mode). `openapi` describes the table as an OpenAPI 3.1 document.
 
 pub mod client;
+pub mod dry_run;
 pub mod endpoints;
 pub mod openapi;
 pub mod server;

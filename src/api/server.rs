@@ -701,7 +701,8 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                 sensitive_values(b, &mut secrets);
             }
             let backend = app.cfg.store.clone();
-            let creates = request.endpoint.creates();
+            // A dry run creates nothing: 200 with the record as it would be.
+            let creates = request.endpoint.creates() && !request.dry_run;
             let r = tokio::task::spawn_blocking(move || {
                 endpoints::call_replayed(&backend, &ctx, &request)
             })
@@ -872,9 +873,22 @@ async fn prepare(
         Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
     };
     let ctx = Ctx::new(&actor, chrono::Utc::now().naive_utc());
+    let dry_run =
+        match header_text(&parts.headers, super::client::DRY_RUN_HEADER, 5).map_err(fail)? {
+            None => false,
+            Some(v) if v.eq_ignore_ascii_case("true") => true,
+            Some(v) if v.eq_ignore_ascii_case("false") => false,
+            Some(_) => {
+                return Err(fail(refused(
+                    code::INVALID_VALUE,
+                    "header Payctl-Dry-Run: must be `true` or `false`",
+                )));
+            }
+        };
     let mut request = Request::to(endpoint)
         .query(query)
-        .idempotency_key(idempotency_key);
+        .idempotency_key(idempotency_key)
+        .dry_run(dry_run);
     request.params = params;
     request.body = body;
     Ok(Prepared::Call(Box::new(request), ctx))

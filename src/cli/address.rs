@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use serde_json::Value;
 
 use super::Global;
-use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_bool};
+use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_bool};
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Request};
 use crate::core::address;
@@ -35,6 +35,8 @@ pub enum AddressCommand {
         fields: AddressFields,
         #[command(flatten)]
         idem: IdempotencyArg,
+        #[command(flatten)]
+        dry: DryRunArg,
     },
     /// List the addresses of a customer profile, oldest first (GET …/addresses)
     #[command(
@@ -76,6 +78,8 @@ pub enum AddressCommand {
         body: BodyArg,
         #[command(flatten)]
         fields: AddressFields,
+        #[command(flatten)]
+        dry: DryRunArg,
     },
     /// Delete an address (DELETE …/addresses/{address_id})
     ///
@@ -91,6 +95,8 @@ pub enum AddressCommand {
         csp: String,
         /// The address_id (cpa_…)
         cpa: String,
+        #[command(flatten)]
+        dry: DryRunArg,
     },
 }
 
@@ -154,6 +160,7 @@ impl AddressCommand {
                 body,
                 fields,
                 idem,
+                dry,
             } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
@@ -166,7 +173,8 @@ impl AddressCommand {
                             Request::new(Op::AddressCreate)
                                 .at([csp.as_str()])
                                 .body(body.clone())
-                                .idempotency_key(idem.idempotency_key.clone()),
+                                .idempotency_key(idem.idempotency_key.clone())
+                                .dry_run(dry.dry_run),
                         )
                     },
                 )
@@ -180,11 +188,21 @@ impl AddressCommand {
                 cpa,
                 body,
                 fields,
+                dry,
             } => {
                 let body = fields.over(body.read()?);
-                g.call(Request::new(Op::AddressUpdate).at([csp, cpa]).body(body))
+                g.call(
+                    Request::new(Op::AddressUpdate)
+                        .at([csp, cpa])
+                        .body(body)
+                        .dry_run(dry.dry_run),
+                )
             }
-            AddressCommand::Delete { csp, cpa } => {
+            AddressCommand::Delete { csp, cpa, dry } => {
+                if dry.dry_run {
+                    // Nothing is deleted: nobody needs to confirm it.
+                    return g.call(Request::new(Op::AddressDelete).at([csp, cpa]).dry_run(true));
+                }
                 // Before a prompt, check (read-only) that the address exists and
                 // may go, so nobody is asked about a delete that would be refused.
                 // Without a prompt, nothing is opened before the confirmation.

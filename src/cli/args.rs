@@ -214,6 +214,15 @@ pub fn parse_secs(s: &str) -> std::result::Result<f64, String> {
     }
 }
 
+// `--dry-run` of every create, update, delete and attach (see `api::dry_run`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct DryRunArg {
+    /// Check the request exactly as it would run (every rule, every reference) and print
+    /// the record as it would be (a new one's id reads "(new)"); write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
 // `--idempotency-key` of every create (see `core::idempotency`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct IdempotencyArg {

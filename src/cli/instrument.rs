@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use super::Global;
-use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_bool, parse_tag};
+use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_bool, parse_tag};
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Request};
 use crate::error::Result;
@@ -34,6 +34,8 @@ pub enum InstrumentCommand {
         fields: InstrumentFields,
         #[command(flatten)]
         idem: IdempotencyArg,
+        #[command(flatten)]
+        dry: DryRunArg,
     },
     /// List a profile's payment instruments, oldest first
     #[command(after_help = "Example:\n  payctl instrument list csp_… -o table")]
@@ -64,6 +66,8 @@ pub enum InstrumentCommand {
         body: BodyArg,
         #[command(flatten)]
         fields: InstrumentFields,
+        #[command(flatten)]
+        dry: DryRunArg,
     },
 }
 
@@ -135,6 +139,7 @@ impl InstrumentCommand {
                 body,
                 fields,
                 idem,
+                dry,
             } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
@@ -147,7 +152,8 @@ impl InstrumentCommand {
                             Request::new(Op::InstrumentCreate)
                                 .at([csp.as_str()])
                                 .body(body.clone())
-                                .idempotency_key(idem.idempotency_key.clone()),
+                                .idempotency_key(idem.idempotency_key.clone())
+                                .dry_run(dry.dry_run),
                         )
                     },
                 )
@@ -163,9 +169,15 @@ impl InstrumentCommand {
                 pin,
                 body,
                 fields,
+                dry,
             } => {
                 let body = fields.over(body.read()?);
-                g.call(Request::new(Op::InstrumentUpdate).at([csp, pin]).body(body))
+                g.call(
+                    Request::new(Op::InstrumentUpdate)
+                        .at([csp, pin])
+                        .body(body)
+                        .dry_run(dry.dry_run),
+                )
             }
         }
     }

@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use super::Global;
-use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch, parse_tag};
+use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_tag};
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Params, Request};
 use crate::error::Result;
@@ -24,6 +24,8 @@ pub enum ProfileCommand {
         fields: ProfileFields,
         #[command(flatten)]
         idem: IdempotencyArg,
+        #[command(flatten)]
+        dry: DryRunArg,
     },
     /// List customer profiles, oldest first (GET /customer-profiles)
     #[command(
@@ -65,6 +67,8 @@ pub enum ProfileCommand {
         body: BodyArg,
         #[command(flatten)]
         fields: ProfileFields,
+        #[command(flatten)]
+        dry: DryRunArg,
     },
     /// Create many customer profiles from JSON Lines: one `profile create` body per line (ours)
     ///
@@ -171,7 +175,12 @@ impl ProfileFields {
 impl ProfileCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         match self {
-            ProfileCommand::Create { body, fields, idem } => {
+            ProfileCommand::Create {
+                body,
+                fields,
+                idem,
+                dry,
+            } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
                 prompt::create_asking(
@@ -182,7 +191,8 @@ impl ProfileCommand {
                         g.call(
                             Request::new(Op::ProfileCreate)
                                 .body(body.clone())
-                                .idempotency_key(idem.idempotency_key.clone()),
+                                .idempotency_key(idem.idempotency_key.clone())
+                                .dry_run(dry.dry_run),
                         )
                     },
                 )
@@ -216,9 +226,19 @@ impl ProfileCommand {
                 }
                 import::exec(g, &file, skip_existing)
             }
-            ProfileCommand::Update { csp, body, fields } => {
+            ProfileCommand::Update {
+                csp,
+                body,
+                fields,
+                dry,
+            } => {
                 let body = fields.over(body.read()?);
-                g.call(Request::new(Op::ProfileUpdate).at([csp]).body(body))
+                g.call(
+                    Request::new(Op::ProfileUpdate)
+                        .at([csp])
+                        .body(body)
+                        .dry_run(dry.dry_run),
+                )
             }
         }
     }

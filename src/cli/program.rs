@@ -157,6 +157,8 @@ pub enum ProgramCommand {
         wait: WaitArgs,
         #[command(flatten)]
         idem: IdempotencyArg,
+        #[command(flatten)]
+        dry: super::args::DryRunArg,
     },
     /// List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)
     #[command(
@@ -197,6 +199,7 @@ impl ProgramCommand {
                 body,
                 wait,
                 idem,
+                dry,
             } => {
                 idem.check()?;
                 let mut p = Patch::new();
@@ -206,7 +209,8 @@ impl ProgramCommand {
                     Request::new(Op::Attach)
                         .at([prm.as_str()])
                         .body(body)
-                        .idempotency_key(idem.idempotency_key),
+                        .idempotency_key(idem.idempotency_key)
+                        .dry_run(dry.dry_run),
                 )?;
                 if let (Some(limit), Response::Id(id)) = (wait.limit(), &attached) {
                     wait_until(

@@ -67,6 +67,8 @@ pub enum TxnCommand {
         wait: super::program::WaitArgs,
         #[command(flatten)]
         idem: super::args::IdempotencyArg,
+        #[command(flatten)]
+        dry: super::args::DryRunArg,
     },
     /// Show one transaction (GET /transactions/{id})
     #[command(after_help = "Example:\n  payctl txn get trn_0123456789abcdefghij")]
@@ -297,13 +299,15 @@ impl TxnCommand {
                 fields,
                 wait,
                 idem,
+                dry,
             } => {
                 idem.check()?;
                 let body = fields.over(body.read()?);
                 let created = g.call(
                     Request::new(Op::TxnCreate)
                         .body(body)
-                        .idempotency_key(idem.idempotency_key),
+                        .idempotency_key(idem.idempotency_key)
+                        .dry_run(dry.dry_run),
                 )?;
                 // --wait: until the worker finished it, Completed or Failed
                 // (exit 0 either way: read the status with `txn get`).

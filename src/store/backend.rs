@@ -42,6 +42,9 @@ pub enum Store {
     /// The in-memory backend of the tests (not reachable from the CLI).
     #[doc(hidden)]
     Memory(MemoryStore),
+    /// `--dry-run`: a store opened for reading, whose commits are kept in
+    /// memory (see [`super::dry`]).
+    Dry(super::dry::DryStore),
 }
 
 impl Store {
@@ -95,6 +98,7 @@ impl Store {
             Store::Json(s) => s,
             Store::Pg(s) => s,
             Store::Memory(s) => s,
+            Store::Dry(s) => s,
         }
     }
 

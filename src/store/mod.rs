@@ -45,6 +45,7 @@ pub mod atomic;
 pub mod attachments;
 pub mod backend;
 pub mod check;
+pub mod dry;
 pub mod facts;
 pub mod fault;
 pub mod fields;
