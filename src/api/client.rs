@@ -40,6 +40,19 @@ fn unexpected(url: &str, status: u16, detail: impl std::fmt::Display) -> Error {
     )
 }
 
+/// `base_url` without its trailing `/`, or the rule it breaks: `http://` or
+/// `https://` with a host (also what a context's `base-url` must be).
+pub fn check_base_url(base_url: &str) -> std::result::Result<String, &'static str> {
+    let base = base_url.trim_end_matches('/').to_string();
+    let rest = base
+        .strip_prefix("http://")
+        .or_else(|| base.strip_prefix("https://"));
+    if rest.is_none_or(|r| r.is_empty()) {
+        return Err("expected http://HOST[:PORT][/PATH] or https://…");
+    }
+    Ok(base)
+}
+
 impl Client {
     /// `base_url` is `http://` or `https://` with a host; `token` is sent as
     /// `Authorization: Bearer`; `actor` as `X-Payctl-Actor`, percent-encoded.
@@ -49,16 +62,12 @@ impl Client {
         actor: &str,
         timeout: Duration,
     ) -> Result<Client> {
-        let base = base_url.trim_end_matches('/').to_string();
-        let rest = base
-            .strip_prefix("http://")
-            .or_else(|| base.strip_prefix("https://"));
-        if rest.is_none_or(|r| r.is_empty()) {
-            return Err(Error::usage(format!(
-                "--base-url {}: expected http://HOST[:PORT][/PATH] or https://…",
-                crate::error::shown_id(base_url)
-            )));
-        }
+        let base = check_base_url(base_url).map_err(|rule| {
+            Error::usage(format!(
+                "--base-url {}: {rule}",
+                crate::error::shown_id(&crate::output::mask::url_password(base_url))
+            ))
+        })?;
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(timeout))
