@@ -25,6 +25,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -47,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Contexts: named stores and services in a config file, picked with --context')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the spec''s HTTP API over the store (ours)')
             [CompletionResult]::new('openapi', 'openapi', [CompletionResultType]::ParameterValue, 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)')
@@ -60,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -83,6 +86,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -115,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -141,6 +146,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -158,6 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -189,6 +196,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -234,6 +242,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -257,6 +266,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -287,6 +297,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -308,6 +319,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -325,6 +337,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -354,6 +367,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -399,6 +413,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -421,6 +436,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -451,6 +467,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -472,6 +489,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -489,6 +507,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -541,6 +560,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -564,6 +584,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -585,6 +606,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -606,6 +628,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -629,6 +652,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -650,6 +674,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -694,6 +719,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -714,6 +740,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -735,6 +762,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -771,6 +799,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -794,6 +823,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -823,6 +853,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -840,6 +871,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -865,6 +897,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -886,6 +919,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -934,6 +968,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -953,6 +988,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -986,6 +1022,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1005,6 +1042,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1023,6 +1061,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1043,6 +1082,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1061,6 +1101,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1089,11 +1130,131 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;store;help;help' {
             break
         }
+        'payctl;config' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Show the contexts of the config file, the current one marked (a database-url''s password is masked; tokens are never in the file)')
+            [CompletionResult]::new('set-context', 'set-context', [CompletionResultType]::ParameterValue, 'Create a context, or change the keys given of one (the other keys are kept)')
+            [CompletionResult]::new('use-context', 'use-context', [CompletionResultType]::ParameterValue, 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)')
+            [CompletionResult]::new('delete-context', 'delete-context', [CompletionResultType]::ParameterValue, 'Delete a context (when it was the current one, no context is current any more)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;config;view' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;config;set-context' {
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: the service this context sends commands to (http:// or https://)')
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store directory of this context (a relative path is made absolute now)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store of this context (postgresql://…); a password in it is written to the file (mode 0600) and never shown')
+            [CompletionResult]::new('--token-env', '--token-env', [CompletionResultType]::ParameterName, 'Remote mode: the NAME of the environment variable the token is read from (the token itself is never written to the file); PAYCTL_TOKEN, when set, still wins')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;config;use-context' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;config;delete-context' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;config;help' {
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Show the contexts of the config file, the current one marked (a database-url''s password is masked; tokens are never in the file)')
+            [CompletionResult]::new('set-context', 'set-context', [CompletionResultType]::ParameterValue, 'Create a context, or change the keys given of one (the other keys are kept)')
+            [CompletionResult]::new('use-context', 'use-context', [CompletionResultType]::ParameterValue, 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)')
+            [CompletionResult]::new('delete-context', 'delete-context', [CompletionResultType]::ParameterValue, 'Delete a context (when it was the current one, no context is current any more)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;config;help;view' {
+            break
+        }
+        'payctl;config;help;set-context' {
+            break
+        }
+        'payctl;config;help;use-context' {
+            break
+        }
+        'payctl;config;help;delete-context' {
+            break
+        }
+        'payctl;config;help;help' {
+            break
+        }
         'payctl;completions' {
             [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1111,6 +1272,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1137,6 +1299,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1154,6 +1317,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1172,6 +1336,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
             [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
@@ -1195,6 +1360,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Contexts: named stores and services in a config file, picked with --context')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the spec''s HTTP API over the store (ours)')
             [CompletionResult]::new('openapi', 'openapi', [CompletionResultType]::ParameterValue, 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)')
@@ -1347,6 +1513,25 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;help;store;migrate' {
+            break
+        }
+        'payctl;help;config' {
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Show the contexts of the config file, the current one marked (a database-url''s password is masked; tokens are never in the file)')
+            [CompletionResult]::new('set-context', 'set-context', [CompletionResultType]::ParameterValue, 'Create a context, or change the keys given of one (the other keys are kept)')
+            [CompletionResult]::new('use-context', 'use-context', [CompletionResultType]::ParameterValue, 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)')
+            [CompletionResult]::new('delete-context', 'delete-context', [CompletionResultType]::ParameterValue, 'Delete a context (when it was the current one, no context is current any more)')
+            break
+        }
+        'payctl;help;config;view' {
+            break
+        }
+        'payctl;help;config;set-context' {
+            break
+        }
+        'payctl;help;config;use-context' {
+            break
+        }
+        'payctl;help;config;delete-context' {
             break
         }
         'payctl;help;completions' {

@@ -22,6 +22,9 @@ _payctl() {
             payctl,completions)
                 cmd="payctl__subcmd__completions"
                 ;;
+            payctl,config)
+                cmd="payctl__subcmd__config"
+                ;;
             payctl,demo)
                 cmd="payctl__subcmd__demo"
                 ;;
@@ -100,6 +103,36 @@ _payctl() {
             payctl__subcmd__address__subcmd__help,update)
                 cmd="payctl__subcmd__address__subcmd__help__subcmd__update"
                 ;;
+            payctl__subcmd__config,delete-context)
+                cmd="payctl__subcmd__config__subcmd__delete__subcmd__context"
+                ;;
+            payctl__subcmd__config,help)
+                cmd="payctl__subcmd__config__subcmd__help"
+                ;;
+            payctl__subcmd__config,set-context)
+                cmd="payctl__subcmd__config__subcmd__set__subcmd__context"
+                ;;
+            payctl__subcmd__config,use-context)
+                cmd="payctl__subcmd__config__subcmd__use__subcmd__context"
+                ;;
+            payctl__subcmd__config,view)
+                cmd="payctl__subcmd__config__subcmd__view"
+                ;;
+            payctl__subcmd__config__subcmd__help,delete-context)
+                cmd="payctl__subcmd__config__subcmd__help__subcmd__delete__subcmd__context"
+                ;;
+            payctl__subcmd__config__subcmd__help,help)
+                cmd="payctl__subcmd__config__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__config__subcmd__help,set-context)
+                cmd="payctl__subcmd__config__subcmd__help__subcmd__set__subcmd__context"
+                ;;
+            payctl__subcmd__config__subcmd__help,use-context)
+                cmd="payctl__subcmd__config__subcmd__help__subcmd__use__subcmd__context"
+                ;;
+            payctl__subcmd__config__subcmd__help,view)
+                cmd="payctl__subcmd__config__subcmd__help__subcmd__view"
+                ;;
             payctl__subcmd__dict,help)
                 cmd="payctl__subcmd__dict__subcmd__help"
                 ;;
@@ -117,6 +150,9 @@ _payctl() {
                 ;;
             payctl__subcmd__help,completions)
                 cmd="payctl__subcmd__help__subcmd__completions"
+                ;;
+            payctl__subcmd__help,config)
+                cmd="payctl__subcmd__help__subcmd__config"
                 ;;
             payctl__subcmd__help,demo)
                 cmd="payctl__subcmd__help__subcmd__demo"
@@ -174,6 +210,18 @@ _payctl() {
                 ;;
             payctl__subcmd__help__subcmd__address,update)
                 cmd="payctl__subcmd__help__subcmd__address__subcmd__update"
+                ;;
+            payctl__subcmd__help__subcmd__config,delete-context)
+                cmd="payctl__subcmd__help__subcmd__config__subcmd__delete__subcmd__context"
+                ;;
+            payctl__subcmd__help__subcmd__config,set-context)
+                cmd="payctl__subcmd__help__subcmd__config__subcmd__set__subcmd__context"
+                ;;
+            payctl__subcmd__help__subcmd__config,use-context)
+                cmd="payctl__subcmd__help__subcmd__config__subcmd__use__subcmd__context"
+                ;;
+            payctl__subcmd__help__subcmd__config,view)
+                cmd="payctl__subcmd__help__subcmd__config__subcmd__view"
                 ;;
             payctl__subcmd__help__subcmd__dict,list)
                 cmd="payctl__subcmd__help__subcmd__dict__subcmd__list"
@@ -428,7 +476,7 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help"
+            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -448,6 +496,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -478,7 +530,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -498,6 +550,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -528,7 +584,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -548,6 +604,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -626,7 +686,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__delete)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -646,6 +706,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -676,7 +740,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -696,6 +760,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -824,7 +892,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -844,6 +912,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -886,7 +958,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -906,6 +978,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -980,7 +1056,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__completions)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1000,6 +1076,368 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help view set-context use-context delete-context help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__delete__subcmd__context)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__help)
+            opts="view set-context use-context delete-context help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__help__subcmd__delete__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__help__subcmd__set__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__help__subcmd__use__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__help__subcmd__view)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__set__subcmd__context)
+            opts="-o -y -h --base-url --data-dir --database-url --token-env --output --context --actor --no-input --yes --lock-timeout --color --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__use__subcmd__context)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__config__subcmd__view)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1030,7 +1468,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__demo)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --keep --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --keep --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1050,6 +1488,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1080,7 +1522,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1100,6 +1542,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1172,7 +1618,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --country --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --country --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1192,6 +1638,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1238,7 +1688,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__generate__subcmd__docs)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1258,6 +1708,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1288,7 +1742,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help)
-            opts="profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help"
+            opts="profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1388,6 +1842,76 @@ _payctl() {
         payctl__subcmd__help__subcmd__completions)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__config)
+            opts="view set-context use-context delete-context"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__config__subcmd__delete__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__config__subcmd__set__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__config__subcmd__use__subcmd__context)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__config__subcmd__view)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1932,7 +2456,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__init)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --catalog --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --catalog --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1952,6 +2476,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -1986,7 +2514,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2006,6 +2534,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2036,7 +2568,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2056,6 +2588,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2134,7 +2670,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2154,6 +2690,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2268,7 +2808,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2288,6 +2828,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2330,7 +2874,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2350,6 +2894,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2424,7 +2972,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__openapi)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2444,6 +2992,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2474,7 +3026,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2494,6 +3046,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2524,7 +3080,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2544,6 +3100,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2630,7 +3190,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2650,6 +3210,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2778,7 +3342,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__import)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --skip-existing --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --skip-existing --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2798,6 +3362,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2828,7 +3396,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --first-name --last-name --email --customer-key --tag --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --first-name --last-name --email --customer-key --tag --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2848,6 +3416,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -2910,7 +3482,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2930,6 +3502,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3012,7 +3588,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3032,6 +3608,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3062,7 +3642,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__applications)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3082,6 +3662,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3124,7 +3708,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__attach)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --reason --body --wait --timeout --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --reason --body --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3144,6 +3728,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3288,7 +3876,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3308,6 +3896,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3350,7 +3942,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profile)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3370,6 +3962,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3400,7 +3996,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profiles)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3420,6 +4016,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3462,7 +4062,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__serve)
-            opts="-o -y -q -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --help"
+            opts="-o -y -q -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3482,6 +4082,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3536,7 +4140,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help check migrate help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help check migrate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3556,6 +4160,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3586,7 +4194,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__check)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --repair --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --repair --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3606,6 +4214,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3692,7 +4304,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__migrate)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --to --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --to --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3712,6 +4324,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3746,7 +4362,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3766,6 +4382,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3852,7 +4472,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3872,6 +4492,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3914,7 +4538,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3934,6 +4558,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -3976,7 +4604,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3996,6 +4624,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4026,7 +4658,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4046,6 +4678,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4116,7 +4752,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4136,6 +4772,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4264,7 +4904,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --status --template --program --customer --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --status --template --program --customer --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4284,6 +4924,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4342,7 +4986,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__parameters)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4362,6 +5006,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4404,7 +5052,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4424,6 +5072,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)
@@ -4466,7 +5118,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__worker)
-            opts="-o -y -h --data-dir --database-url --output --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --watch --interval --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --watch --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4486,6 +5138,10 @@ _payctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --actor)

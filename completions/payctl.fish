@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_payctl_global_optspecs
-    string join \n data-dir= database-url= o/output= actor= no-input y/yes lock-timeout= color= base-url= http-timeout= h/help V/version
+    string join \n data-dir= database-url= o/output= context= actor= no-input y/yes lock-timeout= color= base-url= http-timeout= h/help V/version
 end
 
 function __fish_payctl_needs_command
@@ -30,6 +30,7 @@ complete -c payctl -n "__fish_payctl_needs_command" -s o -l output -d 'Output fo
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_needs_command" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -51,6 +52,7 @@ complete -c payctl -n "__fish_payctl_needs_command" -f -a "dict" -d 'Dictionarie
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "store" -d 'Integrity of the store'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "config" -d 'Contexts: named stores and services in a config file, picked with --context'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "serve" -d 'Serve the spec\'s HTTP API over the store (ours)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "openapi" -d 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
@@ -63,6 +65,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_se
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -85,6 +88,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -119,6 +123,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -144,6 +149,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -160,6 +166,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -193,6 +200,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -216,6 +224,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_se
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -238,6 +247,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -324,6 +334,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -344,6 +355,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -360,6 +372,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -445,6 +458,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -468,6 +482,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -489,6 +504,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -520,6 +536,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -540,6 +557,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -556,6 +574,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -591,6 +610,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_se
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -613,6 +633,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -633,6 +654,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -653,6 +675,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -675,6 +698,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -695,6 +719,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -717,6 +742,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -736,6 +762,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -756,6 +783,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -779,6 +807,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_s
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -801,6 +830,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -829,6 +859,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -845,6 +876,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -869,6 +901,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -889,6 +922,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -915,6 +949,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -933,6 +968,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subc
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -956,6 +992,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand worker" -s o -l output -d 
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -974,6 +1011,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand init" -s o -l output -d 'O
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -991,6 +1029,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1010,6 +1049,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1027,6 +1067,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1041,12 +1082,109 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec\'s invariants hold'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Copy this store into an empty one: a directory, or a PostgreSQL database'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "view" -d 'Show the contexts of the config file, the current one marked (a database-url\'s password is masked; tokens are never in the file)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "set-context" -d 'Create a context, or change the keys given of one (the other keys are kept)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "use-context" -d 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "delete-context" -d 'Delete a context (when it was the current one, no context is current any more)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l base-url -d 'Remote mode: the service this context sends commands to (http:// or https://)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l data-dir -d 'The store directory of this context (a relative path is made absolute now)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l database-url -d 'A PostgreSQL database as the store of this context (postgresql://…); a password in it is written to the file (mode 0600) and never shown' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l token-env -d 'Remote mode: the NAME of the environment variable the token is read from (the token itself is never written to the file); PAYCTL_TOKEN, when set, still wins' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+json\t''
+jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
+id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "view" -d 'Show the contexts of the config file, the current one marked (a database-url\'s password is masked; tokens are never in the file)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set-context" -d 'Create a context, or change the keys given of one (the other keys are kept)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "use-context" -d 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "delete-context" -d 'Delete a context (when it was the current one, no context is current any more)'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1063,6 +1201,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand serve" -s o -l output -d '
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1087,6 +1226,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s o -l output -d
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1103,6 +1243,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand demo" -s o -l output -d 'O
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1120,6 +1261,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s o -l out
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
@@ -1130,22 +1272,23 @@ complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-tim
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "profile" -d 'Customer profiles (spec 2.1)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "store" -d 'Integrity of the store'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "completions" -d 'Print a shell completion script'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "serve" -d 'Serve the spec\'s HTTP API over the store (ours)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "openapi" -d 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store completions serve openapi demo generate-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "profile" -d 'Customer profiles (spec 2.1)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "store" -d 'Integrity of the store'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "config" -d 'Contexts: named stores and services in a config file, picked with --context'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "completions" -d 'Print a shell completion script'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "serve" -d 'Serve the spec\'s HTTP API over the store (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "openapi" -d 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from profile" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
@@ -1175,3 +1318,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subc
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from dict" -f -a "list" -d 'List a dictionary\'s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from store" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec\'s invariants hold'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from store" -f -a "migrate" -d 'Copy this store into an empty one: a directory, or a PostgreSQL database'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "view" -d 'Show the contexts of the config file, the current one marked (a database-url\'s password is masked; tokens are never in the file)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set-context" -d 'Create a context, or change the keys given of one (the other keys are kept)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "use-context" -d 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "delete-context" -d 'Delete a context (when it was the current one, no context is current any more)'

@@ -34,6 +34,10 @@
 //!   all of the above.
 //! - `catalog/`: the built-in catalog and dictionaries, and the loading of a
 //!   user's `--catalog FILE`.
+//! - `config`: the config file of named contexts (`payctl config`,
+//!   `--context`): read, checked and edited with its comments kept. The
+//!   command line decides what a context means for a command
+//!   (`cli::config`).
 //! - `error`: the one error type, its codes and exit codes.
 //!
 //! Visibility defaults to `pub(crate)`; `pub` is kept for what the binary and
@@ -43,6 +47,7 @@
 pub mod api;
 pub(crate) mod catalog;
 pub mod cli;
+pub(crate) mod config;
 pub mod core;
 pub(crate) mod error;
 pub(crate) mod model;

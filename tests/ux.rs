@@ -1253,3 +1253,390 @@ fn dry_run_checks_everything_and_writes_nothing() {
     let listed = env.run(&["profile", "list", "--customer-key", "cust-dry-http"]);
     assert_eq!(listed.json["paging"]["total_count"], 0);
 }
+
+// ---------------------------------------------------------------- contexts
+
+/// A config file of the test's own (`PAYCTL_CONFIG`) in a directory that
+/// does not exist yet, and payctl run on it with no `PAYCTL_*` variable of
+/// the caller's and no `--data-dir`: the context decides the store.
+struct Contexts {
+    dir: tempfile::TempDir,
+}
+
+impl Contexts {
+    fn new() -> Contexts {
+        Contexts {
+            dir: tempfile::TempDir::new().unwrap(),
+        }
+    }
+    fn file(&self) -> std::path::PathBuf {
+        self.dir.path().join("conf").join("config.toml")
+    }
+    /// A store directory of the test.
+    fn store(&self, name: &str) -> std::path::PathBuf {
+        self.dir.path().join(name)
+    }
+    fn cmd(&self) -> Command {
+        let mut c = Command::new(bin());
+        for var in [
+            "PAYCTL_DATA_DIR",
+            "PAYCTL_DATABASE_URL",
+            "PAYCTL_BASE_URL",
+            "PAYCTL_TOKEN",
+            "PAYCTL_CONTEXT",
+            "PAYCTL_OUTPUT",
+        ] {
+            c.env_remove(var);
+        }
+        c.env("PAYCTL_CONFIG", self.file())
+            .env("PAYCTL_ACTOR", "tester")
+            .stdin(Stdio::null())
+            .args(["-o", "json"]);
+        c
+    }
+    fn run_env(&self, args: &[&str], vars: &[(&str, &str)]) -> Out {
+        let mut c = self.cmd();
+        c.envs(vars.iter().copied()).args(args);
+        Out::from(c.output().unwrap())
+    }
+    fn run(&self, args: &[&str]) -> Out {
+        self.run_env(args, &[])
+    }
+    /// `config view`: the contexts by name.
+    fn view(&self) -> Vec<Value> {
+        ok(&self.run(&["config", "view"])).data().clone()
+    }
+    /// The customer keys of the profiles of the store at `dir`.
+    fn keys_in(&self, dir: &std::path::Path) -> Vec<String> {
+        let o = self.run(&["--data-dir", dir.to_str().unwrap(), "profile", "list"]);
+        ok(&o)
+            .data()
+            .iter()
+            .map(|p| p["customer_key"].as_str().unwrap().to_string())
+            .collect()
+    }
+    /// Create a profile with key `key` with `args` and `vars` choosing the store.
+    fn create(&self, key: &str, args: &[&str], vars: &[(&str, &str)]) -> Out {
+        let mut c = self.cmd();
+        c.envs(vars.iter().copied())
+            .args(args)
+            .args(["profile", "create", "--body", "-"])
+            .stdin(Stdio::piped());
+        let mut child = c
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(profile_body(key).to_string().as_bytes())
+            .unwrap();
+        Out::from(child.wait_with_output().unwrap())
+    }
+}
+
+fn by_name<'a>(contexts: &'a [Value], name: &str) -> &'a Value {
+    contexts
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no context {name}: {contexts:?}"))
+}
+
+/// CLI.md "Contexts": set-context creates or changes only the keys given,
+/// use-context makes one current, view shows them, delete-context removes
+/// one and clears current-context when it was current.
+#[test]
+fn contexts_round_trip_through_set_use_view_and_delete() {
+    let t = Contexts::new();
+    assert_eq!(t.view(), Vec::<Value>::new(), "no file yet: no contexts");
+    let a_dir = t.store("a");
+    let o = t.run(&[
+        "config",
+        "set-context",
+        "a",
+        "--data-dir",
+        a_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(ok(&o).data()[0]["data_dir"], a_dir.display().to_string());
+    assert_eq!(o.data()[0]["current"], false);
+    ok(&t.run(&[
+        "config",
+        "set-context",
+        "b",
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--token-env",
+        "B_TOKEN",
+    ]));
+    // Only the keys given change.
+    ok(&t.run(&["config", "set-context", "b", "--token-env", "OTHER_TOKEN"]));
+    let v = t.view();
+    assert_eq!(v.len(), 2, "{v:?}");
+    let b = by_name(&v, "b");
+    assert_eq!(b["base_url"], "http://127.0.0.1:9");
+    assert_eq!(b["token_env"], "OTHER_TOKEN");
+    assert!(
+        b["data_dir"].is_null() && b["database_url"].is_null(),
+        "{b}"
+    );
+    assert!(v.iter().all(|c| c["current"] == false), "{v:?}");
+
+    let o = t.run(&["config", "use-context", "a"]);
+    assert_eq!(ok(&o).data()[0]["name"], "a");
+    let v = t.view();
+    assert_eq!(by_name(&v, "a")["current"], true);
+    assert_eq!(by_name(&v, "b")["current"], false);
+    let ids = t.run(&["config", "view", "-o", "id"]);
+    assert_eq!(ok(&ids).stdout, "a\nb\n");
+
+    // An empty value removes a key.
+    ok(&t.run(&["config", "set-context", "b", "--token-env", ""]));
+    assert!(by_name(&t.view(), "b")["token_env"].is_null());
+
+    let o = t.run(&["config", "delete-context", "a"]);
+    assert_eq!(ok(&o).data()[0]["id"], "a");
+    let v = t.view();
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(by_name(&v, "b")["current"], false);
+    let text = std::fs::read_to_string(t.file()).unwrap();
+    assert!(!text.contains("current-context"), "{text}");
+    t.run(&["config", "delete-context", "a"]).refused(1, 20001);
+}
+
+/// `--context NAME`, `PAYCTL_CONTEXT` and the file's current-context pick
+/// the store: a record created through a context lands in its directory.
+#[test]
+fn a_context_picks_the_data_dir() {
+    let t = Contexts::new();
+    let (one, two) = (t.store("one"), t.store("two"));
+    for (name, dir) in [("one", &one), ("two", &two)] {
+        ok(&t.run(&[
+            "config",
+            "set-context",
+            name,
+            "--data-dir",
+            dir.to_str().unwrap(),
+        ]));
+    }
+    ok(&t.create("by-flag", &["--context", "one"], &[]));
+    ok(&t.create("by-env", &[], &[("PAYCTL_CONTEXT", "two")]));
+    ok(&t.run(&["config", "use-context", "two"]));
+    ok(&t.create("by-current", &[], &[]));
+    // --context wins over the current context.
+    ok(&t.create("flag-over-current", &["--context", "one"], &[]));
+    assert_eq!(t.keys_in(&one), ["by-flag", "flag-over-current"]);
+    assert_eq!(t.keys_in(&two), ["by-env", "by-current"]);
+}
+
+/// Precedence: flags, then environment variables, then the context.
+#[test]
+fn flags_beat_the_environment_which_beats_the_context() {
+    let t = Contexts::new();
+    let (flag, env, ctx) = (t.store("flag"), t.store("env"), t.store("ctx"));
+    ok(&t.run(&[
+        "config",
+        "set-context",
+        "c",
+        "--data-dir",
+        ctx.to_str().unwrap(),
+    ]));
+    ok(&t.run(&["config", "use-context", "c"]));
+    let env_var = [("PAYCTL_DATA_DIR", env.to_str().unwrap())];
+    ok(&t.create("k-flag", &["--data-dir", flag.to_str().unwrap()], &env_var));
+    let o = t.create("k-env", &["--context", "c"], &env_var);
+    ok(&o);
+    assert!(
+        o.stderr.contains("PAYCTL_DATA_DIR names the store"),
+        "a context asked for and not used is said: {o:?}"
+    );
+    ok(&t.create("k-ctx", &[], &[]));
+    assert_eq!(t.keys_in(&flag), ["k-flag"]);
+    assert_eq!(t.keys_in(&env), ["k-env"]);
+    assert_eq!(t.keys_in(&ctx), ["k-ctx"]);
+    // A context's service never takes over a command whose store a flag names.
+    ok(&t.run(&[
+        "config",
+        "set-context",
+        "c",
+        "--base-url",
+        "http://127.0.0.1:9",
+    ]));
+    ok(&t.create("k-flag-2", &["--data-dir", flag.to_str().unwrap()], &[]));
+    assert_eq!(t.keys_in(&flag), ["k-flag", "k-flag-2"]);
+}
+
+/// A context's `token-env` names the variable remote mode reads the token
+/// from; PAYCTL_TOKEN still wins; the token is never written to the file.
+#[test]
+fn remote_mode_reads_the_token_from_the_contexts_variable() {
+    const TOKEN: &str = "ctx-token-0123456789abcdef";
+    let env = Env::new();
+    let server = common::serve::Server::start(&env, &["--token", TOKEN]);
+    let t = Contexts::new();
+    ok(&t.run(&[
+        "config",
+        "set-context",
+        "svc",
+        "--base-url",
+        &server.base,
+        "--token-env",
+        "PAYCTL_TEST_CTX_TOKEN",
+    ]));
+    ok(&t.run(&["config", "use-context", "svc"]));
+    let text = std::fs::read_to_string(t.file()).unwrap();
+    assert!(!text.contains(TOKEN), "{text}");
+
+    // The variable unset: refused before anything is sent, naming it.
+    let o = t.run(&["profile", "list"]);
+    o.refused(2, 10000).mentions("PAYCTL_TEST_CTX_TOKEN");
+    let o = t.run_env(
+        &["profile", "list"],
+        &[("PAYCTL_TEST_CTX_TOKEN", "wrong-token")],
+    );
+    o.refused(1, 10007);
+    let o = t.create("remote-1", &[], &[("PAYCTL_TEST_CTX_TOKEN", TOKEN)]);
+    let csp = o.id();
+    let o = t.run_env(
+        &["profile", "get", &csp],
+        &[
+            ("PAYCTL_TEST_CTX_TOKEN", "wrong-token"),
+            ("PAYCTL_TOKEN", TOKEN),
+        ],
+    );
+    assert_eq!(ok(&o).data()[0]["customer_key"], "remote-1");
+    // It went to the service's store.
+    let o = env.run(&["profile", "get", &csp]);
+    assert_eq!(ok(&o).data()[0]["customer_key"], "remote-1");
+}
+
+#[test]
+fn the_config_file_is_written_0600_in_a_0700_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = Contexts::new();
+    ok(&t.run(&["config", "set-context", "a", "--data-dir", "/srv/payctl"]));
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&t.file()), 0o600);
+    assert_eq!(mode(t.file().parent().unwrap()), 0o700);
+    // A file made readable by others is private again once rewritten.
+    std::fs::set_permissions(t.file(), std::fs::Permissions::from_mode(0o644)).unwrap();
+    ok(&t.run(&["config", "use-context", "a"]));
+    assert_eq!(mode(&t.file()), 0o600);
+    let left: Vec<_> = std::fs::read_dir(t.file().parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["config.toml"], "no temp file left");
+}
+
+#[test]
+fn an_unknown_context_is_refused_with_the_known_ones() {
+    let t = Contexts::new();
+    for name in ["staging", "local"] {
+        ok(&t.run(&[
+            "config",
+            "set-context",
+            name,
+            "--data-dir",
+            "/nonexistent/x",
+        ]));
+    }
+    let file = t.file().display().to_string();
+    let o = t.run(&["--context", "stagin", "profile", "list"]);
+    o.refused(2, 10000)
+        .mentions(&file)
+        .mentions("did you mean `staging`")
+        .mentions("staging, local");
+    let o = t.run_env(&["profile", "list"], &[("PAYCTL_CONTEXT", "prod")]);
+    o.refused(2, 10000)
+        .mentions("PAYCTL_CONTEXT=prod")
+        .mentions("staging, local");
+    let o = t.run(&["config", "use-context", "locl"]);
+    o.refused(1, 20001).mentions("did you mean `local`");
+    assert!(t.view().iter().all(|c| c["current"] == false));
+    t.run(&["config", "set-context", "no/slash"])
+        .refused(2, 10000);
+}
+
+#[test]
+fn a_malformed_config_file_is_refused_naming_its_line() {
+    let t = Contexts::new();
+    std::fs::create_dir_all(t.file().parent().unwrap()).unwrap();
+    for (text, line, says) in [
+        (
+            "current-context = \"a\"\n[contexts.a]\ndata-dir = /srv\n",
+            "line 3",
+            "not valid TOML",
+        ),
+        (
+            "[contexts.a]\ndata-dir = \"/srv\"\nbase_url = \"http://x\"\n",
+            "line 3",
+            "did you mean `base-url`",
+        ),
+        ("current-context = 1\n", "line 1", "must be a string"),
+    ] {
+        std::fs::write(t.file(), text).unwrap();
+        for args in [
+            &["config", "view"][..],
+            &["profile", "list"],
+            &["--context", "a", "profile", "list"],
+            &["config", "set-context", "b"],
+        ] {
+            let o = t.run(args);
+            o.refused(2, 10000)
+                .mentions(&t.file().display().to_string())
+                .mentions(line)
+                .mentions(says);
+            assert!(!o.stderr.contains("panicked"), "{o:?}");
+        }
+        assert_eq!(
+            std::fs::read_to_string(t.file()).unwrap(),
+            text,
+            "a file refused is never rewritten"
+        );
+    }
+    std::fs::write(t.file(), b"\xff\xfe").unwrap();
+    t.run(&["config", "view"])
+        .refused(2, 10000)
+        .mentions("UTF-8");
+}
+
+#[test]
+fn config_view_never_prints_a_database_password() {
+    let t = Contexts::new();
+    let o = t.run(&[
+        "config",
+        "set-context",
+        "pg",
+        "--database-url",
+        "postgresql://app:s3cretPW@db.example:5432/pay?sslmode=require",
+        "--base-url",
+        "https://ops:hunter2pw@pay.example",
+    ]);
+    assert_eq!(
+        ok(&o).data()[0]["database_url"],
+        "postgresql://app@db.example:5432/pay?sslmode=require"
+    );
+    assert_eq!(o.data()[0]["base_url"], "https://ops:****@pay.example");
+    // A URL written by hand that does not parse is masked all the same.
+    let mut text = std::fs::read_to_string(t.file()).unwrap();
+    text.push_str("[contexts.bad]\ndatabase-url = \"postgresql://app:s3cretPW@[::1/x\"\n");
+    std::fs::write(t.file(), text).unwrap();
+    for format in ["json", "table", "id"] {
+        let o = t.run(&["config", "view", "-o", format]);
+        ok(&o);
+        for secret in ["s3cretPW", "hunter2pw"] {
+            assert!(
+                !o.stdout.contains(secret) && !o.stderr.contains(secret),
+                "-o {format}: {o:?}"
+            );
+        }
+    }
+    let v = t.view();
+    assert_eq!(
+        by_name(&v, "bad")["database_url"],
+        "postgresql://app:****@[::1/x"
+    );
+}

@@ -160,6 +160,19 @@ fn unexpected(url: &str, status: u16, detail: impl std::fmt::Display) -> Error {
     )
 }
 
+/// `base_url` without its trailing `/`, or the rule it breaks: `http://` or
+/// `https://` with a host (also what a context's `base-url` must be).
+pub fn check_base_url(base_url: &str) -> std::result::Result<String, &'static str> {
+    let base = base_url.trim_end_matches('/').to_string();
+    let rest = base
+        .strip_prefix("http://")
+        .or_else(|| base.strip_prefix("https://"));
+    if rest.is_none_or(|r| r.is_empty()) {
+        return Err("expected http://HOST[:PORT][/PATH] or https://…");
+    }
+    Ok(base)
+}
+
 impl Client {
     /// `base_url` is `http://` or `https://` with a host; `token` is sent as
     /// `Authorization: Bearer`; `actor` as `X-Payctl-Actor`, percent-encoded.
@@ -171,17 +184,13 @@ impl Client {
         actor: &str,
         timeout: Duration,
     ) -> Result<Client> {
-        let base = base_url.trim_end_matches('/').to_string();
-        let shown = shown_base(&base);
-        let rest = base
-            .strip_prefix("http://")
-            .or_else(|| base.strip_prefix("https://"));
-        if rest.is_none_or(|r| r.is_empty()) {
-            return Err(Error::usage(format!(
-                "--base-url {}: expected http://HOST[:PORT][/PATH] or https://…",
+        let base = check_base_url(base_url).map_err(|rule| {
+            Error::usage(format!(
+                "--base-url {}: {rule}",
                 crate::error::shown_id(&shown_base(base_url))
-            )));
-        }
+            ))
+        })?;
+        let shown = shown_base(&base);
         let token = token.filter(|t| !t.is_empty());
         if let Some(t) = &token {
             check_token(t)?;

@@ -36,6 +36,9 @@ impl Tour {
         // The tour is of a scratch directory: never of a database that
         // PAYCTL_DATABASE_URL names (its records are not the demo's to write).
         c.env_remove("PAYCTL_DATABASE_URL");
+        // Nor of a context: `--data-dir` names the store, and the config
+        // file is not the tour's to depend on.
+        c.env_remove("PAYCTL_CONTEXT");
         c
     }
 

@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod args;
+pub mod config;
 pub mod demo;
 pub mod dict;
 pub mod docs;
@@ -39,7 +40,8 @@ or the answer could not be written (stderr then says whether a change was commit
 4 the change was committed but --wait gave up (stdout has the answer, stderr what is pending).
 
 Environment: PAYCTL_DATA_DIR, PAYCTL_DATABASE_URL, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT,
-PAYCTL_BASE_URL, PAYCTL_TOKEN, NO_COLOR.
+PAYCTL_BASE_URL, PAYCTL_TOKEN, PAYCTL_CONTEXT, PAYCTL_CONFIG, NO_COLOR.
+Precedence: flags, then environment variables, then the context (`payctl config`), then defaults.
 
 Examples:
   payctl demo
@@ -51,7 +53,8 @@ pub const AFTER_LONG_HELP: &str = "\
 EXIT CODES
   0  success
   1  the request was refused: validation, not found, conflict (see errors[].code)
-  2  usage error (unknown command or flag; a destructive command without --yes where no one can be asked)
+  2  usage error (unknown command or flag; a destructive command without --yes where no one can be asked;
+     an unknown --context, a config file that is not valid: the message names its file and line)
   3  the store could not be used: lock timeout, unreadable or corrupt file, I/O error, newer store format;
      or the answer could not be written to stdout: when a change was committed, stderr says
      \"the change was committed\" and names its id (a retry with the same --idempotency-key answers it)
@@ -85,11 +88,14 @@ ENVIRONMENT
   PAYCTL_NO_INPUT   never prompt (like --no-input)
   PAYCTL_ALLOW_OTHER_OWNER=1  write a store whose directory another user owns (refused otherwise: 30009)
   PAYCTL_BASE_URL   remote mode: the service to send commands to (like --base-url)
-  PAYCTL_TOKEN      remote mode: sent as `Authorization: Bearer`
+  PAYCTL_TOKEN      remote mode: sent as `Authorization: Bearer` (wins over a context's token-env)
+  PAYCTL_CONTEXT    the context of the config file to use (like --context)
+  PAYCTL_CONFIG     the config file (default: $XDG_CONFIG_HOME/payctl/config.toml)
   PAYCTL_SERVE_TOKEN  serve: the token every request must carry (like serve --token)
   NO_COLOR          no colour on a terminal
 
 FILES
+  ~/.config/payctl/config.toml  the contexts (`payctl config`; $XDG_CONFIG_HOME, or PAYCTL_CONFIG)
   ~/.local/share/payctl   the default store (the platform data dir)
   <store>/payctl.lock     the writers' turn (a writer waits here; readers pass through); the
                           store's directory is the lock readers share and a writer holds
@@ -120,6 +126,9 @@ pub struct Cli {
     /// `PAYCTL_DATA_DIR`): `demo` writes into a store only then.
     #[arg(skip)]
     pub data_dir_on_command_line: bool,
+    /// Which global options the environment set (contexts come after it).
+    #[arg(skip)]
+    pub sources: config::Sources,
 }
 
 /// Whether `id` was given on the command line at any level of `m` (a
@@ -132,6 +141,26 @@ fn on_command_line(m: &clap::ArgMatches, id: &str) -> bool {
     }
     m.subcommand()
         .is_some_and(|(_, sub)| on_command_line(sub, id))
+}
+
+/// Which global options took their value from the environment.
+fn sources(m: &clap::ArgMatches) -> config::Sources {
+    let from_env = |id: &str| {
+        m.try_contains_id(id).unwrap_or(false)
+            && m.value_source(id) == Some(clap::parser::ValueSource::EnvVariable)
+    };
+    config::Sources {
+        store_env: [
+            ("base_url", "PAYCTL_BASE_URL"),
+            ("database_url", "PAYCTL_DATABASE_URL"),
+            ("data_dir", "PAYCTL_DATA_DIR"),
+        ]
+        .into_iter()
+        .filter(|(id, _)| from_env(id))
+        .map(|(_, var)| var)
+        .collect(),
+        context_env: from_env("context"),
+    }
 }
 
 pub use crate::output::ui::ColorWhen;
@@ -165,6 +194,10 @@ pub struct GlobalArgs {
         value_name = "FORMAT"
     )]
     pub output: Option<Format>,
+    /// The context of the config file to use (see `payctl config`) [default: the file's
+    /// current-context]; flags and environment variables still win over it
+    #[arg(long, env = "PAYCTL_CONTEXT", global = true, value_name = "NAME")]
+    pub context: Option<String>,
     /// Name written to created_by / modified_by [default: the OS user name]; 1-64
     /// characters, no control or invisible format characters
     #[arg(
@@ -253,6 +286,9 @@ pub enum Command {
     /// Integrity of the store
     #[command(subcommand)]
     Store(store::StoreCommand),
+    /// Contexts: named stores and services in a config file, picked with --context
+    #[command(subcommand)]
+    Config(config::ConfigCommand),
     /// Print a shell completion script
     #[command(
         after_help = "Example:\n  payctl completions bash > ~/.local/share/bash-completion/completions/payctl"
@@ -307,6 +343,8 @@ pub struct Global {
     /// What a command that committed its change could not finish (`--wait`
     /// gave up): its answer still goes to stdout, this to stderr, exit 4.
     unfinished: std::sync::Mutex<Option<Error>>,
+    /// The context of the config file whose store this command uses.
+    pub context: Option<config::Used>,
 }
 
 impl Global {
@@ -409,9 +447,17 @@ impl Global {
     /// Refuse a command that has no endpoint in remote mode (exit 2).
     pub fn local_only(&self, what: &str) -> Result<()> {
         if self.remote.is_some() {
+            let how = match &self.context {
+                Some(c) => format!(
+                    "the context `{}` ({}) names a service: give --data-dir, or --context \
+                     with a context of a local store",
+                    c.name,
+                    c.file.display()
+                ),
+                None => "unset --base-url / PAYCTL_BASE_URL and use --data-dir".to_string(),
+            };
             return Err(Error::usage(format!(
-                "`payctl {what}` works on a local store only (it has no endpoint); \
-                 unset --base-url / PAYCTL_BASE_URL and use --data-dir"
+                "`payctl {what}` works on a local store only (it has no endpoint); {how}"
             )));
         }
         Ok(())
@@ -576,6 +622,8 @@ const OUR_ENV: &[&str] = &[
     "PAYCTL_BASE_URL",
     "PAYCTL_TOKEN",
     "PAYCTL_SERVE_TOKEN",
+    "PAYCTL_CONTEXT",
+    "PAYCTL_CONFIG",
 ];
 
 /// Run payctl; the exit code.
@@ -601,6 +649,20 @@ pub fn main() -> i32 {
         Ok(m) => <Cli as clap::FromArgMatches>::from_arg_matches(&m)
             .map(|mut c| {
                 c.data_dir_on_command_line = on_command_line(&m, "data_dir");
+                c.sources = sources(&m);
+                if let Command::Config(config::ConfigCommand::SetContext(a)) = &mut c.command {
+                    // clap copies the global options' environment values
+                    // into these: set-context takes what was typed only.
+                    if !on_command_line(&m, "base_url") {
+                        a.base_url = None;
+                    }
+                    if !on_command_line(&m, "data_dir") {
+                        a.data_dir = None;
+                    }
+                    if !on_command_line(&m, "database_url") {
+                        a.database_url = None;
+                    }
+                }
                 c
             })
             .map_err(|e| e.format(&mut cmd)),
@@ -629,7 +691,25 @@ pub fn run(cli: Cli) -> i32 {
         .clone()
         .filter(|a| !a.is_empty())
         .unwrap_or_else(os_user);
-    let remote = g
+    // Where the store is: flags, then the environment, then the context.
+    // The commands that open no store of the user's do not read the config
+    // file (`config` edits it; `demo` uses a scratch store).
+    let resolved = match &cli.command {
+        Command::Config(_) => Ok(config::Resolved::default()),
+        Command::Completions { .. }
+        | Command::GenerateDocs { .. }
+        | Command::Openapi
+        | Command::Demo(_) => Ok(config::Resolved::given(g)),
+        _ => config::resolve(g, &cli.sources, &config::path()),
+    };
+    let (resolved, resolve_err) = match resolved {
+        Ok(r) => (r, None),
+        Err(e) => (config::Resolved::default(), Some(e)),
+    };
+    if let Some(note) = &resolved.note {
+        ui.err_line(note);
+    }
+    let remote = resolved
         .base_url
         .as_deref()
         .map(|url| {
@@ -643,19 +723,19 @@ pub fn run(cli: Cli) -> i32 {
             }
             Client::new(
                 url,
-                token,
+                resolved.token.clone(),
                 &actor,
                 Duration::from_secs_f64(g.http_timeout.max(0.001)),
             )
         })
         .transpose();
     let (remote, remote_err) = match remote {
-        Ok(r) => (r, None),
-        Err(e) => (None, Some(e)),
+        Ok(r) => (r, resolve_err),
+        Err(e) => (None, resolve_err.or(Some(e))),
     };
     let global = Global {
-        data_dir: g.data_dir.clone().unwrap_or_else(default_data_dir),
-        database_url: g.database_url.clone().filter(|u| !u.is_empty()),
+        data_dir: resolved.data_dir.unwrap_or_else(default_data_dir),
+        database_url: resolved.database_url,
         data_dir_explicit: cli.data_dir_on_command_line,
         actor,
         yes: g.yes,
@@ -664,6 +744,7 @@ pub fn run(cli: Cli) -> i32 {
         ui,
         remote,
         unfinished: std::sync::Mutex::new(None),
+        context: resolved.context,
     };
     let result = match remote_err {
         Some(e) => Err(e),
@@ -779,6 +860,7 @@ fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
             g.local_only("store check")?;
             c.exec(g)
         }
+        Command::Config(c) => c.exec(&config::path(), g.ui),
         Command::Init(a) => {
             g.local_only("init")?;
             init(a, g)

@@ -34,6 +34,9 @@ pub enum RecordKind {
     Imported,
     /// The worker's counts.
     WorkerSummary,
+    /// A context of the config file (`payctl config`): `{"name", "current",
+    /// "base_url", "data_dir", "database_url", "token_env"}`.
+    Context,
     Health,
     /// The OpenAPI document itself (not an envelope).
     Document,
@@ -60,6 +63,7 @@ impl RecordKind {
             Parameter => "transaction_parameter_id",
             Step => "transaction_step_id",
             DictionaryName => "dictionary_name",
+            Context => "name",
             Dictionary(name) => {
                 return crate::catalog::dictionaries::id_field(name).map(Cow::Owned);
             }

@@ -135,6 +135,39 @@ fn is_code(before: &[char], run: &str, after: Option<&char>) -> bool {
     run.len() == 5 && ((ends_with("error[") && after == Some(&']')) || ends_with("SQLSTATE "))
 }
 
+/// A URL as it may be shown: the password of its user info
+/// (`scheme://user:PASSWORD@host`) and of a `password=` query parameter
+/// replaced by `****`. For URLs that could not be parsed as what they name
+/// (a database URL that parses is shown as `store::pg::Target::shown`).
+pub fn url_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    let authority = match authority.rsplit_once('@') {
+        Some((info, host)) => match info.split_once(':') {
+            Some((user, _)) => format!("{user}:****@{host}"),
+            None => authority.to_string(),
+        },
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=****"),
+                    _ => pair.to_string(),
+                })
+                .collect();
+            format!("{path}?{}", query.join("&"))
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,5 +218,16 @@ mod tests {
         // Only a code's own shape: 5 digits, in its own place.
         assert_eq!(mask_text("error[123456789]"), "error[…6789]");
         assert_eq!(mask_text("SQLSTATE 123456789"), "SQLSTATE …6789");
+    }
+
+    #[test]
+    fn url_passwords_are_never_shown() {
+        assert_eq!(
+            url_password("postgresql://app:s3cret@db:5432/pay?sslmode=require&password=x"),
+            "postgresql://app:****@db:5432/pay?sslmode=require&password=****"
+        );
+        assert_eq!(url_password("https://u:p@h/x"), "https://u:****@h/x");
+        assert_eq!(url_password("http://host:8080"), "http://host:8080");
+        assert_eq!(url_password("not a url"), "not a url");
     }
 }

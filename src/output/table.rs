@@ -253,6 +253,14 @@ fn layout(kind: RecordKind) -> Option<Vec<Col>> {
             col("line", Path("line")),
         ],
         RecordKind::Id => vec![col("id", Path("id"))],
+        RecordKind::Context => vec![
+            col("name", Path("name")),
+            col("current", Flag("current")),
+            col("base-url", Path("base_url")),
+            col("data-dir", Path("data_dir")),
+            col("database-url", Path("database_url")),
+            col("token-env", Path("token_env")),
+        ],
         RecordKind::WorkerSummary
         | RecordKind::Health
         | RecordKind::Document

@@ -135,6 +135,23 @@ impl Target {
         })
     }
 
+    /// [`Target::shown`] with the URL's `sslmode` and `sslrootcert` when
+    /// they say something (`payctl config view`): still never the password.
+    pub fn shown_with_tls(&self) -> String {
+        let mut params = Vec::new();
+        if self.tls != Tls::Prefer {
+            params.push(format!("sslmode={}", self.tls.name()));
+        }
+        if let Some(root) = &self.root_cert {
+            params.push(format!("sslrootcert={}", root.display()));
+        }
+        if params.is_empty() {
+            self.shown.clone()
+        } else {
+            format!("{}?{}", self.shown, params.join("&"))
+        }
+    }
+
     /// The rustls connector for this URL's sslmode.
     fn connector(&self) -> Result<tokio_postgres_rustls::MakeRustlsConnect> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
