@@ -42,13 +42,13 @@ complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt
 complete -c payctl -n "__fish_payctl_needs_command" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_needs_command" -s V -l version -d 'Print version'
-complete -c payctl -n "__fish_payctl_needs_command" -f -a "profile" -d 'Customer profiles (spec 2.1)'
-complete -c payctl -n "__fish_payctl_needs_command" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
-complete -c payctl -n "__fish_payctl_needs_command" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
-complete -c payctl -n "__fish_payctl_needs_command" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
-complete -c payctl -n "__fish_payctl_needs_command" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
-complete -c payctl -n "__fish_payctl_needs_command" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
-complete -c payctl -n "__fish_payctl_needs_command" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "profile" -d 'Customer profiles (/customer-profiles)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "address" -d 'Addresses of a customer profile (/customer-profiles/{id}/addresses)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (/customer-profiles/{id}/payment-instruments)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "program" -d 'Programs, their applications, and attaching customers (/programs)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "template" -d 'Transaction templates and their steps (/applications/{id}/transaction-templates)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "txn" -d 'Transactions, their parameters and steps (/transactions)'
+complete -c payctl -n "__fish_payctl_needs_command" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (/dictionaries)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "store" -d 'Integrity of the store'
@@ -103,15 +103,15 @@ Facilitator\t'Facilitator (id 3)'
 CustomersOfProgram\t'Customers of Program (id 4)'"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-key -d 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l tag -d 'A customer_profile_tags entry (repeatable, at most 50)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l first-name -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l middle-name -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l last-name -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l email -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l date-of-birth -d 'MM/DD/YYYY or YYYY-MM-DD' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l ssn -d '9 or 4 digits' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l mobile-phone -d '+, a digit 1-9, then 1 to 15 digits' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l home-phone -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l office-phone -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l first-name -d 'first_name: 1-50 characters (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l middle-name -d 'middle_name: 0-50 characters (optional)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l last-name -d 'last_name: 1-50 characters (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l email -d 'email: an e-mail address, at most 256 characters (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l date-of-birth -d 'date_of_birth: MM/DD/YYYY or YYYY-MM-DD, within the Facilitator\'s age limits (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l ssn -d 'ssn: 9 or 4 digits (optional; cannot be updated; shown as its last 4)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l mobile-phone -d 'mobile_phone: +, a digit 1-9, then 1 to 15 digits (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l home-phone -d 'home_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l office-phone -d 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -181,15 +181,15 @@ Facilitator\t'Facilitator (id 3)'
 CustomersOfProgram\t'Customers of Program (id 4)'"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-key -d 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l tag -d 'A customer_profile_tags entry (repeatable, at most 50)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l first-name -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l middle-name -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l last-name -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l email -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l date-of-birth -d 'MM/DD/YYYY or YYYY-MM-DD' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l ssn -d '9 or 4 digits' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l mobile-phone -d '+, a digit 1-9, then 1 to 15 digits' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l home-phone -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l office-phone -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l first-name -d 'first_name: 1-50 characters (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l middle-name -d 'middle_name: 0-50 characters (optional)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l last-name -d 'last_name: 1-50 characters (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l email -d 'email: an e-mail address, at most 256 characters (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l date-of-birth -d 'date_of_birth: MM/DD/YYYY or YYYY-MM-DD, within the Facilitator\'s age limits (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l ssn -d 'ssn: 9 or 4 digits (optional; cannot be updated; shown as its last 4)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l mobile-phone -d 'mobile_phone: +, a digit 1-9, then 1 to 15 digits (required by a create)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l home-phone -d 'home_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l office-phone -d 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
@@ -1272,13 +1272,13 @@ complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-tim
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "profile" -d 'Customer profiles (spec 2.1)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (spec 2.2)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (spec 2.3)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "program" -d 'Programs, their applications, and attaching customers (spec 2.4, 2.5)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "template" -d 'Transaction templates and their steps (spec 2.4, 2.6)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "txn" -d 'Transactions, their parameters and steps (spec 2.7)'
-complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (spec 4.7)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "profile" -d 'Customer profiles (/customer-profiles)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (/customer-profiles/{id}/addresses)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (/customer-profiles/{id}/payment-instruments)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "program" -d 'Programs, their applications, and attaching customers (/programs)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "template" -d 'Transaction templates and their steps (/applications/{id}/transaction-templates)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "txn" -d 'Transactions, their parameters and steps (/transactions)'
+complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "dict" -d 'Dictionaries: the values other requests refer to by number (/dictionaries)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "worker" -d 'Do the background work: attachments, transaction steps'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "init" -d 'Create a store, with the built-in catalog or your own'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "store" -d 'Integrity of the store'

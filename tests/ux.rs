@@ -761,6 +761,54 @@ fn every_command_has_examples_in_its_help() {
     );
 }
 
+/// Every option and argument of every command has a help line; no help
+/// points at the spec's sections (a user has no spec); the command's own
+/// options come first, the global ones under a heading of their own.
+#[test]
+fn every_option_has_help_and_globals_come_last() {
+    fn walk(c: &clap::Command, name: String, out: &mut Vec<String>) {
+        for a in c.get_arguments() {
+            if a.is_hide_set() || ["help", "version"].contains(&a.get_id().as_str()) {
+                continue;
+            }
+            let help = a.get_help().or(a.get_long_help()).map(|h| h.to_string());
+            if help.as_deref().is_none_or(|h| h.trim().is_empty()) {
+                out.push(format!("{name}: {} has no help", a.get_id()));
+            }
+        }
+        for text in [c.get_about(), c.get_long_about(), c.get_after_help()]
+            .into_iter()
+            .flatten()
+        {
+            if text.to_string().contains("(spec ") || text.to_string().contains("spec 2.") {
+                out.push(format!("{name}: mentions the spec: {text}"));
+            }
+        }
+        for s in c.get_subcommands() {
+            if s.get_name() == "help" || s.is_hide_set() {
+                continue;
+            }
+            walk(s, format!("{name} {}", s.get_name()), out);
+        }
+    }
+    let mut bad = Vec::new();
+    let mut cmd = payctl::cli::Cli::command();
+    cmd.build();
+    walk(&cmd, "payctl".into(), &mut bad);
+    assert!(bad.is_empty(), "{bad:#?}");
+    let o = Command::new(bin())
+        .args(["profile", "list", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    let own = help.find("--first-name").expect("own option");
+    let globals = help
+        .find("Global options:")
+        .expect("a heading of their own");
+    let data_dir = help.find("--data-dir").expect("a global option");
+    assert!(own < globals && globals < data_dir, "{help}");
+}
+
 // ---------------------------------------------------------------- smaller things
 
 #[test]

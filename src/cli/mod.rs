@@ -166,6 +166,7 @@ fn sources(m: &clap::ArgMatches) -> config::Sources {
 pub use crate::output::ui::ColorWhen;
 
 #[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// The store (default: the platform data dir, ~/.local/share/payctl on Linux)
     #[arg(long, env = "PAYCTL_DATA_DIR", global = true, value_name = "DIR")]
@@ -236,25 +237,25 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum Command {
-    /// Customer profiles (spec 2.1)
+    /// Customer profiles (/customer-profiles)
     #[command(subcommand)]
     Profile(profile::ProfileCommand),
-    /// Addresses of a customer profile (spec 2.2)
+    /// Addresses of a customer profile (/customer-profiles/{id}/addresses)
     #[command(subcommand)]
     Address(address::AddressCommand),
-    /// Bank-account payment instruments of a customer profile (spec 2.3)
+    /// Bank-account payment instruments of a customer profile (/customer-profiles/{id}/payment-instruments)
     #[command(subcommand)]
     Instrument(instrument::InstrumentCommand),
-    /// Programs, their applications, and attaching customers (spec 2.4, 2.5)
+    /// Programs, their applications, and attaching customers (/programs)
     #[command(subcommand)]
     Program(program::ProgramCommand),
-    /// Transaction templates and their steps (spec 2.4, 2.6)
+    /// Transaction templates and their steps (/applications/{id}/transaction-templates)
     #[command(subcommand)]
     Template(template::TemplateCommand),
-    /// Transactions, their parameters and steps (spec 2.7)
+    /// Transactions, their parameters and steps (/transactions)
     #[command(subcommand)]
     Txn(txn::TxnCommand),
-    /// Dictionaries: the values other requests refer to by number (spec 4.7)
+    /// Dictionaries: the values other requests refer to by number (/dictionaries)
     #[command(subcommand)]
     Dict(dict::DictCommand),
     /// Do the background work: attachments, transaction steps

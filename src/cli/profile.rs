@@ -129,25 +129,31 @@ pub struct ProfileFields {
     /// A customer_profile_tags entry (repeatable, at most 50)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
     pub tags: Vec<Tag>,
+    /// first_name: 1-50 characters (required by a create)
     #[arg(long)]
     pub first_name: Option<String>,
+    /// middle_name: 0-50 characters (optional)
     #[arg(long)]
     pub middle_name: Option<String>,
+    /// last_name: 1-50 characters (required by a create)
     #[arg(long)]
     pub last_name: Option<String>,
+    /// email: an e-mail address, at most 256 characters (required by a create)
     #[arg(long)]
     pub email: Option<String>,
-    /// MM/DD/YYYY or YYYY-MM-DD
+    /// date_of_birth: MM/DD/YYYY or YYYY-MM-DD, within the Facilitator's age limits (required by a create)
     #[arg(long, value_name = "DATE")]
     pub date_of_birth: Option<String>,
-    /// 9 or 4 digits
+    /// ssn: 9 or 4 digits (optional; cannot be updated; shown as its last 4)
     #[arg(long)]
     pub ssn: Option<String>,
-    /// +, a digit 1-9, then 1 to 15 digits
+    /// mobile_phone: +, a digit 1-9, then 1 to 15 digits (required by a create)
     #[arg(long, value_name = "PHONE")]
     pub mobile_phone: Option<String>,
+    /// home_phone: +, a digit 1-9, then 1 to 15 digits (optional)
     #[arg(long, value_name = "PHONE")]
     pub home_phone: Option<String>,
+    /// office_phone: +, a digit 1-9, then 1 to 15 digits (optional)
     #[arg(long, value_name = "PHONE")]
     pub office_phone: Option<String>,
 }

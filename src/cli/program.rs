@@ -173,7 +173,7 @@ pub enum ProgramCommand {
     /// Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})
     ///
     /// A Pending record is shown too (status 1), so that scripts can poll it.
-    /// A profile that has no record for the program is refused with 10001 (spec 4.4).
+    /// A profile that has no record for the program is refused with 10001, as the service answers it.
     #[command(
         after_help = "Example:\n  payctl program profile prm_0123456789abcdefghij csp_0123456789abcdefghij\n  # wait until attached:\n  until [ \"$(payctl program profile $PRM $CSP -o json | jq '.data[0].customer_profile_program_status_id')\" = 10 ]; do sleep 2; done"
     )]
