@@ -235,7 +235,11 @@ impl Error {
     pub fn not_found(what: &str, id: &str) -> Self {
         Self::one(
             code::NOT_FOUND,
-            format!("{what} {} does not exist", shown_id(id)),
+            format!(
+                "{what} {} does not exist{}",
+                shown_id(id),
+                other_kind(what, id)
+            ),
         )
     }
     pub fn usage(detail: impl fmt::Display) -> Self {
@@ -275,6 +279,43 @@ impl Error {
     }
     pub fn has_code(&self, c: u32) -> bool {
         self.errors.iter().any(|e| e.code == c)
+    }
+}
+
+/// What an id of another kind than `what` is (`cpa_…` where a customer
+/// profile id was expected): `; cpa_… is an address id …`, else nothing.
+fn other_kind(what: &str, id: &str) -> String {
+    use crate::model::id;
+    const KINDS: [(&str, &str); 9] = [
+        (id::CUSTOMER, "customer profile"),
+        (id::ADDRESS, "address"),
+        (id::INSTRUMENT, "payment instrument"),
+        (id::PROGRAM, "program"),
+        (id::APPLICATION, "application"),
+        (id::TEMPLATE, "transaction template"),
+        (id::TEMPLATE_STEP, "transaction template step"),
+        (id::TRANSACTION, "transaction"),
+        (id::STEP, "transaction step"),
+    ];
+    let Some((prefix, _)) = id.split_once('_') else {
+        return String::new();
+    };
+    let expected = KINDS.iter().find(|(_, name)| *name == what);
+    match KINDS.iter().find(|(p, _)| *p == prefix) {
+        Some((_, name)) if *name != what => {
+            let a = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            match expected {
+                Some((want, _)) => format!(
+                    "; {prefix}_… is the prefix of {a} {name} id (a {what} id starts with {want}_)"
+                ),
+                None => format!("; {prefix}_… is the prefix of {a} {name} id"),
+            }
+        }
+        _ => String::new(),
     }
 }
 

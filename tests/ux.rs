@@ -1688,3 +1688,78 @@ fn config_view_never_prints_a_database_password() {
         "postgresql://app:****@[::1/x"
     );
 }
+
+/// Refusals name the flag a value came from, and the flag that gives a
+/// missing field; a customer id without its amount is "missing", not "not
+/// a number"; a template typo gets the closest name; an id of another
+/// kind says what it is.
+#[test]
+fn errors_name_the_flags_and_what_was_meant() {
+    let env = Env::new();
+    let o = env.run(&[
+        "profile",
+        "create",
+        "--no-input",
+        "--customer-key",
+        "cust-flags",
+        "--email",
+        "bad",
+    ]);
+    o.refused(1, 10001);
+    let msgs = o.messages().join("\n");
+    assert!(
+        msgs.contains("customer_profile_individual.email: is not a valid e-mail address")
+            && msgs.contains("(the value of --email)"),
+        "{msgs}"
+    );
+    assert!(
+        msgs.contains("customer_profile_individual.first_name: is required: give --first-name"),
+        "{msgs}"
+    );
+    let o = env.run(&[
+        "txn",
+        "create",
+        "--program",
+        "default_program",
+        "--template",
+        "ach_funding",
+    ]);
+    assert!(
+        o.messages()
+            .join("\n")
+            .contains("application_id: is required: give --application"),
+        "{o:?}"
+    );
+    let o = env.run(&[
+        "txn",
+        "create",
+        "--program",
+        "default_program",
+        "--application",
+        "payments",
+        "--template",
+        "ach_fundin",
+        "--param",
+        "@source_customers=csp_00000000000000000000:1",
+    ]);
+    assert!(
+        o.messages()
+            .join("\n")
+            .contains("did you mean `ach_funding`"),
+        "{o:?}"
+    );
+    let o = env.run(&[
+        "txn",
+        "create",
+        "--param",
+        "@source_customers=csp_00000000000000000000",
+    ]);
+    assert_eq!(o.code, 2, "{o:?}");
+    assert!(
+        o.stdout.contains("the amount is missing") || o.stderr.contains("the amount is missing"),
+        "{o:?}"
+    );
+    let o = env.run(&["profile", "get", "cpa_0123456789abcdefghij"]);
+    o.refused(1, 20001)
+        .mentions("is the prefix of an address id");
+}

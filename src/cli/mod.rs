@@ -8,6 +8,7 @@ pub mod demo;
 pub mod dict;
 pub mod docs;
 mod env;
+mod flags;
 pub mod instrument;
 mod list;
 pub mod profile;
@@ -646,45 +647,49 @@ pub fn main() -> i32 {
     for secret in usage::secret_args(&cmd, &argv) {
         crate::output::mask::remember(&secret);
     }
-    let parsed = match cmd.try_get_matches_from_mut(std::env::args_os()) {
-        Ok(m) => <Cli as clap::FromArgMatches>::from_arg_matches(&m)
-            .map(|mut c| {
-                c.data_dir_on_command_line = on_command_line(&m, "data_dir");
-                c.sources = sources(&m);
-                if let Command::Config(config::ConfigCommand::SetContext(a)) = &mut c.command {
-                    // clap copies the global options' environment values
-                    // into these: set-context takes what was typed only.
-                    if !on_command_line(&m, "base_url") {
-                        a.base_url = None;
-                    }
-                    if !on_command_line(&m, "data_dir") {
-                        a.data_dir = None;
-                    }
-                    if !on_command_line(&m, "database_url") {
-                        a.database_url = None;
-                    }
+    let refused = |e: clap::Error| {
+        let ui = Ui::new(ui_settings(format_from_raw_args(), ColorWhen::Auto, true));
+        usage::report(&e, &ui)
+    };
+    let m = match cmd.try_get_matches_from_mut(std::env::args_os()) {
+        Ok(m) => m,
+        Err(e) => return refused(e),
+    };
+    let parsed = <Cli as clap::FromArgMatches>::from_arg_matches(&m)
+        .map(|mut c| {
+            c.data_dir_on_command_line = on_command_line(&m, "data_dir");
+            c.sources = sources(&m);
+            if let Command::Config(config::ConfigCommand::SetContext(a)) = &mut c.command {
+                // clap copies the global options' environment values
+                // into these: set-context takes what was typed only.
+                if !on_command_line(&m, "base_url") {
+                    a.base_url = None;
                 }
-                c
-            })
-            .map_err(|e| e.format(&mut cmd)),
-        Err(e) => Err(e),
-    };
-    let cli = match parsed {
-        Ok(c) => {
-            // Dropping the whole command tree costs as much as building it;
-            // the process ends after this run (`main` returns its exit code).
-            std::mem::forget(cmd);
+                if !on_command_line(&m, "data_dir") {
+                    a.data_dir = None;
+                }
+                if !on_command_line(&m, "database_url") {
+                    a.database_url = None;
+                }
+            }
             c
-        }
-        Err(e) => {
-            let ui = Ui::new(ui_settings(format_from_raw_args(), ColorWhen::Auto, true));
-            return usage::report(&e, &ui);
-        }
+        })
+        .map_err(|e| e.format(&mut cmd));
+    let cli = match parsed {
+        Ok(c) => c,
+        Err(e) => return refused(e),
     };
-    run(cli)
+    let code = run(cli, Some((&cmd, &m)));
+    // Dropping the whole command tree costs as much as building it; the
+    // process ends after this run (`main` returns its exit code).
+    std::mem::forget(m);
+    std::mem::forget(cmd);
+    code
 }
 
-pub fn run(cli: Cli) -> i32 {
+/// Run the parsed command line; `parsed` (the command and its matches)
+/// lets a refusal name the flags its fields came from.
+pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32 {
     let g = &cli.global;
     let ui = Ui::new(ui_settings(g.output, g.color, g.no_input));
     let actor = g
@@ -747,11 +752,14 @@ pub fn run(cli: Cli) -> i32 {
         unfinished: std::sync::Mutex::new(None),
         context: resolved.context,
     };
-    let result = match remote_err {
+    let mut result = match remote_err {
         Some(e) => Err(e),
         None => check_actor(&global.actor, g.actor.is_some())
             .and_then(|()| dispatch(cli.command, &global)),
     };
+    if let (Err(e), Some((cmd, m))) = (&mut result, parsed) {
+        flags::name_flags(e, cmd, m);
+    }
     // A change committed but not finished (a full disk): the answer is the
     // change's, and this says what is left for the next payctl.
     for w in crate::store::journal::take_warnings() {

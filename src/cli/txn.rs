@@ -182,6 +182,15 @@ fn parse_param(s: &str) -> std::result::Result<ParamArg, String> {
             value.insert("amount".into(), amount(amt)?);
         }
         None => {
+            // A customer id without `:AMOUNT`: the amount is missing, not malformed.
+            let t = rest.trim();
+            if t.contains('_') && t.chars().any(|c| c.is_ascii_alphabetic()) {
+                return Err(format!(
+                    "the amount is missing: write {}={t}:AMOUNT, e.g. {}={t}:100.25",
+                    name.trim(),
+                    name.trim()
+                ));
+            }
             value.insert("amount".into(), amount(rest)?);
         }
     }

@@ -99,7 +99,17 @@ pub(super) fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> R
                     let rule = if all().any(|x| matches(&x)) {
                         format!("does not belong to the application {}", a.application_id)
                     } else {
-                        "is not a transaction template".to_string()
+                        let names: Vec<&str> = a
+                            .transaction_templates
+                            .iter()
+                            .map(|x| x.transaction_template_name.as_str())
+                            .collect();
+                        match crate::core::body::suggest(t, &names) {
+                            Some(n) => {
+                                format!("is not a transaction template; did you mean `{n}`?")
+                            }
+                            None => "is not a transaction template".to_string(),
+                        }
                     };
                     errs.invalid_hinted(
                         "transaction_template_id",
