@@ -476,7 +476,7 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help"
+            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -530,7 +530,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -584,7 +584,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -686,7 +686,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__delete)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -740,7 +740,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -892,7 +892,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -958,7 +958,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1056,7 +1056,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__completions)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1110,7 +1110,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help view set-context use-context delete-context help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help view set-context use-context delete-context help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1164,7 +1164,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__delete__subcmd__context)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1302,7 +1302,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__set__subcmd__context)
-            opts="-o -y -h --base-url --data-dir --database-url --token-env --output --context --actor --no-input --yes --lock-timeout --color --http-timeout --help"
+            opts="-o -y -h --base-url --data-dir --database-url --token-env --output --context --actor --no-input --no-headers --yes --lock-timeout --color --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1360,7 +1360,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__use__subcmd__context)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1414,7 +1414,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__view)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1468,7 +1468,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__demo)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --keep --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --keep --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1522,7 +1522,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1618,7 +1618,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --country --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --country --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1688,7 +1688,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__generate__subcmd__docs)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2456,7 +2456,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__init)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --catalog --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --catalog --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2514,7 +2514,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2568,7 +2568,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2670,7 +2670,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2808,7 +2808,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2874,7 +2874,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2972,7 +2972,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__openapi)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3026,7 +3026,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3080,7 +3080,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3190,7 +3190,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3342,7 +3342,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__import)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --skip-existing --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --skip-existing --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3396,7 +3396,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --first-name --last-name --email --customer-key --tag --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --first-name --last-name --email --customer-key --tag --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3482,7 +3482,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3588,7 +3588,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3642,7 +3642,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__applications)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3708,7 +3708,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__attach)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --reason --body --wait --timeout --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --reason --body --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3876,7 +3876,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3942,7 +3942,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profile)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3996,7 +3996,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profiles)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4062,7 +4062,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__serve)
-            opts="-o -y -q -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --help"
+            opts="-o -y -q -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4140,7 +4140,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help check migrate help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help check migrate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4194,7 +4194,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__check)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --repair --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --repair --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4304,7 +4304,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__migrate)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --to --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --to --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4362,7 +4362,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4472,7 +4472,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4538,7 +4538,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4604,7 +4604,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4658,7 +4658,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4752,7 +4752,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4904,7 +4904,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --status --template --program --customer --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --status --template --program --customer --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4986,7 +4986,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__parameters)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5052,7 +5052,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5118,7 +5118,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__worker)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --yes --lock-timeout --color --base-url --http-timeout --watch --interval --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --watch --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_payctl_global_optspecs
-    string join \n data-dir= database-url= o/output= context= actor= no-input y/yes lock-timeout= color= base-url= http-timeout= h/help V/version
+    string join \n data-dir= database-url= o/output= context= actor= no-input no-headers y/yes lock-timeout= color= base-url= http-timeout= h/help V/version
 end
 
 function __fish_payctl_needs_command
@@ -39,6 +39,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_needs_command" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_needs_command" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_needs_command" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_needs_command" -s V -l version -d 'Print version'
@@ -74,6 +75,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
@@ -114,6 +116,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l office-phone -d 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -140,6 +143,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -158,6 +162,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -191,6 +196,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l home-phone -d 'home_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l office-phone -d 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -209,6 +215,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l skip-existing -d 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -233,6 +240,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "create" -d 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
@@ -325,6 +333,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l zip -d 'xxxxx or xxxxx-xxxx' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -346,6 +355,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -364,6 +374,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -449,6 +460,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l city -d '1-50 characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l zip -d 'xxxxx or xxxxx-xxxx' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -467,6 +479,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -491,6 +504,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "create" -d 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
@@ -527,6 +541,7 @@ Checking\t'Checking (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -548,6 +563,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -566,6 +582,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -596,6 +613,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 Checking\t'Checking (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -619,6 +637,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "list" -d 'List the Facilitator\'s Programs (GET /programs)'
@@ -645,6 +664,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -666,6 +686,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -688,6 +709,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l wait -d 'Wait until the worker has processed the request (poll every 200 ms)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
@@ -710,6 +732,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -728,6 +751,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the Facilitator\'s Programs (GET /programs)'
@@ -751,6 +775,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -f -a "list" -d 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
@@ -774,6 +799,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -795,6 +821,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -816,6 +843,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "create" -d 'Create a transaction (POST /transactions)'
@@ -849,6 +877,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l timeout -d 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l wait -d 'Wait until the worker has processed the request (poll every 200 ms)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
@@ -868,6 +897,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -892,6 +922,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -913,6 +944,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -934,6 +966,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -958,6 +991,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List a dictionary\'s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
@@ -981,6 +1015,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subc
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1002,6 +1037,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand worker" -l base-url -d 'Re
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l interval -d 'Seconds between polls with --watch (fractions allowed, 0.01-86400)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l watch -d 'Keep polling the queue until interrupted (Ctrl-C or SIGTERM)'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1021,6 +1057,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand init" -l base-url -d 'Remo
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -1038,6 +1075,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec\'s invariants hold'
@@ -1058,6 +1096,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l repair -d 'Rebuild derived data and remove stray temp files'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1077,6 +1116,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_sub
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l to -d 'A directory, or postgresql://user:password@host:port/dbname' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec\'s invariants hold'
@@ -1097,6 +1137,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "view" -d 'Show the contexts of the config file, the current one marked (a database-url\'s password is masked; tokens are never in the file)'
@@ -1119,6 +1160,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l base-url -d 'Remote mode: the service this context sends commands to (http:// or https://)' -r
@@ -1137,6 +1179,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -1154,6 +1197,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -1171,6 +1215,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "view" -d 'Show the contexts of the config file, the current one marked (a database-url\'s password is masked; tokens are never in the file)'
@@ -1193,6 +1238,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -1216,6 +1262,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand serve" -l worker-interval 
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l max-body -d 'Largest request body in bytes (larger: 413)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l request-timeout -d 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-worker -d 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s q -l quiet -d 'No access log on stderr'
@@ -1235,6 +1282,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
@@ -1252,6 +1300,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l keep -d 'Keep the scratch store instead of removing it at the end'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1270,6 +1319,7 @@ never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help" -f -a "profile" -d 'Customer profiles (/customer-profiles)'

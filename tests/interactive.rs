@@ -455,4 +455,60 @@ fn tables_fit_the_terminal_and_colour_it_unless_no_color() {
     let p = Pane::payctl(&env, 80, "", "profile list --color never");
     assert_eq!(p.exit_code(), 0, "{}", p.screen());
     assert!(!p.screen_escaped().contains("\x1b["));
+
+    // 70 columns: a row stays on one line (a long e-mail is cut or its
+    // column left out, never wrapped a character per line); ids stay whole.
+    let mut body = common::profile_body("cust-tty-long-mail");
+    body["customer_profile_individual"]["email"] =
+        serde_json::json!("augusta.ada.king.countess.of.lovelace@analytical-engine.example.com");
+    let csp = env.body(&["profile", "create"], &body).id();
+    let p = Pane::payctl(
+        &env,
+        70,
+        "",
+        "profile list --customer-key cust-tty-long-mail",
+    );
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let s = p.screen();
+    let rows: Vec<&str> = s.lines().filter(|l| l.contains("│")).collect();
+    assert_eq!(
+        rows.len(),
+        2,
+        "the header and one row of one line each:\n{s}"
+    );
+    assert!(s.contains(&csp), "{s}");
+    assert!(s.contains("cust-tty-long-mail"), "{s}");
+    for line in s.lines() {
+        assert!(
+            line.chars().count() <= 70,
+            "wider than the terminal: {line}"
+        );
+    }
+    let p = Pane::payctl(
+        &env,
+        200,
+        "",
+        "profile list --customer-key cust-tty-long-mail",
+    );
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    assert!(
+        p.screen()
+            .contains("augusta.ada.king.countess.of.lovelace@analytical-engine.example.com"),
+        "{}",
+        p.screen()
+    );
+    // --no-headers: the rows only, without borders.
+    let p = Pane::payctl(
+        &env,
+        200,
+        "",
+        "profile list --customer-key cust-tty-long-mail --no-headers",
+    );
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let s = p.screen();
+    assert!(
+        !s.contains("customer_key") && !s.contains('│') && !s.contains("in all"),
+        "{s}"
+    );
+    assert!(s.contains(&csp), "{s}");
 }

@@ -290,8 +290,9 @@ fn transaction_and_step_tables_show_status_names() {
     let t = ok(&table(&env, &["txn", "list"])).stdout.clone();
     assert_eq!(
         header(&t),
-        ["transaction_id", "template", "status", "created"]
+        ["transaction_id", "template", "status", "total", "created"]
     );
+    assert_eq!(first_row(&t)[1], "ach_funding", "the template's name");
     assert_eq!(first_row(&t)[2], "60 Completed");
     let t = ok(&table(&env, &["txn", "steps", &trn])).stdout.clone();
     assert_eq!(
@@ -1762,4 +1763,32 @@ fn errors_name_the_flags_and_what_was_meant() {
     let o = env.run(&["profile", "get", "cpa_0123456789abcdefghij"]);
     o.refused(1, 20001)
         .mentions("is the prefix of an address id");
+}
+
+/// A table shows people the record: an update answers the record as it
+/// now is, and `txn list` the template's name and the amount; scripts
+/// (`-o json`, `-o id`) keep the id.
+#[test]
+fn tables_show_the_record_and_the_names() {
+    let env = Env::new();
+    let (prm, csp) = {
+        let prm = env.program_id();
+        let csp = env.create_profile("cust-table-rec");
+        ok(&env.run(&["program", "attach", &prm, &csp]));
+        ok(&env.run(&["worker"]));
+        (prm, csp)
+    };
+    let o = table(&env, &["profile", "update", &csp, "--first-name", "Augusta"]);
+    ok(&o);
+    assert!(o.stdout.contains("Augusta") && o.stdout.contains("customer_profile_individual.first_name"), "{o:?}");
+    let o = env.run(&["profile", "update", &csp, "--first-name", "Ada", "-o", "id"]);
+    assert_eq!(o.stdout.trim(), csp);
+    let src = format!("@source_customers={csp}:12.50");
+    let also = format!("@source_customers={csp}:0.25");
+    ok(&env.run(&common::txn_create_args(&prm, "ach_funding", &[&src, &also])));
+    let o = table(&env, &["txn", "list"]);
+    ok(&o);
+    assert!(o.stdout.contains("ach_funding") && o.stdout.contains("12.75"), "{o:?}");
+    let o = env.run(&["txn", "list"]);
+    assert!(o.data()[0].get("_total").is_none(), "the JSON record is the API's: {o:?}");
 }

@@ -191,12 +191,15 @@ impl AddressCommand {
                 dry,
             } => {
                 let body = fields.over(body.read()?);
-                g.call(
+                let updated = g.call(
                     Request::new(Op::AddressUpdate)
-                        .at([csp, cpa])
+                        .at([csp.as_str(), cpa.as_str()])
                         .body(body)
                         .dry_run(dry.dry_run),
-                )
+                )?;
+                g.shown(updated, |id| {
+                    Request::new(Op::AddressGet).at([csp.as_str(), id])
+                })
             }
             AddressCommand::Delete { csp, cpa, dry } => {
                 if dry.dry_run {

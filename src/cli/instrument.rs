@@ -172,12 +172,15 @@ impl InstrumentCommand {
                 dry,
             } => {
                 let body = fields.over(body.read()?);
-                g.call(
+                let updated = g.call(
                     Request::new(Op::InstrumentUpdate)
-                        .at([csp, pin])
+                        .at([csp.as_str(), pin.as_str()])
                         .body(body)
                         .dry_run(dry.dry_run),
-                )
+                )?;
+                g.shown(updated, |id| {
+                    Request::new(Op::InstrumentGet).at([csp.as_str(), id])
+                })
             }
         }
     }

@@ -60,6 +60,20 @@ impl Global {
     }
 }
 
+impl Global {
+    /// In a table, the record a change answered with its id (an update, a
+    /// create that waited): what a person wants to see, read with `get`.
+    /// Every other format keeps the id, as scripts expect.
+    pub fn shown(&self, resp: Response, get: impl FnOnce(&str) -> Request) -> Result<Response> {
+        match &resp {
+            Response::Id(id) if self.ui.format() == crate::output::Format::Table => {
+                self.call(get(id))
+            }
+            _ => Ok(resp),
+        }
+    }
+}
+
 fn stdout_error(e: std::io::Error) -> crate::error::Error {
     crate::error::Error::store(
         crate::error::code::STORE_IO,

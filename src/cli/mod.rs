@@ -215,6 +215,9 @@ pub struct GlobalArgs {
     #[arg(long, env = "PAYCTL_NO_INPUT", global = true, action = clap::ArgAction::SetTrue,
           value_parser = clap::builder::FalseyValueParser::new())]
     pub no_input: bool,
+    /// Tables without their header row and page footer (rows only, for `awk` and `cut`)
+    #[arg(long, global = true)]
+    pub no_headers: bool,
     /// Confirm destructive commands without asking
     #[arg(short = 'y', long, global = true)]
     pub yes: bool,
@@ -609,6 +612,7 @@ fn ui_settings(output: Option<Format>, color: ColorWhen, no_input: bool) -> Sett
         output,
         color,
         no_input,
+        no_headers: false,
         no_color: env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         columns: env::var("COLUMNS").and_then(|c| c.trim().parse::<u16>().ok()),
     }
@@ -691,7 +695,10 @@ pub fn main() -> i32 {
 /// lets a refusal name the flags its fields came from.
 pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32 {
     let g = &cli.global;
-    let ui = Ui::new(ui_settings(g.output, g.color, g.no_input));
+    let ui = Ui::new(Settings {
+        no_headers: g.no_headers,
+        ..ui_settings(g.output, g.color, g.no_input)
+    });
     let actor = g
         .actor
         .clone()

@@ -239,12 +239,13 @@ impl ProfileCommand {
                 dry,
             } => {
                 let body = fields.over(body.read()?);
-                g.call(
+                let updated = g.call(
                     Request::new(Op::ProfileUpdate)
-                        .at([csp])
+                        .at([csp.as_str()])
                         .body(body)
                         .dry_run(dry.dry_run),
-                )
+                )?;
+                g.shown(updated, |id| Request::new(Op::ProfileGet).at([id]))
             }
         }
     }

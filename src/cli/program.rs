@@ -226,6 +226,9 @@ impl ProgramCommand {
                             Ok(status != Some(PENDING.into()))
                         },
                     );
+                    return g.shown(attached, |id| {
+                        Request::new(Op::AttachmentGet).at([prm.as_str(), id])
+                    });
                 }
                 Ok(attached)
             }

@@ -332,6 +332,7 @@ impl TxnCommand {
                             Ok(status == Some(COMPLETED.into()) || status == Some(FAILED.into()))
                         },
                     );
+                    return g.shown(created, |id| Request::new(Op::TxnGet).at([id]));
                 }
                 Ok(created)
             }
@@ -354,7 +355,11 @@ impl TxnCommand {
                     customer,
                     ..Params::default()
                 };
-                g.list(Request::new(Op::TxnList).query(query), &page)
+                let listed = g.list(Request::new(Op::TxnList).query(query), &page)?;
+                if g.ui.format() == crate::output::Format::Table {
+                    return for_people(g, listed);
+                }
+                Ok(listed)
             }
             TxnCommand::Parameters { trn, page } => {
                 g.list(Request::new(Op::TxnParameters).at([trn]), &page)
@@ -362,4 +367,89 @@ impl TxnCommand {
             TxnCommand::Steps { trn, page } => g.list(Request::new(Op::TxnSteps).at([trn]), &page),
         }
     }
+}
+
+/// A page of transactions for a table: each with its template's name and
+/// its amount (see [`amount_of`]), read through the endpoint table (so
+/// remote mode shows them too), kept out of every other format.
+fn for_people(g: &Global, listed: Response) -> Result<Response> {
+    use crate::output::table::{TEMPLATE_NAME, TOTAL};
+    let Response::List {
+        kind,
+        paging,
+        mut data,
+    } = listed
+    else {
+        return Ok(listed);
+    };
+    let records = |resp: Response| match resp {
+        Response::List { data, .. } | Response::Records(_, data) => data,
+        _ => Vec::new(),
+    };
+    let mut names = std::collections::HashMap::new();
+    let mut all = crate::api::endpoints::Params::default();
+    all.page.size = crate::core::paging::MAX_PAGE_SIZE;
+    if !data.is_empty() {
+        for p in records(g.call(Request::new(Op::ProgramList).query(all.clone()))?) {
+            let prm = p["program_id"].as_str().unwrap_or_default().to_string();
+            let apps = g.call(
+                Request::new(Op::ApplicationList)
+                    .at([prm])
+                    .query(all.clone()),
+            )?;
+            for a in records(apps) {
+                let app = a["application_id"].as_str().unwrap_or_default().to_string();
+                let ts = g.call(Request::new(Op::TemplateList).at([app]).query(all.clone()))?;
+                for t in records(ts) {
+                    if let (Some(id), Some(name)) = (
+                        t["transaction_template_id"].as_str(),
+                        t["transaction_template_name"].as_str(),
+                    ) {
+                        names.insert(id.to_string(), name.to_string());
+                    }
+                }
+            }
+        }
+    }
+    for t in &mut data {
+        let id = t["transaction_id"].as_str().unwrap_or_default().to_string();
+        if let Some(name) = t["transaction_template_id"]
+            .as_str()
+            .and_then(|i| names.get(i))
+        {
+            t[TEMPLATE_NAME] = Value::String(name.clone());
+        }
+        let params = g.call(Request::new(Op::TxnParameters).at([id]).query(all.clone()))?;
+        if let Some(a) = amount_of(&records(params)) {
+            t[TOTAL] = Value::String(a);
+        }
+    }
+    Ok(Response::List { kind, paging, data })
+}
+
+/// What a transaction moves, for people: the sum of the amounts of its
+/// `@source_customers`, else of its `@targets`, else of its
+/// `@target_checks`, else of `@facilitator` (exact decimals).
+fn amount_of(params: &[Value]) -> Option<String> {
+    use rust_decimal::Decimal;
+    for name in [
+        "@source_customers",
+        "@targets",
+        "@target_checks",
+        "@facilitator",
+    ] {
+        let Some(p) = params
+            .iter()
+            .find(|p| p["transaction_parameter_name"] == name)
+        else {
+            continue;
+        };
+        let mut sum = Decimal::ZERO;
+        for v in p["transaction_parameter_values"].as_array()? {
+            let text = v["amount"].to_string();
+            sum += Decimal::from_str(text.trim_matches('"')).ok()?;
+        }
+        return Some(sum.to_string());
+    }
+    None
 }

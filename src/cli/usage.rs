@@ -208,6 +208,7 @@ pub fn report(e: &clap::Error, ui: &Ui) -> i32 {
             color: false,
             out_color: false,
             columns: None,
+            headers: true,
         };
         let _ = ui.print_error_in(style, &err);
     }

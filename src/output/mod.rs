@@ -52,6 +52,8 @@ pub struct Style {
     pub out_color: bool,
     /// `$COLUMNS`: the width of a terminal that reports none.
     pub columns: Option<u16>,
+    /// Tables with their header row and footer (`--no-headers`: rows only).
+    pub headers: bool,
 }
 
 /// A record as JSON (records always serialize).
@@ -283,6 +285,9 @@ impl Stream {
     /// The end of a list printed whole: `paging` counts every record.
     pub fn finish(&mut self, out: &mut impl Write, total_count: usize) -> io::Result<()> {
         if self.style.format == Format::Table {
+            if !self.style.headers {
+                return Ok(());
+            }
             return writeln!(out, "{} records, every page", self.count);
         }
         if self.style.format != Format::Json {

@@ -71,6 +71,11 @@ fn named(dictionary: &str, v: &Value) -> String {
     }
 }
 
+/// A transaction's template name and total amount, added to a list's
+/// records by the CLI for a table (never part of a record's JSON).
+pub const TEMPLATE_NAME: &str = "_template_name";
+pub const TOTAL: &str = "_total";
+
 /// How a column gets its cell from a record.
 enum Get {
     /// The value at a dot-separated path.
@@ -89,6 +94,9 @@ enum Get {
     ParamValues(&'static str),
     /// A timestamp to the second, for people (`2025-01-31 12:00:00`).
     Time(&'static str),
+    /// The first of these paths that holds a value (a name the CLI added
+    /// for people, else the id).
+    First(&'static [&'static str]),
 }
 
 struct Col {
@@ -154,6 +162,12 @@ impl Col {
                 Value::String(s) if !s.is_empty() => format!("…{s}"),
                 other => text(other),
             },
+            Get::First(paths) => paths
+                .iter()
+                .map(|p| lookup(rec, p))
+                .find(|v| !v.is_null())
+                .map(text)
+                .unwrap_or_default(),
             Get::Time(p) => match lookup(rec, p) {
                 Value::String(t) => t.split('.').next().unwrap_or(t).replacen('T', " ", 1),
                 other => text(other),
@@ -185,8 +199,12 @@ fn layout(kind: RecordKind) -> Option<Vec<Col>> {
         ],
         RecordKind::Transaction => vec![
             col("transaction_id", Path("transaction_id")),
-            col("template", Path("transaction_template_id")),
+            col(
+                "template",
+                First(&[TEMPLATE_NAME, "transaction_template_id"]),
+            ),
             col("status", Named("transaction_status_id")),
+            col("total", Path(TOTAL)),
             col("created", Time("created_datetime")),
         ],
         RecordKind::Instrument => vec![
@@ -329,8 +347,13 @@ fn flatten(prefix: &str, v: &Value, rows: &mut Vec<(String, String)>) {
 
 fn new_table(style: Style) -> Table {
     let mut t = Table::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic);
+    // `--no-headers`: rows only, columns separated by spaces (for `awk`).
+    t.load_preset(if style.headers {
+        presets::UTF8_FULL_CONDENSED
+    } else {
+        presets::NOTHING
+    })
+    .set_content_arrangement(ContentArrangement::Dynamic);
     if style.out_color {
         // Asked for (--color always) even when stdout is not a terminal.
         t.enforce_styling();
@@ -398,7 +421,9 @@ pub fn print_rows(
         Response::Raw(text) => out.write_all(text.as_bytes()),
         Response::Records(_, data) if data.len() == 1 => {
             let mut t = new_table(style);
-            t.set_header(header(style, ["field".into(), "value".into()]));
+            if style.headers {
+                t.set_header(header(style, ["field".into(), "value".into()]));
+            }
             let mut rows = Vec::new();
             flatten("", &data[0], &mut rows);
             for (k, v) in rows {
@@ -411,38 +436,103 @@ pub fn print_rows(
         }
         Response::List { kind, data, .. } | Response::Records(kind, data) => {
             if data.is_empty() {
-                writeln!(out, "(no records)")?;
+                if style.headers {
+                    writeln!(out, "(no records)")?;
+                }
             } else {
                 let mut t = new_table(style);
+                // On a terminal of a known width a long cell is cut with an
+                // ellipsis, never wrapped a character per line.
+                let one_line = t.width().is_some();
+                t.set_truncation_indicator("…");
+                let row = |cells: Vec<Cell>| {
+                    let mut r = comfy_table::Row::from(cells);
+                    if one_line {
+                        r.max_height(1);
+                    }
+                    r
+                };
                 match layout(*kind) {
                     Some(cols) => {
-                        t.set_header(header(style, cols.iter().map(|c| c.header.to_string())));
-                        for rec in data {
-                            t.add_row(
-                                cols.iter()
-                                    .map(|c| body_cell(style, c.cell(rec)))
-                                    .collect::<Vec<_>>(),
-                            );
+                        let is_id = |c: &Col| {
+                            c.header.ends_with("_id")
+                                || ["customer_key", "template"].contains(&c.header.as_ref())
+                        };
+                        let cells: Vec<Vec<String>> = data
+                            .iter()
+                            .map(|rec| cols.iter().map(|c| c.cell(rec)).collect())
+                            .collect();
+                        // On a narrow terminal the last columns that are not
+                        // identifiers are left out until the rest fits with
+                        // a few characters each (`-o json` has everything).
+                        let mut keep: Vec<usize> = (0..cols.len()).collect();
+                        if let Some(width) = t.width().filter(|_| one_line) {
+                            let widest = |i: usize| {
+                                cells
+                                    .iter()
+                                    .map(|r| r[i].chars().count())
+                                    .chain([cols[i].header.chars().count()])
+                                    .max()
+                                    .unwrap_or(0)
+                            };
+                            let need = |keep: &[usize]| {
+                                keep.iter()
+                                    .map(|&i| {
+                                        if is_id(&cols[i]) {
+                                            widest(i)
+                                        } else {
+                                            widest(i).min(10)
+                                        }
+                                    })
+                                    .sum::<usize>()
+                                    + 3 * keep.len()
+                                    + 1
+                            };
+                            while need(&keep) > usize::from(width) {
+                                match keep.iter().rposition(|&i| !is_id(&cols[i])) {
+                                    Some(at) if keep.len() > 1 => {
+                                        keep.remove(at);
+                                    }
+                                    _ => break,
+                                }
+                            }
                         }
-                        // Identifiers are never wrapped (people copy them);
-                        // the other columns give way on a narrow terminal.
-                        for (i, c) in cols.iter().enumerate() {
-                            let id = c.header.ends_with("_id")
-                                || ["customer_key", "template"].contains(&c.header.as_ref());
-                            if id && let Some(column) = t.column_mut(i) {
+                        if style.headers {
+                            let mut h = comfy_table::Row::from(header(
+                                style,
+                                keep.iter().map(|&i| cols[i].header.to_string()),
+                            ));
+                            if one_line {
+                                h.max_height(1);
+                            }
+                            t.set_header(h);
+                        }
+                        for r in &cells {
+                            t.add_row(row(keep
+                                .iter()
+                                .map(|&i| body_cell(style, r[i].clone()))
+                                .collect()));
+                        }
+                        // Identifiers are never cut (people copy them); the
+                        // other columns give way, cut with an ellipsis.
+                        for (at, &i) in keep.iter().enumerate() {
+                            if is_id(&cols[i])
+                                && let Some(column) = t.column_mut(at)
+                            {
                                 column.set_constraint(ColumnConstraint::ContentWidth);
                             }
                         }
                     }
                     None => {
                         let cols = generic(&data[0]);
-                        t.set_header(header(style, cols.iter().map(|(h, _)| h.clone())));
+                        if style.headers {
+                            t.set_header(header(style, cols.iter().map(|(h, _)| h.clone())));
+                        }
                         for rec in data {
-                            t.add_row(
-                                cols.iter()
-                                    .map(|(_, p)| body_cell(style, text(lookup(rec, p))))
-                                    .collect::<Vec<_>>(),
-                            );
+                            t.add_row(row(cols
+                                .iter()
+                                .map(|(_, p)| body_cell(style, text(lookup(rec, p))))
+                                .collect()));
                         }
                     }
                 }
@@ -450,6 +540,7 @@ pub fn print_rows(
             }
             if let Response::List { paging, .. } = resp
                 && footer
+                && style.headers
             {
                 let more = match &paging.last_evaluated_key {
                     Some(k) => format!("; next page: --after {}", super::terminal_text(k)),

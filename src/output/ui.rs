@@ -42,6 +42,8 @@ pub struct Settings {
     pub no_color: bool,
     /// `$COLUMNS`, when it is a number: the width of a terminal that reports none.
     pub columns: Option<u16>,
+    /// `--no-headers`: tables without their header row and footer.
+    pub no_headers: bool,
 }
 
 impl Default for Settings {
@@ -52,6 +54,7 @@ impl Default for Settings {
             no_input: false,
             no_color: false,
             columns: None,
+            no_headers: false,
         }
     }
 }
@@ -67,6 +70,7 @@ pub struct Ui {
     err_color: bool,
     interactive: bool,
     columns: Option<u16>,
+    headers: bool,
 }
 
 fn color_enabled(when: ColorWhen, terminal: bool, no_color: bool) -> bool {
@@ -96,6 +100,7 @@ impl Ui {
             err_color: color_enabled(s.color, stderr_tty, s.no_color),
             interactive: !s.no_input && io::stdin().is_terminal(),
             columns: s.columns,
+            headers: !s.no_headers,
         }
     }
 
@@ -127,6 +132,7 @@ impl Ui {
             color: self.err_color,
             out_color: self.out_color,
             columns: self.columns,
+            headers: self.headers,
         }
     }
 
