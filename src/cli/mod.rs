@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod args;
+pub mod complete;
 pub mod config;
 pub mod demo;
 pub mod dict;
@@ -197,7 +198,13 @@ pub struct GlobalArgs {
     pub output: Option<Format>,
     /// The context of the config file to use (see `payctl config`) [default: the file's
     /// current-context]; flags and environment variables still win over it
-    #[arg(long, env = "PAYCTL_CONTEXT", global = true, value_name = "NAME")]
+    #[arg(
+        long,
+        env = "PAYCTL_CONTEXT",
+        global = true,
+        value_name = "NAME",
+        add = clap_complete::ArgValueCompleter::new(complete::contexts)
+    )]
     pub context: Option<String>,
     /// Name written to created_by / modified_by [default: the OS user name]; 1-64
     /// characters, no control or invisible format characters
@@ -635,6 +642,9 @@ pub fn main() -> i32 {
             unsafe { std::env::remove_var(var) };
         }
     }
+    // `COMPLETE=bash payctl …`: the shell asks for candidates (answered,
+    // then exit). Unset, this is one environment lookup: nothing is built.
+    complete::if_asked();
     // Sensitive values on the command line are masked in every message.
     let argv: Vec<String> = std::env::args_os()
         .skip(1)
