@@ -820,6 +820,38 @@ fn bash_completion_without_a_store_creates_nothing() {
     assert!(values(&remote.complete("payctl profile get csp_")).is_empty());
 }
 
+#[test]
+fn completions_help_says_how_to_install_the_dynamic_completion() {
+    let o = Command::new(bin())
+        .args(["completions", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&o.stdout);
+    for line in [
+        "source <(COMPLETE=bash payctl)",
+        "source <(COMPLETE=zsh payctl)",
+        "COMPLETE=fish payctl | source",
+        "$env:COMPLETE = \"powershell\"; payctl | Out-String | Invoke-Expression",
+        "Remove-Item Env:\\COMPLETE",
+        "eval (E:COMPLETE=elvish payctl | slurp)",
+        "Static scripts",
+    ] {
+        assert!(help.contains(line), "no {line:?} in:\n{help}");
+    }
+    // What the help tells bash to source is a script that registers payctl.
+    let o = Command::new(bin())
+        .env("COMPLETE", "bash")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let script = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        script.contains("complete ") && script.contains(" payctl"),
+        "{script}"
+    );
+}
+
 // ---------------------------------------------------------------- waiting
 
 fn spawn_watch(env: &Env) -> Child {

@@ -528,6 +528,16 @@ mod tests {
     }
 
     #[test]
+    fn the_help_states_the_bounds_the_code_keeps() {
+        let help = super::super::COMPLETIONS_HELP;
+        assert!(help.contains(&format!("at most {MAX_CANDIDATES} candidates")));
+        assert!(help.contains(&format!("among the first {MAX_SCANNED}")));
+        for line in help.lines() {
+            assert!(line.chars().count() <= 100, "{line}");
+        }
+    }
+
+    #[test]
     fn a_quoted_word_is_unquoted() {
         assert_eq!(unquote("'/a b'"), "/a b");
         assert_eq!(unquote("\"/a\""), "/a");
