@@ -545,6 +545,314 @@ fn completions_offer_dictionary_names() {
     assert!(!help.contains("Wyoming"), "{help}");
 }
 
+// ------------------------------------------------- dynamic completion (bash)
+
+/// A real bash with payctl's dynamic completion loaded as the help says
+/// (`source <(COMPLETE=bash payctl)`): `complete(line)` calls the function
+/// the script registered for `payctl` as bash does on TAB at the end of
+/// `line` (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT, COMP_TYPE, and the
+/// command, the word and the word before as its arguments) and answers
+/// COMPREPLY. The environment holds no PAYCTL_* of the caller's; HOME, the
+/// XDG dirs and the config file are the test's own.
+struct Bash {
+    home: tempfile::TempDir,
+    vars: Vec<(String, String)>,
+}
+
+impl Bash {
+    fn new() -> Bash {
+        Bash {
+            home: tempfile::TempDir::new().unwrap(),
+            vars: Vec::new(),
+        }
+    }
+    fn var(mut self, k: &str, v: impl AsRef<std::ffi::OsStr>) -> Bash {
+        self.vars
+            .push((k.to_string(), v.as_ref().to_string_lossy().into_owned()));
+        self
+    }
+    fn config(&self) -> std::path::PathBuf {
+        self.home.path().join("config.toml")
+    }
+    /// The default store of this HOME (the platform data dir).
+    fn default_store(&self) -> std::path::PathBuf {
+        self.home.path().join("data").join("payctl")
+    }
+    fn command(&self, script: &str) -> Command {
+        let mut c = Command::new("bash");
+        c.args(["--norc", "--noprofile", "-c", script])
+            .env_clear()
+            .env("HOME", self.home.path())
+            .env("XDG_DATA_HOME", self.home.path().join("data"))
+            .env("XDG_CONFIG_HOME", self.home.path().join("config"))
+            .env("PAYCTL_CONFIG", self.config())
+            .env("PAYCTL_BIN", bin());
+        for (k, v) in &self.vars {
+            c.env(k, v);
+        }
+        c
+    }
+    fn complete(&self, line: &str) -> Vec<String> {
+        let o = self.complete_output(line);
+        assert!(o.status.success(), "bash: {o:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.is_empty(), "completion said something: {stderr}");
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect()
+    }
+    fn complete_output(&self, line: &str) -> std::process::Output {
+        let q = |w: &str| format!("'{}'", w.replace('\'', r"'\''"));
+        let words: Vec<&str> = line.split(' ').collect();
+        let cword = words.len() - 1;
+        let script = format!(
+            r#"source <(COMPLETE=bash "$PAYCTL_BIN") || exit 9
+spec=$(complete -p payctl) || exit 8
+[[ $spec =~ -F\ ([^ ]+) ]] || exit 7; fn=${{BASH_REMATCH[1]}}
+COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE={line}; COMP_POINT={point}; COMP_TYPE=9
+"$fn" payctl {cur} {prev}
+printf '%s\n' "${{COMPREPLY[@]}}""#,
+            words = words.iter().map(|w| q(w)).collect::<Vec<_>>().join(" "),
+            line = q(line),
+            point = line.len(),
+            cur = q(words[cword]),
+            prev = q(words[cword.saturating_sub(1)]),
+        );
+        self.command(&script).output().expect("bash")
+    }
+}
+
+/// The ids a completion offered (flags left out).
+fn values(reply: &[String]) -> Vec<&str> {
+    reply
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !w.starts_with('-'))
+        .collect()
+}
+
+#[test]
+fn bash_completes_ids_and_names_from_the_store() {
+    let env = Env::new();
+    let (csp, prm) = attached_profile(&env, "cust-complete-1");
+    let other = env.create_profile("cust-complete-2");
+    let cpa = env
+        .body(&["address", "create", &csp], &address_body(true))
+        .id();
+    let param = format!("@source_customers={csp}:10.00");
+    let trn = env.run(&funding_args(&prm, &param)).id();
+    ok(&env.run(&["worker"]));
+    let bash = Bash::new().var("PAYCTL_DATA_DIR", env.path());
+
+    // Profiles: every id, then those that start with what is typed.
+    let all = bash.complete("payctl profile get ");
+    assert!(values(&all).contains(&csp.as_str()), "{all:?}");
+    assert!(values(&all).contains(&other.as_str()), "{all:?}");
+    let typed = &csp[..csp.len() - 3];
+    assert_eq!(
+        bash.complete(&format!("payctl profile get {typed}")),
+        [csp.as_str()]
+    );
+    assert_eq!(
+        bash.complete(&format!("payctl program attach {prm} {typed}")),
+        [csp.as_str()]
+    );
+    assert_eq!(
+        bash.complete(&format!("payctl txn list --customer {typed}")),
+        [csp.as_str()]
+    );
+    // An address id after its profile's id.
+    assert_eq!(
+        values(&bash.complete(&format!("payctl address get {csp} "))),
+        [cpa.as_str()]
+    );
+    // Programs, applications, templates: by name and by id.
+    assert_eq!(
+        bash.complete("payctl program attach default_pro"),
+        ["default_program"]
+    );
+    assert_eq!(
+        bash.complete(&format!(
+            "payctl program applications {}",
+            &prm[..prm.len() - 2]
+        )),
+        [prm.as_str()]
+    );
+    assert_eq!(
+        bash.complete("payctl txn create --program default_pro"),
+        ["default_program"]
+    );
+    assert_eq!(
+        bash.complete("payctl txn create --application paym"),
+        ["payments"]
+    );
+    assert_eq!(
+        bash.complete("payctl txn create --template ach_fu"),
+        ["ach_funding"]
+    );
+    assert_eq!(
+        bash.complete("payctl template steps ach_fu"),
+        ["ach_funding"]
+    );
+    let trt = bash.complete("payctl txn list --template trt_");
+    assert!(
+        !trt.is_empty() && trt.iter().all(|t| t.starts_with("trt_")),
+        "{trt:?}"
+    );
+    // Transactions and their statuses (the name in any case).
+    assert_eq!(
+        values(&bash.complete("payctl txn get trn_")),
+        [trn.as_str()]
+    );
+    assert_eq!(
+        bash.complete(&format!("payctl txn steps {}", &trn[..6])),
+        [trn.as_str()]
+    );
+    assert_eq!(bash.complete("payctl txn list --status Fa"), ["Failed"]);
+    assert_eq!(
+        bash.complete("payctl txn list --status c"),
+        ["Created", "Completed"]
+    );
+    // Subcommands still come from the definitions.
+    let subs = bash.complete("payctl pro");
+    assert!(subs.contains(&"profile".to_string()) && subs.contains(&"program".to_string()));
+}
+
+#[test]
+fn bash_completion_reads_the_store_the_command_line_names() {
+    let env = Env::new();
+    let there = env.create_profile("cust-complete-flag");
+    let elsewhere = Env::new();
+    let here = elsewhere.create_profile("cust-complete-env");
+    let bash = Bash::new().var("PAYCTL_DATA_DIR", elsewhere.path());
+    assert_eq!(
+        values(&bash.complete("payctl profile get csp_")),
+        [here.as_str()]
+    );
+    // --data-dir typed before the word wins over the environment.
+    let line = format!(
+        "payctl --data-dir {} profile get csp_",
+        env.path().display()
+    );
+    assert_eq!(values(&bash.complete(&line)), [there.as_str()]);
+    let line = format!(
+        "payctl profile get --data-dir {} csp_",
+        env.path().display()
+    );
+    assert_eq!(values(&bash.complete(&line)), [there.as_str()]);
+}
+
+#[test]
+fn bash_completes_context_names_and_uses_the_context_store() {
+    let env = Env::new();
+    let csp = env.create_profile("cust-complete-ctx");
+    let bash = Bash::new();
+    for (name, dir) in [
+        ("local", env.path()),
+        ("staging", bash.home.path().join("x")),
+    ] {
+        let o = Command::new(bin())
+            .args(["config", "set-context", name, "--data-dir"])
+            .arg(dir)
+            .env("PAYCTL_CONFIG", bash.config())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+    }
+    assert_eq!(
+        values(&bash.complete("payctl config use-context ")),
+        ["local", "staging"]
+    );
+    assert_eq!(
+        bash.complete("payctl config delete-context st"),
+        ["staging"]
+    );
+    assert_eq!(bash.complete("payctl --context lo"), ["local"]);
+    assert_eq!(
+        bash.complete("payctl profile list --context s"),
+        ["staging"]
+    );
+    // The store of the context named before the word.
+    assert_eq!(
+        values(&bash.complete("payctl --context local profile get csp_")),
+        [csp.as_str()]
+    );
+    // The context whose store does not exist completes nothing, creates nothing.
+    assert!(values(&bash.complete("payctl --context staging profile get csp_")).is_empty());
+    assert!(!bash.home.path().join("x").exists());
+}
+
+#[test]
+fn bash_completion_without_a_store_creates_nothing() {
+    let bash = Bash::new();
+    let missing = bash.home.path().join("missing");
+    let empty = bash.home.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    // The default store, PAYCTL_DATA_DIR, --data-dir: none exists.
+    for line in [
+        "payctl profile get ".to_string(),
+        "payctl txn create --template ".to_string(),
+        format!("payctl --data-dir {} program attach ", missing.display()),
+        format!("payctl --data-dir {} txn get ", empty.display()),
+    ] {
+        let reply = bash.complete(&line);
+        assert!(values(&reply).is_empty(), "{line}: {reply:?}");
+    }
+    let with_env = Bash::new().var("PAYCTL_DATA_DIR", &missing);
+    assert!(values(&with_env.complete("payctl address list ")).is_empty());
+    assert!(
+        !bash.default_store().exists(),
+        "the default store was created"
+    );
+    assert!(!with_env.default_store().exists());
+    assert!(
+        !missing.exists(),
+        "the store of PAYCTL_DATA_DIR was created"
+    );
+    assert_eq!(
+        std::fs::read_dir(&empty).unwrap().count(),
+        0,
+        "files in an empty dir"
+    );
+    // A service that does not answer completes nothing either, quietly.
+    let remote = Bash::new().var("PAYCTL_BASE_URL", "http://127.0.0.1:9");
+    assert!(values(&remote.complete("payctl profile get csp_")).is_empty());
+}
+
+#[test]
+fn completions_help_says_how_to_install_the_dynamic_completion() {
+    let o = Command::new(bin())
+        .args(["completions", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&o.stdout);
+    for line in [
+        "source <(COMPLETE=bash payctl)",
+        "source <(COMPLETE=zsh payctl)",
+        "COMPLETE=fish payctl | source",
+        "$env:COMPLETE = \"powershell\"; payctl | Out-String | Invoke-Expression",
+        "Remove-Item Env:\\COMPLETE",
+        "eval (E:COMPLETE=elvish payctl | slurp)",
+        "Static scripts",
+    ] {
+        assert!(help.contains(line), "no {line:?} in:\n{help}");
+    }
+    // What the help tells bash to source is a script that registers payctl.
+    let o = Command::new(bin())
+        .env("COMPLETE", "bash")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let script = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        script.contains("complete ") && script.contains(" payctl"),
+        "{script}"
+    );
+}
+
 // ---------------------------------------------------------------- waiting
 
 fn spawn_watch(env: &Env) -> Child {

@@ -1,10 +1,12 @@
 //! `payctl address …`: the addresses of a customer profile.
 
 use clap::{Args, Subcommand};
+use clap_complete::ArgValueCompleter;
 use serde_json::Value;
 
 use super::Global;
 use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_bool};
+use super::complete;
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Request};
 use crate::core::address;
@@ -28,6 +30,7 @@ pub enum AddressCommand {
     )]
     Create {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         #[command(flatten)]
         body: BodyArg,
@@ -44,6 +47,7 @@ pub enum AddressCommand {
     )]
     List {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         #[command(flatten)]
         page: PageArgs,
@@ -54,8 +58,10 @@ pub enum AddressCommand {
     )]
     Get {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         /// The address_id (cpa_…)
+        #[arg(add = ArgValueCompleter::new(complete::addresses))]
         cpa: String,
     },
     /// Change an address; only the fields given change (PUT …/addresses/{address_id})
@@ -71,8 +77,10 @@ pub enum AddressCommand {
     )]
     Update {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         /// The address_id (cpa_…)
+        #[arg(add = ArgValueCompleter::new(complete::addresses))]
         cpa: String,
         #[command(flatten)]
         body: BodyArg,
@@ -92,8 +100,10 @@ pub enum AddressCommand {
     )]
     Delete {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         /// The address_id (cpa_…)
+        #[arg(add = ArgValueCompleter::new(complete::addresses))]
         cpa: String,
         #[command(flatten)]
         dry: DryRunArg,

@@ -15,8 +15,10 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use clap_complete::ArgValueCompleter;
 use serde_json::{Value, json};
 
+use super::complete;
 use super::{GlobalArgs, env};
 use crate::config::{self, Config, Context};
 use crate::error::{Error, Result, code, shown_id};
@@ -48,12 +50,14 @@ pub enum ConfigCommand {
     )]
     UseContext {
         /// The context's name (see `payctl config view`)
+        #[arg(add = ArgValueCompleter::new(complete::contexts))]
         name: String,
     },
     /// Delete a context (when it was the current one, no context is current any more)
     #[command(after_help = "Example:\n  payctl config delete-context staging")]
     DeleteContext {
         /// The context's name (see `payctl config view`)
+        #[arg(add = ArgValueCompleter::new(complete::contexts))]
         name: String,
     },
 }

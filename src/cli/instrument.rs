@@ -1,9 +1,11 @@
 //! `payctl instrument …`: bank-account payment instruments of a customer profile.
 
 use clap::{Args, Subcommand};
+use clap_complete::ArgValueCompleter;
 
 use super::Global;
 use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_bool, parse_tag};
+use super::complete;
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Request};
 use crate::error::Result;
@@ -27,6 +29,7 @@ pub enum InstrumentCommand {
     #[command(after_help = CREATE_HELP)]
     Create {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         #[command(flatten)]
         body: BodyArg,
@@ -41,6 +44,7 @@ pub enum InstrumentCommand {
     #[command(after_help = "Example:\n  payctl instrument list csp_… -o table")]
     List {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         #[command(flatten)]
         page: PageArgs,
@@ -49,8 +53,10 @@ pub enum InstrumentCommand {
     #[command(after_help = "Example:\n  payctl instrument get csp_… pin_…")]
     Get {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         /// The payment_instrument_id (pin_…)
+        #[arg(add = ArgValueCompleter::new(complete::instruments))]
         pin: String,
     },
     /// Change the label, the change reason or is_default (nothing else can change: 10003)
@@ -59,8 +65,10 @@ pub enum InstrumentCommand {
     )]
     Update {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         /// The payment_instrument_id (pin_…)
+        #[arg(add = ArgValueCompleter::new(complete::instruments))]
         pin: String,
         #[command(flatten)]
         body: BodyArg,
@@ -90,7 +98,7 @@ pub struct InstrumentFields {
     #[arg(long)]
     pub change_reason: Option<String>,
     /// program_id the customer is Attached to (prm_…)
-    #[arg(long = "program", value_name = "PRM")]
+    #[arg(long = "program", value_name = "PRM", add = ArgValueCompleter::new(complete::programs))]
     pub program_id: Option<String>,
     // The rules' text is core's, as the prompts and the errors state it.
     #[arg(long, value_name = "DIGITS", help = crate::core::instrument::ACCOUNT_RULE)]

@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod args;
+pub mod complete;
 pub mod config;
 pub mod demo;
 pub mod dict;
@@ -113,6 +114,38 @@ EXAMPLES
   payctl program attach \"$(payctl program list -o id)\" \"$CSP\" && payctl worker
   payctl profile list --all -o jsonl | jq -r '.customer_key'";
 
+/// `payctl completions --help`: the dynamic completion's install lines,
+/// and what the static scripts are for (see `complete`).
+pub const COMPLETIONS_HELP: &str = "\
+Dynamic completion (recommended): payctl answers each TAB itself, so it completes subcommands
+and flags, and also the ids and names of the store: profiles, addresses, instruments, programs,
+applications, templates, transactions, statuses and contexts. Add your shell's line to its
+start-up file, then open a new shell:
+  bash        echo 'source <(COMPLETE=bash payctl)' >> ~/.bashrc
+  zsh         echo 'source <(COMPLETE=zsh payctl)' >> ~/.zshrc        # after compinit
+  fish        echo 'COMPLETE=fish payctl | source' > ~/.config/fish/completions/payctl.fish
+  PowerShell  add these two lines to $PROFILE:
+                $env:COMPLETE = \"powershell\"; payctl | Out-String | Invoke-Expression
+                Remove-Item Env:\\COMPLETE
+  elvish      echo 'eval (E:COMPLETE=elvish payctl | slurp)' >> ~/.config/elvish/rc.elv
+The script is generated at each start of the shell, so it always matches the payctl installed.
+Ids are read from the store the command line names: --data-dir, --database-url, --base-url or
+--context typed before the word, else PAYCTL_DATA_DIR, PAYCTL_DATABASE_URL, PAYCTL_BASE_URL,
+PAYCTL_CONTEXT, else the current context, else the default store. Completing only reads: a
+store that does not exist is not created (nothing is completed), nothing is prompted or printed,
+and at most 1000 candidates that start with what is typed are offered (profiles and transactions:
+found among the first 5000). An address or instrument id is completed after the customer
+profile id typed before it.
+
+Static scripts (this command): subcommands, flags and fixed values (formats, dictionary names)
+only, no ids; they do not run payctl. For a package that installs completion files, or a
+system where payctl is not on PATH when the shell starts. Regenerate them after an upgrade.
+
+Examples:
+  source <(COMPLETE=bash payctl)
+  payctl completions bash > ~/.local/share/bash-completion/completions/payctl
+  payctl completions zsh > ~/.zfunc/_payctl   # with fpath+=(~/.zfunc) before compinit";
+
 /// Administer a payments Facilitator's customer profiles, addresses, bank-account
 /// payment instruments, program attachments and transactions, over a local data
 /// directory of JSON files.
@@ -198,7 +231,13 @@ pub struct GlobalArgs {
     pub output: Option<Format>,
     /// The context of the config file to use (see `payctl config`) [default: the file's
     /// current-context]; flags and environment variables still win over it
-    #[arg(long, env = "PAYCTL_CONTEXT", global = true, value_name = "NAME")]
+    #[arg(
+        long,
+        env = "PAYCTL_CONTEXT",
+        global = true,
+        value_name = "NAME",
+        add = clap_complete::ArgValueCompleter::new(complete::contexts)
+    )]
     pub context: Option<String>,
     /// Name written to created_by / modified_by [default: the OS user name]; 1-64
     /// characters, no control or invisible format characters
@@ -294,10 +333,8 @@ pub enum Command {
     /// Contexts: named stores and services in a config file, picked with --context
     #[command(subcommand)]
     Config(config::ConfigCommand),
-    /// Print a shell completion script
-    #[command(
-        after_help = "Example:\n  payctl completions bash > ~/.local/share/bash-completion/completions/payctl"
-    )]
+    /// Print a static completion script; --help says how to install the dynamic one, which completes ids and names too
+    #[command(after_help = COMPLETIONS_HELP)]
     Completions {
         /// bash, zsh, fish, powershell or elvish
         shell: clap_complete::Shell,
@@ -640,6 +677,9 @@ pub fn main() -> i32 {
             unsafe { std::env::remove_var(var) };
         }
     }
+    // `COMPLETE=bash payctl …`: the shell asks for candidates (answered,
+    // then exit). Unset, this is one environment lookup: nothing is built.
+    complete::if_asked();
     // Sensitive values on the command line are masked in every message.
     let argv: Vec<String> = std::env::args_os()
         .skip(1)

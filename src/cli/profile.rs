@@ -1,9 +1,11 @@
 //! `payctl profile …`: customer profiles.
 
 use clap::{Args, Subcommand};
+use clap_complete::ArgValueCompleter;
 
 use super::Global;
 use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_tag};
+use super::complete;
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Params, Request};
 use crate::error::Result;
@@ -54,6 +56,7 @@ pub enum ProfileCommand {
     #[command(after_help = "Example:\n  payctl profile get csp_0123456789abcdefghij")]
     Get {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
     },
     /// Change a customer profile; only the fields given change (PUT /customer-profiles/{id})
@@ -62,6 +65,7 @@ pub enum ProfileCommand {
     )]
     Update {
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
         #[command(flatten)]
         body: BodyArg,

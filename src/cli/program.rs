@@ -4,9 +4,11 @@
 use std::time::{Duration, Instant};
 
 use clap::Subcommand;
+use clap_complete::ArgValueCompleter;
 
 use super::Global;
 use super::args::{BodyArg, IdempotencyArg, PageArgs, Patch};
+use super::complete;
 use crate::api::endpoints::{Op, Request};
 use crate::error::{Error, Result, code};
 use crate::model::status::attachment::PENDING;
@@ -123,6 +125,7 @@ pub enum ProgramCommand {
     #[command(after_help = "Example:\n  payctl program applications prm_0123456789abcdefghij")]
     Applications {
         /// The program_id (prm_…)
+        #[arg(add = ArgValueCompleter::new(complete::programs))]
         prm: String,
         #[command(flatten)]
         page: PageArgs,
@@ -145,8 +148,10 @@ pub enum ProgramCommand {
     )]
     Attach {
         /// The program_id (prm_…)
+        #[arg(add = ArgValueCompleter::new(complete::programs))]
         prm: String,
         /// The customer_profile_id (csp_…); may come from --body instead
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: Option<String>,
         /// customer_profile_program_status_reason: why the profile is attached (0-256 characters)
         #[arg(long, value_name = "TEXT")]
@@ -166,6 +171,7 @@ pub enum ProgramCommand {
     )]
     Profiles {
         /// The program_id (prm_…)
+        #[arg(add = ArgValueCompleter::new(complete::programs))]
         prm: String,
         #[command(flatten)]
         page: PageArgs,
@@ -179,8 +185,10 @@ pub enum ProgramCommand {
     )]
     Profile {
         /// The program_id (prm_…)
+        #[arg(add = ArgValueCompleter::new(complete::programs))]
         prm: String,
         /// The customer_profile_id (csp_…)
+        #[arg(add = ArgValueCompleter::new(complete::profiles))]
         csp: String,
     },
 }

@@ -1,9 +1,11 @@
 //! `payctl template …`: Transaction Templates and their Steps (spec 2.4, 2.6, 4.5).
 
 use clap::Subcommand;
+use clap_complete::ArgValueCompleter;
 
 use super::Global;
 use super::args::PageArgs;
+use super::complete;
 use crate::api::endpoints::{Op, Request};
 use crate::error::Result;
 use crate::output::Response;
@@ -17,6 +19,7 @@ pub enum TemplateCommand {
     )]
     List {
         /// The application_id (app_…)
+        #[arg(add = ArgValueCompleter::new(complete::applications))]
         app: String,
         #[command(flatten)]
         page: PageArgs,
@@ -26,6 +29,7 @@ pub enum TemplateCommand {
     #[command(after_help = "Example:\n  payctl template steps trt_0123456789abcdefghij")]
     Steps {
         /// The transaction_template_id (trt_…)
+        #[arg(add = ArgValueCompleter::new(complete::templates))]
         trt: String,
         #[command(flatten)]
         page: PageArgs,

@@ -3,10 +3,12 @@
 use std::str::FromStr;
 
 use clap::{Args, Subcommand};
+use clap_complete::ArgValueCompleter;
 use serde_json::{Map, Number, Value};
 
 use super::Global;
 use super::args::{BodyArg, PageArgs, Patch, parse_tag};
+use super::complete;
 use crate::api::endpoints::{Op, Params, Request};
 use crate::catalog::dictionaries as dict;
 use crate::core::txn;
@@ -74,6 +76,7 @@ pub enum TxnCommand {
     #[command(after_help = "Example:\n  payctl txn get trn_0123456789abcdefghij")]
     Get {
         /// The transaction_id (trn_…)
+        #[arg(add = ArgValueCompleter::new(complete::transactions))]
         trn: String,
     },
     /// List transactions, oldest first (ours)
@@ -82,16 +85,16 @@ pub enum TxnCommand {
     )]
     List {
         /// Only transactions with this transaction_status_id, or its name (Failed)
-        #[arg(long, value_name = "ID|NAME")]
+        #[arg(long, value_name = "ID|NAME", add = ArgValueCompleter::new(complete::statuses))]
         status: Option<String>,
         /// Only transactions of this template (id, or name in any application)
-        #[arg(long, value_name = "ID|NAME")]
+        #[arg(long, value_name = "ID|NAME", add = ArgValueCompleter::new(complete::templates))]
         template: Option<String>,
         /// Only transactions of this program (id or name)
-        #[arg(long, value_name = "ID|NAME")]
+        #[arg(long, value_name = "ID|NAME", add = ArgValueCompleter::new(complete::programs))]
         program: Option<String>,
         /// Only transactions whose parameters name this customer profile
-        #[arg(long, value_name = "CSP")]
+        #[arg(long, value_name = "CSP", add = ArgValueCompleter::new(complete::profiles))]
         customer: Option<String>,
         #[command(flatten)]
         page: PageArgs,
@@ -100,6 +103,7 @@ pub enum TxnCommand {
     #[command(after_help = "Example:\n  payctl txn parameters trn_0123456789abcdefghij")]
     Parameters {
         /// The transaction_id (trn_…)
+        #[arg(add = ArgValueCompleter::new(complete::transactions))]
         trn: String,
         #[command(flatten)]
         page: PageArgs,
@@ -111,6 +115,7 @@ pub enum TxnCommand {
     )]
     Steps {
         /// The transaction_id (trn_…)
+        #[arg(add = ArgValueCompleter::new(complete::transactions))]
         trn: String,
         #[command(flatten)]
         page: PageArgs,
@@ -128,13 +133,13 @@ pub struct ParamArg {
 #[derive(Debug, Args)]
 pub struct TxnFields {
     /// program_id: a prm_ id or a program name
-    #[arg(long, value_name = "ID|NAME")]
+    #[arg(long, value_name = "ID|NAME", add = ArgValueCompleter::new(complete::programs))]
     pub program: Option<String>,
     /// application_id: an app_ id or an application name of the program
-    #[arg(long, value_name = "ID|NAME")]
+    #[arg(long, value_name = "ID|NAME", add = ArgValueCompleter::new(complete::applications))]
     pub application: Option<String>,
     /// transaction_template_id: a trt_ id or a template name of the application
-    #[arg(long, value_name = "ID|NAME")]
+    #[arg(long, value_name = "ID|NAME", add = ArgValueCompleter::new(complete::templates))]
     pub template: Option<String>,
     /// transaction_status_reason
     #[arg(long, value_name = "TEXT")]

@@ -82,6 +82,20 @@ impl Store {
         PgStore::open_pooled(&pool, mode, wait, default_catalog).map(Store::Pg)
     }
 
+    /// The JSON directory at `root` for reading, when a store of this
+    /// format is there: never created or upgraded (see
+    /// [`JsonStore::open_existing`]).
+    pub fn open_existing(root: &Path, wait: impl Into<lock::Wait>) -> Result<Option<Store>> {
+        JsonStore::open_existing(root, wait).map(|s| s.map(Store::Json))
+    }
+
+    /// The database at `url` for reading, when it holds a store of this
+    /// schema version: never created or upgraded (see
+    /// [`PgStore::open_existing`]).
+    pub fn open_existing_database(url: &str) -> Result<Option<Store>> {
+        PgStore::open_existing(url).map(|s| s.map(Store::Pg))
+    }
+
     /// Create a new JSON store at `root`.
     pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<Store> {
         JsonStore::init(root, wait, catalog).map(Store::Json)

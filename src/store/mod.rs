@@ -221,6 +221,44 @@ impl JsonStore {
         Ok((store, opened))
     }
 
+    /// Open the store at `root` for reading when one of this payctl's
+    /// format is there, else `None`: nothing is created and nothing is
+    /// upgraded (shell completion reads what exists and never makes a
+    /// store; a store of an older format waits for a real command to
+    /// upgrade it). A pending journal is completed or read through as
+    /// [`JsonStore::open`] does for any reader.
+    pub fn open_existing(root: &Path, wait: impl Into<lock::Wait>) -> Result<Option<JsonStore>> {
+        if !safefs::exists(&root.join(META))? {
+            return Ok(None);
+        }
+        safefs::set_root(root);
+        let wait = wait.into();
+        let lock = lock::Lock::acquire(root, Mode::Shared, &wait)?;
+        let mut store = JsonStore {
+            root: root.to_path_buf(),
+            lock,
+            mode: Mode::Shared,
+            wait,
+            armed: Default::default(),
+            overlay: None,
+            group: None,
+        };
+        if store.format_version()? != FORMAT_VERSION {
+            return Ok(None);
+        }
+        if store.recover(Mode::Shared)?
+            && (!safefs::exists(&store.root.join(META))?
+                || store.format_version()? != FORMAT_VERSION)
+        {
+            return Ok(None);
+        }
+        if store.mode != Mode::Shared {
+            store.lock.relock(Mode::Shared, &store.wait)?;
+            store.mode = Mode::Shared;
+        }
+        Ok(Some(store))
+    }
+
     /// Open again a store that this process opened before (`payctl serve`,
     /// once per request). The lock is taken as [`JsonStore::open`] takes it
     /// and a pending journal is completed (or read through) the same way, so

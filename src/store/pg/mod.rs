@@ -111,6 +111,17 @@ impl PgStore {
         Ok((store, opened))
     }
 
+    /// Open the store in the database at `url` for reading when it holds
+    /// one of this payctl's schema version, else `None`: an empty database
+    /// gets no schema and an older one is not upgraded (shell completion).
+    pub fn open_existing(url: &str) -> Result<Option<PgStore>> {
+        let store = PgStore::connect(url, Mode::Shared)?;
+        Ok(match store.version()? {
+            Some(v) if v == schema::SCHEMA_VERSION => Some(store),
+            _ => None,
+        })
+    }
+
     /// Create a store with `catalog` in the database at `url`; refused when
     /// it holds one.
     pub fn init(url: &str, catalog: &Catalog) -> Result<PgStore> {
