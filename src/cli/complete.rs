@@ -195,6 +195,7 @@ impl Source {
             context: given("--context", "PAYCTL_CONTEXT"),
             actor: None,
             no_input: true,
+            no_headers: false,
             yes: false,
             lock_timeout: LOCK_WAIT.as_secs_f64(),
             color: ColorWhen::Never,
