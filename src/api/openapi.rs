@@ -489,7 +489,7 @@ fn kind_schema(k: Kind) -> &'static str {
         Kind::Health => "Health",
         Kind::Document => "Document",
         // Answers of commands without an endpoint: never in the document.
-        Kind::Imported | Kind::Summary => "Document",
+        Kind::Imported | Kind::Summary | Kind::ApiKey | Kind::NewApiKey => "Document",
     }
 }
 
