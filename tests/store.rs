@@ -1488,3 +1488,86 @@ fn a_format_7_store_is_upgraded_by_its_version_alone() {
     let o = env.run(&["store", "check"]);
     assert_eq!(o.code, 0, "{o:?}");
 }
+
+/// Issue 31: `payctl key` on the store: names follow their rule and are
+/// unique for ever (a revoked key keeps its name), `-o id` is the name,
+/// revoking an unknown name is 20001 and revoking twice answers the same;
+/// `store check` stays clean.
+#[test]
+fn key_names_are_checked_and_unique_and_revoke_keeps_the_key() {
+    let env = Env::new();
+    for bad in [
+        "",
+        "a b",
+        "a/b",
+        "token",
+        "Token",
+        "SYSTEM",
+        &"k".repeat(65),
+    ] {
+        env.run(&["key", "create", bad, "--role", "reader"])
+            .refused(1, 10001)
+            .mentions("NAME");
+    }
+    let o = env.run(&["-o", "id", "key", "create", "ci.v2", "--role", "admin"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.stdout.trim(), "ci.v2");
+    env.run(&["key", "create", "ci.v2", "--role", "reader"])
+        .refused(1, 21006)
+        .mentions("ci.v2");
+    env.run(&["key", "create", "x", "--role", "owner"])
+        .refused(2, 10000);
+    env.run(&[
+        "key",
+        "create",
+        "x",
+        "--role",
+        "reader",
+        "--expires-in",
+        "0",
+    ])
+    .refused(2, 10000);
+    let o = env.run(&[
+        "key",
+        "create",
+        "x",
+        "--role",
+        "reader",
+        "--expires-in",
+        "30",
+    ]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let created = o.data()[0]["created"].as_str().unwrap().to_string();
+    let expires = o.data()[0]["expires"].as_str().unwrap().to_string();
+    assert!(expires > created, "{o:?}");
+    let days = |t: &str| chrono_days(&t[..10]);
+    assert_eq!(days(&expires) - days(&created), 30, "{o:?}");
+    env.run(&["key", "revoke", "nope"]).refused(1, 20001);
+    let first = env.run(&["key", "revoke", "x"]);
+    assert_eq!(first.code, 0, "{first:?}");
+    let again = env.run(&["key", "revoke", "x"]);
+    assert_eq!(again.data(), first.data());
+    env.run(&["key", "create", "x", "--role", "reader"])
+        .refused(1, 21006);
+    let listed = env.run(&["key", "list"]);
+    let names: Vec<&str> = listed
+        .data()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ci.v2", "x"]);
+    assert!(listed.data()[0]["revoked"].is_null());
+    assert!(listed.data()[1]["revoked"].is_string());
+    assert_clean(&env, "keys");
+}
+
+/// Days since 1970-01-01 of a `YYYY-MM-DD` date (civil calendar).
+fn chrono_days(date: &str) -> i64 {
+    let p: Vec<i64> = date.split('-').map(|x| x.parse().unwrap()).collect();
+    let (y, m, d) = (p[0] - i64::from(p[1] <= 2), p[1], p[2]);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}

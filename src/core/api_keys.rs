@@ -14,7 +14,7 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result, code};
-use crate::model::api_key::{ApiKey, Role};
+pub use crate::model::api_key::{ApiKey, Role};
 use crate::store::Store;
 
 /// What every secret starts with (so that one is recognised in a file, a
