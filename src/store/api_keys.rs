@@ -18,7 +18,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::journal::Op;
 use super::{JsonStore, JsonTx, to_bytes};
 use crate::error::{Error, Result};
 use crate::model::api_key::ApiKey;
@@ -100,54 +99,97 @@ impl JsonStore {
     }
 }
 
+/// The keys a write transaction changes, written as one put of each file
+/// when it is prepared (a migration's thousands of keys: one file, not a
+/// file per key).
+#[derive(Debug, Default)]
+pub struct Pending {
+    keys: Option<KeysFile>,
+    /// Place in `keys` of each hash, and of each name.
+    by_hash: std::collections::HashMap<String, usize>,
+    by_name: std::collections::HashMap<String, usize>,
+    /// Whether a key was put (`keys` is also read to check a use).
+    changed: bool,
+    used: Option<UsedFile>,
+}
+
+impl Pending {
+    pub fn is_empty(&self) -> bool {
+        !self.changed && self.used.is_none()
+    }
+}
+
 impl JsonTx<'_> {
-    /// What this transaction put at `rel` already, else the store's file.
-    fn pending<T: Default + serde::de::DeserializeOwned>(&self, rel: &str) -> Result<T> {
-        let path = self.store.root.join(rel);
-        if let Some(&i) = self.puts.get(rel)
-            && let Some(Op::Put { data, .. }) = &self.ops[i]
-        {
-            return parse(&path, Some(data.clone().into_bytes()));
+    /// The keys as this transaction leaves them (read once).
+    fn keys_mut(&mut self) -> Result<&mut Pending> {
+        if self.api.keys.is_none() {
+            let file = self.store.keys_file()?;
+            for (i, k) in file.keys.iter().enumerate() {
+                self.api.by_hash.insert(k.hash.clone(), i);
+                self.api.by_name.insert(k.name.clone(), i);
+            }
+            self.api.keys = Some(file);
         }
-        parse(&path, self.store.read_bytes(&path)?)
+        Ok(&mut self.api)
     }
 
     pub fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
-        let mut file: KeysFile = self.pending(KEYS_FILE)?;
-        if file
-            .keys
-            .iter()
-            .any(|k| k.name == key.name && k.hash != key.hash)
+        let p = self.keys_mut()?;
+        let keys = &mut p.keys.get_or_insert_with(Default::default).keys;
+        if let Some(&i) = p.by_name.get(&key.name)
+            && keys[i].hash != key.hash
         {
             return Err(crate::core::api_keys::name_in_use(&key.name));
         }
         let mut key = key.clone();
         key.last_used = None;
-        match file.keys.iter_mut().find(|k| k.hash == key.hash) {
-            Some(k) => *k = key,
-            None => file.keys.push(key),
+        p.changed = true;
+        match p.by_hash.get(&key.hash) {
+            Some(&i) => {
+                p.by_name.remove(&keys[i].name);
+                p.by_name.insert(key.name.clone(), i);
+                keys[i] = key;
+            }
+            None => {
+                p.by_hash.insert(key.hash.clone(), keys.len());
+                p.by_name.insert(key.name.clone(), keys.len());
+                keys.push(key);
+            }
         }
-        self.put(KEYS_FILE.into(), to_bytes(&file));
         Ok(())
     }
 
     pub fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
-        let mut file: UsedFile = self.pending(USED_FILE)?;
-        let keys: KeysFile = self.pending(KEYS_FILE)?;
-        let mut changed = false;
-        for (hash, at) in used {
-            if !keys.keys.iter().any(|k| &k.hash == hash) {
+        if self.api.used.is_none() {
+            self.api.used = Some(self.store.used_file()?);
+        }
+        let known: Vec<bool> = {
+            let p = self.keys_mut()?;
+            used.iter()
+                .map(|(h, _)| p.by_hash.contains_key(h))
+                .collect()
+        };
+        let file = self.api.used.get_or_insert_with(Default::default);
+        for ((hash, at), known) in used.iter().zip(known) {
+            if !known {
                 continue;
             }
             let slot = file.used.entry(hash.clone()).or_default();
             if at > slot {
                 *slot = at.clone();
-                changed = true;
             }
         }
-        if changed {
+        Ok(())
+    }
+
+    /// The puts of the files this transaction changed (see [`Pending`]).
+    pub(super) fn stage_api_keys(&mut self) {
+        let pending = std::mem::take(&mut self.api);
+        if let Some(file) = pending.keys.filter(|_| pending.changed) {
+            self.put(KEYS_FILE.into(), to_bytes(&file));
+        }
+        if let Some(file) = pending.used {
             self.put(USED_FILE.into(), to_bytes(&file));
         }
-        Ok(())
     }
 }

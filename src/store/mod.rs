@@ -1547,6 +1547,7 @@ impl JsonStore {
             new_profiles: Vec::new(),
             new_txns: Vec::new(),
             txn_moves: BTreeMap::new(),
+            api: Default::default(),
         }
     }
 }
@@ -1762,6 +1763,8 @@ pub struct JsonTx<'s> {
     /// Stored transactions whose status changed: `(status as stored, status
     /// now)`, applied to the status index by [`JsonTx::prepare`].
     txn_moves: BTreeMap<String, (u32, u32)>,
+    /// The API keys and their use as this transaction leaves them.
+    api: api_keys::Pending,
 }
 
 impl JsonTx<'_> {
@@ -2136,6 +2139,7 @@ impl JsonTx<'_> {
             && self.txns.is_empty()
             && self.new_txns.is_empty()
             && self.txn_moves.is_empty()
+            && self.api.is_empty()
     }
 
     /// Apply everything durably; on return the change is on disk.
@@ -2182,6 +2186,7 @@ impl JsonTx<'_> {
         if self.store.group.is_none() {
             journal::recover_pending(&self.store.root)?;
         }
+        self.stage_api_keys();
         self.derive()?;
         self.prepare_txn_index()?;
         if !self.new_profiles.is_empty() {

@@ -498,3 +498,80 @@ fn store_migrate_copies_the_keys_and_their_secrets_work_on_the_target() {
     assert_eq!(post(&s, "/_payctl/worker", None, &secret, None).status, 200);
     s.get("/customer-profiles").refused(401, 10007);
 }
+
+/// `n` reader keys (`bulk-00000`…, secret `pk_bulk<i>`) put into `env`'s
+/// store in one commit, through the storage interface.
+fn add_keys(env: &Env, n: usize) {
+    use payctl::api::endpoints::Backend;
+    use payctl::core::api_keys::{ApiKey, Role, hash};
+    let local = payctl::api::Local {
+        data_dir: env.path(),
+        database_url: env.db.clone(),
+        lock_timeout: Duration::from_secs(30),
+        kept: None,
+    };
+    let store = local.write().unwrap();
+    let mut tx = store.begin();
+    for i in 0..n {
+        tx.put_api_key(&ApiKey {
+            name: format!("bulk-{i:05}"),
+            role: Role::Reader,
+            hash: hash(format!("pk_bulk{i}").as_bytes()),
+            created: "2026-01-01T00:00:00.000000".into(),
+            expires: None,
+            revoked: None,
+            last_used: None,
+        })
+        .unwrap();
+    }
+    tx.commit().unwrap();
+}
+
+/// The median time of a keyed GET, in milliseconds.
+fn median_ms(s: &Server, secret: &str) -> f64 {
+    for _ in 0..10 {
+        assert_eq!(get(s, "/dictionaries", secret).status, 200);
+    }
+    let mut t: Vec<f64> = (0..60)
+        .map(|_| {
+            let start = Instant::now();
+            let r = get(s, "/dictionaries", secret);
+            assert_eq!(r.status, 200, "{r:?}");
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+/// A store with 10,001 keys answers as fast as one with 1: a key is found
+/// by its hash, never by reading every key at each request.
+fn many_keys(env: &Env) {
+    let one = create_key(env, "one", "reader");
+    let s = Server::start(env, &["--quiet"]);
+    let small = median_ms(&s, &one);
+    drop(s);
+    add_keys(env, 10_000);
+    let s = Server::start(env, &["--quiet"]);
+    let big = median_ms(&s, &one);
+    assert!(
+        big < small * 3.0 + 3.0,
+        "a keyed GET: {small:.2} ms with 1 key, {big:.2} ms with 10,001"
+    );
+    // The bulk keys work too, and the list has them all.
+    assert_eq!(get(&s, "/dictionaries", "pk_bulk9999").status, 200);
+    assert_eq!(env.run(&["key", "list"]).data().len(), 10_001);
+}
+
+#[test]
+fn ten_thousand_keys_answer_as_fast_as_one_on_a_directory() {
+    many_keys(&Env::new());
+}
+
+#[test]
+fn ten_thousand_keys_answer_as_fast_as_one_on_postgres() {
+    let Some(env) = Env::database("ten_thousand_keys_answer_as_fast_as_one_on_postgres") else {
+        return;
+    };
+    many_keys(&env);
+}

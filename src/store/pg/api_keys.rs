@@ -48,33 +48,48 @@ impl PgStore {
     }
 }
 
-/// The statements of a write transaction's keys (see `PgTx::write`).
+/// The statements of a write transaction's keys (see `PgTx::write`): one
+/// for the keys and one for their use, whatever their number (a
+/// migration's thousands of keys included).
 pub(super) fn write(
     c: &mut postgres::Client,
     keys: &[ApiKey],
     used: &[(String, String)],
 ) -> std::result::Result<(), postgres::Error> {
-    for k in keys {
+    if !keys.is_empty() {
+        let col = |f: fn(&ApiKey) -> String| keys.iter().map(f).collect::<Vec<String>>();
+        let opt = |f: fn(&ApiKey) -> Option<String>| keys.iter().map(f).collect::<Vec<_>>();
         c.execute(
             "INSERT INTO payctl_keys (hash, name, role, created, expires, revoked) \
-             VALUES ($1, $2, $3, $4, $5, $6) \
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], \
+               $5::text[], $6::text[]) \
              ON CONFLICT (hash) DO UPDATE SET name = EXCLUDED.name, role = EXCLUDED.role, \
              created = EXCLUDED.created, expires = EXCLUDED.expires, revoked = EXCLUDED.revoked",
             &[
-                &k.hash,
-                &k.name,
-                &k.role.as_str(),
-                &k.created,
-                &k.expires,
-                &k.revoked,
+                &col(|k| k.hash.clone()),
+                &col(|k| k.name.clone()),
+                &col(|k| k.role.as_str().to_string()),
+                &col(|k| k.created.clone()),
+                &opt(|k| k.expires.clone()),
+                &opt(|k| k.revoked.clone()),
             ],
         )?;
     }
-    for (hash, at) in used {
+    if !used.is_empty() {
+        // The latest use of each key.
+        let mut latest: std::collections::BTreeMap<&str, &str> = Default::default();
+        for (h, at) in used {
+            let slot = latest.entry(h.as_str()).or_insert(at.as_str());
+            if at.as_str() > *slot {
+                *slot = at.as_str();
+            }
+        }
+        let (hashes, ats): (Vec<&str>, Vec<&str>) = latest.into_iter().unzip();
         c.execute(
-            "UPDATE payctl_keys SET last_used = $2 WHERE hash = $1 \
-             AND (last_used IS NULL OR last_used < $2)",
-            &[hash, at],
+            "UPDATE payctl_keys k SET last_used = u.at \
+             FROM unnest($1::text[], $2::text[]) AS u (hash, at) \
+             WHERE k.hash = u.hash AND (k.last_used IS NULL OR k.last_used < u.at)",
+            &[&hashes, &ats],
         )?;
     }
     Ok(())
