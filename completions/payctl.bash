@@ -43,6 +43,9 @@ _payctl() {
             payctl,instrument)
                 cmd="payctl__subcmd__instrument"
                 ;;
+            payctl,key)
+                cmd="payctl__subcmd__key"
+                ;;
             payctl,openapi)
                 cmd="payctl__subcmd__openapi"
                 ;;
@@ -172,6 +175,9 @@ _payctl() {
             payctl__subcmd__help,instrument)
                 cmd="payctl__subcmd__help__subcmd__instrument"
                 ;;
+            payctl__subcmd__help,key)
+                cmd="payctl__subcmd__help__subcmd__key"
+                ;;
             payctl__subcmd__help,openapi)
                 cmd="payctl__subcmd__help__subcmd__openapi"
                 ;;
@@ -237,6 +243,15 @@ _payctl() {
                 ;;
             payctl__subcmd__help__subcmd__instrument,update)
                 cmd="payctl__subcmd__help__subcmd__instrument__subcmd__update"
+                ;;
+            payctl__subcmd__help__subcmd__key,create)
+                cmd="payctl__subcmd__help__subcmd__key__subcmd__create"
+                ;;
+            payctl__subcmd__help__subcmd__key,list)
+                cmd="payctl__subcmd__help__subcmd__key__subcmd__list"
+                ;;
+            payctl__subcmd__help__subcmd__key,revoke)
+                cmd="payctl__subcmd__help__subcmd__key__subcmd__revoke"
                 ;;
             payctl__subcmd__help__subcmd__profile,create)
                 cmd="payctl__subcmd__help__subcmd__profile__subcmd__create"
@@ -324,6 +339,30 @@ _payctl() {
                 ;;
             payctl__subcmd__instrument__subcmd__help,update)
                 cmd="payctl__subcmd__instrument__subcmd__help__subcmd__update"
+                ;;
+            payctl__subcmd__key,create)
+                cmd="payctl__subcmd__key__subcmd__create"
+                ;;
+            payctl__subcmd__key,help)
+                cmd="payctl__subcmd__key__subcmd__help"
+                ;;
+            payctl__subcmd__key,list)
+                cmd="payctl__subcmd__key__subcmd__list"
+                ;;
+            payctl__subcmd__key,revoke)
+                cmd="payctl__subcmd__key__subcmd__revoke"
+                ;;
+            payctl__subcmd__key__subcmd__help,create)
+                cmd="payctl__subcmd__key__subcmd__help__subcmd__create"
+                ;;
+            payctl__subcmd__key__subcmd__help,help)
+                cmd="payctl__subcmd__key__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__key__subcmd__help,list)
+                cmd="payctl__subcmd__key__subcmd__help__subcmd__list"
+                ;;
+            payctl__subcmd__key__subcmd__help,revoke)
+                cmd="payctl__subcmd__key__subcmd__help__subcmd__revoke"
                 ;;
             payctl__subcmd__profile,create)
                 cmd="payctl__subcmd__profile__subcmd__create"
@@ -476,7 +515,7 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help"
+            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store config completions serve key openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1742,7 +1781,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help)
-            opts="profile address instrument program template txn dict worker init store config completions serve openapi demo generate-docs help"
+            opts="profile address instrument program template txn dict worker init store config completions serve key openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2064,6 +2103,62 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help__subcmd__instrument__subcmd__update)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__key)
+            opts="create list revoke"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__key__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__key__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__key__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2961,6 +3056,300 @@ _payctl() {
                     return 0
                     ;;
                 --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__create)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --role --expires-in --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -W "reader writer admin" -- "${cur}"))
+                    return 0
+                    ;;
+                --expires-in)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__help)
+            opts="create list revoke help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__help__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__list)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__key__subcmd__revoke)
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --data-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json jsonl id" -- "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

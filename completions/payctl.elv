@@ -49,6 +49,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand config 'Contexts: named stores and services in a config file, picked with --context'
             cand completions 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too'
             cand serve 'Serve the spec''s HTTP API over the store (ours)'
+            cand key 'API keys of `payctl serve`: create (the secret shown once), list, revoke (ours)'
             cand openapi 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
             cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)'
             cand generate-docs 'Write completions/ and man/ into DIR (for maintainers)'
@@ -1224,8 +1225,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
             cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
             cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
-            cand --listen 'Address and port to listen on (port 0: a free one). Beyond loopback, a token is required (--token-file, PAYCTL_SERVE_TOKEN or --token)'
-            cand --token 'Require `Authorization: Bearer TOKEN` on every request (compared in constant time): 16 or more printable ASCII characters, no space, at least 4 distinct ones (`openssl rand -hex 16`). Every local user can read it in the process list: prefer --token-file or PAYCTL_SERVE_TOKEN'
+            cand --listen 'Address and port to listen on (port 0: a free one). Beyond loopback, API keys in the store (`payctl key create`) or a token (--token-file, PAYCTL_SERVE_TOKEN or --token) are required'
+            cand --token 'An admin credential named `token` (`Authorization: Bearer TOKEN`, compared in constant time), beside the store''s API keys; with it every request needs a credential. 16 or more printable ASCII characters, no space, at least 4 distinct ones (`openssl rand -hex 16`). Every local user can read it in the process list: prefer --token-file or PAYCTL_SERVE_TOKEN'
             cand --token-file 'Read the token (as --token) from FILE: its first line, the line break after it dropped. The file must not be readable by other users (chmod 600 or 640)'
             cand --worker-interval 'Seconds between passes of the background worker (0.01-86400)'
             cand --max-body 'Largest request body in bytes (larger: 413)'
@@ -1239,6 +1240,98 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --quiet 'No access log on stderr'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;key'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand create 'Create an API key and print its secret, once'
+            cand list 'List the keys: name, role, created, expires, last used, revoked (never a secret or its hash)'
+            cand revoke 'Revoke a key: every server of the store refuses it from its next request'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;key;create'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --role 'What the key may do: reader, writer or admin (each also what the one before may)'
+            cand --expires-in 'Days until the key is refused (1-3650) [default: never]'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;key;list'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;key;revoke'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;key;help'= {
+            cand create 'Create an API key and print its secret, once'
+            cand list 'List the keys: name, role, created, expires, last used, revoked (never a secret or its hash)'
+            cand revoke 'Revoke a key: every server of the store refuses it from its next request'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;key;help;create'= {
+        }
+        &'payctl;key;help;list'= {
+        }
+        &'payctl;key;help;revoke'= {
+        }
+        &'payctl;key;help;help'= {
         }
         &'payctl;openapi'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
@@ -1309,6 +1402,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand config 'Contexts: named stores and services in a config file, picked with --context'
             cand completions 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too'
             cand serve 'Serve the spec''s HTTP API over the store (ours)'
+            cand key 'API keys of `payctl serve`: create (the secret shown once), list, revoke (ours)'
             cand openapi 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)'
             cand demo 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)'
             cand generate-docs 'Write completions/ and man/ into DIR (for maintainers)'
@@ -1438,6 +1532,17 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;help;completions'= {
         }
         &'payctl;help;serve'= {
+        }
+        &'payctl;help;key'= {
+            cand create 'Create an API key and print its secret, once'
+            cand list 'List the keys: name, role, created, expires, last used, revoked (never a secret or its hash)'
+            cand revoke 'Revoke a key: every server of the store refuses it from its next request'
+        }
+        &'payctl;help;key;create'= {
+        }
+        &'payctl;help;key;list'= {
+        }
+        &'payctl;help;key;revoke'= {
         }
         &'payctl;help;openapi'= {
         }

@@ -35,6 +35,9 @@ pub mod code {
     pub const DEFAULT_ADDRESS: u32 = 21003;
     pub const NOT_ATTACHED: u32 = 21004;
     pub const IDEMPOTENCY_CONFLICT: u32 = 21005;
+    /// `key create`: another key of the store has this name (revoked ones
+    /// keep theirs).
+    pub const KEY_NAME_IN_USE: u32 = 21006;
     pub const STORE_BUSY: u32 = 30001;
     pub const STORE_UNREADABLE: u32 = 30002;
     pub const STORE_IO: u32 = 30003;
@@ -85,6 +88,7 @@ pub fn title(c: u32) -> &'static str {
         code::DEFAULT_ADDRESS => "Default address cannot be deleted",
         code::NOT_ATTACHED => "Customer Profile not attached to the program",
         code::IDEMPOTENCY_CONFLICT => "Idempotency key reused with another request",
+        code::KEY_NAME_IN_USE => "API key name already in use",
         code::STORE_BUSY => "Store busy",
         code::STORE_UNREADABLE => "Store unreadable",
         code::STORE_IO => "Store I/O error",

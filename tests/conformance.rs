@@ -782,6 +782,98 @@ fn serialized_then_put(fx: &Fx) {
     assert_eq!(store.profiles().unwrap().len(), 301);
 }
 
+/// API keys: created, found by the hash of their secret (never by a
+/// scan), listed in creation order, a name held by one key only (21006, by
+/// the backend itself too), last use kept only when later, revoked keys
+/// kept; a JSON directory's stamp moves with the keys and not with their
+/// use.
+fn api_keys(fx: &Fx) {
+    use payctl::core::api_keys::{self as keys, Role};
+    let now = chrono::NaiveDate::from_ymd_opt(2026, 1, 2)
+        .and_then(|d| d.and_hms_opt(3, 4, 5))
+        .expect("a time");
+    assert!(!fx.read().has_api_keys().unwrap());
+    assert!(fx.read().api_keys().unwrap().is_empty());
+    let stamp = || fx.read().api_keys_stamp().unwrap();
+    let empty = stamp();
+    let store = fx.write();
+    let a = keys::create(&store, now, "alpha", Role::Reader, None).unwrap();
+    drop(store);
+    let store = fx.write();
+    let b = keys::create(&store, now, "beta", Role::Admin, Some(7)).unwrap();
+    let Err(e) = keys::create(&store, now, "alpha", Role::Writer, None) else {
+        panic!("{:?}: a second alpha", fx.kind);
+    };
+    assert!(e.has_code(21006), "{e:?}");
+    drop(store);
+    let created = stamp();
+    assert_eq!(created, stamp(), "{:?}: a stamp without a change", fx.kind);
+    if fx.kind == Kind::Json {
+        assert!(created.is_some() && created != empty);
+    }
+    let ha = keys::hash(a.secret.as_bytes());
+    let r = fx.read();
+    assert!(r.has_api_keys().unwrap());
+    let got = r.api_key(&ha).unwrap().expect("alpha by its hash");
+    assert_eq!((got.name.as_str(), got.role), ("alpha", Role::Reader));
+    assert_eq!(got.created, "2026-01-02T03:04:05.000000");
+    assert!(r.api_key(&keys::hash(b"pk_nope")).unwrap().is_none());
+    let listed = r.api_keys().unwrap();
+    let names: Vec<&str> = listed.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["alpha", "beta"]);
+    assert_eq!(listed[1].hash, keys::hash(b.secret.as_bytes()));
+    assert_eq!(
+        listed[1].expires.as_deref(),
+        Some("2026-01-09T03:04:05.000000")
+    );
+    drop(r);
+    let later = "2026-01-02T03:05:00.000000".to_string();
+    let store = fx.write();
+    keys::record_use(
+        &store,
+        &[(ha.clone(), later.clone()), ("0".repeat(64), later.clone())],
+    )
+    .unwrap();
+    drop(store);
+    let store = fx.write();
+    keys::record_use(&store, &[(ha.clone(), "2026-01-02T03:04:59.000000".into())]).unwrap();
+    drop(store);
+    let got = fx.read().api_key(&ha).unwrap().unwrap();
+    assert_eq!(
+        got.last_used.as_deref(),
+        Some(later.as_str()),
+        "{:?}",
+        fx.kind
+    );
+    assert_eq!(fx.read().api_keys().unwrap().len(), 2);
+    assert_eq!(created, stamp(), "{:?}: last use leaves the stamp", fx.kind);
+    let store = fx.write();
+    let revoked = keys::revoke(&store, "2026-01-02T04:00:00.000000", "alpha").unwrap();
+    drop(store);
+    assert!(revoked.revoked.is_some());
+    let got = fx.read().api_key(&ha).unwrap().unwrap();
+    assert_eq!(got.revoked.as_deref(), Some("2026-01-02T04:00:00.000000"));
+    assert_eq!(got.last_used.as_deref(), Some(later.as_str()));
+    assert!(got.refusal("2026-01-02T05:00:00.000000").is_some());
+    if fx.kind == Kind::Json {
+        assert_ne!(created, stamp());
+    }
+    // The backend itself refuses a second key of a name.
+    let store = fx.write();
+    let mut dup = got.clone();
+    dup.hash = keys::hash(b"another secret");
+    dup.revoked = None;
+    let mut tx = store.begin();
+    let e = tx
+        .put_api_key(&dup)
+        .and_then(|()| tx.commit())
+        .expect_err("refused");
+    assert!(e.has_code(21006), "{:?}: {e:?}", fx.kind);
+    drop(store);
+    assert_eq!(fx.read().api_keys().unwrap().len(), 2);
+    fx.clean("api keys");
+}
+
 macro_rules! conformance {
     ($($case:ident),* $(,)?) => {
         mod memory {
@@ -819,4 +911,5 @@ conformance!(
     invariants_before_commit,
     txn_filters,
     serialized_then_put,
+    api_keys,
 );

@@ -3,6 +3,9 @@
 //! (`--base-url`) errors of its own.
 
 mod common;
+// Issue 31's keys and roles, in a file of their own (tests/http/keys.rs).
+#[path = "http/keys.rs"]
+mod keys;
 
 use common::serve::Server;
 use common::{Env, profile_body};

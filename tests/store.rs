@@ -163,7 +163,7 @@ fn newer_format_is_refused_with_exit_3() {
     let id = env.create_profile("ver-00001");
     let meta = env.path().join("meta.json");
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 8}));
+    assert_eq!(v, json!({"format_version": 9}));
     fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
     let before = env.snapshot();
     for args in [
@@ -277,7 +277,7 @@ fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     assert_eq!(o.data()[0]["customer_key"], "old-00001");
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 8}));
+    assert_eq!(meta, json!({"format_version": 9}));
     assert!(!env.path().join("journal.json").exists());
     // The attachment index was built, in the order the records were created.
     let o = env.run(&["program", "profiles", &prm]);
@@ -325,7 +325,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr.contains("note: upgrading the store at")
-            && o.stderr.contains("from format 2 to 8"),
+            && o.stderr.contains("from format 2 to 9"),
         "{o:?}"
     );
     assert_eq!(o.json["paging"]["total_count"], 3);
@@ -337,7 +337,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()]);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 8}));
+    assert_eq!(meta, json!({"format_version": 9}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -354,13 +354,13 @@ fn a_format_3_store_gets_its_field_indexes() {
     as_format_3(&env);
     let o = env.run(&["profile", "list", "--email", "new@example.COM"]);
     assert_eq!(o.code, 0, "{o:?}");
-    assert!(o.stderr.contains("from format 3 to 8"), "{o:?}");
+    assert!(o.stderr.contains("from format 3 to 9"), "{o:?}");
     assert_eq!(o.json["paging"]["total_count"], 1, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], ids[1].as_str());
     assert!(env.path().join("index/by-email").is_dir());
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 8}));
+    assert_eq!(meta, json!({"format_version": 9}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -1440,7 +1440,7 @@ fn a_format_4_store_with_a_full_key_bucket_is_split_by_the_upgrade() {
         .refused(1, 21002);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 8}));
+    assert_eq!(meta, json!({"format_version": 9}));
     assert!(!bucket.exists(), "the upgrade split the full bucket");
     let (files, max) = split_files(&env);
     assert!(files.len() > 100 && max <= 32 * 1024, "{max}");
@@ -1479,12 +1479,95 @@ fn a_format_7_store_is_upgraded_by_its_version_alone() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr
-            .contains("from format 7 to 8: only its format version changes"),
+            .contains("from format 7 to 9: only its format version changes"),
         "{o:?}"
     );
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 8}));
+    assert_eq!(v, json!({"format_version": 9}));
     assert_eq!(records(), before);
     let o = env.run(&["store", "check"]);
     assert_eq!(o.code, 0, "{o:?}");
+}
+
+/// Issue 31: `payctl key` on the store: names follow their rule and are
+/// unique for ever (a revoked key keeps its name), `-o id` is the name,
+/// revoking an unknown name is 20001 and revoking twice answers the same;
+/// `store check` stays clean.
+#[test]
+fn key_names_are_checked_and_unique_and_revoke_keeps_the_key() {
+    let env = Env::new();
+    for bad in [
+        "",
+        "a b",
+        "a/b",
+        "token",
+        "Token",
+        "SYSTEM",
+        &"k".repeat(65),
+    ] {
+        env.run(&["key", "create", bad, "--role", "reader"])
+            .refused(1, 10001)
+            .mentions("NAME");
+    }
+    let o = env.run(&["-o", "id", "key", "create", "ci.v2", "--role", "admin"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.stdout.trim(), "ci.v2");
+    env.run(&["key", "create", "ci.v2", "--role", "reader"])
+        .refused(1, 21006)
+        .mentions("ci.v2");
+    env.run(&["key", "create", "x", "--role", "owner"])
+        .refused(2, 10000);
+    env.run(&[
+        "key",
+        "create",
+        "x",
+        "--role",
+        "reader",
+        "--expires-in",
+        "0",
+    ])
+    .refused(2, 10000);
+    let o = env.run(&[
+        "key",
+        "create",
+        "x",
+        "--role",
+        "reader",
+        "--expires-in",
+        "30",
+    ]);
+    assert_eq!(o.code, 0, "{o:?}");
+    let created = o.data()[0]["created"].as_str().unwrap().to_string();
+    let expires = o.data()[0]["expires"].as_str().unwrap().to_string();
+    assert!(expires > created, "{o:?}");
+    let days = |t: &str| chrono_days(&t[..10]);
+    assert_eq!(days(&expires) - days(&created), 30, "{o:?}");
+    env.run(&["key", "revoke", "nope"]).refused(1, 20001);
+    let first = env.run(&["key", "revoke", "x"]);
+    assert_eq!(first.code, 0, "{first:?}");
+    let again = env.run(&["key", "revoke", "x"]);
+    assert_eq!(again.data(), first.data());
+    env.run(&["key", "create", "x", "--role", "reader"])
+        .refused(1, 21006);
+    let listed = env.run(&["key", "list"]);
+    let names: Vec<&str> = listed
+        .data()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ci.v2", "x"]);
+    assert!(listed.data()[0]["revoked"].is_null());
+    assert!(listed.data()[1]["revoked"].is_string());
+    assert_clean(&env, "keys");
+}
+
+/// Days since 1970-01-01 of a `YYYY-MM-DD` date (civil calendar).
+fn chrono_days(date: &str) -> i64 {
+    let p: Vec<i64> = date.split('-').map(|x| x.parse().unwrap()).collect();
+    let (y, m, d) = (p[0] - i64::from(p[1] <= 2), p[1], p[2]);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }

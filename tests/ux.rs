@@ -2086,17 +2086,33 @@ fn tables_show_the_record_and_the_names() {
         ok(&env.run(&["worker"]));
         (prm, csp)
     };
-    let o = table(&env, &["profile", "update", &csp, "--first-name", "Augusta"]);
+    let o = table(
+        &env,
+        &["profile", "update", &csp, "--first-name", "Augusta"],
+    );
     ok(&o);
-    assert!(o.stdout.contains("Augusta") && o.stdout.contains("customer_profile_individual.first_name"), "{o:?}");
+    assert!(
+        o.stdout.contains("Augusta") && o.stdout.contains("customer_profile_individual.first_name"),
+        "{o:?}"
+    );
     let o = env.run(&["profile", "update", &csp, "--first-name", "Ada", "-o", "id"]);
     assert_eq!(o.stdout.trim(), csp);
     let src = format!("@source_customers={csp}:12.50");
     let also = format!("@source_customers={csp}:0.25");
-    ok(&env.run(&common::txn_create_args(&prm, "ach_funding", &[&src, &also])));
+    ok(&env.run(&common::txn_create_args(
+        &prm,
+        "ach_funding",
+        &[&src, &also],
+    )));
     let o = table(&env, &["txn", "list"]);
     ok(&o);
-    assert!(o.stdout.contains("ach_funding") && o.stdout.contains("12.75"), "{o:?}");
+    assert!(
+        o.stdout.contains("ach_funding") && o.stdout.contains("12.75"),
+        "{o:?}"
+    );
     let o = env.run(&["txn", "list"]);
-    assert!(o.data()[0].get("_total").is_none(), "the JSON record is the API's: {o:?}");
+    assert!(
+        o.data()[0].get("_total").is_none(),
+        "the JSON record is the API's: {o:?}"
+    );
 }

@@ -3,6 +3,7 @@
 //! server (`server`, `payctl serve`) and the HTTP client (`client`, remote
 //! mode). `openapi` describes the table as an OpenAPI 3.1 document.
 
+pub mod auth;
 pub mod client;
 pub mod dry_run;
 pub mod endpoints;

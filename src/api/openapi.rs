@@ -489,7 +489,9 @@ fn kind_schema(k: Kind) -> &'static str {
         Kind::Health => "Health",
         Kind::Document => "Document",
         // Answers of commands without an endpoint: never in the document.
-        Kind::Imported | Kind::Summary | Kind::Context => "Document",
+        Kind::Imported | Kind::Summary | Kind::Context | Kind::ApiKey | Kind::NewApiKey => {
+            "Document"
+        }
     }
 }
 
@@ -778,6 +780,7 @@ fn operation(e: &Endpoint) -> Value {
     let err = |d: &str| json!({"$ref": format!("#/components/responses/{d}")});
     responses.insert("400".into(), err("Invalid"));
     responses.insert("401".into(), err("Unauthorized"));
+    responses.insert("403".into(), err("Forbidden"));
     if !e.path_params().is_empty() || e.body != Body::None {
         responses.insert("404".into(), err("NotFound"));
     }
@@ -803,8 +806,8 @@ fn operation(e: &Endpoint) -> Value {
     op
 }
 
-/// The document as a server started with `--token` serves it: every
-/// operation requires the Bearer token (401 otherwise), so no anonymous
+/// The document as a server with API keys or `--token` serves it: every
+/// operation requires a Bearer credential (401 otherwise), so no anonymous
 /// alternative is offered.
 pub fn document_with_token() -> Value {
     let mut doc = document();
@@ -826,7 +829,7 @@ pub fn document() -> Value {
         "info": {
             "title": "payctl: customer profiles, payment instruments and transactions",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "The spec's HTTP API as `payctl serve` serves it. Every answer is the envelope {paging, data, errors}. With `serve --token`, every request needs `Authorization: Bearer TOKEN`."
+            "description": "The spec's HTTP API as `payctl serve` serves it. Every answer is the envelope {paging, data, errors}. Once the store has API keys (`payctl key create`), or with `serve --token`, every request but GET /_payctl/health needs `Authorization: Bearer SECRET`, and a key's role must allow it: reader every GET, writer also every create, update, delete and attach, admin also /_payctl/*."
         },
         "servers": [{"url": "/"}],
         "security": [{}, {"bearer": []}],
@@ -836,7 +839,8 @@ pub fn document() -> Value {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
             "responses": {
                 "Invalid": error("invalid request: validation (10001-10005), a bad query parameter or header"),
-                "Unauthorized": error("no or another Bearer token (10007)"),
+                "Unauthorized": error("no valid API key or token: missing, unknown, revoked or expired (10007)"),
+                "Forbidden": error("the API key's role does not allow this request (10010); or, on a server without keys or token, a request a web page could have sent (10011)"),
                 "NotFound": error("a record in the path does not exist (20001)"),
                 "Conflict": error("conflict with the state of a record (21001-21005)"),
                 "TooLarge": error("the body is larger than --max-body (10009)"),

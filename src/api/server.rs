@@ -1,9 +1,10 @@
 //! `payctl serve`: the endpoint table over HTTP/1.1 (axum on tokio, hyper's
 //! connection builder for the header limits). Each request is checked at the
-//! edge (headers sent once; the token, or without one what a web page could
-//! send: a foreign `Origin`, a `Host` that is not loopback), matched against
-//! the table, checked (body type and size, query), and handed to
-//! [`endpoints::call`] on a blocking thread, since the store is synchronous.
+//! edge (headers sent once; the API key or token, see [`super::auth`], or
+//! without either what a web page could send: a foreign `Origin`, a `Host`
+//! that is not loopback), matched against the table, its role checked, then
+//! its body type and size and its query, and handed to [`endpoints::call`]
+//! on a blocking thread, since the store is synchronous.
 //! Answers are the envelopes of `-o json`, with the HTTP statuses of
 //! [`super::status_of`], `Cache-Control: no-store`, and never the store's
 //! path or the database's address (the server's log has them).
@@ -74,6 +75,8 @@ const DRAIN: Duration = Duration::from_secs(30);
 
 struct App {
     cfg: Config,
+    /// The token and the store's API keys (see [`super::auth`]).
+    auth: Arc<super::auth::Auth>,
     /// Set on SIGTERM / Ctrl-C: the worker stops after the batch in hand.
     stop: AtomicBool,
     /// What an answer never shows, longest first, with the words it says
@@ -102,11 +105,14 @@ impl Drop for InFlight {
 
 /// Run the server until SIGTERM or Ctrl-C; Ok once everything in flight is done.
 pub fn serve(cfg: Config) -> Result<()> {
-    if !cfg.listen.ip().is_loopback() && cfg.token.is_none() {
+    if !cfg.listen.ip().is_loopback()
+        && cfg.token.is_none()
+        && !super::auth::store_has_keys(&cfg.store)?
+    {
         return Err(Error::usage(format!(
-            "--listen {}: serving beyond loopback needs a token (--token-file FILE, \
-             PAYCTL_SERVE_TOKEN or --token); every request must then carry \
-             `Authorization: Bearer TOKEN`",
+            "--listen {}: serving beyond loopback needs API keys in the store (`payctl key \
+             create NAME --role ROLE`) or a token (--token-file FILE, PAYCTL_SERVE_TOKEN or \
+             --token); every request must then carry `Authorization: Bearer SECRET`",
             cfg.listen
         )));
     }
@@ -126,6 +132,7 @@ async fn run(cfg: Config) -> Result<()> {
         .map_err(|e| Error::usage(format!("--listen {}: {e}", cfg.listen)))?;
     let hidden = hidden_texts(&cfg.store);
     let app = Arc::new(App {
+        auth: Arc::new(super::auth::Auth::new(cfg.token.as_deref())),
         cfg,
         stop: AtomicBool::new(false),
         hidden,
@@ -643,32 +650,6 @@ fn mask_messages(envelope: &mut Value, secrets: &[String]) {
     }
 }
 
-/// Equal, in time that depends only on the lengths.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    let mut diff = (a.len() ^ b.len()) as u8 | u8::from(a.len() != b.len());
-    for i in 0..a.len().max(b.len()) {
-        let x = a.get(i).copied().unwrap_or(0);
-        let y = b.get(i).copied().unwrap_or(0xff);
-        diff |= x ^ y;
-    }
-    diff == 0
-}
-
-fn authorized(token: &str, headers: &HeaderMap) -> bool {
-    let Some(v) = headers.get(header::AUTHORIZATION) else {
-        return false;
-    };
-    let v = v.as_bytes();
-    let Some(given) = v
-        .get(..7)
-        .filter(|p| p.eq_ignore_ascii_case(b"bearer "))
-        .and(v.get(7..))
-    else {
-        return false;
-    };
-    constant_time_eq(given, token.as_bytes())
-}
-
 /// A header as text: None when absent, 400 when not visible ASCII or too long.
 fn header_text(headers: &HeaderMap, name: &str, max: usize) -> Result<Option<String>> {
     let Some(v) = headers.get(name) else {
@@ -736,8 +717,8 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                 ))),
             }
         }
-        Ok(Prepared::Document) => {
-            let doc = if app.cfg.token.is_some() {
+        Ok(Prepared::Document(secured)) => {
+            let doc = if secured {
                 super::openapi::document_with_token()
             } else {
                 super::openapi::document()
@@ -757,25 +738,29 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
 
 enum Prepared {
     Call(Box<Request>, Ctx),
-    Document,
+    /// The OpenAPI document; whether the server requires a credential.
+    Document(bool),
 }
 
-/// Everything before the store: token, route, query, headers, body.
+/// Everything before the store: credential, route, role, query, headers, body.
 async fn prepare(
     app: &Arc<App>,
     req: axum::extract::Request,
 ) -> std::result::Result<Prepared, axum::response::Response> {
     let fail = |e: Error| error_reply(&e);
     sent_once(req.headers()).map_err(fail)?;
-    match &app.cfg.token {
-        Some(token) if !authorized(token, req.headers()) => {
-            return Err(fail(refused(
-                code::UNAUTHORIZED,
-                "send `Authorization: Bearer TOKEN` with the server's token",
-            )));
-        }
-        Some(_) => {}
-        None => cross_site(req.headers()).map_err(fail)?,
+    let caller = app
+        .auth
+        .caller(
+            &app.cfg.store,
+            req.method(),
+            req.uri().path(),
+            req.headers(),
+        )
+        .await
+        .map_err(|e| fail(app.public(&e)))?;
+    if caller == super::auth::Caller::Open {
+        cross_site(req.headers()).map_err(fail)?;
     }
     let (parts, body) = req.into_parts();
     let raw_path = parts.uri.path();
@@ -829,8 +814,15 @@ async fn prepare(
             return Err(r);
         }
     };
+    super::auth::allow(
+        &caller,
+        endpoint,
+        &shown(parts.method.as_str(), 16),
+        &shown(raw_path, 100),
+    )
+    .map_err(fail)?;
     if endpoint.op == Op::OpenApi {
-        return Ok(Prepared::Document);
+        return Ok(Prepared::Document(caller.secured()));
     }
     let mut pairs = Vec::new();
     for pair in parts
@@ -855,9 +847,12 @@ async fn prepare(
         }
     }
     let query = Params::from_pairs(&pairs, endpoint.query).map_err(fail)?;
-    let actor = actor_of(&parts.headers)
-        .map_err(fail)?
-        .unwrap_or_else(|| app.cfg.actor.clone());
+    let actor = super::auth::actor(
+        &caller,
+        actor_of(&parts.headers).map_err(fail)?,
+        &app.cfg.actor,
+    )
+    .map_err(fail)?;
     let idempotency_key =
         header_text(&parts.headers, "Idempotency-Key", MAX_IDEMPOTENCY_KEY).map_err(fail)?;
     if let Some(k) = &idempotency_key {
@@ -976,27 +971,5 @@ async fn read_body(app: &Arc<App>, headers: &HeaderMap, body: Body) -> Result<Ve
                 app.cfg.request_timeout.as_secs_f64()
             ),
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_compare_whole() {
-        assert!(constant_time_eq(b"secret", b"secret"));
-        assert!(!constant_time_eq(b"secret", b"secreT"));
-        assert!(!constant_time_eq(b"secret", b"secret2"));
-        assert!(!constant_time_eq(b"", b"x"));
-        let mut h = HeaderMap::new();
-        h.insert(
-            header::AUTHORIZATION,
-            HeaderValue::from_static("Bearer tok"),
-        );
-        assert!(authorized("tok", &h));
-        assert!(!authorized("to", &h));
-        h.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic tok"));
-        assert!(!authorized("tok", &h));
     }
 }

@@ -11,6 +11,7 @@ pub mod docs;
 mod env;
 mod flags;
 pub mod instrument;
+pub mod key;
 mod list;
 pub mod profile;
 pub mod program;
@@ -71,7 +72,7 @@ ERROR CODES (errors[].code)
   10009 Body Too Large (HTTP 413)  20001 Record Not Found           20002 Route Not Found (HTTP 404)
   21001 Customer Profile already attached to the program            21002 Customer key already in use
   21003 Default address cannot be deleted                           21004 Customer Profile not attached to the program
-  21005 Idempotency key reused with another request
+  21005 Idempotency key reused with another request                  21006 API key name already in use
   30001 Store busy                 30002 Store unreadable           30003 Store I/O error
   30004 Store format not supported 30005 Timed out (--wait gave up; exit 4)
   30006 Store check found problems 30009 Store owned by another user
@@ -107,6 +108,8 @@ FILES
   <store>/transactions/   one file per transaction (parameters, steps)
   <store>/index/, queue/  derived indexes and the worker's queue (rebuilt by `store check --repair`)
   <store>/idempotency/    the --idempotency-key records of the last 24 hours (never rebuilt or removed by repair)
+  <store>/keys.json       the API keys of `payctl serve` (the SHA-256 of each secret, never the secret);
+                          keys-used.json their last use (`payctl key`)
 
 EXAMPLES
   payctl demo
@@ -342,6 +345,9 @@ pub enum Command {
     /// Serve the spec's HTTP API over the store (ours)
     #[command(after_help = serve::SERVE_HELP)]
     Serve(serve::ServeArgs),
+    /// API keys of `payctl serve`: create (the secret shown once), list, revoke (ours)
+    #[command(subcommand, after_help = key::KEY_HELP)]
+    Key(key::KeyCommand),
     /// Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)
     #[command(
         after_help = "Example:\n  payctl openapi > openapi.json   # the same as GET /openapi.json of `payctl serve`"
@@ -929,6 +935,7 @@ fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
             g.local_only("serve")?;
             a.exec(g)
         }
+        Command::Key(c) => c.exec(g),
         Command::Openapi => Ok(Response::Raw(format!(
             "{}\n",
             serde_json::to_string_pretty(&crate::api::openapi::document())

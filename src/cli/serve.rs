@@ -14,24 +14,36 @@ Every endpoint of the spec's section 4 at the spec's paths, relative to http://A
 (both payment_instruments and payment-instruments), with the bodies, envelopes, error codes
 and masking of `-o json`. Lists take page_size, page_number, last_evaluated_key; GET
 /customer-profiles also first_name, last_name, email, customer_key, tag=KEY:VALUE.
-Statuses: 200, 201 created, 400 invalid, 401 token, 403 cross-site, 404 not found (record or
-path), 405, 409 conflict, 413 body too large, 415 body not sent as JSON, 431 headers too
+Statuses: 200, 201 created, 400 invalid, 401 no valid key or token, 403 a key's role does not
+allow it (10010) or cross-site (10011), 404 not found (record or path), 405, 409 conflict, 413 body too large, 415 body not sent as JSON, 431 headers too
 large, 500 store unusable, 503 store busy or database unreachable (Retry-After). Every answer
 has `Cache-Control: no-store`; none names the store's directory or the database's address
 (the log on stderr does). Administration: GET /_payctl/health, POST /_payctl/worker (one pass
 of the background work, answering its summary); GET /openapi.json describes it all.
 
-The edge: a body needs `Content-Type: application/json`. Without a token (the default, on
-loopback only) the server refuses what a web page could send (403, 10011): an `Origin` other
-than its own (http:// and the Host it was reached on) and a `Host` that is not localhost,
-*.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are served. With
-a token (--token-file FILE, PAYCTL_SERVE_TOKEN or --token: 16 or more printable ASCII
-characters, no space, at least 4 distinct) every request needs `Authorization: Bearer TOKEN`.
-Authorization, Idempotency-Key, X-Payctl-Actor, Origin and Host sent twice are refused (400).
+API keys (`payctl key create NAME --role reader|writer|admin`, see `payctl key --help`): once
+the store holds one, every request needs `Authorization: Bearer SECRET` (401, 10007), except
+GET /_payctl/health (open, for load balancers). reader: every GET and HEAD (GET /openapi.json
+included); writer: and every create, update, delete and attach; admin: and /_payctl/* (the
+worker). A role that does not allow the request is 403 (10010), naming the role needed. Keys
+created or revoked by `payctl key` in another process, or through another server on the same
+database, count from the next request, without a restart. The token (--token-file FILE,
+PAYCTL_SERVE_TOKEN or --token: 16 or more printable ASCII characters, no space, at least 4
+distinct) is one more admin credential, named `token`; alone it requires a credential on every
+request as keys do.
 
-Writes are audited with the `X-Payctl-Actor` header of the request when given (1-64
-characters once percent-decoded, never SYSTEM, the worker's; remote mode sends its --actor),
-else with serve's own --actor. Once listening it prints `listening on http://ADDR:PORT` on
+The edge: a body needs `Content-Type: application/json`. Without keys or token (the default,
+on loopback only) the server refuses what a web page could send (403, 10011): an `Origin`
+other than its own (http:// and the Host it was reached on) and a `Host` that is not
+localhost, *.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are
+served. Authorization, Idempotency-Key, X-Payctl-Actor, Origin and Host sent twice are refused
+(400).
+
+Writes made with a key are audited with the key's name (`token` for the token), or
+`NAME:ACTOR` with an `X-Payctl-Actor` header (at most 64 characters in all, else 400); without
+keys and token, with the header's actor when given (1-64 characters once percent-decoded),
+else with serve's own --actor. SYSTEM, the worker's, is never taken (400); remote mode sends
+its --actor as the header. Once listening it prints `listening on http://ADDR:PORT` on
 stderr, then one access-log line per request (method, path with long digit runs masked,
 status, milliseconds) unless --quiet; a request whose client went away is finished and logged.
 SIGTERM or Ctrl-C stops accepting, finishes the requests and the worker batch in hand, and
@@ -40,21 +52,26 @@ exits 0.
 Examples:
   payctl serve
   payctl serve --listen 127.0.0.1:0 --no-worker     # a free port; drive the worker by POST /_payctl/worker
+  payctl key create dashboards --role reader        # prints its secret once
+  payctl key create ci --role admin --expires-in 90
+  payctl serve --listen 0.0.0.0:8080                # keys in the store: every request needs one
+  PAYCTL_TOKEN=pk_… PAYCTL_BASE_URL=http://payctl.internal:8080 payctl profile list
   openssl rand -hex 16 > token && chmod 600 token
-  payctl serve --listen 0.0.0.0:8080 --token-file token
-  PAYCTL_BASE_URL=http://127.0.0.1:8080 payctl profile list";
+  payctl serve --listen 0.0.0.0:8080 --token-file token";
 
 // The arguments of `payctl serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Address and port to listen on (port 0: a free one). Beyond loopback, a token is required
-    /// (--token-file, PAYCTL_SERVE_TOKEN or --token)
+    /// Address and port to listen on (port 0: a free one). Beyond loopback, API keys in the
+    /// store (`payctl key create`) or a token (--token-file, PAYCTL_SERVE_TOKEN or --token) are
+    /// required
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub listen: SocketAddr,
-    /// Require `Authorization: Bearer TOKEN` on every request (compared in constant time):
-    /// 16 or more printable ASCII characters, no space, at least 4 distinct ones
-    /// (`openssl rand -hex 16`). Every local user can read it in the process list:
-    /// prefer --token-file or PAYCTL_SERVE_TOKEN
+    /// An admin credential named `token` (`Authorization: Bearer TOKEN`, compared in constant
+    /// time), beside the store's API keys; with it every request needs a credential. 16 or more
+    /// printable ASCII characters, no space, at least 4 distinct ones (`openssl rand -hex 16`).
+    /// Every local user can read it in the process list: prefer --token-file or
+    /// PAYCTL_SERVE_TOKEN
     #[arg(
         long,
         env = "PAYCTL_SERVE_TOKEN",

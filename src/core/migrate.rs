@@ -1,6 +1,6 @@
-//! `payctl store migrate --to TARGET`: copy every record of one store into
-//! another, empty one, whichever their backends, in batches (one commit
-//! each), then verify that the target holds as many records of every kind
+//! `payctl store migrate --to TARGET`: copy every record of one store (its
+//! API keys included) into another, empty one, whichever their backends, in
+//! batches (one commit each), then verify that the target holds as many records of every kind
 //! as the source. The source is only read.
 
 use crate::error::{Error, Result, code};
@@ -18,6 +18,8 @@ pub struct Counts {
     pub attachments: usize,
     pub queued: usize,
     pub idempotency_keys: usize,
+    /// API keys, revoked and expired ones included.
+    pub api_keys: usize,
 }
 
 /// Copy `source` into the empty `target` (created with the source's
@@ -70,8 +72,10 @@ pub fn migrate(
     }
     let queue = source.queue()?;
     let keys = source.idempotency_records(now)?;
+    let api_keys = source.api_keys()?;
     want.queued = queue.len();
     want.idempotency_keys = keys.len();
+    want.api_keys = api_keys.len();
     let mut tx = target.begin();
     for q in &queue {
         tx.enqueue(q);
@@ -79,6 +83,16 @@ pub fn migrate(
     for r in &keys {
         tx.put_idempotency(r)?;
     }
+    // The keys as they are (their hashes: the secrets work on the target),
+    // with their last use.
+    let mut used = Vec::new();
+    for k in &api_keys {
+        tx.put_api_key(k)?;
+        if let Some(at) = &k.last_used {
+            used.push((k.hash.clone(), at.clone()));
+        }
+    }
+    tx.api_keys_used(&used)?;
     if !tx.is_empty() {
         tx.commit()?;
     }
@@ -102,6 +116,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
         transactions: store.txns()?.len(),
         queued: store.queue()?.len(),
         idempotency_keys: store.idempotency_records(now)?.len(),
+        api_keys: store.api_keys()?.len(),
         ..Counts::default()
     };
     let mut start = 0;

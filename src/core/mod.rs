@@ -2,6 +2,7 @@
 //! Nothing here prints or reads the environment; the caller passes a [`Ctx`].
 
 pub(crate) mod address;
+pub mod api_keys;
 pub(crate) mod body;
 pub(crate) mod dict;
 pub(crate) mod idempotency;
@@ -29,11 +30,15 @@ pub struct Ctx {
     pub today: NaiveDate,
 }
 
+/// How the audit fields write a time (UTC, no zone, microseconds): fixed
+/// width, so that times compare as their text does.
+pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.6f";
+
 impl Ctx {
     pub fn new(actor: &str, now: chrono::NaiveDateTime) -> Self {
         Ctx {
             actor: actor.to_string(),
-            now: now.format("%Y-%m-%dT%H:%M:%S%.6f").to_string(),
+            now: now.format(TIME_FORMAT).to_string(),
             today: now.date(),
         }
     }

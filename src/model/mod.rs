@@ -4,6 +4,7 @@
 //! audit timestamps (`created_datetime` on most records, `created_date_time`
 //! on programs and transaction parameters).
 
+pub mod api_key;
 pub mod catalog;
 pub mod customer;
 pub mod id;

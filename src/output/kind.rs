@@ -40,6 +40,11 @@ pub enum RecordKind {
     Health,
     /// The OpenAPI document itself (not an envelope).
     Document,
+    /// An API key as `key list` and `key revoke` show it (never its secret
+    /// or hash); its id is its name.
+    ApiKey,
+    /// A key just created, with its secret (shown once); its id is its name.
+    NewApiKey,
     /// A report of ours that is not a record (store check, migrate, demo,
     /// generate-docs): no id; its scalar fields as columns.
     Summary,
@@ -63,7 +68,7 @@ impl RecordKind {
             Parameter => "transaction_parameter_id",
             Step => "transaction_step_id",
             DictionaryName => "dictionary_name",
-            Context => "name",
+            Context | ApiKey | NewApiKey => "name",
             Dictionary(name) => {
                 return crate::catalog::dictionaries::id_field(name).map(Cow::Owned);
             }

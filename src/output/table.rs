@@ -279,6 +279,20 @@ fn layout(kind: RecordKind) -> Option<Vec<Col>> {
             col("database-url", Path("database_url")),
             col("token-env", Path("token_env")),
         ],
+        RecordKind::ApiKey => vec![
+            col("name", Path("name")),
+            col("role", Path("role")),
+            col("created", Time("created")),
+            col("expires", Time("expires")),
+            col("last used", Time("last_used")),
+            col("revoked", Time("revoked")),
+        ],
+        RecordKind::NewApiKey => vec![
+            col("name", Path("name")),
+            col("role", Path("role")),
+            col("secret (shown once)", Path("secret")),
+            col("expires", Time("expires")),
+        ],
         RecordKind::WorkerSummary
         | RecordKind::Health
         | RecordKind::Document

@@ -24,6 +24,7 @@ use super::{ProfileSummary, QueueItem, TxnSummary};
 use crate::core::invariants::{self, Subject, Violation};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
+use crate::model::api_key::ApiKey;
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 
@@ -252,6 +253,26 @@ impl Store {
         self.backend().check(repair)
     }
 
+    /// The API key whose secret's SHA-256 is `hash` (see [`Storage::api_key`]).
+    pub fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
+        self.backend().api_key(hash)
+    }
+
+    /// Every API key, in creation order, with its last use.
+    pub fn api_keys(&self) -> Result<Vec<ApiKey>> {
+        self.backend().api_keys()
+    }
+
+    /// Whether the store holds any API key, revoked and expired included.
+    pub fn has_api_keys(&self) -> Result<bool> {
+        self.backend().has_api_keys()
+    }
+
+    /// See [`Storage::api_keys_stamp`].
+    pub fn api_keys_stamp(&self) -> Result<Option<String>> {
+        self.backend().api_keys_stamp()
+    }
+
     pub fn begin(&self) -> Tx<'_> {
         Tx {
             inner: self.backend().begin(),
@@ -384,6 +405,16 @@ impl Tx<'_> {
     /// An idempotency record copied as it is (`store migrate`).
     pub fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
         self.inner.put_idempotency(rec)
+    }
+
+    /// An API key, new or changed (see [`StorageTx::put_api_key`]).
+    pub fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
+        self.inner.put_api_key(key)
+    }
+
+    /// The last use of keys, `(hash, time)` (see [`StorageTx::api_keys_used`]).
+    pub fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
+        self.inner.api_keys_used(used)
     }
 
     pub fn is_empty(&self) -> bool {

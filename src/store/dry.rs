@@ -15,6 +15,7 @@ use super::storage::{Storage, StorageTx};
 use super::{ProfileSummary, QueueItem, Store, TxnMatches, TxnQuery, TxnSummary, fields};
 use crate::error::{Error, Result};
 use crate::model::Customer;
+use crate::model::api_key::ApiKey;
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 
@@ -134,6 +135,12 @@ impl Storage for DryStore {
     fn armed(&self) -> &idempotency::ArmedSlot {
         &self.armed
     }
+    fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
+        self.inner.backend().api_key(hash)
+    }
+    fn api_keys(&self) -> Result<Vec<ApiKey>> {
+        self.inner.backend().api_keys()
+    }
     fn check(&self, _repair: bool) -> Result<Report> {
         Err(Error::usage("store check has no --dry-run"))
     }
@@ -186,6 +193,12 @@ impl StorageTx for DryTx<'_> {
     fn enqueue(&mut self, _item: &QueueItem) {}
     fn dequeue(&mut self, _item: &QueueItem) {}
     fn put_idempotency(&mut self, _rec: &idempotency::Record) -> Result<()> {
+        Ok(())
+    }
+    fn put_api_key(&mut self, _key: &ApiKey) -> Result<()> {
+        Ok(())
+    }
+    fn api_keys_used(&mut self, _used: &[(String, String)]) -> Result<()> {
         Ok(())
     }
     fn is_empty(&self) -> bool {

@@ -22,6 +22,7 @@ use super::{
 };
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
+use crate::model::api_key::ApiKey;
 use crate::model::catalog::Catalog;
 use crate::model::status::{attachment, txn as txn_status};
 use crate::model::txn::TxnFile;
@@ -82,6 +83,9 @@ struct Data {
     /// Pending items by file name (their order is the queue's).
     queue: BTreeMap<String, QueueItem>,
     idempotency: HashMap<String, idempotency::Record>,
+    /// API keys by hash, and their creation order.
+    api_keys: HashMap<String, ApiKey>,
+    api_key_order: Vec<String>,
 }
 
 impl MemoryStore {
@@ -99,6 +103,8 @@ impl MemoryStore {
                 attachments: Vec::new(),
                 queue: BTreeMap::new(),
                 idempotency: HashMap::new(),
+                api_keys: HashMap::new(),
+                api_key_order: Vec::new(),
             })),
             armed: Default::default(),
             turns: Default::default(),
@@ -278,6 +284,22 @@ impl Storage for MemoryStore {
         &self.armed
     }
 
+    fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
+        Ok(self.data().api_keys.get(hash).cloned())
+    }
+
+    fn api_keys(&self) -> Result<Vec<ApiKey>> {
+        let d = self.data();
+        Ok(d.api_key_order
+            .iter()
+            .filter_map(|h| d.api_keys.get(h).cloned())
+            .collect())
+    }
+
+    fn has_api_keys(&self) -> Result<bool> {
+        Ok(!self.data().api_keys.is_empty())
+    }
+
     /// The spec's invariants over the aggregates, and the derived state
     /// (key holders, attachment records, pending work) against them.
     /// `repair` rebuilds the derived state.
@@ -355,6 +377,8 @@ impl Storage for MemoryStore {
             enqueued: Vec::new(),
             dequeued: Vec::new(),
             idempotency: Vec::new(),
+            api_keys: Vec::new(),
+            api_used: Vec::new(),
         })
     }
 }
@@ -412,6 +436,8 @@ struct MemoryTx<'s> {
     enqueued: Vec<QueueItem>,
     dequeued: Vec<QueueItem>,
     idempotency: Vec<idempotency::Record>,
+    api_keys: Vec<ApiKey>,
+    api_used: Vec<(String, String)>,
 }
 
 impl MemoryTx<'_> {
@@ -465,6 +491,30 @@ impl MemoryTx<'_> {
             d.idempotency
                 .entry(r.key.clone())
                 .or_insert_with(|| r.clone());
+        }
+        for k in &self.api_keys {
+            // One name, one key (the database's UNIQUE index says the same).
+            if d.api_keys
+                .values()
+                .any(|o| o.name == k.name && o.hash != k.hash)
+            {
+                return Err(crate::core::api_keys::name_in_use(&k.name));
+            }
+            let mut k = k.clone();
+            if let Some(old) = d.api_keys.get(&k.hash) {
+                k.last_used = old.last_used.clone();
+            } else {
+                k.last_used = None;
+                d.api_key_order.push(k.hash.clone());
+            }
+            d.api_keys.insert(k.hash.clone(), k);
+        }
+        for (hash, at) in &self.api_used {
+            if let Some(k) = d.api_keys.get_mut(hash)
+                && k.last_used.as_ref().is_none_or(|l| l < at)
+            {
+                k.last_used = Some(at.clone());
+            }
         }
         if let Some((a, result)) = armed {
             d.idempotency.retain(|_, r| !r.expired(a.now));
@@ -548,12 +598,25 @@ impl StorageTx for MemoryTx<'_> {
         Ok(())
     }
 
+    fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
+        self.api_keys.retain(|k| k.hash != key.hash);
+        self.api_keys.push(key.clone());
+        Ok(())
+    }
+
+    fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
+        self.api_used.extend_from_slice(used);
+        Ok(())
+    }
+
     fn is_empty(&self) -> bool {
         self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()
             && self.dequeued.is_empty()
             && self.idempotency.is_empty()
+            && self.api_keys.is_empty()
+            && self.api_used.is_empty()
     }
 
     fn commit(self: Box<Self>) -> Result<()> {

@@ -33,6 +33,9 @@
 //! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
 //! idempotency/<bb>.log             NOT derived: idempotency keys and the answers
 //!                                  they got, 256 buckets (see idempotency.rs)
+//! keys.json, keys-used.json        NOT derived: the API keys of `payctl serve` (the
+//!                                  SHA-256 of each secret) and their last use
+//!                                  (see api_keys.rs)
 //! ```
 //!
 //! The aggregates are the truth; everything under `index/` and `queue/` can be
@@ -41,6 +44,7 @@
 //! aggregate and a few small index entries, so they cost the same at 100,000
 //! customers as at 1,000.
 
+pub mod api_keys;
 pub mod atomic;
 pub mod attachments;
 pub mod backend;
@@ -90,10 +94,12 @@ pub use storage::{Storage, StorageTx};
 /// not keep them);
 /// 7: removal lines in the field indexes;
 /// 8: packed customer records ([`packs`]; a payctl of format 7 would not
-/// find them).
+/// find them);
+/// 9: API keys ([`api_keys`]; a payctl of format 8 would serve a store
+/// that has keys without asking for one).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
@@ -1580,6 +1586,7 @@ impl JsonStore {
             new_profiles: Vec::new(),
             new_txns: Vec::new(),
             txn_moves: BTreeMap::new(),
+            api: Default::default(),
         }
     }
 }
@@ -1795,6 +1802,8 @@ pub struct JsonTx<'s> {
     /// Stored transactions whose status changed: `(status as stored, status
     /// now)`, applied to the status index by [`JsonTx::prepare`].
     txn_moves: BTreeMap<String, (u32, u32)>,
+    /// The API keys and their use as this transaction leaves them.
+    api: api_keys::Pending,
 }
 
 impl JsonTx<'_> {
@@ -2169,6 +2178,7 @@ impl JsonTx<'_> {
             && self.txns.is_empty()
             && self.new_txns.is_empty()
             && self.txn_moves.is_empty()
+            && self.api.is_empty()
     }
 
     /// Apply everything durably; on return the change is on disk.
@@ -2215,6 +2225,7 @@ impl JsonTx<'_> {
         if self.store.group.is_none() {
             journal::recover_pending(&self.store.root)?;
         }
+        self.stage_api_keys();
         self.derive()?;
         self.prepare_txn_index()?;
         if !self.new_profiles.is_empty() {
@@ -2457,6 +2468,15 @@ impl storage::Storage for JsonStore {
     fn check(&self, repair: bool) -> Result<check::Report> {
         JsonStore::check(self, repair)
     }
+    fn api_key(&self, hash: &str) -> Result<Option<crate::model::api_key::ApiKey>> {
+        JsonStore::api_key(self, hash)
+    }
+    fn api_keys(&self) -> Result<Vec<crate::model::api_key::ApiKey>> {
+        JsonStore::api_keys(self)
+    }
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        JsonStore::api_keys_stamp(self)
+    }
     fn begin(&self) -> Box<dyn storage::StorageTx + '_> {
         Box::new(JsonStore::begin(self))
     }
@@ -2489,6 +2509,12 @@ impl storage::StorageTx for JsonTx<'_> {
     }
     fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
         JsonTx::put_idempotency(self, rec)
+    }
+    fn put_api_key(&mut self, key: &crate::model::api_key::ApiKey) -> Result<()> {
+        JsonTx::put_api_key(self, key)
+    }
+    fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
+        JsonTx::api_keys_used(self, used)
     }
     fn is_empty(&self) -> bool {
         JsonTx::is_empty(self)

@@ -2,7 +2,7 @@
 //! aggregates: [`Storage`] (read a customer or a transaction, find a
 //! customer_key's owner, list profiles and transactions in creation order,
 //! list a program's profile records, see and claim pending work, keep
-//! idempotency records, check itself) and [`StorageTx`] (a write
+//! idempotency records, look API keys up by their hash, check itself) and [`StorageTx`] (a write
 //! transaction: put aggregates, enqueue and dequeue work, commit all or
 //! nothing).
 //!
@@ -21,6 +21,7 @@ use super::check::Report;
 use super::{ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary, fields, idempotency};
 use crate::error::Result;
 use crate::model::Customer;
+use crate::model::api_key::ApiKey;
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 
@@ -118,6 +119,27 @@ pub trait Storage {
     /// `store check [--repair]`.
     fn check(&self, repair: bool) -> Result<Report>;
 
+    /// The API key whose secret's SHA-256 is `hash` (lower-case hex),
+    /// revoked or expired ones included, with its last use. A lookup by
+    /// the hash (an index), never a scan of every key.
+    fn api_key(&self, hash: &str) -> Result<Option<ApiKey>>;
+
+    /// Every API key, in creation order, with its last use.
+    fn api_keys(&self) -> Result<Vec<ApiKey>>;
+
+    /// Whether the store holds any API key (revoked and expired ones count).
+    fn has_api_keys(&self) -> Result<bool> {
+        Ok(!self.api_keys()?.is_empty())
+    }
+
+    /// A value that changes whenever the keys do (not their last use), so
+    /// that a caller may keep them between opens of the store and read
+    /// them again only then; `None` from a backend without a cheap one
+    /// (the caller looks each key up with [`Storage::api_key`]).
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        Ok(None)
+    }
+
     /// Start a write transaction. Only a store opened for writing may write.
     fn begin(&self) -> Box<dyn StorageTx + '_>;
 }
@@ -160,6 +182,15 @@ pub trait StorageTx {
 
     /// An idempotency record copied as it is (`store migrate`).
     fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()>;
+
+    /// An API key, new or changed (revoked), identified by its hash. A
+    /// name that another key holds is refused (21006) at the latest by the
+    /// commit.
+    fn put_api_key(&mut self, key: &ApiKey) -> Result<()>;
+
+    /// The last use of keys: `(hash, time)`, each kept only when later than
+    /// the one stored.
+    fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()>;
 
     /// Whether nothing was put into it.
     fn is_empty(&self) -> bool;

@@ -11,6 +11,7 @@
 //! claimed with `FOR UPDATE SKIP LOCKED` so that each item is processed by
 //! exactly one worker. A command that ends without committing rolls back.
 
+mod api_keys;
 pub mod check;
 pub mod conn;
 pub mod pool;
@@ -976,6 +977,15 @@ impl crate::store::storage::Storage for PgStore {
     }
     fn check(&self, repair: bool) -> Result<crate::store::check::Report> {
         PgStore::check(self, repair)
+    }
+    fn api_key(&self, hash: &str) -> Result<Option<crate::model::api_key::ApiKey>> {
+        PgStore::api_key(self, hash)
+    }
+    fn api_keys(&self) -> Result<Vec<crate::model::api_key::ApiKey>> {
+        PgStore::api_keys(self)
+    }
+    fn has_api_keys(&self) -> Result<bool> {
+        PgStore::has_api_keys(self)
     }
     fn begin(&self) -> Box<dyn crate::store::storage::StorageTx + '_> {
         Box::new(PgStore::begin(self))

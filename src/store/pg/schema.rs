@@ -9,7 +9,9 @@
 //! derived from the customer aggregates on every commit. The worker's
 //! pending items are rows of `payctl_queue`, claimed with
 //! `FOR UPDATE SKIP LOCKED`. Idempotency records are rows of
-//! `payctl_idempotency`.
+//! `payctl_idempotency`. API keys are rows of `payctl_keys`, the SHA-256 of
+//! the secret their primary key (a request's key is one index lookup) and
+//! their name UNIQUE.
 
 /// The schema version this payctl writes and reads.
 /// 2: indexes on the filtered columns of `payctl_customers` (a version-1
@@ -19,8 +21,11 @@
 /// database gets them in place at its next open);
 /// 4: `payctl_counts`, the number of customers kept in [`COUNT_SLOTS`] rows
 /// that commits add to (a page's `total_count` without a `count(*)` of the
-/// table; an older database gets it, counted once, at its next open).
-pub const SCHEMA_VERSION: u32 = 4;
+/// table; an older database gets it, counted once, at its next open);
+/// 5: `payctl_keys`, the API keys of `payctl serve` (a payctl of version 4
+/// would serve a database that has keys without asking for one; an older
+/// database gets the empty table at its next open).
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The rows of `payctl_counts` that hold the number of customers: a commit
 /// adds its new customers to one of them, chosen at random, so that
@@ -68,6 +73,15 @@ CREATE TABLE IF NOT EXISTS payctl_idempotency (
     at bigint NOT NULL,
     result text NOT NULL
 );
+CREATE TABLE IF NOT EXISTS payctl_keys (
+    hash text PRIMARY KEY,
+    name text NOT NULL UNIQUE,
+    role text NOT NULL,
+    created text NOT NULL,
+    expires text,
+    revoked text,
+    last_used text
+);
 CREATE TABLE IF NOT EXISTS payctl_counts (
     name text NOT NULL,
     slot integer NOT NULL,
@@ -104,12 +118,13 @@ CREATE INDEX IF NOT EXISTS payctl_customers_tags ON payctl_customers
 
 /// The tables a store has, for `store migrate` (a target must have none of
 /// their rows) and for the check of a database in an unexpected state.
-pub const RECORD_TABLES: [&str; 5] = [
+pub const RECORD_TABLES: [&str; 6] = [
     "payctl_customers",
     "payctl_transactions",
     "payctl_attachments",
     "payctl_queue",
     "payctl_idempotency",
+    "payctl_keys",
 ];
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use super::PgStore;
 use crate::error::Result;
 use crate::model::Customer;
+use crate::model::api_key::ApiKey;
 use crate::model::txn::TxnFile;
 use crate::store::QueueItem;
 
@@ -21,6 +22,8 @@ pub struct PgTx<'s> {
     enqueued: Vec<String>,
     dequeued: Vec<String>,
     idempotency: Vec<crate::store::idempotency::Record>,
+    api_keys: Vec<ApiKey>,
+    api_used: Vec<(String, String)>,
 }
 
 impl<'s> PgTx<'s> {
@@ -34,6 +37,8 @@ impl<'s> PgTx<'s> {
             enqueued: Vec::new(),
             dequeued: Vec::new(),
             idempotency: Vec::new(),
+            api_keys: Vec::new(),
+            api_used: Vec::new(),
         }
     }
 
@@ -92,12 +97,27 @@ impl<'s> PgTx<'s> {
         Ok(())
     }
 
+    /// An API key, new or revoked: its row (the name's UNIQUE index decides
+    /// between two creates of one name).
+    pub fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
+        self.api_keys.retain(|k| k.hash != key.hash);
+        self.api_keys.push(key.clone());
+        Ok(())
+    }
+
+    pub fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
+        self.api_used.extend_from_slice(used);
+        Ok(())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()
             && self.dequeued.is_empty()
             && self.idempotency.is_empty()
+            && self.api_keys.is_empty()
+            && self.api_used.is_empty()
     }
 
     pub fn commit(self) -> Result<()> {
@@ -212,6 +232,7 @@ impl<'s> PgTx<'s> {
                     &[&r.key, &r.fp, &r.at, &r.result.to_string()],
                 )?;
             }
+            super::api_keys::write(c, &self.api_keys, &self.api_used)?;
             if let Some((a, result)) = &idem {
                 let result = serde_json::Value::String(result.clone()).to_string();
                 c.execute(
@@ -234,6 +255,14 @@ impl<'s> PgTx<'s> {
                 // Two creates of one customer_key: the UNIQUE index decided.
                 if e.errors.iter().any(|a| a.message.contains("customer_key")) {
                     return Err(crate::core::profile::key_in_use());
+                }
+                // Two creates of one key name: its UNIQUE index decided.
+                if let Some(k) = self.api_keys.first()
+                    && e.errors
+                        .iter()
+                        .any(|a| a.message.contains("payctl_keys_name"))
+                {
+                    return Err(crate::core::api_keys::name_in_use(&k.name));
                 }
                 Err(e)
             }
@@ -265,6 +294,12 @@ impl crate::store::storage::StorageTx for PgTx<'_> {
     }
     fn put_idempotency(&mut self, rec: &crate::store::idempotency::Record) -> Result<()> {
         PgTx::put_idempotency(self, rec)
+    }
+    fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
+        PgTx::put_api_key(self, key)
+    }
+    fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
+        PgTx::api_keys_used(self, used)
     }
     fn is_empty(&self) -> bool {
         PgTx::is_empty(self)
