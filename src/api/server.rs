@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use http_body_util::BodyExt;
 use serde_json::Value;
 
 use super::Local;
+use super::access_log::{masked_path, shown};
 use super::endpoints::{self, Backend, Method, Op, Params, Request, Route};
 use crate::core::Ctx;
 use crate::error::{ApiError, Error, Result, code};
@@ -59,7 +59,7 @@ const MAX_ACTOR: usize = crate::cli::MAX_ACTOR;
 pub const MAX_ACTOR_HEADER: usize = 4 * 3 * MAX_ACTOR;
 /// Headers whose second copy would be ignored: refused when sent twice
 /// (RFC 9112 refuses a second `Host` too). Every `Content-Type` sent must
-/// be JSON's (see [`not_json`]).
+/// be JSON's (see [`super::body::not_json`]).
 const ONCE: [&str; 5] = [
     "Authorization",
     "X-Payctl-Actor",
@@ -124,7 +124,7 @@ async fn run(cfg: Config) -> Result<()> {
     let addr = listener
         .local_addr()
         .map_err(|e| Error::usage(format!("--listen {}: {e}", cfg.listen)))?;
-    let hidden = hidden_texts(&cfg.store);
+    let hidden = super::hide::hidden_texts(&cfg.store);
     let app = Arc::new(App {
         cfg,
         stop: AtomicBool::new(false),
@@ -317,38 +317,6 @@ async fn answer_and_log(
     resp
 }
 
-/// Text of a client's, shortened and escaped for a log line.
-fn shown(s: &str, max: usize) -> String {
-    let mut t: String = s
-        .chars()
-        .take(max)
-        .collect::<String>()
-        .escape_debug()
-        .to_string();
-    if s.chars().count() > max {
-        t.push('…');
-    }
-    t
-}
-
-/// A requested path as the access log shows it: each segment as sent,
-/// unless, once decoded, it has a run of digits that the messages mask (see
-/// [`crate::error::shown_id`]): then that segment as they show it.
-fn masked_path(path: &str) -> String {
-    path.split('/')
-        .map(|seg| {
-            let decoded = endpoints::percent_decode(seg, false).unwrap_or_else(|| seg.to_string());
-            let masked = output::mask::mask_text(&decoded);
-            if masked == decoded {
-                seg.to_string()
-            } else {
-                masked
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
 /// Every answer is an envelope; none may be kept by a cache (they carry
 /// records, or say what happened to a request).
 fn json_reply(status: u16, body: &Value) -> axum::response::Response {
@@ -438,208 +406,10 @@ fn sent_once(headers: &HeaderMap) -> Result<()> {
     Ok(())
 }
 
-/// A `Host` (or an origin's host) as `(name or address, port)`, lower case,
-/// without a trailing dot; None when it is not one.
-fn host_port(text: &str) -> Option<(String, Option<u16>)> {
-    let text = text.trim().to_ascii_lowercase();
-    let (host, port) = if let Some(rest) = text.strip_prefix('[') {
-        let (h, after) = rest.split_once(']')?;
-        let port = match after {
-            "" => None,
-            p => Some(p.strip_prefix(':')?),
-        };
-        (format!("[{h}]"), port)
-    } else {
-        match text.rsplit_once(':') {
-            Some((h, p)) => (h.to_string(), Some(p)),
-            None => (text.clone(), None),
-        }
-    };
-    let port = match port {
-        None => None,
-        Some(p) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => Some(p.parse().ok()?),
-        Some(_) => return None,
-    };
-    let host = host.strip_suffix('.').unwrap_or(&host).to_string();
-    (!host.is_empty()).then_some((host, port))
-}
-
-/// `localhost`, `*.localhost`, 127.0.0.0/8 or `[::1]`.
-fn is_loopback_host(host: &str) -> bool {
-    if host == "localhost" || host.ends_with(".localhost") {
-        return true;
-    }
-    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        return v6.parse::<std::net::Ipv6Addr>().is_ok_and(|a| {
-            a.is_loopback() || a.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
-        });
-    }
-    host.parse::<std::net::Ipv4Addr>()
-        .is_ok_and(|a| a.is_loopback())
-}
-
-/// A server without a token refuses what a web page could send (403,
-/// 10011): a `Host` that is not loopback (a DNS rebinding: a name of the
-/// page's that now resolves to 127.0.0.1) and an `Origin` other than the
-/// server's own, `http://` + the `Host` it was reached on (`null`
-/// included). Requests without `Origin` (curl, remote mode) pass.
-fn cross_site(headers: &HeaderMap) -> Result<()> {
-    let deny = |what: String| refused(code::CROSS_SITE, what);
-    let why = "a server without --token answers only what no web page can send; \
-               give the server a --token-file to be reached otherwise";
-    let host = match headers.get(header::HOST) {
-        None => None,
-        Some(v) => {
-            let text = v.to_str().unwrap_or("");
-            match host_port(text) {
-                Some((h, p)) if is_loopback_host(&h) => Some((h, p)),
-                _ => {
-                    return Err(deny(format!(
-                        "header Host: `{}` is not a loopback name or address (localhost, \
-                         *.localhost, 127.0.0.0/8, [::1]); {why}",
-                        shown(text, 100)
-                    )));
-                }
-            }
-        }
-    };
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let text = origin.to_str().unwrap_or("");
-    let own = |h: &(String, Option<u16>)| {
-        let o = text
-            .strip_prefix("http://")
-            .or_else(|| text.strip_prefix("HTTP://"))
-            .filter(|rest| !rest.contains('/'))
-            .and_then(host_port);
-        o.is_some_and(|(oh, op)| oh == h.0 && op.unwrap_or(80) == h.1.unwrap_or(80))
-    };
-    if host.as_ref().is_some_and(own) {
-        return Ok(());
-    }
-    Err(deny(format!(
-        "header Origin: `{}` is not this server's own origin ({}); {why}",
-        shown(text, 100),
-        match headers.get(header::HOST).and_then(|v| v.to_str().ok()) {
-            Some(h) => format!("http://{}", shown(h, 100)),
-            None => "the request has no Host".into(),
-        }
-    )))
-}
-
-/// What the store's directory and the database's address are called in an
-/// answer (see [`App::public`]).
-fn hidden_texts(store: &super::Local) -> Vec<(String, &'static str)> {
-    let mut out: Vec<(String, &'static str)> = Vec::new();
-    let dir = &store.data_dir;
-    for d in [std::path::absolute(dir).ok(), dir.canonicalize().ok()]
-        .into_iter()
-        .flatten()
-    {
-        let d = d.display().to_string();
-        let d = d.trim_end_matches('/');
-        if d.len() > 1 {
-            out.push((format!("{d}/"), "the store's "));
-            out.push((d.to_string(), "the store"));
-        }
-    }
-    if let Some(url) = &store.database_url
-        && let Ok(t) = crate::store::pg::Target::parse(url)
-    {
-        out.push((t.shown.clone(), "the database"));
-        // postgresql://[user@]host:port/db
-        if let Some(authority) = t
-            .shown
-            .strip_prefix("postgresql://")
-            .and_then(|r| r.split_once('/'))
-            .map(|(a, _)| a)
-        {
-            let (user, host_port) = match authority.rsplit_once('@') {
-                Some((u, hp)) => (Some(u), hp),
-                None => (None, authority),
-            };
-            out.push((host_port.to_string(), "the database's host"));
-            if let Some((host, _)) = host_port.rsplit_once(':')
-                && host.len() > 1
-            {
-                out.push((host.to_string(), "the database's host"));
-            }
-            if let Some(u) = user.filter(|u| !u.is_empty()) {
-                out.push((format!("{u}@"), ""));
-                out.push((format!("user \"{u}\""), "the user"));
-            }
-        }
-    }
-    out.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
-    out.dedup();
-    out
-}
-
 impl App {
-    /// An error as an answer shows it: the store's directory and the
-    /// database's address in generic words. A store's failure is logged
-    /// whole (masked) first: the operator sees what the client does not.
+    /// An error as an answer shows it (see [`super::hide::public`]).
     fn public(&self, e: &Error) -> Error {
-        if e.kind == crate::error::ErrorKind::Store {
-            say!(
-                self.cfg.ui,
-                "note: {}",
-                output::mask::mask_text(&e.to_string())
-            );
-        }
-        let mut e = e.clone();
-        for a in &mut e.errors {
-            for (text, words) in &self.hidden {
-                if a.message.contains(text.as_str()) {
-                    a.message = a.message.replace(text.as_str(), words);
-                }
-            }
-        }
-        e
-    }
-}
-
-/// The sensitive values of a request body (as `output::mask` knows them),
-/// longer than their last 4: the last guard on this request's messages.
-fn sensitive_values(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::Object(map) => {
-            for (k, val) in map {
-                let text = match val {
-                    Value::String(s) => Some(s.clone()),
-                    Value::Number(n) => Some(n.to_string()),
-                    _ => None,
-                };
-                match text {
-                    Some(t) if output::mask::SENSITIVE.contains(&k.as_str()) => {
-                        if t.chars().count() > 4 {
-                            out.push(t);
-                        }
-                    }
-                    _ => sensitive_values(val, out),
-                }
-            }
-        }
-        Value::Array(a) => a.iter().for_each(|x| sensitive_values(x, out)),
-        _ => {}
-    }
-}
-
-/// Reduce every one of `secrets` in the envelope's messages to its last 4.
-fn mask_messages(envelope: &mut Value, secrets: &[String]) {
-    let mut secrets: Vec<&String> = secrets.iter().collect();
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    if let Some(errors) = envelope["errors"].as_array_mut() {
-        for e in errors {
-            if let Some(m) = e["message"].as_str() {
-                let mut m = m.to_string();
-                for s in &secrets {
-                    m = m.replace(s.as_str(), &format!("…{}", output::mask::last4(s)));
-                }
-                e["message"] = Value::String(m);
-            }
-        }
+        super::hide::public(&self.hidden, &self.cfg.ui, e)
     }
 }
 
@@ -669,24 +439,6 @@ fn authorized(token: &str, headers: &HeaderMap) -> bool {
     constant_time_eq(given, token.as_bytes())
 }
 
-/// A header as text: None when absent, 400 when not visible ASCII or too long.
-fn header_text(headers: &HeaderMap, name: &str, max: usize) -> Result<Option<String>> {
-    let Some(v) = headers.get(name) else {
-        return Ok(None);
-    };
-    let text = v
-        .to_str()
-        .ok()
-        .filter(|t| !t.is_empty() && t.len() <= max && t.chars().all(|c| !c.is_control()))
-        .ok_or_else(|| {
-            refused(
-                code::INVALID_VALUE,
-                format!("header {name}: must be 1-{max} visible ASCII characters"),
-            )
-        })?;
-    Ok(Some(text.trim().to_string()))
-}
-
 async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::Response {
     // A refusal before the body was read leaves it unread on the connection:
     // say that the connection closes, so that no client reuses it.
@@ -698,7 +450,7 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
         Ok(Prepared::Call(request, ctx)) => {
             let mut secrets = Vec::new();
             if let Some(b) = &request.body {
-                sensitive_values(b, &mut secrets);
+                super::hide::sensitive_values(b, &mut secrets);
             }
             let backend = app.cfg.store.clone();
             let creates = request.endpoint.creates();
@@ -723,7 +475,7 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                     let mut r = error_reply(&e);
                     if !secrets.is_empty() {
                         let mut env = output::error_envelope(&e);
-                        mask_messages(&mut env, &secrets);
+                        super::hide::mask_messages(&mut env, &secrets);
                         *r.body_mut() = Body::from(serde_json::to_string(&env).unwrap_or_default());
                         r.headers_mut().remove(header::CONTENT_LENGTH);
                     }
@@ -774,7 +526,7 @@ async fn prepare(
             )));
         }
         Some(_) => {}
-        None => cross_site(req.headers()).map_err(fail)?,
+        None => super::origin::cross_site(req.headers(), "http").map_err(fail)?,
     }
     let (parts, body) = req.into_parts();
     let raw_path = parts.uri.path();
@@ -858,17 +610,25 @@ async fn prepare(
         .map_err(fail)?
         .unwrap_or_else(|| app.cfg.actor.clone());
     let idempotency_key =
-        header_text(&parts.headers, "Idempotency-Key", MAX_IDEMPOTENCY_KEY).map_err(fail)?;
+        super::body::header_text(&parts.headers, "Idempotency-Key", MAX_IDEMPOTENCY_KEY)
+            .map_err(fail)?;
     if let Some(k) = &idempotency_key {
         crate::core::idempotency::validate_key("header Idempotency-Key", k).map_err(fail)?;
     }
     let body = if endpoint.body == endpoints::Body::None {
         None
     } else {
-        if let Some(refusal) = not_json(&parts.headers) {
-            return Err(refusal);
+        if let Some(e) = super::body::not_json(&parts.headers) {
+            return Err(json_reply(415, &output::error_envelope(&e)));
         }
-        let bytes = read_body(app, &parts.headers, body).await.map_err(fail)?;
+        let bytes = super::body::read(
+            app.cfg.max_body,
+            app.cfg.request_timeout,
+            &parts.headers,
+            body,
+        )
+        .await
+        .map_err(fail)?;
         Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
     };
     let ctx = Ctx::new(&actor, chrono::Utc::now().naive_utc());
@@ -878,91 +638,6 @@ async fn prepare(
     request.params = params;
     request.body = body;
     Ok(Prepared::Call(Box::new(request), ctx))
-}
-
-/// The 415 (10005) of a body sent as anything but JSON: only
-/// `application/json` or `application/*+json` (any parameters) is read. An
-/// absent `Content-Type` is refused too: a web page can send a body without
-/// one to any address (`fetch` with `mode: "no-cors"`), never with JSON's.
-fn not_json(headers: &HeaderMap) -> Option<axum::response::Response> {
-    if !headers.contains_key(header::CONTENT_TYPE) {
-        let err = refused(
-            code::MALFORMED,
-            "header Content-Type: missing; send the body with `Content-Type: application/json`",
-        );
-        return Some(json_reply(415, &output::error_envelope(&err)));
-    }
-    headers
-        .get_all(header::CONTENT_TYPE)
-        .iter()
-        .find_map(not_json_type)
-}
-
-fn not_json_type(v: &HeaderValue) -> Option<axum::response::Response> {
-    let media = v
-        .to_str()
-        .unwrap_or("")
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let json = media == "application/json"
-        || (media.starts_with("application/") && media.ends_with("+json"));
-    if json {
-        return None;
-    }
-    let err = refused(
-        code::MALFORMED,
-        format!(
-            "header Content-Type: `{}` is not JSON; send the body as `Content-Type: application/json`",
-            shown(v.to_str().unwrap_or("(not visible ASCII)"), 100)
-        ),
-    );
-    Some(json_reply(415, &output::error_envelope(&err)))
-}
-
-/// The body, at most `--max-body` bytes (413), within the request timeout.
-async fn read_body(app: &Arc<App>, headers: &HeaderMap, body: Body) -> Result<Vec<u8>> {
-    let max = app.cfg.max_body;
-    let too_large = || {
-        refused(
-            code::BODY_TOO_LARGE,
-            format!("the request body is larger than the server's --max-body of {max} bytes"),
-        )
-    };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > max as u64) {
-        return Err(too_large());
-    }
-    let read = async {
-        let mut body = body;
-        let mut buf = Vec::new();
-        while let Some(frame) = body.frame().await {
-            let frame = frame
-                .map_err(|e| refused(code::MALFORMED, format!("body: could not be read ({e})")))?;
-            if let Ok(data) = frame.into_data() {
-                if buf.len() + data.len() > max {
-                    return Err(too_large());
-                }
-                buf.extend_from_slice(&data);
-            }
-        }
-        Ok(buf)
-    };
-    match tokio::time::timeout(app.cfg.request_timeout, read).await {
-        Ok(r) => r,
-        Err(_) => Err(refused(
-            code::MALFORMED,
-            format!(
-                "body: not received within {} s",
-                app.cfg.request_timeout.as_secs_f64()
-            ),
-        )),
-    }
 }
 
 #[cfg(test)]
