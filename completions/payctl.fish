@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_payctl_global_optspecs
-    string join \n data-dir= database-url= o/output= actor= no-input y/yes lock-timeout= color= base-url= http-timeout= h/help V/version
+    string join \n data-dir= database-url= o/output= actor= no-input y/yes lock-timeout= color= base-url= http-timeout= ca-cert= h/help V/version
 end
 
 function __fish_payctl_needs_command
@@ -37,6 +37,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_needs_command" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_needs_command" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -70,6 +71,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -92,6 +94,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
@@ -125,6 +128,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l first-name -d 'Only profiles with this first name (any case)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l last-name -d 'Only profiles with this last name (any case)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l email -d 'Only profiles with this e-mail address (any case)' -r
@@ -150,6 +154,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -166,6 +171,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
@@ -198,6 +204,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l skip-existing -d 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
@@ -221,6 +228,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -243,6 +251,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
@@ -328,6 +337,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -348,6 +358,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -364,6 +375,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
@@ -448,6 +460,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -470,6 +483,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -491,6 +505,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
@@ -521,6 +536,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -541,6 +557,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -557,6 +574,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
@@ -591,6 +609,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -613,6 +632,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -633,6 +653,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -653,6 +674,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l reason -d 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4' -r
@@ -674,6 +696,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -694,6 +717,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -716,6 +740,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -735,6 +760,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -755,6 +781,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -778,6 +805,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -800,6 +828,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l body -d 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l program -d 'program_id: a prm_ id or a program name' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l application -d 'application_id: an app_ id or an application name of the program' -r
@@ -827,6 +856,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -843,6 +873,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l status -d 'Only transactions with this transaction_status_id, or its name (Failed)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l template -d 'Only transactions of this template (id, or name in any application)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l program -d 'Only transactions of this program (id or name)' -r
@@ -867,6 +898,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -887,6 +919,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
@@ -913,6 +946,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -931,6 +965,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l country -d 'The country of `states` (GET /dictionaries/countries/{country_id}/states), 1 (the United States) when not given; a country that is not in `countries` answers 20001. Only `states` takes it: with another dictionary it is a usage error' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
@@ -954,6 +989,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand worker" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l interval -d 'Seconds between polls with --watch (fractions allowed, 0.01-86400)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -972,6 +1008,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand init" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand init" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -989,6 +1026,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1008,6 +1046,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l repair -d 'Rebuild derived data and remove stray temp files'
@@ -1025,6 +1064,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l to -d 'A directory, or postgresql://user:password@host:port/dbname' -r
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s y -l yes -d 'Confirm destructive commands without asking'
@@ -1045,6 +1085,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1061,12 +1102,15 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0: a free one). Beyond loopback, a token is required (--token-file, PAYCTL_SERVE_TOKEN or --token)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l token -d 'Require `Authorization: Bearer TOKEN` on every request (compared in constant time): 16 or more printable ASCII characters, no space, at least 4 distinct ones (`openssl rand -hex 16`). Every local user can read it in the process list: prefer --token-file or PAYCTL_SERVE_TOKEN' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l token-file -d 'Read the token (as --token) from FILE: its first line, the line break after it dropped. The file must not be readable by other users (chmod 600 or 640)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l worker-interval -d 'Seconds between passes of the background worker (0.01-86400)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l max-body -d 'Largest request body in bytes (larger: 413)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l request-timeout -d 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-cert -d 'Serve HTTPS with this certificate: a PEM file with the server\'s certificate, then any intermediate ones (needs --tls-key)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-key -d 'The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users cannot read (chmod 600)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-worker -d 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'
@@ -1085,6 +1129,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -1101,6 +1146,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l keep -d 'Keep the scratch store instead of removing it at the end'
@@ -1118,6 +1164,7 @@ always\t''
 never\t''"
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help (see more with \'--help\')'

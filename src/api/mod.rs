@@ -2,8 +2,8 @@
 //! around it: in process ([`endpoints::call`] on the local store), the HTTP
 //! server (`server`, `payctl serve`) and the HTTP client (`client`, remote
 //! mode). `openapi` describes the table as an OpenAPI 3.1 document. The
-//! server's edge has a module per concern: `origin` (what a web page could
-//! send), `access_log`, `body` (a request's body and text headers) and
+//! server's edge has a module per concern: `tls`, `origin` (what a web page
+//! could send), `access_log`, `body` (a request's body and text headers) and
 //! `hide` (the store's whereabouts kept out of answers).
 
 pub(crate) mod access_log;
@@ -14,6 +14,7 @@ pub(crate) mod hide;
 pub mod openapi;
 pub(crate) mod origin;
 pub mod server;
+pub(crate) mod tls;
 
 use std::path::PathBuf;
 use std::time::Duration;

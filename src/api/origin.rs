@@ -1,7 +1,7 @@
 //! What a server without a token (or keys) refuses because a web page
 //! could have sent it (403, 10011): a `Host` that is not loopback (DNS
 //! rebinding) and an `Origin` other than the server's own: its scheme
-//! (`http`) and the `Host` it was reached on.
+//! (`http`, or `https` with `--tls-cert`) and the `Host` it was reached on.
 
 use axum::http::{HeaderMap, header};
 

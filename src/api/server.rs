@@ -41,6 +41,8 @@ pub struct Config {
     pub store: Local,
     /// Where the listening line, the access log and the notes go (stderr).
     pub ui: crate::output::ui::Ui,
+    /// HTTPS with this (`--tls-cert`, `--tls-key`); None: plain HTTP.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 /// A line on stderr, through the [`Ui`](crate::output::ui::Ui).
@@ -137,7 +139,7 @@ async fn run(cfg: Config) -> Result<()> {
         .cfg
         .worker_interval
         .map(|every| tokio::spawn(worker_loop(app.clone(), every, stop_rx)));
-    say!(app.cfg.ui, "listening on http://{addr}");
+    say!(app.cfg.ui, "listening on {}://{addr}", app.scheme());
 
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let signal = shutdown_signal();
@@ -145,7 +147,7 @@ async fn run(cfg: Config) -> Result<()> {
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let (stream, _peer) = match accepted {
+                let (stream, peer) = match accepted {
                     Ok(a) => a,
                     Err(e) => {
                         // Out of descriptors and the like: note it, keep serving.
@@ -155,15 +157,23 @@ async fn run(cfg: Config) -> Result<()> {
                     }
                 };
                 let _ = stream.set_nodelay(true);
-                let svc = hyper_util::service::TowerToHyperService::new(router.clone());
-                let conn = hyper::server::conn::http1::Builder::new()
-                    .timer(hyper_util::rt::TokioTimer::new())
+                let mut http = hyper::server::conn::http1::Builder::new();
+                http.timer(hyper_util::rt::TokioTimer::new())
                     .header_read_timeout(app.cfg.request_timeout)
-                    .max_buf_size(MAX_HEAD)
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), svc);
-                let conn = graceful.watch(conn);
+                    .max_buf_size(MAX_HEAD);
+                let conn = super::tls::serve_connection(
+                    stream,
+                    app.cfg.tls.clone(),
+                    http,
+                    super::tls::service(&router, peer),
+                    graceful.watcher(),
+                    app.cfg.request_timeout,
+                );
+                let app = app.clone();
                 tokio::spawn(async move {
-                    let _ = conn.await;
+                    if let Err(why) = conn.await && !app.cfg.quiet {
+                        say!(app.cfg.ui, "note: {peer}: TLS handshake failed: {why}");
+                    }
                 });
             }
             _ = &mut signal => break,
@@ -407,6 +417,15 @@ fn sent_once(headers: &HeaderMap) -> Result<()> {
 }
 
 impl App {
+    /// `https` with `--tls-cert`, else `http`.
+    fn scheme(&self) -> &'static str {
+        if self.cfg.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        }
+    }
+
     /// An error as an answer shows it (see [`super::hide::public`]).
     fn public(&self, e: &Error) -> Error {
         super::hide::public(&self.hidden, &self.cfg.ui, e)
@@ -526,7 +545,7 @@ async fn prepare(
             )));
         }
         Some(_) => {}
-        None => super::origin::cross_site(req.headers(), "http").map_err(fail)?,
+        None => super::origin::cross_site(req.headers(), app.scheme()).map_err(fail)?,
     }
     let (parts, body) = req.into_parts();
     let raw_path = parts.uri.path();

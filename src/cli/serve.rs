@@ -2,6 +2,7 @@
 //! `api::server`.
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::Global;
@@ -82,6 +83,14 @@ pub struct ServeArgs {
     /// No access log on stderr
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Serve HTTPS with this certificate: a PEM file with the server's certificate, then any
+    /// intermediate ones (needs --tls-key)
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users
+    /// cannot read (chmod 600)
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
 }
 
 impl ServeArgs {
@@ -109,6 +118,15 @@ impl ServeArgs {
                 g.actor
             )));
         }
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(crate::api::tls::server_config(
+                &format!("--tls-cert {}", cert.display()),
+                &read_pem("--tls-cert", cert, false)?,
+                &format!("--tls-key {}", key.display()),
+                &read_pem("--tls-key", key, true)?,
+            )?),
+            _ => None,
+        };
         drop(g.write()?);
         server::serve(server::Config {
             listen: self.listen,
@@ -126,6 +144,7 @@ impl ServeArgs {
                 kept: g.database_url.is_none().then(Default::default),
             },
             ui: g.ui,
+            tls,
         })?;
         Ok(Response::Raw(String::new()))
     }
@@ -216,4 +235,36 @@ fn token_from_file(file: &std::path::Path) -> Result<String> {
         return Err(bad("is empty; write the token on its first line".into()));
     }
     Ok(token.to_string())
+}
+
+/// Largest PEM file read (a certificate chain or a key): 1 MiB.
+const MAX_PEM: u64 = 1 << 20;
+
+/// The bytes of the PEM file of `flag`. Refused (usage, exit 2): a file
+/// that is missing, unreadable, not a regular file or larger than 1 MiB,
+/// and a `private` one (a key) that every user can read.
+pub fn read_pem(flag: &str, file: &Path, private: bool) -> Result<Vec<u8>> {
+    let shown = file.display();
+    let bad = |what: String| Error::usage(format!("{flag} {shown}: {what}"));
+    let meta = std::fs::metadata(file).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    if !meta.is_file() {
+        return Err(bad("is not a regular file".into()));
+    }
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o004 != 0 {
+            return Err(bad(format!(
+                "is readable by every user (mode {mode:03o}); `chmod 600` it (or 640 for a group)"
+            )));
+        }
+    }
+    if meta.len() > MAX_PEM {
+        return Err(bad(format!(
+            "is {} bytes; a PEM file of certificates or a key is far smaller (at most {MAX_PEM})",
+            meta.len()
+        )));
+    }
+    std::fs::read(file).map_err(|e| bad(format!("cannot be read: {e}")))
 }
