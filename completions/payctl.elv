@@ -1066,6 +1066,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --worker-interval 'Seconds between passes of the background worker (0.01-86400)'
             cand --max-body 'Largest request body in bytes (larger: 413)'
             cand --request-timeout 'Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)'
+            cand --log-format 'The access log''s format: text (`TIME METHOD PATH STATUS 1.2ms`) or json (one object per line: ts, method, path, status, ms, key, request_id)'
             cand --tls-cert 'Serve HTTPS with this certificate: a PEM file with the server''s certificate, then any intermediate ones (needs --tls-key)'
             cand --tls-key 'The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users cannot read (chmod 600)'
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'

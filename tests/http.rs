@@ -307,7 +307,7 @@ fn http_writers_beside_a_cli_writer_all_land_with_unique_ids() {
             .lock()
             .unwrap()
             .lines()
-            .all(|l| !l.starts_with("POST")),
+            .all(|l| !l.contains("POST /customer-profiles")),
         "--quiet"
     );
 }
@@ -2238,4 +2238,139 @@ fn serve_refuses_a_certificate_or_key_that_cannot_serve() {
             "{args:?} {flag} {says}: {o:?}"
         );
     }
+}
+
+/// The text access-log lines of `log`: (timestamp, method, path, status).
+fn access_lines(log: &str) -> Vec<(String, String, String, u16)> {
+    let line = regex::Regex::new(
+        r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (\S+) (\S+) (\d{3}) \d+\.\dms$",
+    )
+    .unwrap();
+    log.lines()
+        .filter_map(|l| {
+            let c = line.captures(l)?;
+            Some((
+                c[1].to_string(),
+                c[2].to_string(),
+                c[3].to_string(),
+                c[4].parse().unwrap(),
+            ))
+        })
+        .collect()
+}
+
+/// Issue 31, observability: `--log-format json` writes one JSON object per
+/// request: ts (UTC, RFC 3339 with Z), method, path (masked as the text
+/// log masks it), status, ms, key (`token` for serve's token, else null)
+/// and request_id (the one the answer carried).
+#[test]
+fn the_json_access_log_is_one_object_per_request_with_its_id_and_key() {
+    let env = Env::new();
+    let token = "Js0n-log-token-4567";
+    let s = Server::start(&env, &["--log-format", "json", "--token", token]);
+    let bearer = format!("Bearer {token}");
+    let auth = ("Authorization", bearer.as_str());
+    let sent = vec![
+        s.send(
+            "GET",
+            "/customer-profiles",
+            None,
+            &[auth, ("X-Request-Id", "json-log-1")],
+        ),
+        s.send(
+            "POST",
+            "/customer-profiles",
+            Some(&profile_body("cust-json-01").to_string()),
+            &[auth],
+        ),
+        s.send("GET", "/customer-profiles/123456789012", None, &[auth]),
+        s.send("GET", "/customer-profiles", None, &[]),
+    ];
+    let statuses: Vec<u16> = sent.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [200, 201, 404, 401]);
+    let (_, log) = s.terminate();
+    let objects: Vec<Value> = log
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(objects.len(), sent.len(), "{log}");
+    for (o, r) in objects.iter().zip(&sent) {
+        let keys: Vec<&str> = o.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["ts", "method", "path", "status", "ms", "key", "request_id"],
+            "{o}"
+        );
+        let ts = o["ts"].as_str().unwrap();
+        assert!(ts.ends_with('Z'), "{ts}");
+        chrono::DateTime::parse_from_rfc3339(ts).unwrap_or_else(|e| panic!("{e}: {ts}"));
+        assert_eq!(o["status"].as_u64(), Some(u64::from(r.status)), "{o}");
+        assert!(o["ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{o}");
+        assert_eq!(o["request_id"].as_str(), r.header("x-request-id"), "{o}");
+        let key = if r.status == 401 {
+            Value::Null
+        } else {
+            json!("token")
+        };
+        assert_eq!(o["key"], key, "{o}");
+    }
+    assert_eq!(objects[0]["request_id"], "json-log-1");
+    assert_eq!(objects[1]["method"], "POST");
+    assert_eq!(objects[1]["path"], "/customer-profiles");
+    assert_eq!(objects[2]["path"], "/customer-profiles/…9012");
+    assert!(
+        !log.contains("123456789012") && !log.contains(token),
+        "{log}"
+    );
+
+    // Text mode: a UTC timestamp first.
+    let s = Server::start(&env, &[]);
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    let (_, log) = s.terminate();
+    let lines = access_lines(&log);
+    assert_eq!(lines.len(), 1, "{log}");
+    assert_eq!(
+        (lines[0].1.as_str(), lines[0].2.as_str(), lines[0].3),
+        ("GET", "/customer-profiles", 200)
+    );
+    chrono::DateTime::parse_from_rfc3339(&lines[0].0).unwrap();
+}
+
+/// Issue 31, observability: `X-Request-Id` is echoed when the client sent
+/// a usable one (1-128 visible ASCII), else a new one (32 hex digits), on
+/// every answer, errors and refusals at the edge included.
+#[test]
+fn x_request_id_is_echoed_or_generated_on_every_answer() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let id = "req-ABC_123.xyz:7";
+    let with = [("X-Request-Id", id)];
+    for r in [
+        s.send("GET", "/customer-profiles", None, &with),
+        s.send(
+            "GET",
+            "/customer-profiles/csp_doesnotexist0000000",
+            None,
+            &with,
+        ),
+        s.send("PATCH", "/customer-profiles", Some("{}"), &with),
+        s.send("POST", "/customer-profiles", Some("{not json"), &with),
+        s.send("GET", "/_payctl/health", None, &with),
+    ] {
+        assert_eq!(r.header("x-request-id"), Some(id), "{r:?}");
+    }
+    let hex = regex::Regex::new("^[0-9a-f]{32}$").unwrap();
+    let long = "a".repeat(129);
+    let mut seen = std::collections::HashSet::new();
+    for sent in [None, Some("a b"), Some(long.as_str()), Some("")] {
+        let headers: Vec<(&str, &str)> = sent.map(|v| ("X-Request-Id", v)).into_iter().collect();
+        let r = s.send("GET", "/customer-profiles", None, &headers);
+        let got = r.header("x-request-id").expect("an id").to_string();
+        assert!(hex.is_match(&got), "{sent:?}: {got}");
+        assert!(seen.insert(got), "a new id each time");
+    }
+    let max = "b".repeat(128);
+    let r = s.send("GET", "/customer-profiles", None, &[("X-Request-Id", &max)]);
+    assert_eq!(r.header("x-request-id"), Some(max.as_str()));
 }

@@ -764,6 +764,9 @@ fn operation(e: &Endpoint) -> Value {
             "schema": schema_ref("Actor"),
             "description": "the actor written to created_by / modified_by, percent-encoded UTF-8, 1-64 characters once decoded, no control or invisible format characters (default: serve's --actor)"}));
     }
+    params.push(json!({"name": "X-Request-Id", "in": "header", "required": false,
+        "schema": {"type": "string", "minLength": 1, "maxLength": super::access_log::MAX_REQUEST_ID, "pattern": "^[!-~]+$"},
+        "description": "the request's id, echoed in the answer's X-Request-Id and the access log; another one is generated when absent or not 1-128 visible ASCII characters"}));
     let ok = if e.creates() { "201" } else { "200" };
     let mut responses = Map::new();
     let content = if e.kind == Kind::Document {

@@ -19,7 +19,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde_json::Value;
 
 use super::Local;
-use super::access_log::{masked_path, shown};
+use super::access_log::{self, LogFormat, shown};
 use super::endpoints::{self, Backend, Method, Op, Params, Request, Route};
 use crate::core::Ctx;
 use crate::error::{ApiError, Error, Result, code};
@@ -43,6 +43,7 @@ pub struct Config {
     pub ui: crate::output::ui::Ui,
     /// HTTPS with this (`--tls-cert`, `--tls-key`); None: plain HTTP.
     pub tls: Option<Arc<rustls::ServerConfig>>,
+    pub log_format: LogFormat,
 }
 
 /// A line on stderr, through the [`Ui`](crate::output::ui::Ui).
@@ -302,28 +303,17 @@ async fn handle(
 
 async fn answer_and_log(
     app: Arc<App>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     _counted: InFlight,
 ) -> axum::response::Response {
-    let start = Instant::now();
-    let method = req.method().as_str().to_string();
-    let path = req.uri().path().to_string();
-    let resp = answer(&app, req).await;
+    let seen = access_log::Seen::begin(&mut req);
+    let mut resp = answer(&app, req).await;
     // A change committed but not finished (a full disk): its answer was the
     // change's; this says what is left for the next opening of the store.
     for w in crate::store::journal::take_warnings() {
         say!(app.cfg.ui, "warning: {}", output::mask::mask_text(&w));
     }
-    if !app.cfg.quiet {
-        say!(
-            app.cfg.ui,
-            "{} {} {} {:.1}ms",
-            shown(&method, 16),
-            shown(&masked_path(&path), 200),
-            resp.status().as_u16(),
-            start.elapsed().as_secs_f64() * 1000.0
-        );
-    }
+    seen.end(&mut resp, app.cfg.log_format, app.cfg.quiet, &app.cfg.ui);
     resp
 }
 
@@ -544,7 +534,7 @@ async fn prepare(
                 "send `Authorization: Bearer TOKEN` with the server's token",
             )));
         }
-        Some(_) => {}
+        Some(_) => access_log::Caller::name(req.extensions(), "token"),
         None => super::origin::cross_site(req.headers(), app.scheme()).map_err(fail)?,
     }
     let (parts, body) = req.into_parts();

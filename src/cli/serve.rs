@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::Global;
+use crate::api::access_log::LogFormat;
 use crate::api::{Local, server};
 use crate::error::{Error, Result};
 use crate::output::Response;
@@ -83,6 +84,10 @@ pub struct ServeArgs {
     /// No access log on stderr
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// The access log's format: text (`TIME METHOD PATH STATUS 1.2ms`) or json (one object
+    /// per line: ts, method, path, status, ms, key, request_id)
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
     /// Serve HTTPS with this certificate: a PEM file with the server's certificate, then any
     /// intermediate ones (needs --tls-key)
     #[arg(long, value_name = "FILE", requires = "tls_key")]
@@ -145,6 +150,7 @@ impl ServeArgs {
             },
             ui: g.ui,
             tls,
+            log_format: self.log_format,
         })?;
         Ok(Response::Raw(String::new()))
     }
