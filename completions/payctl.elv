@@ -1069,6 +1069,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --log-format 'The access log''s format: text (`TIME METHOD PATH STATUS 1.2ms`) or json (one object per line: ts, method, path, status, ms, key, request_id)'
             cand --tls-cert 'Serve HTTPS with this certificate: a PEM file with the server''s certificate, then any intermediate ones (needs --tls-key)'
             cand --tls-key 'The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users cannot read (chmod 600)'
+            cand --rate-limit 'At most N requests a second per credential (token or key; without one, per client address), in bursts of up to N; more: 429 with Retry-After (10012). Health and readiness are never limited'
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'

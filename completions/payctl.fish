@@ -1113,6 +1113,7 @@ complete -c payctl -n "__fish_payctl_using_subcommand serve" -l log-format -d 'T
 json\t'One JSON object per line: ts, method, path, status, ms, key, request_id'"
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-cert -d 'Serve HTTPS with this certificate: a PEM file with the server\'s certificate, then any intermediate ones (needs --tls-key)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-key -d 'The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users cannot read (chmod 600)' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l rate-limit -d 'At most N requests a second per credential (token or key; without one, per client address), in bursts of up to N; more: 429 with Retry-After (10012). Health and readiness are never limited' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-worker -d 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'

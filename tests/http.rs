@@ -2240,6 +2240,105 @@ fn serve_refuses_a_certificate_or_key_that_cannot_serve() {
     }
 }
 
+/// The statuses and headers of `n` GETs of `path` sent as fast as they go.
+fn burst(s: &Server, path: &str, n: usize, headers: &[(&str, &str)]) -> Vec<common::serve::Reply> {
+    (0..n).map(|_| s.send("GET", path, None, headers)).collect()
+}
+
+/// Issue 31, limits: past `--rate-limit N` a second, 429 with `Retry-After`
+/// (whole seconds, at least 1) and 10012; health is never limited; each
+/// credential, and each address without one, has a bucket of its own.
+#[test]
+fn the_rate_limit_answers_429_with_retry_after_per_credential() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--rate-limit", "3"]);
+    let start = std::time::Instant::now();
+    let replies = burst(&s, "/customer-profiles", 12, &[]);
+    let took = start.elapsed().as_secs_f64();
+    let ok = replies.iter().filter(|r| r.status == 200).count();
+    let limited: Vec<_> = replies.iter().filter(|r| r.status == 429).collect();
+    assert_eq!(ok + limited.len(), 12, "{replies:?}");
+    assert!(ok >= 3, "the burst of 3 passes: {ok}");
+    assert!(
+        (ok as f64) <= 3.0 + (took * 3.0).ceil(),
+        "{ok} passed in {took} s"
+    );
+    assert!(!limited.is_empty(), "{replies:?}");
+    for r in &limited {
+        r.refused(429, 10012);
+        let after: u64 = r
+            .header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .unwrap();
+        assert!(after >= 1, "{r:?}");
+    }
+    for path in ["/_payctl/health"] {
+        for r in burst(&s, path, 8, &[]) {
+            assert_eq!(r.status, 200, "{path} is not limited: {r:?}");
+        }
+    }
+    if have_curl() {
+        // Another address without a credential: a bucket of its own.
+        let url = format!("{}/customer-profiles", s.base);
+        let (code, out, err) = curl(&["--interface", "127.0.0.2", &url]);
+        assert_eq!(code, Some(0), "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert!(v["errors"].is_null(), "{out}");
+    }
+    drop(s);
+
+    // With a token: the token's bucket, and any other credential's own.
+    let token = "Rl7-rate-limit-token-19";
+    let s = Server::start(&env, &["--rate-limit", "1", "--token", token]);
+    let bearer = format!("Bearer {token}");
+    let mine = [("Authorization", bearer.as_str())];
+    let other = [("Authorization", "Bearer another-credential-8x")];
+    assert_eq!(s.send("GET", "/customer-profiles", None, &mine).status, 200);
+    s.send("GET", "/customer-profiles", None, &mine)
+        .refused(429, 10012);
+    // Not the token's bucket: 401 (a wrong credential), then its own 429.
+    s.send("GET", "/customer-profiles", None, &other)
+        .refused(401, 10007);
+    s.send("GET", "/customer-profiles", None, &other)
+        .refused(429, 10012);
+    // Without a credential: the address's bucket.
+    s.get("/customer-profiles").refused(401, 10007);
+}
+
+/// Issue 31, limits: remote mode waits out a 429 (`Retry-After`) and sends
+/// the request again, a create without an idempotency key included (a
+/// 429 executed nothing): it succeeds, once.
+#[test]
+fn remote_mode_waits_out_a_429_and_the_command_succeeds_once() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--rate-limit", "1"]);
+    // The address's one request of this second.
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    let start = std::time::Instant::now();
+    let o = s.cli_with(
+        &env,
+        &["profile", "create", "--body", "-"],
+        profile_body("cust-limited-1").to_string().as_bytes(),
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(start.elapsed() >= std::time::Duration::from_millis(500));
+    let csp = o.id();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let listed = s.get("/customer-profiles?customer_key=cust-limited-1");
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+    assert_eq!(listed.json["data"][0]["customer_profile_id"], csp.as_str());
+    let (_, log) = s.terminate();
+    let posts: Vec<u16> = access_lines(&log)
+        .into_iter()
+        .filter(|l| l.1 == "POST" && l.2 == "/customer-profiles")
+        .map(|l| l.3)
+        .collect();
+    assert_eq!(posts.first(), Some(&429), "{log}");
+    assert_eq!(posts.last(), Some(&201), "{log}");
+    assert_eq!(posts.iter().filter(|s| **s == 201).count(), 1, "{log}");
+}
+
 /// The text access-log lines of `log`: (timestamp, method, path, status).
 fn access_lines(log: &str) -> Vec<(String, String, String, u16)> {
     let line = regex::Regex::new(
@@ -2343,7 +2442,7 @@ fn the_json_access_log_is_one_object_per_request_with_its_id_and_key() {
 #[test]
 fn x_request_id_is_echoed_or_generated_on_every_answer() {
     let env = Env::new();
-    let s = Server::start(&env, &[]);
+    let s = Server::start(&env, &["--rate-limit", "1000"]);
     let id = "req-ABC_123.xyz:7";
     let with = [("X-Request-Id", id)];
     for r in [
@@ -2373,4 +2472,10 @@ fn x_request_id_is_echoed_or_generated_on_every_answer() {
     let max = "b".repeat(128);
     let r = s.send("GET", "/customer-profiles", None, &[("X-Request-Id", &max)]);
     assert_eq!(r.header("x-request-id"), Some(max.as_str()));
+    drop(s);
+    // A refusal of the limit carries it too.
+    let s = Server::start(&env, &["--rate-limit", "1"]);
+    let replies = burst(&s, "/customer-profiles", 3, &with);
+    let limited = replies.iter().find(|r| r.status == 429).expect("a 429");
+    assert_eq!(limited.header("x-request-id"), Some(id), "{limited:?}");
 }

@@ -10,7 +10,11 @@
 //! service may have applied it. A request that may be repeated (GET, PUT,
 //! DELETE, and a POST with an `Idempotency-Key`) is retried with backoff on
 //! connection errors and on 503; a POST without a key is sent again only
-//! when nothing of it was sent.
+//! when nothing of it was sent. A 429 (`--rate-limit`) is waited out and
+//! sent again whatever the method, a POST without a key included: the
+//! server refuses it at its edge, before anything is executed (as
+//! RFC 6585 has it: the request was not processed), so sending it again
+//! cannot apply it twice.
 //!
 //! Over `https://` the service's certificate is checked against Mozilla's
 //! roots, or, with `--ca-cert FILE` (`PAYCTL_CA_CERT`), against that file's
@@ -31,6 +35,9 @@ const ATTEMPTS: u32 = 4;
 /// The first backoff; it doubles per retry (0.2, 0.4, 0.8 s), or follows a
 /// shorter `Retry-After`.
 const BACKOFF: Duration = Duration::from_millis(200);
+/// The longest `Retry-After` of a 429 that is waited out; a longer one is
+/// answered at once (the command fails with 10012).
+const MAX_RATE_WAIT: Duration = Duration::from_secs(30);
 /// The largest answer the client reads (then 30008). The largest page a
 /// service answers is about 7 MiB of JSON: 1000 profiles with every field at
 /// its longest and 50 tags of 50-character keys and values (tags are ASCII)
@@ -254,6 +261,12 @@ impl Client {
                 Ok(a) if a.status == 503 && repeatable => {
                     Some(a.retry_after.map_or(wait, |s| s.min(wait * 4)))
                 }
+                // Refused before anything ran: any method may be sent again.
+                Ok(a) if a.status == 429 => match a.retry_after {
+                    Some(s) if s > MAX_RATE_WAIT => None,
+                    Some(s) => Some(s.max(wait)),
+                    None => Some(wait),
+                },
                 _ => None,
             };
             match retry_in {

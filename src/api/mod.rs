@@ -3,7 +3,7 @@
 //! server (`server`, `payctl serve`) and the HTTP client (`client`, remote
 //! mode). `openapi` describes the table as an OpenAPI 3.1 document. The
 //! server's edge has a module per concern: `tls`, `origin` (what a web page
-//! could send), `access_log` (and `X-Request-Id`), `body` (a request's body and text headers) and
+//! could send), `limit` (`--rate-limit`), `access_log` (and `X-Request-Id`), `body` (a request's body and text headers) and
 //! `hide` (the store's whereabouts kept out of answers).
 
 pub(crate) mod access_log;
@@ -11,6 +11,7 @@ pub(crate) mod body;
 pub mod client;
 pub mod endpoints;
 pub(crate) mod hide;
+pub(crate) mod limit;
 pub mod openapi;
 pub(crate) mod origin;
 pub mod server;

@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Query};
+use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Op, Query};
 use crate::catalog::dictionaries as dict;
 use crate::cli::MAX_ACTOR;
 use crate::core::{address, instrument, profile, program, rules, txn};
@@ -791,6 +791,10 @@ fn operation(e: &Endpoint) -> Value {
         responses.insert("413".into(), err("TooLarge"));
         responses.insert("415".into(), err("UnsupportedMediaType"));
     }
+    // Health is never limited (see api::limit).
+    if e.op != Op::Health {
+        responses.insert("429".into(), err("TooManyRequests"));
+    }
     responses.insert("500".into(), err("StoreUnusable"));
     responses.insert("503".into(), err("Busy"));
     let mut op = json!({
@@ -845,6 +849,11 @@ pub fn document() -> Value {
                 "TooLarge": error("the body is larger than --max-body (10009)"),
                 "UnsupportedMediaType": error("the body's Content-Type is not JSON (10005)"),
                 "StoreUnusable": error("the store cannot be used (30002-30004)"),
+                "TooManyRequests": {
+                    "description": "more requests a second with this credential (or, without one, from this address) than the server's --rate-limit (10012); nothing was executed: retry after Retry-After seconds",
+                    "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 1}}},
+                    "content": {"application/json": {"schema": schema_ref("ErrorEnvelope")}}
+                },
                 "Busy": {
                     "description": "the store is busy (30001); retry after Retry-After seconds",
                     "headers": {"Retry-After": {"schema": {"type": "integer"}}},

@@ -43,6 +43,8 @@ pub struct Config {
     pub ui: crate::output::ui::Ui,
     /// HTTPS with this (`--tls-cert`, `--tls-key`); None: plain HTTP.
     pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// `--rate-limit`: requests a second per credential (see [`super::limit`]).
+    pub rate_limit: Option<std::num::NonZeroU32>,
     pub log_format: LogFormat,
 }
 
@@ -85,6 +87,7 @@ struct App {
     /// Requests being answered, their connections gone or not (see
     /// [`handle`]): shutdown waits for them before it closes the store.
     in_flight: std::sync::atomic::AtomicUsize,
+    limiter: Option<super::limit::Limiter>,
 }
 
 /// One request counted in [`App::in_flight`] while it lives.
@@ -128,11 +131,13 @@ async fn run(cfg: Config) -> Result<()> {
         .local_addr()
         .map_err(|e| Error::usage(format!("--listen {}: {e}", cfg.listen)))?;
     let hidden = super::hide::hidden_texts(&cfg.store);
+    let cfg_limit = cfg.rate_limit;
     let app = Arc::new(App {
         cfg,
         stop: AtomicBool::new(false),
         hidden,
         in_flight: Default::default(),
+        limiter: cfg_limit.map(super::limit::Limiter::new),
     });
     let router = axum::Router::new().fallback(handle).with_state(app.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -307,7 +312,10 @@ async fn answer_and_log(
     _counted: InFlight,
 ) -> axum::response::Response {
     let seen = access_log::Seen::begin(&mut req);
-    let mut resp = answer(&app, req).await;
+    let mut resp = match app.limiter.as_ref().and_then(|l| l.check(&req)) {
+        Some(over) => error_reply(&over),
+        None => answer(&app, req).await,
+    };
     // A change committed but not finished (a full disk): its answer was the
     // change's; this says what is left for the next opening of the store.
     for w in crate::store::journal::take_warnings() {
@@ -335,7 +343,9 @@ fn json_reply(status: u16, body: &Value) -> axum::response::Response {
 fn error_reply(err: &Error) -> axum::response::Response {
     let status = super::status_of(err);
     let mut r = json_reply(status, &output::error_envelope(err));
-    if status == 503 {
+    // Busy, or over --rate-limit (whose buckets of N a second hold a
+    // request again within 1/N s): a second is enough.
+    if status == 503 || status == 429 {
         r.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     }

@@ -96,6 +96,11 @@ pub struct ServeArgs {
     /// cannot read (chmod 600)
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// At most N requests a second per credential (token or key; without one, per client
+    /// address), in bursts of up to N; more: 429 with Retry-After (10012). Health and
+    /// readiness are never limited
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rate_limit: Option<u32>,
 }
 
 impl ServeArgs {
@@ -150,6 +155,7 @@ impl ServeArgs {
             },
             ui: g.ui,
             tls,
+            rate_limit: self.rate_limit.and_then(std::num::NonZeroU32::new),
             log_format: self.log_format,
         })?;
         Ok(Response::Raw(String::new()))
