@@ -1028,7 +1028,7 @@ fn a_busy_store_answers_503_naming_no_path_and_the_log_names_it() {
     for r in [
         s.post("/customer-profiles", &profile_body("cust-busy-01")),
         s.get("/customer-profiles"),
-        s.get("/_payctl/health"),
+        s.get("/_payctl/ready"),
     ] {
         r.refused(503, 30001);
         assert_eq!(r.header("retry-after"), Some("1"), "{r:?}");
@@ -1133,9 +1133,13 @@ fn a_database_gone_away_answers_503_naming_no_host_port_or_user() {
             .status,
         201
     );
+    assert_eq!(s.get("/_payctl/ready").status, 200);
     cut.store(true, std::sync::atomic::Ordering::SeqCst);
     std::thread::sleep(std::time::Duration::from_millis(200));
+    // Alive all the same; not ready (issue 31).
+    assert_eq!(s.get("/_payctl/health").status, 200);
     for r in [
+        s.get("/_payctl/ready"),
         s.get("/customer-profiles"),
         s.post("/customer-profiles", &profile_body("cust-pg-gone2")),
     ] {
@@ -2246,8 +2250,9 @@ fn burst(s: &Server, path: &str, n: usize, headers: &[(&str, &str)]) -> Vec<comm
 }
 
 /// Issue 31, limits: past `--rate-limit N` a second, 429 with `Retry-After`
-/// (whole seconds, at least 1) and 10012; health is never limited; each
-/// credential, and each address without one, has a bucket of its own.
+/// (whole seconds, at least 1) and 10012; health and readiness are never
+/// limited; each credential, and each address without one, has a bucket
+/// of its own.
 #[test]
 fn the_rate_limit_answers_429_with_retry_after_per_credential() {
     let env = Env::new();
@@ -2273,7 +2278,7 @@ fn the_rate_limit_answers_429_with_retry_after_per_credential() {
             .unwrap();
         assert!(after >= 1, "{r:?}");
     }
-    for path in ["/_payctl/health"] {
+    for path in ["/_payctl/health", "/_payctl/ready"] {
         for r in burst(&s, path, 8, &[]) {
             assert_eq!(r.status, 200, "{path} is not limited: {r:?}");
         }
@@ -2356,6 +2361,254 @@ fn access_lines(log: &str) -> Vec<(String, String, String, u16)> {
             ))
         })
         .collect()
+}
+
+/// Issue 31, observability: health says the server is alive without the
+/// store; ready is 503 (30001, Retry-After) within its 2 s bound while
+/// another process holds the store's lock, whatever --lock-timeout, and
+/// 200 again once the lock is let go.
+#[test]
+fn health_is_alive_and_ready_is_503_while_the_store_is_held() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--lock-timeout", "60"]);
+    let r = s.get("/_payctl/ready");
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json["data"][0]["status"], "ok");
+    let lock = hold_lock(&env);
+    let start = std::time::Instant::now();
+    let r = s.get("/_payctl/ready");
+    let took = start.elapsed();
+    r.refused(503, 30001);
+    assert_eq!(r.header("retry-after"), Some("1"), "{r:?}");
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    assert!(!r.text.contains(env.dir.path().to_str().unwrap()), "{r:?}");
+    let start = std::time::Instant::now();
+    let h = s.get("/_payctl/health");
+    assert_eq!(h.status, 200, "{h:?}");
+    assert_eq!(h.json["data"][0]["status"], "ok");
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+    drop(lock);
+    assert_eq!(s.get("/_payctl/ready").status, 200);
+}
+
+/// One sample of a Prometheus text exposition.
+#[derive(Debug)]
+struct Sample {
+    name: String,
+    labels: std::collections::BTreeMap<String, String>,
+    value: f64,
+}
+
+/// The samples of a Prometheus text exposition (format 0.0.4), each line
+/// checked strictly: `# HELP name text`, `# TYPE name type` (once, before
+/// the family's samples), `name{label="value",…} value`, or empty. Panics
+/// on any other line.
+fn prometheus(text: &str) -> Vec<Sample> {
+    use std::collections::{BTreeMap, HashMap};
+    let name = r"[a-zA-Z_:][a-zA-Z0-9_:]*";
+    let label = r#"[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*""#;
+    let value = r"(?:[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+)|[+-]Inf|NaN)";
+    let help = regex::Regex::new(&format!(r"^# HELP ({name}) .*$")).unwrap();
+    let ty = regex::Regex::new(&format!(
+        r"^# TYPE ({name}) (counter|gauge|histogram|summary|untyped)$"
+    ))
+    .unwrap();
+    let sample = regex::Regex::new(&format!(
+        r"^({name})(?:\{{((?:{label})(?:,{label})*)?,?\}})? ({value})(?: -?\d+)?$"
+    ))
+    .unwrap();
+    let one_label =
+        regex::Regex::new(r#"([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)""#).unwrap();
+    let mut types: HashMap<String, String> = HashMap::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() || help.is_match(line) {
+            continue;
+        }
+        if let Some(c) = ty.captures(line) {
+            let prev = types.insert(c[1].to_string(), c[2].to_string());
+            assert!(prev.is_none(), "a second TYPE: {line}");
+            continue;
+        }
+        let c = sample
+            .captures(line)
+            .unwrap_or_else(|| panic!("not a line of the text format: {line:?}"));
+        let n = c[1].to_string();
+        let family = ["_bucket", "_sum", "_count"]
+            .iter()
+            .find_map(|s| {
+                n.strip_suffix(s)
+                    .filter(|f| types.get(*f).is_some_and(|t| t == "histogram"))
+            })
+            .unwrap_or(&n)
+            .to_string();
+        assert!(types.contains_key(&family), "no TYPE before {line}");
+        let labels: BTreeMap<String, String> = c
+            .get(2)
+            .map(|m| {
+                one_label
+                    .captures_iter(m.as_str())
+                    .map(|l| (l[1].to_string(), l[2].to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let v = match &c[3] {
+            "+Inf" => f64::INFINITY,
+            "-Inf" => f64::NEG_INFINITY,
+            v => v.parse().unwrap(),
+        };
+        out.push(Sample {
+            name: n,
+            labels,
+            value: v,
+        });
+    }
+    assert!(types.values().any(|t| t == "histogram"), "{text}");
+    out
+}
+
+fn sample(samples: &[Sample], name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    samples
+        .iter()
+        .find(|s| {
+            s.name == name
+                && labels
+                    .iter()
+                    .all(|(k, v)| s.labels.get(*k).map(String::as_str) == Some(*v))
+        })
+        .map(|s| s.value)
+}
+
+/// Issue 31, observability: `GET /_payctl/metrics` is the Prometheus text
+/// format: requests by route template (never an id) and status, a latency
+/// histogram, commits, the worker's queue depth and items processed.
+#[test]
+fn metrics_are_prometheus_text_by_route_template_status_and_the_worker() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let csp = s
+        .post("/customer-profiles", &profile_body("cust-metrics-1"))
+        .id();
+    assert_eq!(s.get(&format!("/customer-profiles/{csp}")).status, 200);
+    s.get("/customer-profiles/csp_doesnotexist0000000")
+        .refused(404, 20001);
+    s.get("/nowhere/123456").refused(404, 20002);
+    let prm = env.program_id();
+    let attach = format!("/programs/{prm}/customer-profiles");
+    assert_eq!(
+        s.post(&attach, &json!({"customer_profile_id": csp})).status,
+        201
+    );
+    let m = s.get("/_payctl/metrics");
+    assert_eq!(m.status, 200, "{m:?}");
+    assert!(
+        m.header("content-type")
+            .is_some_and(|t| t.starts_with("text/plain; version=0.0.4")),
+        "{m:?}"
+    );
+    let samples = prometheus(&m.text);
+    let one = "/customer-profiles/{customer_profile_id}";
+    let req = "payctl_http_requests_total";
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[("method", "GET"), ("route", one), ("status", "200")]
+        ),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[("method", "GET"), ("route", one), ("status", "404")]
+        ),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[
+                ("method", "POST"),
+                ("route", "/customer-profiles"),
+                ("status", "201")
+            ]
+        ),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(&samples, req, &[("route", "unmatched"), ("status", "404")]),
+        Some(1.0)
+    );
+    assert_eq!(sample(&samples, "payctl_commits_total", &[]), Some(2.0));
+    assert_eq!(
+        sample(&samples, "payctl_worker_queue_depth", &[]),
+        Some(1.0)
+    );
+    // The histogram: cumulative buckets ending in +Inf = count.
+    let h = "payctl_http_request_duration_seconds";
+    let mut buckets: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| {
+            s.name == format!("{h}_bucket")
+                && s.labels.get("route").map(String::as_str) == Some(one)
+        })
+        .map(|s| {
+            let le = &s.labels["le"];
+            let le = if le == "+Inf" {
+                f64::INFINITY
+            } else {
+                le.parse().unwrap()
+            };
+            (le, s.value)
+        })
+        .collect();
+    buckets.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    assert!(buckets.len() >= 5, "{buckets:?}");
+    assert!(buckets.windows(2).all(|w| w[0].1 <= w[1].1), "{buckets:?}");
+    assert_eq!(buckets.last().unwrap().0, f64::INFINITY);
+    assert_eq!(
+        Some(buckets.last().unwrap().1),
+        sample(&samples, &format!("{h}_count"), &[("route", one)])
+    );
+    assert_eq!(buckets.last().unwrap().1, 2.0);
+    assert!(sample(&samples, &format!("{h}_sum"), &[("route", one)]).unwrap() > 0.0);
+    // No id, no path as sent, in any label.
+    for smp in &samples {
+        for v in smp.labels.values() {
+            assert!(
+                !v.contains("csp_") && !v.contains("123456") && !v.contains(&prm),
+                "{smp:?}"
+            );
+        }
+    }
+
+    // The worker: the item processed, the queue empty, counted by kind.
+    assert_eq!(s.send("POST", "/_payctl/worker", None, &[]).status, 200);
+    let samples = prometheus(&s.get("/_payctl/metrics").text);
+    let processed = "payctl_worker_items_processed_total";
+    assert_eq!(
+        sample(&samples, processed, &[("kind", "attachment")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(&samples, processed, &[("kind", "transaction")]),
+        Some(0.0)
+    );
+    assert_eq!(
+        sample(&samples, "payctl_worker_queue_depth", &[]),
+        Some(0.0)
+    );
+    assert_eq!(sample(&samples, "payctl_commits_total", &[]), Some(2.0));
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[("route", "/_payctl/metrics"), ("status", "200")]
+        ),
+        Some(1.0)
+    );
 }
 
 /// Issue 31, observability: `--log-format json` writes one JSON object per

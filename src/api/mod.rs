@@ -3,8 +3,9 @@
 //! server (`server`, `payctl serve`) and the HTTP client (`client`, remote
 //! mode). `openapi` describes the table as an OpenAPI 3.1 document. The
 //! server's edge has a module per concern: `tls`, `origin` (what a web page
-//! could send), `limit` (`--rate-limit`), `access_log` (and `X-Request-Id`), `body` (a request's body and text headers) and
-//! `hide` (the store's whereabouts kept out of answers).
+//! could send), `limit` (`--rate-limit`), `access_log` (and `X-Request-Id`),
+//! `metrics` and `probe` (readiness and the metrics route); `body` reads a
+//! request's body and `hide` keeps the store's whereabouts out of answers.
 
 pub(crate) mod access_log;
 pub(crate) mod body;
@@ -12,8 +13,10 @@ pub mod client;
 pub mod endpoints;
 pub(crate) mod hide;
 pub(crate) mod limit;
+pub(crate) mod metrics;
 pub mod openapi;
 pub(crate) mod origin;
+pub(crate) mod probe;
 pub mod server;
 pub(crate) mod tls;
 

@@ -769,7 +769,9 @@ fn operation(e: &Endpoint) -> Value {
         "description": "the request's id, echoed in the answer's X-Request-Id and the access log; another one is generated when absent or not 1-128 visible ASCII characters"}));
     let ok = if e.creates() { "201" } else { "200" };
     let mut responses = Map::new();
-    let content = if e.kind == Kind::Document {
+    let content = if e.op == Op::Metrics {
+        json!({"text/plain": {"schema": {"type": "string"}}})
+    } else if e.kind == Kind::Document {
         json!({"application/json": {"schema": schema_ref("Document")}})
     } else {
         json!({"application/json": {"schema": success(e)}})
@@ -791,8 +793,8 @@ fn operation(e: &Endpoint) -> Value {
         responses.insert("413".into(), err("TooLarge"));
         responses.insert("415".into(), err("UnsupportedMediaType"));
     }
-    // Health is never limited (see api::limit).
-    if e.op != Op::Health {
+    // Health and readiness are never limited (see api::limit).
+    if !matches!(e.op, Op::Health | Op::Ready) {
         responses.insert("429".into(), err("TooManyRequests"));
     }
     responses.insert("500".into(), err("StoreUnusable"));
@@ -855,7 +857,7 @@ pub fn document() -> Value {
                     "content": {"application/json": {"schema": schema_ref("ErrorEnvelope")}}
                 },
                 "Busy": {
-                    "description": "the store is busy (30001); retry after Retry-After seconds",
+                    "description": "the store is busy (30001) or the database unreachable; retry after Retry-After seconds",
                     "headers": {"Retry-After": {"schema": {"type": "integer"}}},
                     "content": {"application/json": {"schema": schema_ref("ErrorEnvelope")}}
                 }

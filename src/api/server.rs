@@ -116,6 +116,7 @@ pub fn serve(cfg: Config) -> Result<()> {
             cfg.listen
         )));
     }
+    super::metrics::install()?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -145,6 +146,7 @@ async fn run(cfg: Config) -> Result<()> {
         .cfg
         .worker_interval
         .map(|every| tokio::spawn(worker_loop(app.clone(), every, stop_rx)));
+    tokio::spawn(super::metrics::upkeep());
     say!(app.cfg.ui, "listening on {}://{addr}", app.scheme());
 
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
@@ -260,6 +262,7 @@ async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watc
         .await;
         match pass {
             Ok(Ok(run)) => {
+                super::metrics::worker_ran(&run.summary);
                 if !run.summary.is_empty() && !app.cfg.quiet {
                     say!(
                         app.cfg.ui,
@@ -321,6 +324,7 @@ async fn answer_and_log(
     for w in crate::store::journal::take_warnings() {
         say!(app.cfg.ui, "warning: {}", output::mask::mask_text(&w));
     }
+    super::metrics::request(&seen.method, &seen.path, &resp, seen.elapsed());
     seen.end(&mut resp, app.cfg.log_format, app.cfg.quiet, &app.cfg.ui);
     resp
 }
@@ -514,6 +518,11 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
             };
             json_reply(200, &doc)
         }
+        Ok(Prepared::Probe(Op::Metrics)) => super::probe::metrics(&app.cfg.store).await,
+        Ok(Prepared::Probe(_)) => match super::probe::ready(&app.cfg.store, &app.cfg.actor).await {
+            Ok(resp) => json_reply(200, &output::success_envelope(&resp)),
+            Err(e) => error_reply(&app.public(&e)),
+        },
         Err(mut reply) => {
             if has_body {
                 reply
@@ -528,6 +537,8 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
 enum Prepared {
     Call(Box<Request>, Ctx),
     Document,
+    /// `/_payctl/ready` or `/_payctl/metrics` (see [`super::probe`]).
+    Probe(Op),
 }
 
 /// Everything before the store: token, route, query, headers, body.
@@ -599,8 +610,10 @@ async fn prepare(
             return Err(r);
         }
     };
-    if endpoint.op == Op::OpenApi {
-        return Ok(Prepared::Document);
+    match endpoint.op {
+        Op::OpenApi => return Ok(Prepared::Document),
+        Op::Ready | Op::Metrics => return Ok(Prepared::Probe(endpoint.op)),
+        _ => {}
     }
     let mut pairs = Vec::new();
     for pair in parts
