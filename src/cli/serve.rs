@@ -17,34 +17,52 @@ Every endpoint of the spec's section 4 at the spec's paths, relative to http://A
 and masking of `-o json`. Lists take page_size, page_number, last_evaluated_key; GET
 /customer-profiles also first_name, last_name, email, customer_key, tag=KEY:VALUE.
 Statuses: 200, 201 created, 400 invalid, 401 token, 403 cross-site, 404 not found (record or
-path), 405, 409 conflict, 413 body too large, 415 body not sent as JSON, 431 headers too
-large, 500 store unusable, 503 store busy or database unreachable (Retry-After). Every answer
-has `Cache-Control: no-store`; none names the store's directory or the database's address
-(the log on stderr does). Administration: GET /_payctl/health, POST /_payctl/worker (one pass
-of the background work, answering its summary); GET /openapi.json describes it all.
+path), 405, 409 conflict, 413 body too large, 415 body not sent as JSON, 429 over
+--rate-limit (Retry-After), 431 headers too large, 500 store unusable, 503 store busy or
+database unreachable (Retry-After). Every answer has `Cache-Control: no-store` and
+`X-Request-Id` (the client's when it sent 1-128 visible ASCII characters, else a new one);
+none names the store's directory or the database's address (the log on stderr does).
+Administration: GET /_payctl/health (alive; the store is not opened), GET /_payctl/ready (the
+store answers within 2 s, else 503 with Retry-After), GET /_payctl/metrics (Prometheus text:
+requests by route template and status, latency histogram, commits, worker queue depth and
+items processed), POST /_payctl/worker (one pass of the background work, answering its
+summary); GET /openapi.json describes it all.
 
 The edge: a body needs `Content-Type: application/json`. Without a token (the default, on
 loopback only) the server refuses what a web page could send (403, 10011): an `Origin` other
-than its own (http:// and the Host it was reached on) and a `Host` that is not localhost,
-*.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are served. With
-a token (--token-file FILE, PAYCTL_SERVE_TOKEN or --token: 16 or more printable ASCII
-characters, no space, at least 4 distinct) every request needs `Authorization: Bearer TOKEN`.
-Authorization, Idempotency-Key, X-Payctl-Actor, Origin and Host sent twice are refused (400).
+than its own (http:// or https:// and the Host it was reached on) and a `Host` that is not
+localhost, *.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are
+served. With a token (--token-file FILE, PAYCTL_SERVE_TOKEN or --token: 16 or more printable
+ASCII characters, no space, at least 4 distinct) every request needs `Authorization: Bearer
+TOKEN`. Authorization, Idempotency-Key, X-Payctl-Actor, Origin and Host sent twice are
+refused (400).
+
+TLS: --tls-cert FILE --tls-key FILE serve HTTPS (PEM; the key not readable by other users);
+a file that cannot serve is refused at start (exit 2). Remote mode trusts a private CA with
+--ca-cert FILE (PAYCTL_CA_CERT). To terminate TLS in a reverse proxy (nginx) instead, keep
+serve on loopback with a token and forward to it. --rate-limit N: N requests a second per
+credential (per client address without one), bursts of N, then 429 with Retry-After (10012)
+before anything runs; remote mode waits and sends again. Health and ready are not limited.
 
 Writes are audited with the `X-Payctl-Actor` header of the request when given (1-64
 characters once percent-decoded, never SYSTEM, the worker's; remote mode sends its --actor),
-else with serve's own --actor. Once listening it prints `listening on http://ADDR:PORT` on
-stderr, then one access-log line per request (method, path with long digit runs masked,
-status, milliseconds) unless --quiet; a request whose client went away is finished and logged.
-SIGTERM or Ctrl-C stops accepting, finishes the requests and the worker batch in hand, and
-exits 0.
+else with serve's own --actor. Once listening it prints `listening on http://ADDR:PORT` (or
+https://) on stderr, then one access-log line per request unless --quiet: `TIME METHOD PATH
+STATUS 1.2ms` (UTC; long digit runs of the path masked), or with --log-format json one object
+per line with ts, method, path, status, ms, key (the credential's name: `token`, or null) and
+request_id. A request whose client went away is finished and logged. SIGTERM or Ctrl-C stops
+accepting, finishes the requests and the worker batch in hand, and exits 0.
 
 Examples:
   payctl serve
   payctl serve --listen 127.0.0.1:0 --no-worker     # a free port; drive the worker by POST /_payctl/worker
   openssl rand -hex 16 > token && chmod 600 token
   payctl serve --listen 0.0.0.0:8080 --token-file token
-  PAYCTL_BASE_URL=http://127.0.0.1:8080 payctl profile list";
+  PAYCTL_BASE_URL=http://127.0.0.1:8080 payctl profile list
+  payctl serve --listen 0.0.0.0:8443 --token-file token --tls-cert cert.pem --tls-key key.pem \\
+      --rate-limit 50 --log-format json
+  PAYCTL_CA_CERT=ca.pem payctl --base-url https://payctl.internal:8443 profile list
+  curl -fsS --cacert ca.pem https://payctl.internal:8443/_payctl/ready   # a readiness probe";
 
 // The arguments of `payctl serve`.
 #[derive(Debug, clap::Args)]
