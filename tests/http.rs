@@ -2091,7 +2091,7 @@ fn port_of(s: &Server) -> String {
 /// mode reach it through the private CA (`--cacert`, `--ca-cert`,
 /// `PAYCTL_CA_CERT`); without the CA the certificate is refused, remote
 /// mode with exit 3, 30007 and a message that names --ca-cert, and nothing
-/// is sent.
+/// is sent. SIGTERM does not wait for a connection still in its handshake.
 #[test]
 fn tls_serves_https_to_curl_and_remote_mode_through_the_private_ca() {
     let env = Env::new();
@@ -2173,7 +2173,18 @@ fn tls_serves_https_to_curl_and_remote_mode_through_the_private_ca() {
         .mentions("no certificate");
     let listed = s.get("/customer-profiles");
     assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
-    let (_, log) = s.terminate();
+    // A connection that never starts its handshake does not hold up
+    // shutdown (it had --request-timeout, 30 s, to finish it).
+    let idle = std::net::TcpStream::connect(&s.addr).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let start = std::time::Instant::now();
+    let (code, log) = s.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "{log}"
+    );
+    drop(idle);
     assert!(log.contains("TLS handshake failed"), "{log}");
 }
 

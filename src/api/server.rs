@@ -142,6 +142,7 @@ async fn run(cfg: Config) -> Result<()> {
     });
     let router = axum::Router::new().fallback(handle).with_state(app.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stopping = stop_rx.clone();
     let worker = app
         .cfg
         .worker_interval
@@ -174,7 +175,7 @@ async fn run(cfg: Config) -> Result<()> {
                     app.cfg.tls.clone(),
                     http,
                     super::tls::service(&router, peer),
-                    graceful.watcher(),
+                    (graceful.watcher(), stopping.clone()),
                     app.cfg.request_timeout,
                 );
                 let app = app.clone();

@@ -94,13 +94,18 @@ pub fn client_roots(flag: &str, pem: &[u8]) -> Result<ureq::tls::RootCerts> {
 }
 
 /// Serve one accepted connection, over TLS when `tls` is set; Err says why
-/// a TLS handshake failed (the connection is then closed).
+/// a TLS handshake failed (the connection is then closed). A handshake
+/// still under way when `stopping` turns true is dropped: its client has
+/// sent no request yet, and shutdown does not wait for it.
 pub async fn serve_connection(
     stream: tokio::net::TcpStream,
     tls: Option<Arc<rustls::ServerConfig>>,
     http: hyper::server::conn::http1::Builder,
     svc: Service,
-    watcher: hyper_util::server::graceful::Watcher,
+    (watcher, mut stopping): (
+        hyper_util::server::graceful::Watcher,
+        tokio::sync::watch::Receiver<bool>,
+    ),
     handshake_within: Duration,
 ) -> std::result::Result<(), String> {
     match tls {
@@ -110,16 +115,16 @@ pub async fn serve_connection(
                 .await;
         }
         Some(cfg) => {
-            let accepted =
-                tokio::time::timeout(handshake_within, TlsAcceptor::from(cfg).accept(stream))
-                    .await
+            let handshake =
+                tokio::time::timeout(handshake_within, TlsAcceptor::from(cfg).accept(stream));
+            let accepted = tokio::select! {
+                done = handshake => done
                     .map_err(|_| {
-                        format!(
-                            "no TLS handshake within {} s",
-                            handshake_within.as_secs_f64()
-                        )
+                        format!("no TLS handshake within {} s", handshake_within.as_secs_f64())
                     })?
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| e.to_string())?,
+                _ = stopping.wait_for(|stop| *stop) => return Ok(()),
+            };
             let _ = watcher
                 .watch(http.serve_connection(TokioIo::new(accepted), svc))
                 .await;
