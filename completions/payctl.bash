@@ -515,7 +515,7 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help --version profile address instrument program template txn dict worker init store config completions serve key openapi demo generate-docs help"
+            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help --version profile address instrument program template txn dict worker init store config completions serve key openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -561,6 +561,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -569,7 +573,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list get update delete help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help create list get update delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -615,6 +619,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -623,7 +631,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,6 +674,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -725,7 +737,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__delete)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -768,6 +780,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -779,7 +795,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -822,6 +838,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -931,7 +951,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -974,6 +994,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -997,7 +1021,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__address__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --body --address-type-id --default --country-id --state-id --first-name --last-name --address-line1 --address-line2 --city --zip --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1040,6 +1064,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1095,7 +1123,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__completions)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help bash elvish fish powershell zsh"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1138,6 +1166,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1149,7 +1181,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help view set-context use-context delete-context help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help view set-context use-context delete-context help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1195,6 +1227,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1203,7 +1239,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__delete__subcmd__context)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1246,6 +1282,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1341,7 +1381,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__set__subcmd__context)
-            opts="-o -y -h --base-url --data-dir --database-url --token-env --output --context --actor --no-input --no-headers --yes --lock-timeout --color --http-timeout --help"
+            opts="-o -y -h --base-url --data-dir --database-url --token-env --output --context --actor --no-input --no-headers --yes --lock-timeout --color --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1391,6 +1431,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1399,7 +1443,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__use__subcmd__context)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1442,6 +1486,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1453,7 +1501,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__config__subcmd__view)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1499,6 +1547,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1507,7 +1559,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__demo)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --keep --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --keep --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1550,6 +1602,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1561,7 +1617,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help list help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1604,6 +1660,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1657,7 +1717,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__dict__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --country --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --country --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1703,6 +1763,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --country)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1727,7 +1791,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__generate__subcmd__docs)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1770,6 +1834,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2551,7 +2619,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__init)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --catalog --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --catalog --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2594,6 +2662,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2609,7 +2681,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list get update help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help create list get update help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2655,6 +2727,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2663,7 +2739,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2706,6 +2782,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2765,7 +2845,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2808,6 +2888,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2903,7 +2987,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2946,6 +3030,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2969,7 +3057,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__instrument__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --body --type-id --payment-method-id --default --label --change-reason --program --account-number --routing-number --ach-type-id --tag --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3012,6 +3100,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3067,7 +3159,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__key)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list revoke help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help create list revoke help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3113,6 +3205,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3121,7 +3217,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__key__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --role --expires-in --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --role --expires-in --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3164,6 +3260,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3253,7 +3353,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__key__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3296,6 +3396,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3307,7 +3411,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__key__subcmd__revoke)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3350,6 +3454,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3361,7 +3469,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__openapi)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3404,6 +3512,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3415,7 +3527,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create list get update import help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help create list get update import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3461,6 +3573,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3469,7 +3585,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3512,6 +3628,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3579,7 +3699,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3622,6 +3742,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3731,7 +3855,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__import)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --skip-existing --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --skip-existing --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3774,6 +3898,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3785,7 +3913,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --first-name --last-name --email --customer-key --tag --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --first-name --last-name --email --customer-key --tag --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3828,6 +3956,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3871,7 +4003,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__profile__subcmd__update)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --body --customer-type-id --customer-key --tag --first-name --middle-name --last-name --email --date-of-birth --ssn --mobile-phone --home-phone --office-phone --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3914,6 +4046,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3977,7 +4113,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help list applications attach profiles profile help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help list applications attach profiles profile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4023,6 +4159,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -4031,7 +4171,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__applications)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4074,6 +4214,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4097,7 +4241,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__attach)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --reason --body --wait --timeout --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --reason --body --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4140,6 +4284,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4265,7 +4413,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4308,6 +4456,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4331,7 +4483,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profile)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4374,6 +4526,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4385,7 +4541,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__program__subcmd__profiles)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4428,6 +4584,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4451,7 +4611,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__serve)
-            opts="-o -y -q -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --help"
+            opts="-o -y -q -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --log-format --tls-cert --tls-key --rate-limit --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4494,6 +4654,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4521,6 +4685,22 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -4529,7 +4709,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help check migrate help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help check migrate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4575,6 +4755,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -4583,7 +4767,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__check)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --repair --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --repair --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4626,6 +4810,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4693,7 +4881,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__migrate)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --to --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --to --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4739,6 +4927,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4751,7 +4943,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help list steps help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help list steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4794,6 +4986,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4861,7 +5057,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4904,6 +5100,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4927,7 +5127,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__template__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4973,6 +5173,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --page-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4993,7 +5197,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help create get list parameters steps help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help create get list parameters steps help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5039,6 +5243,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -5047,7 +5255,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__create)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --dry-run --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --body --program --application --template --reason --tag --param --check --wait --timeout --idempotency-key --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5090,6 +5298,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5141,7 +5353,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__get)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5184,6 +5396,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5293,7 +5509,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__list)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --status --template --program --customer --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --status --template --program --customer --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5336,6 +5552,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5375,7 +5595,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__parameters)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5418,6 +5638,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5441,7 +5665,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__steps)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --page-size --page-number --after --all --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5487,6 +5711,10 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --page-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5507,7 +5735,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__worker)
-            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --watch --interval --help"
+            opts="-o -y -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --watch --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5550,6 +5778,10 @@ _payctl() {
                     return 0
                     ;;
                 --http-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -310,7 +310,7 @@ fn http_writers_beside_a_cli_writer_all_land_with_unique_ids() {
             .lock()
             .unwrap()
             .lines()
-            .all(|l| !l.starts_with("POST")),
+            .all(|l| !l.contains("POST /customer-profiles")),
         "--quiet"
     );
 }
@@ -1031,7 +1031,7 @@ fn a_busy_store_answers_503_naming_no_path_and_the_log_names_it() {
     for r in [
         s.post("/customer-profiles", &profile_body("cust-busy-01")),
         s.get("/customer-profiles"),
-        s.get("/_payctl/health"),
+        s.get("/_payctl/ready"),
     ] {
         r.refused(503, 30001);
         assert_eq!(r.header("retry-after"), Some("1"), "{r:?}");
@@ -1136,9 +1136,13 @@ fn a_database_gone_away_answers_503_naming_no_host_port_or_user() {
             .status,
         201
     );
+    assert_eq!(s.get("/_payctl/ready").status, 200);
     cut.store(true, std::sync::atomic::Ordering::SeqCst);
     std::thread::sleep(std::time::Duration::from_millis(200));
+    // Alive all the same; not ready (issue 31).
+    assert_eq!(s.get("/_payctl/health").status, 200);
     for r in [
+        s.get("/_payctl/ready"),
         s.get("/customer-profiles"),
         s.post("/customer-profiles", &profile_body("cust-pg-gone2")),
     ] {
@@ -1992,4 +1996,753 @@ fn a_store_replaced_under_serve_is_named_in_one_clean_sentence() {
     let said = r.json["errors"][0]["message"].as_str().unwrap();
     assert!(said.contains("that is not a store while"), "{said}");
     assert!(!said.contains("  "), "{said}");
+}
+
+// ---- Issue 31: TLS, rate limits, health, readiness, metrics, access log ----
+
+/// A private CA and a certificate it signed for `localhost` and 127.0.0.1,
+/// made for the test (rcgen), in PEM.
+struct Pki {
+    ca: String,
+    cert: String,
+    key: String,
+}
+
+impl Pki {
+    fn new() -> Pki {
+        use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+        let ca_key = KeyPair::generate().unwrap();
+        let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        ca_params
+            .distinguished_name
+            .push(DnType::CommonName, "payctl test CA");
+        ca_params.key_usages = vec![
+            rcgen::KeyUsagePurpose::KeyCertSign,
+            rcgen::KeyUsagePurpose::CrlSign,
+            rcgen::KeyUsagePurpose::DigitalSignature,
+        ];
+        let ca = ca_params.self_signed(&ca_key).unwrap();
+        let issuer = Issuer::new(ca_params, ca_key);
+        let key = KeyPair::generate().unwrap();
+        let params =
+            CertificateParams::new(vec!["localhost".to_string(), "127.0.0.1".to_string()]).unwrap();
+        let cert = params.signed_by(&key, &issuer).unwrap();
+        Pki {
+            ca: ca.pem(),
+            cert: cert.pem(),
+            key: key.serialize_pem(),
+        }
+    }
+
+    /// ca.pem, cert.pem and key.pem (0600) in the test's directory.
+    fn files(&self, env: &Env) -> (String, String, String) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = env.dir.path();
+        let write = |name: &str, text: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, text).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).unwrap();
+            p.to_str().unwrap().to_string()
+        };
+        (
+            write("ca.pem", &self.ca),
+            write("cert.pem", &self.cert),
+            write("key.pem", &self.key),
+        )
+    }
+}
+
+/// curl is there; in CI (CI=true) its absence fails the test (.ci/run
+/// installs it), elsewhere the curl part is skipped with a note.
+// A test helper: it reads CI and says on stderr why a part is skipped.
+#[allow(clippy::disallowed_methods, clippy::print_stderr)]
+fn have_curl() -> bool {
+    let ok = std::process::Command::new("curl")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "curl is not installed (.ci/run installs it)"
+        );
+        eprintln!("note: curl is not installed; the curl part of this test is skipped");
+    }
+    ok
+}
+
+/// curl with `args`: exit code, stdout, stderr.
+fn curl(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = std::process::Command::new("curl")
+        .args(["--silent", "--show-error", "--max-time", "30"])
+        .args(args)
+        .output()
+        .expect("curl");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn port_of(s: &Server) -> String {
+    s.addr.rsplit(':').next().unwrap().to_string()
+}
+
+/// Issue 31, TLS: `--tls-cert`/`--tls-key` serve HTTPS; curl and remote
+/// mode reach it through the private CA (`--cacert`, `--ca-cert`,
+/// `PAYCTL_CA_CERT`); without the CA the certificate is refused, remote
+/// mode with exit 3, 30007 and a message that names --ca-cert, and nothing
+/// is sent. SIGTERM does not wait for a connection still in its handshake.
+#[test]
+fn tls_serves_https_to_curl_and_remote_mode_through_the_private_ca() {
+    let env = Env::new();
+    let pki = Pki::new();
+    let (ca, cert, key) = pki.files(&env);
+    let mut s = Server::start(&env, &["--tls-cert", &cert, "--tls-key", &key]);
+    assert!(s.base.starts_with("https://127.0.0.1:"), "{}", s.base);
+    let port = port_of(&s);
+    s.trust(&pki.ca, "localhost");
+    let csp = s
+        .post("/customer-profiles", &profile_body("cust-tls-001"))
+        .id();
+    // The origin of a page of this server is https:// now (no token here).
+    let own = format!("https://localhost:{port}");
+    let r = s.send("GET", "/customer-profiles", None, &[("Origin", &own)]);
+    assert_eq!(r.status, 200, "{r:?}");
+    let plain = format!("http://localhost:{port}");
+    s.send("GET", "/customer-profiles", None, &[("Origin", &plain)])
+        .refused(403, 10011);
+
+    if have_curl() {
+        let url = format!("https://localhost:{port}/customer-profiles/{csp}");
+        let (code, out, err) = curl(&["--cacert", &ca, &url]);
+        assert_eq!(code, Some(0), "{err}");
+        let v: Value = serde_json::from_str(&out).expect("an envelope");
+        assert_eq!(v["data"][0]["customer_profile_id"], csp.as_str());
+        // Without the CA: curl refuses the certificate (60).
+        let (code, _, err) = curl(&[&url]);
+        assert_eq!(code, Some(60), "{err}");
+        // Plain HTTP to the TLS port gets no answer.
+        let (code, out, _) = curl(&[&format!("http://127.0.0.1:{port}/_payctl/health")]);
+        assert_ne!(code, Some(0), "{out}");
+    }
+
+    // Remote mode: --ca-cert, or PAYCTL_CA_CERT; by name and by address.
+    for base in [
+        format!("https://localhost:{port}"),
+        format!("https://127.0.0.1:{port}"),
+    ] {
+        let o = remote(&env, &base, &["--ca-cert", &ca, "profile", "get", &csp], "");
+        assert_eq!(o.code, 0, "{o:?}");
+        assert_eq!(o.json["data"][0]["customer_profile_id"], csp.as_str());
+    }
+    let mut c = env.cmd();
+    c.env("PAYCTL_BASE_URL", &s.base)
+        .env("PAYCTL_CA_CERT", &ca)
+        .args(["profile", "list"]);
+    let o = common::Out::from(c.output().unwrap());
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.json["paging"]["total_count"], 1);
+
+    // Without the CA: not trusted, nothing sent (a create is not made).
+    let o = remote(
+        &env,
+        &s.base,
+        &["profile", "create", "--body", "-"],
+        &profile_body("cust-tls-002").to_string(),
+    );
+    o.refused(3, 30007)
+        .mentions("not trusted")
+        .mentions("--ca-cert");
+    // Another CA is no better.
+    let other = Pki::new();
+    let wrong = env.dir.path().join("other-ca.pem");
+    std::fs::write(&wrong, &other.ca).unwrap();
+    let o = remote(
+        &env,
+        &s.base,
+        &["--ca-cert", wrong.to_str().unwrap(), "profile", "list"],
+        "",
+    );
+    o.refused(3, 30007)
+        .mentions("not trusted")
+        .mentions("--ca-cert");
+    // A --ca-cert that holds no certificate: a usage error naming it.
+    let o = remote(&env, &s.base, &["--ca-cert", &key, "profile", "list"], "");
+    o.refused(2, 10000)
+        .mentions("--ca-cert")
+        .mentions("no certificate");
+    let listed = s.get("/customer-profiles");
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+    // A connection that never starts its handshake does not hold up
+    // shutdown (it had --request-timeout, 30 s, to finish it).
+    let idle = std::net::TcpStream::connect(&s.addr).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let start = std::time::Instant::now();
+    let (code, log) = s.terminate();
+    assert_eq!(code, Some(0), "{log}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "{log}"
+    );
+    drop(idle);
+    assert!(log.contains("TLS handshake failed"), "{log}");
+}
+
+/// Issue 31, TLS: a certificate or key that cannot serve is refused at
+/// start, exit 2, naming the flag and why; the flags go together.
+#[test]
+fn serve_refuses_a_certificate_or_key_that_cannot_serve() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let pki = Pki::new();
+    let (ca, cert, key) = pki.files(&env);
+    let dir = env.dir.path();
+    let garbage = dir.join("garbage.pem");
+    std::fs::write(&garbage, "not a certificate\n").unwrap();
+    let open_key = dir.join("open-key.pem");
+    std::fs::write(&open_key, &pki.key).unwrap();
+    std::fs::set_permissions(&open_key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let other_key = dir.join("other-key.pem");
+    std::fs::write(&other_key, Pki::new().key).unwrap();
+    std::fs::set_permissions(&other_key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let missing = dir.join("missing.pem");
+    let (g, ok, mk) = (
+        garbage.to_str().unwrap(),
+        open_key.to_str().unwrap(),
+        other_key.to_str().unwrap(),
+    );
+    let listen = ["--listen", "127.0.0.1:0"];
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (vec!["--tls-cert", &cert], "--tls-key", "--tls-key"),
+        (vec!["--tls-key", &key], "--tls-cert", "--tls-cert"),
+        (
+            vec!["--tls-cert", missing.to_str().unwrap(), "--tls-key", &key],
+            "--tls-cert",
+            "cannot be read",
+        ),
+        (
+            vec!["--tls-cert", g, "--tls-key", &key],
+            "--tls-cert",
+            "no certificate",
+        ),
+        (
+            vec!["--tls-cert", &cert, "--tls-key", ok],
+            "--tls-key",
+            "readable by every user",
+        ),
+        (
+            vec!["--tls-cert", &cert, "--tls-key", &ca],
+            "--tls-key",
+            "no private key",
+        ),
+        (
+            vec!["--tls-cert", &cert, "--tls-key", mk],
+            "--tls-key",
+            "not the private key",
+        ),
+    ];
+    for (args, flag, says) in cases {
+        let mut all = listen.to_vec();
+        all.extend(&args);
+        let o = serve_refused(&env, &all, &[]);
+        assert_eq!(o.code, 2, "{args:?}: {o:?}");
+        assert!(!o.stderr.contains("listening"), "{o:?}");
+        let text = format!("{}{}", o.stdout, o.stderr);
+        assert!(
+            text.contains(flag) && text.contains(says),
+            "{args:?} {flag} {says}: {o:?}"
+        );
+    }
+}
+
+/// The statuses and headers of `n` GETs of `path` sent as fast as they go.
+fn burst(s: &Server, path: &str, n: usize, headers: &[(&str, &str)]) -> Vec<common::serve::Reply> {
+    (0..n).map(|_| s.send("GET", path, None, headers)).collect()
+}
+
+/// Issue 31, limits: past `--rate-limit N` a second, 429 with `Retry-After`
+/// (whole seconds, at least 1) and 10012; health and readiness are never
+/// limited; each credential, and each address without one, has a bucket
+/// of its own.
+#[test]
+fn the_rate_limit_answers_429_with_retry_after_per_credential() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--rate-limit", "3"]);
+    let start = std::time::Instant::now();
+    let replies = burst(&s, "/customer-profiles", 12, &[]);
+    let took = start.elapsed().as_secs_f64();
+    let ok = replies.iter().filter(|r| r.status == 200).count();
+    let limited: Vec<_> = replies.iter().filter(|r| r.status == 429).collect();
+    assert_eq!(ok + limited.len(), 12, "{replies:?}");
+    assert!(ok >= 3, "the burst of 3 passes: {ok}");
+    assert!(
+        (ok as f64) <= 3.0 + (took * 3.0).ceil(),
+        "{ok} passed in {took} s"
+    );
+    assert!(!limited.is_empty(), "{replies:?}");
+    for r in &limited {
+        r.refused(429, 10012);
+        let after: u64 = r
+            .header("retry-after")
+            .expect("Retry-After")
+            .parse()
+            .unwrap();
+        assert!(after >= 1, "{r:?}");
+    }
+    for path in ["/_payctl/health", "/_payctl/ready"] {
+        for r in burst(&s, path, 8, &[]) {
+            assert_eq!(r.status, 200, "{path} is not limited: {r:?}");
+        }
+    }
+    if have_curl() {
+        // Another address without a credential: a bucket of its own.
+        let url = format!("{}/customer-profiles", s.base);
+        let (code, out, err) = curl(&["--interface", "127.0.0.2", &url]);
+        assert_eq!(code, Some(0), "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert!(v["errors"].is_null(), "{out}");
+    }
+    drop(s);
+
+    // With a token: the token's bucket, and any other credential's own.
+    let token = "Rl7-rate-limit-token-19";
+    let s = Server::start(&env, &["--rate-limit", "1", "--token", token]);
+    let bearer = format!("Bearer {token}");
+    let mine = [("Authorization", bearer.as_str())];
+    let other = [("Authorization", "Bearer another-credential-8x")];
+    assert_eq!(s.send("GET", "/customer-profiles", None, &mine).status, 200);
+    s.send("GET", "/customer-profiles", None, &mine)
+        .refused(429, 10012);
+    // Not the token's bucket: 401 (a wrong credential), then its own 429.
+    s.send("GET", "/customer-profiles", None, &other)
+        .refused(401, 10007);
+    s.send("GET", "/customer-profiles", None, &other)
+        .refused(429, 10012);
+    // Without a credential: the address's bucket.
+    s.get("/customer-profiles").refused(401, 10007);
+}
+
+/// Issue 31, limits: remote mode waits out a 429 (`Retry-After`) and sends
+/// the request again, a create without an idempotency key included (a
+/// 429 executed nothing): it succeeds, once.
+#[test]
+fn remote_mode_waits_out_a_429_and_the_command_succeeds_once() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--rate-limit", "1"]);
+    // The address's one request of this second.
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    let start = std::time::Instant::now();
+    let o = s.cli_with(
+        &env,
+        &["profile", "create", "--body", "-"],
+        profile_body("cust-limited-1").to_string().as_bytes(),
+    );
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(start.elapsed() >= std::time::Duration::from_millis(500));
+    let csp = o.id();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let listed = s.get("/customer-profiles?customer_key=cust-limited-1");
+    assert_eq!(listed.json["paging"]["total_count"], 1, "{listed:?}");
+    assert_eq!(listed.json["data"][0]["customer_profile_id"], csp.as_str());
+    let (_, log) = s.terminate();
+    let posts: Vec<u16> = access_lines(&log)
+        .into_iter()
+        .filter(|l| l.1 == "POST" && l.2 == "/customer-profiles")
+        .map(|l| l.3)
+        .collect();
+    assert_eq!(posts.first(), Some(&429), "{log}");
+    assert_eq!(posts.last(), Some(&201), "{log}");
+    assert_eq!(posts.iter().filter(|s| **s == 201).count(), 1, "{log}");
+}
+
+/// The text access-log lines of `log`: (timestamp, method, path, status).
+fn access_lines(log: &str) -> Vec<(String, String, String, u16)> {
+    let line = regex::Regex::new(
+        r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (\S+) (\S+) (\d{3}) \d+\.\dms$",
+    )
+    .unwrap();
+    log.lines()
+        .filter_map(|l| {
+            let c = line.captures(l)?;
+            Some((
+                c[1].to_string(),
+                c[2].to_string(),
+                c[3].to_string(),
+                c[4].parse().unwrap(),
+            ))
+        })
+        .collect()
+}
+
+/// Issue 31, observability: health says the server is alive without the
+/// store; ready is 503 (30001, Retry-After) within its 2 s bound while
+/// another process holds the store's lock, whatever --lock-timeout, and
+/// 200 again once the lock is let go.
+#[test]
+fn health_is_alive_and_ready_is_503_while_the_store_is_held() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--lock-timeout", "60"]);
+    let r = s.get("/_payctl/ready");
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(r.json["data"][0]["status"], "ok");
+    let lock = hold_lock(&env);
+    let start = std::time::Instant::now();
+    let r = s.get("/_payctl/ready");
+    let took = start.elapsed();
+    r.refused(503, 30001);
+    assert_eq!(r.header("retry-after"), Some("1"), "{r:?}");
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+    assert!(!r.text.contains(env.dir.path().to_str().unwrap()), "{r:?}");
+    let start = std::time::Instant::now();
+    let h = s.get("/_payctl/health");
+    assert_eq!(h.status, 200, "{h:?}");
+    assert_eq!(h.json["data"][0]["status"], "ok");
+    assert!(start.elapsed() < std::time::Duration::from_secs(1));
+    drop(lock);
+    assert_eq!(s.get("/_payctl/ready").status, 200);
+}
+
+/// One sample of a Prometheus text exposition.
+#[derive(Debug)]
+struct Sample {
+    name: String,
+    labels: std::collections::BTreeMap<String, String>,
+    value: f64,
+}
+
+/// The samples of a Prometheus text exposition (format 0.0.4), each line
+/// checked strictly: `# HELP name text`, `# TYPE name type` (once, before
+/// the family's samples), `name{label="value",…} value`, or empty. Panics
+/// on any other line.
+fn prometheus(text: &str) -> Vec<Sample> {
+    use std::collections::{BTreeMap, HashMap};
+    let name = r"[a-zA-Z_:][a-zA-Z0-9_:]*";
+    let label = r#"[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*""#;
+    let value = r"(?:[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+)|[+-]Inf|NaN)";
+    let help = regex::Regex::new(&format!(r"^# HELP ({name}) .*$")).unwrap();
+    let ty = regex::Regex::new(&format!(
+        r"^# TYPE ({name}) (counter|gauge|histogram|summary|untyped)$"
+    ))
+    .unwrap();
+    let sample = regex::Regex::new(&format!(
+        r"^({name})(?:\{{((?:{label})(?:,{label})*)?,?\}})? ({value})(?: -?\d+)?$"
+    ))
+    .unwrap();
+    let one_label =
+        regex::Regex::new(r#"([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)""#).unwrap();
+    let mut types: HashMap<String, String> = HashMap::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() || help.is_match(line) {
+            continue;
+        }
+        if let Some(c) = ty.captures(line) {
+            let prev = types.insert(c[1].to_string(), c[2].to_string());
+            assert!(prev.is_none(), "a second TYPE: {line}");
+            continue;
+        }
+        let c = sample
+            .captures(line)
+            .unwrap_or_else(|| panic!("not a line of the text format: {line:?}"));
+        let n = c[1].to_string();
+        let family = ["_bucket", "_sum", "_count"]
+            .iter()
+            .find_map(|s| {
+                n.strip_suffix(s)
+                    .filter(|f| types.get(*f).is_some_and(|t| t == "histogram"))
+            })
+            .unwrap_or(&n)
+            .to_string();
+        assert!(types.contains_key(&family), "no TYPE before {line}");
+        let labels: BTreeMap<String, String> = c
+            .get(2)
+            .map(|m| {
+                one_label
+                    .captures_iter(m.as_str())
+                    .map(|l| (l[1].to_string(), l[2].to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let v = match &c[3] {
+            "+Inf" => f64::INFINITY,
+            "-Inf" => f64::NEG_INFINITY,
+            v => v.parse().unwrap(),
+        };
+        out.push(Sample {
+            name: n,
+            labels,
+            value: v,
+        });
+    }
+    assert!(types.values().any(|t| t == "histogram"), "{text}");
+    out
+}
+
+fn sample(samples: &[Sample], name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    samples
+        .iter()
+        .find(|s| {
+            s.name == name
+                && labels
+                    .iter()
+                    .all(|(k, v)| s.labels.get(*k).map(String::as_str) == Some(*v))
+        })
+        .map(|s| s.value)
+}
+
+/// Issue 31, observability: `GET /_payctl/metrics` is the Prometheus text
+/// format: requests by route template (never an id) and status, a latency
+/// histogram, commits, the worker's queue depth and items processed.
+#[test]
+fn metrics_are_prometheus_text_by_route_template_status_and_the_worker() {
+    let env = Env::new();
+    let s = Server::start(&env, &[]);
+    let csp = s
+        .post("/customer-profiles", &profile_body("cust-metrics-1"))
+        .id();
+    assert_eq!(s.get(&format!("/customer-profiles/{csp}")).status, 200);
+    s.get("/customer-profiles/csp_doesnotexist0000000")
+        .refused(404, 20001);
+    s.get("/nowhere/123456").refused(404, 20002);
+    let prm = env.program_id();
+    let attach = format!("/programs/{prm}/customer-profiles");
+    assert_eq!(
+        s.post(&attach, &json!({"customer_profile_id": csp})).status,
+        201
+    );
+    let m = s.get("/_payctl/metrics");
+    assert_eq!(m.status, 200, "{m:?}");
+    assert!(
+        m.header("content-type")
+            .is_some_and(|t| t.starts_with("text/plain; version=0.0.4")),
+        "{m:?}"
+    );
+    let samples = prometheus(&m.text);
+    let one = "/customer-profiles/{customer_profile_id}";
+    let req = "payctl_http_requests_total";
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[("method", "GET"), ("route", one), ("status", "200")]
+        ),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[("method", "GET"), ("route", one), ("status", "404")]
+        ),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[
+                ("method", "POST"),
+                ("route", "/customer-profiles"),
+                ("status", "201")
+            ]
+        ),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(&samples, req, &[("route", "unmatched"), ("status", "404")]),
+        Some(1.0)
+    );
+    assert_eq!(sample(&samples, "payctl_commits_total", &[]), Some(2.0));
+    assert_eq!(
+        sample(&samples, "payctl_worker_queue_depth", &[]),
+        Some(1.0)
+    );
+    // The histogram: cumulative buckets ending in +Inf = count.
+    let h = "payctl_http_request_duration_seconds";
+    let mut buckets: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| {
+            s.name == format!("{h}_bucket")
+                && s.labels.get("route").map(String::as_str) == Some(one)
+        })
+        .map(|s| {
+            let le = &s.labels["le"];
+            let le = if le == "+Inf" {
+                f64::INFINITY
+            } else {
+                le.parse().unwrap()
+            };
+            (le, s.value)
+        })
+        .collect();
+    buckets.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    assert!(buckets.len() >= 5, "{buckets:?}");
+    assert!(buckets.windows(2).all(|w| w[0].1 <= w[1].1), "{buckets:?}");
+    assert_eq!(buckets.last().unwrap().0, f64::INFINITY);
+    assert_eq!(
+        Some(buckets.last().unwrap().1),
+        sample(&samples, &format!("{h}_count"), &[("route", one)])
+    );
+    assert_eq!(buckets.last().unwrap().1, 2.0);
+    assert!(sample(&samples, &format!("{h}_sum"), &[("route", one)]).unwrap() > 0.0);
+    // No id, no path as sent, in any label.
+    for smp in &samples {
+        for v in smp.labels.values() {
+            assert!(
+                !v.contains("csp_") && !v.contains("123456") && !v.contains(&prm),
+                "{smp:?}"
+            );
+        }
+    }
+
+    // The worker: the item processed, the queue empty, counted by kind.
+    assert_eq!(s.send("POST", "/_payctl/worker", None, &[]).status, 200);
+    let samples = prometheus(&s.get("/_payctl/metrics").text);
+    let processed = "payctl_worker_items_processed_total";
+    assert_eq!(
+        sample(&samples, processed, &[("kind", "attachment")]),
+        Some(1.0)
+    );
+    assert_eq!(
+        sample(&samples, processed, &[("kind", "transaction")]),
+        Some(0.0)
+    );
+    assert_eq!(
+        sample(&samples, "payctl_worker_queue_depth", &[]),
+        Some(0.0)
+    );
+    assert_eq!(sample(&samples, "payctl_commits_total", &[]), Some(2.0));
+    assert_eq!(
+        sample(
+            &samples,
+            req,
+            &[("route", "/_payctl/metrics"), ("status", "200")]
+        ),
+        Some(1.0)
+    );
+}
+
+/// Issue 31, observability: `--log-format json` writes one JSON object per
+/// request: ts (UTC, RFC 3339 with Z), method, path (masked as the text
+/// log masks it), status, ms, key (`token` for serve's token, else null)
+/// and request_id (the one the answer carried).
+#[test]
+fn the_json_access_log_is_one_object_per_request_with_its_id_and_key() {
+    let env = Env::new();
+    let token = "Js0n-log-token-4567";
+    let s = Server::start(&env, &["--log-format", "json", "--token", token]);
+    let bearer = format!("Bearer {token}");
+    let auth = ("Authorization", bearer.as_str());
+    let sent = vec![
+        s.send(
+            "GET",
+            "/customer-profiles",
+            None,
+            &[auth, ("X-Request-Id", "json-log-1")],
+        ),
+        s.send(
+            "POST",
+            "/customer-profiles",
+            Some(&profile_body("cust-json-01").to_string()),
+            &[auth],
+        ),
+        s.send("GET", "/customer-profiles/123456789012", None, &[auth]),
+        s.send("GET", "/customer-profiles", None, &[]),
+    ];
+    let statuses: Vec<u16> = sent.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [200, 201, 404, 401]);
+    let (_, log) = s.terminate();
+    let objects: Vec<Value> = log
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(objects.len(), sent.len(), "{log}");
+    for (o, r) in objects.iter().zip(&sent) {
+        let keys: Vec<&str> = o.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            ["ts", "method", "path", "status", "ms", "key", "request_id"],
+            "{o}"
+        );
+        let ts = o["ts"].as_str().unwrap();
+        assert!(ts.ends_with('Z'), "{ts}");
+        chrono::DateTime::parse_from_rfc3339(ts).unwrap_or_else(|e| panic!("{e}: {ts}"));
+        assert_eq!(o["status"].as_u64(), Some(u64::from(r.status)), "{o}");
+        assert!(o["ms"].as_f64().is_some_and(|ms| ms >= 0.0), "{o}");
+        assert_eq!(o["request_id"].as_str(), r.header("x-request-id"), "{o}");
+        let key = if r.status == 401 {
+            Value::Null
+        } else {
+            json!("token")
+        };
+        assert_eq!(o["key"], key, "{o}");
+    }
+    assert_eq!(objects[0]["request_id"], "json-log-1");
+    assert_eq!(objects[1]["method"], "POST");
+    assert_eq!(objects[1]["path"], "/customer-profiles");
+    assert_eq!(objects[2]["path"], "/customer-profiles/…9012");
+    assert!(
+        !log.contains("123456789012") && !log.contains(token),
+        "{log}"
+    );
+
+    // Text mode: a UTC timestamp first.
+    let s = Server::start(&env, &[]);
+    assert_eq!(s.get("/customer-profiles").status, 200);
+    let (_, log) = s.terminate();
+    let lines = access_lines(&log);
+    assert_eq!(lines.len(), 1, "{log}");
+    assert_eq!(
+        (lines[0].1.as_str(), lines[0].2.as_str(), lines[0].3),
+        ("GET", "/customer-profiles", 200)
+    );
+    chrono::DateTime::parse_from_rfc3339(&lines[0].0).unwrap();
+}
+
+/// Issue 31, observability: `X-Request-Id` is echoed when the client sent
+/// a usable one (1-128 visible ASCII), else a new one (32 hex digits), on
+/// every answer, errors and refusals at the edge included.
+#[test]
+fn x_request_id_is_echoed_or_generated_on_every_answer() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--rate-limit", "1000"]);
+    let id = "req-ABC_123.xyz:7";
+    let with = [("X-Request-Id", id)];
+    for r in [
+        s.send("GET", "/customer-profiles", None, &with),
+        s.send(
+            "GET",
+            "/customer-profiles/csp_doesnotexist0000000",
+            None,
+            &with,
+        ),
+        s.send("PATCH", "/customer-profiles", Some("{}"), &with),
+        s.send("POST", "/customer-profiles", Some("{not json"), &with),
+        s.send("GET", "/_payctl/health", None, &with),
+    ] {
+        assert_eq!(r.header("x-request-id"), Some(id), "{r:?}");
+    }
+    let hex = regex::Regex::new("^[0-9a-f]{32}$").unwrap();
+    let long = "a".repeat(129);
+    let mut seen = std::collections::HashSet::new();
+    for sent in [None, Some("a b"), Some(long.as_str()), Some("")] {
+        let headers: Vec<(&str, &str)> = sent.map(|v| ("X-Request-Id", v)).into_iter().collect();
+        let r = s.send("GET", "/customer-profiles", None, &headers);
+        let got = r.header("x-request-id").expect("an id").to_string();
+        assert!(hex.is_match(&got), "{sent:?}: {got}");
+        assert!(seen.insert(got), "a new id each time");
+    }
+    let max = "b".repeat(128);
+    let r = s.send("GET", "/customer-profiles", None, &[("X-Request-Id", &max)]);
+    assert_eq!(r.header("x-request-id"), Some(max.as_str()));
+    drop(s);
+    // A refusal of the limit carries it too.
+    let s = Server::start(&env, &["--rate-limit", "1"]);
+    let replies = burst(&s, "/customer-profiles", 3, &with);
+    let limited = replies.iter().find(|r| r.status == 429).expect("a 429");
+    assert_eq!(limited.header("x-request-id"), Some(id), "{limited:?}");
 }

@@ -10,7 +10,16 @@
 //! service may have applied it. A request that may be repeated (GET, PUT,
 //! DELETE, and a POST with an `Idempotency-Key`) is retried with backoff on
 //! connection errors and on 503; a POST without a key is sent again only
-//! when nothing of it was sent.
+//! when nothing of it was sent. A 429 (`--rate-limit`) is waited out and
+//! sent again whatever the method, a POST without a key included: the
+//! server refuses it at its edge, before anything is executed (as
+//! RFC 6585 has it: the request was not processed), so sending it again
+//! cannot apply it twice.
+//!
+//! Over `https://` the service's certificate is checked against Mozilla's
+//! roots, or, with `--ca-cert FILE` (`PAYCTL_CA_CERT`), against that file's
+//! certificates alone (a private CA); one that is not trusted is refused
+//! before anything is sent (30007, naming `--ca-cert`).
 
 use std::time::Duration;
 
@@ -26,6 +35,9 @@ const ATTEMPTS: u32 = 4;
 /// The first backoff; it doubles per retry (0.2, 0.4, 0.8 s), or follows a
 /// shorter `Retry-After`.
 const BACKOFF: Duration = Duration::from_millis(200);
+/// The longest `Retry-After` of a 429 that is waited out; a longer one is
+/// answered at once (the command fails with 10012).
+const MAX_RATE_WAIT: Duration = Duration::from_secs(30);
 /// The largest answer the client reads (then 30008). The largest page a
 /// service answers is about 7 MiB of JSON: 1000 profiles with every field at
 /// its longest and 50 tags of 50-character keys and values (tags are ASCII)
@@ -46,6 +58,7 @@ pub struct Client {
     token: Option<String>,
     actor: String,
     agent: ureq::Agent,
+    timeout: Duration,
 }
 
 /// What the caller should know about an answer beyond its records.
@@ -128,6 +141,27 @@ fn check_token(token: &str) -> Result<()> {
     }
 }
 
+/// The agent of remote mode: `timeout` per phase, certificates checked
+/// against `roots`.
+fn agent(timeout: Duration, roots: ureq::tls::RootCerts) -> ureq::Agent {
+    // One time-out per phase, no global one: ureq then names the phase
+    // that ran out (Resolve and Connect: nothing was sent).
+    let t = Some(timeout);
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_resolve(t)
+        .timeout_connect(t)
+        .timeout_send_request(t)
+        .timeout_send_body(t)
+        .timeout_recv_response(t)
+        .timeout_recv_body(t)
+        .max_redirects(0)
+        .user_agent(concat!("payctl/", env!("CARGO_PKG_VERSION")))
+        .tls_config(ureq::tls::TlsConfig::builder().root_certs(roots).build())
+        .build()
+        .into()
+}
+
 /// What a failure that may have been applied says to do, per request.
 fn outcome_hint(req: &Request) -> String {
     match (req.endpoint.method, &req.idempotency_key) {
@@ -195,28 +229,21 @@ impl Client {
         if let Some(t) = &token {
             check_token(t)?;
         }
-        // One time-out per phase, no global one: ureq then names the phase
-        // that ran out (Resolve and Connect: nothing was sent).
-        let t = Some(timeout);
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_resolve(t)
-            .timeout_connect(t)
-            .timeout_send_request(t)
-            .timeout_send_body(t)
-            .timeout_recv_response(t)
-            .timeout_recv_body(t)
-            .max_redirects(0)
-            .user_agent(concat!("payctl/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .into();
         Ok(Client {
             base,
             shown,
             token,
             actor: super::endpoints::percent_encode(actor),
-            agent,
+            agent: agent(timeout, ureq::tls::RootCerts::WebPki),
+            timeout,
         })
+    }
+
+    /// Trust the certificates of the PEM text of `--ca-cert` instead of
+    /// Mozilla's roots (see the module doc); `flag` names the file.
+    pub fn trusting(mut self, flag: &str, pem: &[u8]) -> Result<Client> {
+        self.agent = agent(self.timeout, super::tls::client_roots(flag, pem)?);
+        Ok(self)
     }
 
     /// Send `req` and read the envelope, as the local command would answer it.
@@ -246,6 +273,12 @@ impl Client {
                 Ok(a) if a.status == 503 && repeatable => {
                     Some(a.retry_after.map_or(wait, |s| s.min(wait * 4)))
                 }
+                // Refused before anything ran: any method may be sent again.
+                Ok(a) if a.status == 429 => match a.retry_after {
+                    Some(s) if s > MAX_RATE_WAIT => None,
+                    Some(s) => Some(s.max(wait)),
+                    None => Some(wait),
+                },
                 _ => None,
             };
             match retry_in {
@@ -428,6 +461,12 @@ fn classify(e: &ureq::Error, shown_url: &str, status: Option<u16>) -> Failure {
         E::Io(io) if status.is_none() && io_before_sending(io) => {
             not_sent(format!("cannot connect: {io}"), true)
         }
+        // The handshake's failure comes as an I/O error around rustls's:
+        // nothing of the request was sent.
+        E::Io(io) if status.is_none() && tls_error(io).is_some() => not_sent(
+            tls_failed(tls_error(io).unwrap_or(&rustls::Error::HandshakeNotComplete)),
+            false,
+        ),
         E::Io(io) => lost(format!("the connection was lost: {io}"), true),
         E::BodyExceedsLimit(_) => bad(format!(
             "an answer larger than {} MiB, the most the client reads",
@@ -435,9 +474,8 @@ fn classify(e: &ureq::Error, shown_url: &str, status: Option<u16>) -> Failure {
         )),
         E::Protocol(p) => bad(format!("something that is not HTTP ({p})")),
         E::LargeResponseHeader(..) => bad("an answer head that is too large".into()),
-        E::Tls(_) | E::Pem(_) | E::Rustls(_) | E::TlsRequired => {
-            not_sent(format!("TLS failed: {e}"), false)
-        }
+        E::Rustls(r) => not_sent(tls_failed(r), false),
+        E::Tls(_) | E::Pem(_) | E::TlsRequired => not_sent(format!("TLS failed: {e}"), false),
         E::BadUri(_) | E::Http(_) | E::InvalidProxyUrl | E::RequireHttpsOnly(_) => not_sent(
             "--base-url is not a URL that can be requested".into(),
             false,
@@ -448,6 +486,42 @@ fn classify(e: &ureq::Error, shown_url: &str, status: Option<u16>) -> Failure {
             Some(_) => lost(format!("the answer could not be read: {other}"), false),
             None => lost(other.to_string(), false),
         },
+    }
+}
+
+/// The rustls error inside an I/O error, if any.
+fn tls_error(io: &std::io::Error) -> Option<&rustls::Error> {
+    io.get_ref()?.downcast_ref::<rustls::Error>()
+}
+
+/// What a failed handshake says: a certificate that is not trusted names
+/// the way to trust it.
+fn tls_failed(e: &rustls::Error) -> String {
+    match e {
+        rustls::Error::InvalidCertificate(why) => {
+            let what = match why {
+                rustls::CertificateError::UnknownIssuer => {
+                    "it is not signed by a CA this client trusts".to_string()
+                }
+                // webpki's error, wrapped by rustls without a type of its
+                // own: `openssl req -x509`'s quick certificate is a CA.
+                rustls::CertificateError::Other(o)
+                    if format!("{o:?}").contains("CaUsedAsEndEntity") =>
+                {
+                    "it is a CA certificate (a self-signed one marked CA:TRUE, as `openssl req \
+                     -x509` makes by default); the service must present a certificate signed by \
+                     the CA, or a self-signed one marked CA:FALSE"
+                        .to_string()
+                }
+                other => other.to_string(),
+            };
+            format!(
+                "the service's TLS certificate is not trusted: {what}; if it is signed by a \
+                 private CA, give that CA's certificate with --ca-cert FILE (or PAYCTL_CA_CERT); \
+                 nothing was sent"
+            )
+        }
+        other => format!("TLS failed: {other}; nothing was sent"),
     }
 }
 

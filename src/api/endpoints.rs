@@ -78,6 +78,8 @@ pub enum Op {
     Dict,
     DictStates,
     Health,
+    Ready,
+    Metrics,
     Worker,
     OpenApi,
 }
@@ -225,7 +227,9 @@ pub static ENDPOINTS: &[Endpoint] = &[
     dict("/dictionaries/transaction-statuses", "transaction-statuses", "Statuses of a transaction (ours)"),
     dict("/dictionaries/transaction-step-statuses", "transaction-step-statuses", "Statuses of a transaction step (ours)"),
     // Administration (ours), under /_payctl/ only.
-    get("/_payctl/health", Op::Health, Kind::Health, Query::None, "200 when the store can be opened"),
+    get("/_payctl/health", Op::Health, Kind::Health, Query::None, "200 while the server runs (alive); the store is not opened"),
+    get("/_payctl/ready", Op::Ready, Kind::Health, Query::None, "200 when the store answers: opened for reading and its worker queue read within 2 s; else 503 with Retry-After"),
+    get("/_payctl/metrics", Op::Metrics, Kind::Document, Query::None, "The server's metrics in the Prometheus text format (text/plain; version=0.0.4)"),
     ep(Post, "/_payctl/worker", Op::Worker, Kind::WorkerSummary, Query::None, Body::None, "Run one pass of the background work now; answers its summary"),
     get("/openapi.json", Op::OpenApi, Kind::Document, Query::None, "This API as an OpenAPI 3.1 document"),
 ];
@@ -852,21 +856,32 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
                 .map_err(|_| Error::not_found("country", p(0)))?;
             dict_page(kind, dict::list("states", country)?, page)?
         }
-        Op::Health => {
-            drop(b.read()?);
-            // `commits`: the journal commits this process made (a group
-            // commit makes one for many writes).
-            Response::Records(
-                kind,
-                vec![serde_json::json!({
-                    "status": "ok",
-                    "commits": crate::store::journal::committed(),
-                })],
-            )
+        // Alive: the store is not opened (`Ready` opens it). `commits`: the
+        // journal commits this process made (a group commit makes one for
+        // many writes).
+        Op::Health => health(kind),
+        Op::Ready => {
+            b.read()?.queue()?;
+            health(kind)
+        }
+        Op::Metrics => {
+            return Err(Error::usage(
+                "the metrics are those of a running `payctl serve`: GET /_payctl/metrics",
+            ));
         }
         Op::Worker => worker_pass(b)?,
         Op::OpenApi => Response::Records(kind, vec![super::openapi::document()]),
     })
+}
+
+fn health(kind: Kind) -> Response {
+    Response::Records(
+        kind,
+        vec![serde_json::json!({
+            "status": "ok",
+            "commits": crate::store::journal::committed(),
+        })],
+    )
 }
 
 /// One pass of the background work (`POST /_payctl/worker`): every queued
@@ -875,6 +890,7 @@ pub fn worker_pass(b: &dyn Backend) -> Result<Response> {
     static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     let ctx = Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc());
     let run = core::worker::run_once(&|| b.write(), &ctx, &NEVER)?;
+    super::metrics::worker_ran(&run.summary);
     if run.held.is_empty() {
         Ok(Response::one(Kind::WorkerSummary, &run.summary))
     } else {

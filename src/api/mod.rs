@@ -1,14 +1,26 @@
 //! The spec's HTTP API: one endpoint table (`endpoints`) and the transports
 //! around it: in process ([`endpoints::call`] on the local store), the HTTP
 //! server (`server`, `payctl serve`) and the HTTP client (`client`, remote
-//! mode). `openapi` describes the table as an OpenAPI 3.1 document.
+//! mode). `openapi` describes the table as an OpenAPI 3.1 document. The
+//! server's edge has a module per concern: `tls`, `origin` (what a web page
+//! could send), `limit` (`--rate-limit`), `access_log` (and `X-Request-Id`),
+//! `metrics` and `probe` (readiness and the metrics route); `body` reads a
+//! request's body and `hide` keeps the store's whereabouts out of answers.
 
+pub(crate) mod access_log;
 pub mod auth;
+pub(crate) mod body;
 pub mod client;
 pub mod dry_run;
 pub mod endpoints;
+pub(crate) mod hide;
+pub(crate) mod limit;
+pub(crate) mod metrics;
 pub mod openapi;
+pub(crate) mod origin;
+pub(crate) mod probe;
 pub mod server;
+pub(crate) mod tls;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Query};
+use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Op, Query};
 use crate::catalog::dictionaries as dict;
 use crate::cli::MAX_ACTOR;
 use crate::core::{address, instrument, profile, program, rules, txn};
@@ -766,9 +766,14 @@ fn operation(e: &Endpoint) -> Value {
             "schema": schema_ref("Actor"),
             "description": "the actor written to created_by / modified_by, percent-encoded UTF-8, 1-64 characters once decoded, no control or invisible format characters (default: serve's --actor)"}));
     }
+    params.push(json!({"name": "X-Request-Id", "in": "header", "required": false,
+        "schema": {"type": "string", "minLength": 1, "maxLength": super::access_log::MAX_REQUEST_ID, "pattern": "^[!-~]+$"},
+        "description": "the request's id, echoed in the answer's X-Request-Id and the access log; another one is generated when absent or not 1-128 visible ASCII characters"}));
     let ok = if e.creates() { "201" } else { "200" };
     let mut responses = Map::new();
-    let content = if e.kind == Kind::Document {
+    let content = if e.op == Op::Metrics {
+        json!({"text/plain": {"schema": {"type": "string"}}})
+    } else if e.kind == Kind::Document {
         json!({"application/json": {"schema": schema_ref("Document")}})
     } else {
         json!({"application/json": {"schema": success(e)}})
@@ -790,6 +795,10 @@ fn operation(e: &Endpoint) -> Value {
     if e.body != Body::None {
         responses.insert("413".into(), err("TooLarge"));
         responses.insert("415".into(), err("UnsupportedMediaType"));
+    }
+    // Health and readiness are never limited (see api::limit).
+    if !matches!(e.op, Op::Health | Op::Ready) {
+        responses.insert("429".into(), err("TooManyRequests"));
     }
     responses.insert("500".into(), err("StoreUnusable"));
     responses.insert("503".into(), err("Busy"));
@@ -846,8 +855,13 @@ pub fn document() -> Value {
                 "TooLarge": error("the body is larger than --max-body (10009)"),
                 "UnsupportedMediaType": error("the body's Content-Type is not JSON (10005)"),
                 "StoreUnusable": error("the store cannot be used (30002-30004)"),
+                "TooManyRequests": {
+                    "description": "more requests a second with this credential (or, without one, from this address) than the server's --rate-limit (10012); nothing was executed: retry after Retry-After seconds",
+                    "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 1}}},
+                    "content": {"application/json": {"schema": schema_ref("ErrorEnvelope")}}
+                },
                 "Busy": {
-                    "description": "the store is busy (30001); retry after Retry-After seconds",
+                    "description": "the store is busy (30001) or the database unreachable; retry after Retry-After seconds",
                     "headers": {"Retry-After": {"schema": {"type": "integer"}}},
                     "content": {"application/json": {"schema": schema_ref("ErrorEnvelope")}}
                 }

@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use http_body_util::BodyExt;
 use serde_json::Value;
 
 use super::Local;
+use super::access_log::{self, LogFormat, shown};
 use super::endpoints::{self, Backend, Method, Op, Params, Request, Route};
 use crate::core::Ctx;
 use crate::error::{ApiError, Error, Result, code};
@@ -42,6 +42,11 @@ pub struct Config {
     pub store: Local,
     /// Where the listening line, the access log and the notes go (stderr).
     pub ui: crate::output::ui::Ui,
+    /// HTTPS with this (`--tls-cert`, `--tls-key`); None: plain HTTP.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// `--rate-limit`: requests a second per credential (see [`super::limit`]).
+    pub rate_limit: Option<std::num::NonZeroU32>,
+    pub log_format: LogFormat,
 }
 
 /// A line on stderr, through the [`Ui`](crate::output::ui::Ui).
@@ -60,7 +65,7 @@ const MAX_ACTOR: usize = crate::cli::MAX_ACTOR;
 pub const MAX_ACTOR_HEADER: usize = 4 * 3 * MAX_ACTOR;
 /// Headers whose second copy would be ignored: refused when sent twice
 /// (RFC 9112 refuses a second `Host` too). Every `Content-Type` sent must
-/// be JSON's (see [`not_json`]).
+/// be JSON's (see [`super::body::not_json`]).
 const ONCE: [&str; 5] = [
     "Authorization",
     "X-Payctl-Actor",
@@ -85,6 +90,7 @@ struct App {
     /// Requests being answered, their connections gone or not (see
     /// [`handle`]): shutdown waits for them before it closes the store.
     in_flight: std::sync::atomic::AtomicUsize,
+    limiter: Option<super::limit::Limiter>,
 }
 
 /// One request counted in [`App::in_flight`] while it lives.
@@ -116,6 +122,7 @@ pub fn serve(cfg: Config) -> Result<()> {
             cfg.listen
         )));
     }
+    super::metrics::install()?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -130,21 +137,25 @@ async fn run(cfg: Config) -> Result<()> {
     let addr = listener
         .local_addr()
         .map_err(|e| Error::usage(format!("--listen {}: {e}", cfg.listen)))?;
-    let hidden = hidden_texts(&cfg.store);
+    let hidden = super::hide::hidden_texts(&cfg.store);
+    let cfg_limit = cfg.rate_limit;
     let app = Arc::new(App {
         auth: Arc::new(super::auth::Auth::new(cfg.token.as_deref())),
         cfg,
         stop: AtomicBool::new(false),
         hidden,
         in_flight: Default::default(),
+        limiter: cfg_limit.map(super::limit::Limiter::new),
     });
     let router = axum::Router::new().fallback(handle).with_state(app.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stopping = stop_rx.clone();
     let worker = app
         .cfg
         .worker_interval
         .map(|every| tokio::spawn(worker_loop(app.clone(), every, stop_rx)));
-    say!(app.cfg.ui, "listening on http://{addr}");
+    tokio::spawn(super::metrics::upkeep());
+    say!(app.cfg.ui, "listening on {}://{addr}", app.scheme());
 
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let signal = shutdown_signal();
@@ -152,7 +163,7 @@ async fn run(cfg: Config) -> Result<()> {
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let (stream, _peer) = match accepted {
+                let (stream, peer) = match accepted {
                     Ok(a) => a,
                     Err(e) => {
                         // Out of descriptors and the like: note it, keep serving.
@@ -162,15 +173,23 @@ async fn run(cfg: Config) -> Result<()> {
                     }
                 };
                 let _ = stream.set_nodelay(true);
-                let svc = hyper_util::service::TowerToHyperService::new(router.clone());
-                let conn = hyper::server::conn::http1::Builder::new()
-                    .timer(hyper_util::rt::TokioTimer::new())
+                let mut http = hyper::server::conn::http1::Builder::new();
+                http.timer(hyper_util::rt::TokioTimer::new())
                     .header_read_timeout(app.cfg.request_timeout)
-                    .max_buf_size(MAX_HEAD)
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), svc);
-                let conn = graceful.watch(conn);
+                    .max_buf_size(MAX_HEAD);
+                let conn = super::tls::serve_connection(
+                    stream,
+                    app.cfg.tls.clone(),
+                    http,
+                    super::tls::service(&router, peer),
+                    (graceful.watcher(), stopping.clone()),
+                    app.cfg.request_timeout,
+                );
+                let app = app.clone();
                 tokio::spawn(async move {
-                    let _ = conn.await;
+                    if let Err(why) = conn.await && !app.cfg.quiet {
+                        say!(app.cfg.ui, "note: {peer}: TLS handshake failed: {why}");
+                    }
                 });
             }
             _ = &mut signal => break,
@@ -251,6 +270,7 @@ async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watc
         .await;
         match pass {
             Ok(Ok(run)) => {
+                super::metrics::worker_ran(&run.summary);
                 if !run.summary.is_empty() && !app.cfg.quiet {
                     say!(
                         app.cfg.ui,
@@ -299,61 +319,22 @@ async fn handle(
 
 async fn answer_and_log(
     app: Arc<App>,
-    req: axum::extract::Request,
+    mut req: axum::extract::Request,
     _counted: InFlight,
 ) -> axum::response::Response {
-    let start = Instant::now();
-    let method = req.method().as_str().to_string();
-    let path = req.uri().path().to_string();
-    let resp = answer(&app, req).await;
+    let seen = access_log::Seen::begin(&mut req);
+    let mut resp = match app.limiter.as_ref().and_then(|l| l.check(&req)) {
+        Some(over) => error_reply(&over),
+        None => answer(&app, req).await,
+    };
     // A change committed but not finished (a full disk): its answer was the
     // change's; this says what is left for the next opening of the store.
     for w in crate::store::journal::take_warnings() {
         say!(app.cfg.ui, "warning: {}", output::mask::mask_text(&w));
     }
-    if !app.cfg.quiet {
-        say!(
-            app.cfg.ui,
-            "{} {} {} {:.1}ms",
-            shown(&method, 16),
-            shown(&masked_path(&path), 200),
-            resp.status().as_u16(),
-            start.elapsed().as_secs_f64() * 1000.0
-        );
-    }
+    super::metrics::request(&seen.method, &seen.path, &resp, seen.elapsed());
+    seen.end(&mut resp, app.cfg.log_format, app.cfg.quiet, &app.cfg.ui);
     resp
-}
-
-/// Text of a client's, shortened and escaped for a log line.
-fn shown(s: &str, max: usize) -> String {
-    let mut t: String = s
-        .chars()
-        .take(max)
-        .collect::<String>()
-        .escape_debug()
-        .to_string();
-    if s.chars().count() > max {
-        t.push('…');
-    }
-    t
-}
-
-/// A requested path as the access log shows it: each segment as sent,
-/// unless, once decoded, it has a run of digits that the messages mask (see
-/// [`crate::error::shown_id`]): then that segment as they show it.
-fn masked_path(path: &str) -> String {
-    path.split('/')
-        .map(|seg| {
-            let decoded = endpoints::percent_decode(seg, false).unwrap_or_else(|| seg.to_string());
-            let masked = output::mask::mask_text(&decoded);
-            if masked == decoded {
-                seg.to_string()
-            } else {
-                masked
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// Every answer is an envelope; none may be kept by a cache (they carry
@@ -374,7 +355,9 @@ fn json_reply(status: u16, body: &Value) -> axum::response::Response {
 fn error_reply(err: &Error) -> axum::response::Response {
     let status = super::status_of(err);
     let mut r = json_reply(status, &output::error_envelope(err));
-    if status == 503 {
+    // Busy, or over --rate-limit (whose buckets of N a second hold a
+    // request again within 1/N s): a second is enough.
+    if status == 503 || status == 429 {
         r.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
     }
@@ -445,227 +428,20 @@ fn sent_once(headers: &HeaderMap) -> Result<()> {
     Ok(())
 }
 
-/// A `Host` (or an origin's host) as `(name or address, port)`, lower case,
-/// without a trailing dot; None when it is not one.
-fn host_port(text: &str) -> Option<(String, Option<u16>)> {
-    let text = text.trim().to_ascii_lowercase();
-    let (host, port) = if let Some(rest) = text.strip_prefix('[') {
-        let (h, after) = rest.split_once(']')?;
-        let port = match after {
-            "" => None,
-            p => Some(p.strip_prefix(':')?),
-        };
-        (format!("[{h}]"), port)
-    } else {
-        match text.rsplit_once(':') {
-            Some((h, p)) => (h.to_string(), Some(p)),
-            None => (text.clone(), None),
-        }
-    };
-    let port = match port {
-        None => None,
-        Some(p) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => Some(p.parse().ok()?),
-        Some(_) => return None,
-    };
-    let host = host.strip_suffix('.').unwrap_or(&host).to_string();
-    (!host.is_empty()).then_some((host, port))
-}
-
-/// `localhost`, `*.localhost`, 127.0.0.0/8 or `[::1]`.
-fn is_loopback_host(host: &str) -> bool {
-    if host == "localhost" || host.ends_with(".localhost") {
-        return true;
-    }
-    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        return v6.parse::<std::net::Ipv6Addr>().is_ok_and(|a| {
-            a.is_loopback() || a.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
-        });
-    }
-    host.parse::<std::net::Ipv4Addr>()
-        .is_ok_and(|a| a.is_loopback())
-}
-
-/// A server without a token refuses what a web page could send (403,
-/// 10011): a `Host` that is not loopback (a DNS rebinding: a name of the
-/// page's that now resolves to 127.0.0.1) and an `Origin` other than the
-/// server's own, `http://` + the `Host` it was reached on (`null`
-/// included). Requests without `Origin` (curl, remote mode) pass.
-fn cross_site(headers: &HeaderMap) -> Result<()> {
-    let deny = |what: String| refused(code::CROSS_SITE, what);
-    let why = "a server without --token answers only what no web page can send; \
-               give the server a --token-file to be reached otherwise";
-    let host = match headers.get(header::HOST) {
-        None => None,
-        Some(v) => {
-            let text = v.to_str().unwrap_or("");
-            match host_port(text) {
-                Some((h, p)) if is_loopback_host(&h) => Some((h, p)),
-                _ => {
-                    return Err(deny(format!(
-                        "header Host: `{}` is not a loopback name or address (localhost, \
-                         *.localhost, 127.0.0.0/8, [::1]); {why}",
-                        shown(text, 100)
-                    )));
-                }
-            }
-        }
-    };
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let text = origin.to_str().unwrap_or("");
-    let own = |h: &(String, Option<u16>)| {
-        let o = text
-            .strip_prefix("http://")
-            .or_else(|| text.strip_prefix("HTTP://"))
-            .filter(|rest| !rest.contains('/'))
-            .and_then(host_port);
-        o.is_some_and(|(oh, op)| oh == h.0 && op.unwrap_or(80) == h.1.unwrap_or(80))
-    };
-    if host.as_ref().is_some_and(own) {
-        return Ok(());
-    }
-    Err(deny(format!(
-        "header Origin: `{}` is not this server's own origin ({}); {why}",
-        shown(text, 100),
-        match headers.get(header::HOST).and_then(|v| v.to_str().ok()) {
-            Some(h) => format!("http://{}", shown(h, 100)),
-            None => "the request has no Host".into(),
-        }
-    )))
-}
-
-/// What the store's directory and the database's address are called in an
-/// answer (see [`App::public`]).
-fn hidden_texts(store: &super::Local) -> Vec<(String, &'static str)> {
-    let mut out: Vec<(String, &'static str)> = Vec::new();
-    let dir = &store.data_dir;
-    for d in [std::path::absolute(dir).ok(), dir.canonicalize().ok()]
-        .into_iter()
-        .flatten()
-    {
-        let d = d.display().to_string();
-        let d = d.trim_end_matches('/');
-        if d.len() > 1 {
-            out.push((format!("{d}/"), "the store's "));
-            out.push((d.to_string(), "the store"));
-        }
-    }
-    if let Some(url) = &store.database_url
-        && let Ok(t) = crate::store::pg::Target::parse(url)
-    {
-        out.push((t.shown.clone(), "the database"));
-        // postgresql://[user@]host:port/db
-        if let Some(authority) = t
-            .shown
-            .strip_prefix("postgresql://")
-            .and_then(|r| r.split_once('/'))
-            .map(|(a, _)| a)
-        {
-            let (user, host_port) = match authority.rsplit_once('@') {
-                Some((u, hp)) => (Some(u), hp),
-                None => (None, authority),
-            };
-            out.push((host_port.to_string(), "the database's host"));
-            if let Some((host, _)) = host_port.rsplit_once(':')
-                && host.len() > 1
-            {
-                out.push((host.to_string(), "the database's host"));
-            }
-            if let Some(u) = user.filter(|u| !u.is_empty()) {
-                out.push((format!("{u}@"), ""));
-                out.push((format!("user \"{u}\""), "the user"));
-            }
-        }
-    }
-    out.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
-    out.dedup();
-    out
-}
-
 impl App {
-    /// An error as an answer shows it: the store's directory and the
-    /// database's address in generic words. A store's failure is logged
-    /// whole (masked) first: the operator sees what the client does not.
+    /// `https` with `--tls-cert`, else `http`.
+    fn scheme(&self) -> &'static str {
+        if self.cfg.tls.is_some() {
+            "https"
+        } else {
+            "http"
+        }
+    }
+
+    /// An error as an answer shows it (see [`super::hide::public`]).
     fn public(&self, e: &Error) -> Error {
-        if e.kind == crate::error::ErrorKind::Store {
-            say!(
-                self.cfg.ui,
-                "note: {}",
-                output::mask::mask_text(&e.to_string())
-            );
-        }
-        let mut e = e.clone();
-        for a in &mut e.errors {
-            for (text, words) in &self.hidden {
-                if a.message.contains(text.as_str()) {
-                    a.message = a.message.replace(text.as_str(), words);
-                }
-            }
-        }
-        e
+        super::hide::public(&self.hidden, &self.cfg.ui, e)
     }
-}
-
-/// The sensitive values of a request body (as `output::mask` knows them),
-/// longer than their last 4: the last guard on this request's messages.
-fn sensitive_values(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::Object(map) => {
-            for (k, val) in map {
-                let text = match val {
-                    Value::String(s) => Some(s.clone()),
-                    Value::Number(n) => Some(n.to_string()),
-                    _ => None,
-                };
-                match text {
-                    Some(t) if output::mask::SENSITIVE.contains(&k.as_str()) => {
-                        if t.chars().count() > 4 {
-                            out.push(t);
-                        }
-                    }
-                    _ => sensitive_values(val, out),
-                }
-            }
-        }
-        Value::Array(a) => a.iter().for_each(|x| sensitive_values(x, out)),
-        _ => {}
-    }
-}
-
-/// Reduce every one of `secrets` in the envelope's messages to its last 4.
-fn mask_messages(envelope: &mut Value, secrets: &[String]) {
-    let mut secrets: Vec<&String> = secrets.iter().collect();
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    if let Some(errors) = envelope["errors"].as_array_mut() {
-        for e in errors {
-            if let Some(m) = e["message"].as_str() {
-                let mut m = m.to_string();
-                for s in &secrets {
-                    m = m.replace(s.as_str(), &format!("…{}", output::mask::last4(s)));
-                }
-                e["message"] = Value::String(m);
-            }
-        }
-    }
-}
-
-/// A header as text: None when absent, 400 when not visible ASCII or too long.
-fn header_text(headers: &HeaderMap, name: &str, max: usize) -> Result<Option<String>> {
-    let Some(v) = headers.get(name) else {
-        return Ok(None);
-    };
-    let text = v
-        .to_str()
-        .ok()
-        .filter(|t| !t.is_empty() && t.len() <= max && t.chars().all(|c| !c.is_control()))
-        .ok_or_else(|| {
-            refused(
-                code::INVALID_VALUE,
-                format!("header {name}: must be 1-{max} visible ASCII characters"),
-            )
-        })?;
-    Ok(Some(text.trim().to_string()))
 }
 
 async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::Response {
@@ -679,7 +455,7 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
         Ok(Prepared::Call(request, ctx)) => {
             let mut secrets = Vec::new();
             if let Some(b) = &request.body {
-                sensitive_values(b, &mut secrets);
+                super::hide::sensitive_values(b, &mut secrets);
             }
             let backend = app.cfg.store.clone();
             // A dry run creates nothing: 200 with the record as it would be.
@@ -705,7 +481,7 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                     let mut r = error_reply(&e);
                     if !secrets.is_empty() {
                         let mut env = output::error_envelope(&e);
-                        mask_messages(&mut env, &secrets);
+                        super::hide::mask_messages(&mut env, &secrets);
                         *r.body_mut() = Body::from(serde_json::to_string(&env).unwrap_or_default());
                         r.headers_mut().remove(header::CONTENT_LENGTH);
                     }
@@ -725,6 +501,11 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
             };
             json_reply(200, &doc)
         }
+        Ok(Prepared::Probe(Op::Metrics)) => super::probe::metrics(&app.cfg.store).await,
+        Ok(Prepared::Probe(_)) => match super::probe::ready(&app.cfg.store, &app.cfg.actor).await {
+            Ok(resp) => json_reply(200, &output::success_envelope(&resp)),
+            Err(e) => error_reply(&app.public(&e)),
+        },
         Err(mut reply) => {
             if has_body {
                 reply
@@ -740,6 +521,8 @@ enum Prepared {
     Call(Box<Request>, Ctx),
     /// The OpenAPI document; whether the server requires a credential.
     Document(bool),
+    /// `/_payctl/ready` or `/_payctl/metrics` (see [`super::probe`]).
+    Probe(Op),
 }
 
 /// Everything before the store: credential, route, role, query, headers, body.
@@ -759,8 +542,11 @@ async fn prepare(
         )
         .await
         .map_err(|e| fail(app.public(&e)))?;
+    if let super::auth::Caller::Key { name, .. } = &caller {
+        access_log::Caller::name(req.extensions(), name);
+    }
     if caller == super::auth::Caller::Open {
-        cross_site(req.headers()).map_err(fail)?;
+        super::origin::cross_site(req.headers(), app.scheme()).map_err(fail)?;
     }
     let (parts, body) = req.into_parts();
     let raw_path = parts.uri.path();
@@ -821,8 +607,10 @@ async fn prepare(
         &shown(raw_path, 100),
     )
     .map_err(fail)?;
-    if endpoint.op == Op::OpenApi {
-        return Ok(Prepared::Document(caller.secured()));
+    match endpoint.op {
+        Op::OpenApi => return Ok(Prepared::Document(caller.secured())),
+        Op::Ready | Op::Metrics => return Ok(Prepared::Probe(endpoint.op)),
+        _ => {}
     }
     let mut pairs = Vec::new();
     for pair in parts
@@ -854,32 +642,41 @@ async fn prepare(
     )
     .map_err(fail)?;
     let idempotency_key =
-        header_text(&parts.headers, "Idempotency-Key", MAX_IDEMPOTENCY_KEY).map_err(fail)?;
+        super::body::header_text(&parts.headers, "Idempotency-Key", MAX_IDEMPOTENCY_KEY)
+            .map_err(fail)?;
     if let Some(k) = &idempotency_key {
         crate::core::idempotency::validate_key("header Idempotency-Key", k).map_err(fail)?;
     }
     let body = if endpoint.body == endpoints::Body::None {
         None
     } else {
-        if let Some(refusal) = not_json(&parts.headers) {
-            return Err(refusal);
+        if let Some(e) = super::body::not_json(&parts.headers) {
+            return Err(json_reply(415, &output::error_envelope(&e)));
         }
-        let bytes = read_body(app, &parts.headers, body).await.map_err(fail)?;
+        let bytes = super::body::read(
+            app.cfg.max_body,
+            app.cfg.request_timeout,
+            &parts.headers,
+            body,
+        )
+        .await
+        .map_err(fail)?;
         Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
     };
     let ctx = Ctx::new(&actor, chrono::Utc::now().naive_utc());
-    let dry_run =
-        match header_text(&parts.headers, super::client::DRY_RUN_HEADER, 5).map_err(fail)? {
-            None => false,
-            Some(v) if v.eq_ignore_ascii_case("true") => true,
-            Some(v) if v.eq_ignore_ascii_case("false") => false,
-            Some(_) => {
-                return Err(fail(refused(
-                    code::INVALID_VALUE,
-                    "header Payctl-Dry-Run: must be `true` or `false`",
-                )));
-            }
-        };
+    let dry_run = match super::body::header_text(&parts.headers, super::client::DRY_RUN_HEADER, 5)
+        .map_err(fail)?
+    {
+        None => false,
+        Some(v) if v.eq_ignore_ascii_case("true") => true,
+        Some(v) if v.eq_ignore_ascii_case("false") => false,
+        Some(_) => {
+            return Err(fail(refused(
+                code::INVALID_VALUE,
+                "header Payctl-Dry-Run: must be `true` or `false`",
+            )));
+        }
+    };
     let mut request = Request::to(endpoint)
         .query(query)
         .idempotency_key(idempotency_key)
@@ -887,89 +684,4 @@ async fn prepare(
     request.params = params;
     request.body = body;
     Ok(Prepared::Call(Box::new(request), ctx))
-}
-
-/// The 415 (10005) of a body sent as anything but JSON: only
-/// `application/json` or `application/*+json` (any parameters) is read. An
-/// absent `Content-Type` is refused too: a web page can send a body without
-/// one to any address (`fetch` with `mode: "no-cors"`), never with JSON's.
-fn not_json(headers: &HeaderMap) -> Option<axum::response::Response> {
-    if !headers.contains_key(header::CONTENT_TYPE) {
-        let err = refused(
-            code::MALFORMED,
-            "header Content-Type: missing; send the body with `Content-Type: application/json`",
-        );
-        return Some(json_reply(415, &output::error_envelope(&err)));
-    }
-    headers
-        .get_all(header::CONTENT_TYPE)
-        .iter()
-        .find_map(not_json_type)
-}
-
-fn not_json_type(v: &HeaderValue) -> Option<axum::response::Response> {
-    let media = v
-        .to_str()
-        .unwrap_or("")
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let json = media == "application/json"
-        || (media.starts_with("application/") && media.ends_with("+json"));
-    if json {
-        return None;
-    }
-    let err = refused(
-        code::MALFORMED,
-        format!(
-            "header Content-Type: `{}` is not JSON; send the body as `Content-Type: application/json`",
-            shown(v.to_str().unwrap_or("(not visible ASCII)"), 100)
-        ),
-    );
-    Some(json_reply(415, &output::error_envelope(&err)))
-}
-
-/// The body, at most `--max-body` bytes (413), within the request timeout.
-async fn read_body(app: &Arc<App>, headers: &HeaderMap, body: Body) -> Result<Vec<u8>> {
-    let max = app.cfg.max_body;
-    let too_large = || {
-        refused(
-            code::BODY_TOO_LARGE,
-            format!("the request body is larger than the server's --max-body of {max} bytes"),
-        )
-    };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > max as u64) {
-        return Err(too_large());
-    }
-    let read = async {
-        let mut body = body;
-        let mut buf = Vec::new();
-        while let Some(frame) = body.frame().await {
-            let frame = frame
-                .map_err(|e| refused(code::MALFORMED, format!("body: could not be read ({e})")))?;
-            if let Ok(data) = frame.into_data() {
-                if buf.len() + data.len() > max {
-                    return Err(too_large());
-                }
-                buf.extend_from_slice(&data);
-            }
-        }
-        Ok(buf)
-    };
-    match tokio::time::timeout(app.cfg.request_timeout, read).await {
-        Ok(r) => r,
-        Err(_) => Err(refused(
-            code::MALFORMED,
-            format!(
-                "body: not received within {} s",
-                app.cfg.request_timeout.as_secs_f64()
-            ),
-        )),
-    }
 }

@@ -201,6 +201,7 @@ impl Source {
             color: ColorWhen::Never,
             base_url: given("--base-url", "PAYCTL_BASE_URL"),
             http_timeout: HTTP_TIMEOUT.as_secs_f64(),
+            ca_cert: given("--ca-cert", "PAYCTL_CA_CERT").map(PathBuf::from),
         };
         let resolved = config::resolve(&g, &config::Sources::default(), &config::path()).ok()?;
         match &resolved.base_url {

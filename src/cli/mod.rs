@@ -278,6 +278,10 @@ pub struct GlobalArgs {
     /// outcome is unknown) once the request went out; exit 3 either way
     #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", value_parser = args::parse_secs)]
     pub http_timeout: f64,
+    /// Remote mode over https://: trust the service's certificate through the CA certificates
+    /// of this PEM file, and only those (a private CA), instead of the public roots
+    #[arg(long, env = "PAYCTL_CA_CERT", global = true, value_name = "FILE")]
+    pub ca_cert: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -780,12 +784,19 @@ pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32
                      nothing was sent",
                 ));
             }
-            Client::new(
+            let client = Client::new(
                 url,
                 resolved.token.clone(),
                 &actor,
                 Duration::from_secs_f64(g.http_timeout.max(0.001)),
-            )
+            )?;
+            match g.ca_cert.as_deref().filter(|p| !p.as_os_str().is_empty()) {
+                Some(ca) => {
+                    let flag = format!("--ca-cert {}", ca.display());
+                    client.trusting(&flag, &serve::read_pem("--ca-cert", ca, false)?)
+                }
+                None => Ok(client),
+            }
         })
         .transpose();
     let (remote, remote_err) = match remote {

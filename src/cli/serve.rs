@@ -2,9 +2,11 @@
 //! `api::server`.
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::Global;
+use crate::api::access_log::LogFormat;
 use crate::api::{Local, server};
 use crate::error::{Error, Result};
 use crate::output::Response;
@@ -15,39 +17,53 @@ Every endpoint of the spec's section 4 at the spec's paths, relative to http://A
 and masking of `-o json`. Lists take page_size, page_number, last_evaluated_key; GET
 /customer-profiles also first_name, last_name, email, customer_key, tag=KEY:VALUE.
 Statuses: 200, 201 created, 400 invalid, 401 no valid key or token, 403 a key's role does not
-allow it (10010) or cross-site (10011), 404 not found (record or path), 405, 409 conflict, 413 body too large, 415 body not sent as JSON, 431 headers too
+allow it (10010) or cross-site (10011), 404 not found (record or path), 405, 409 conflict, 413
+body too large, 415 body not sent as JSON, 429 over --rate-limit (Retry-After), 431 headers too
 large, 500 store unusable, 503 store busy or database unreachable (Retry-After). Every answer
-has `Cache-Control: no-store`; none names the store's directory or the database's address
-(the log on stderr does). Administration: GET /_payctl/health, POST /_payctl/worker (one pass
-of the background work, answering its summary); GET /openapi.json describes it all.
+has `Cache-Control: no-store` and `X-Request-Id` (the client's when it sent 1-128 visible ASCII
+characters, else a new one); none names the store's directory or the database's address (the
+log on stderr does). Administration: GET /_payctl/health (alive; the store is not opened), GET
+/_payctl/ready (the store answers within 2 s, else 503 with Retry-After), GET /_payctl/metrics
+(Prometheus text: requests by route template and status, latency histogram, commits, worker
+queue depth and items processed), POST /_payctl/worker (one pass of the background work,
+answering its summary); GET /openapi.json describes it all.
 
 API keys (`payctl key create NAME --role reader|writer|admin`, see `payctl key --help`): once
 the store holds one, every request needs `Authorization: Bearer SECRET` (401, 10007), except
-GET /_payctl/health (open, for load balancers). reader: every GET and HEAD (GET /openapi.json
-included); writer: and every create, update, delete and attach; admin: and /_payctl/* (the
-worker). A role that does not allow the request is 403 (10010), naming the role needed. Keys
-created or revoked by `payctl key` in another process, or through another server on the same
-database, count from the next request, without a restart. The token (--token-file FILE,
-PAYCTL_SERVE_TOKEN or --token: 16 or more printable ASCII characters, no space, at least 4
-distinct) is one more admin credential, named `token`; alone it requires a credential on every
-request as keys do.
+GET /_payctl/health and /_payctl/ready (open, for load balancers). reader: every GET and HEAD
+(GET /openapi.json included); writer: and every create, update, delete and attach; admin: and
+/_payctl/* (the worker, metrics). A role that does not allow the request is 403 (10010),
+naming the role needed. Keys created or revoked by `payctl key` in another process, or through
+another server on the same database, count from the next request, without a restart. The
+token (--token-file FILE, PAYCTL_SERVE_TOKEN or --token: 16 or more printable ASCII characters,
+no space, at least 4 distinct) is one more admin credential, named `token`; alone it requires
+a credential on every request as keys do.
 
 The edge: a body needs `Content-Type: application/json`. Without keys or token (the default,
 on loopback only) the server refuses what a web page could send (403, 10011): an `Origin`
-other than its own (http:// and the Host it was reached on) and a `Host` that is not
-localhost, *.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are
+other than its own (http:// or https:// and the Host it was reached on) and a `Host` that is
+not localhost, *.localhost, 127.0.0.0/8 or [::1]; curl and remote mode send no Origin and are
 served. Authorization, Idempotency-Key, X-Payctl-Actor, Origin and Host sent twice are refused
 (400).
+
+TLS: --tls-cert FILE --tls-key FILE serve HTTPS (PEM; the key not readable by other users);
+a file that cannot serve is refused at start (exit 2). Remote mode trusts a private CA with
+--ca-cert FILE (PAYCTL_CA_CERT). To terminate TLS in a reverse proxy (nginx) instead, keep
+serve on loopback with a token or keys and forward to it. --rate-limit N: N requests a second
+per credential (per client address without one), bursts of N, then 429 with Retry-After
+(10012) before anything runs; remote mode waits and sends again. Health and ready are not
+limited.
 
 Writes made with a key are audited with the key's name (`token` for the token), or
 `NAME:ACTOR` with an `X-Payctl-Actor` header (at most 64 characters in all, else 400); without
 keys and token, with the header's actor when given (1-64 characters once percent-decoded),
 else with serve's own --actor. SYSTEM, the worker's, is never taken (400); remote mode sends
-its --actor as the header. Once listening it prints `listening on http://ADDR:PORT` on
-stderr, then one access-log line per request (method, path with long digit runs masked,
-status, milliseconds) unless --quiet; a request whose client went away is finished and logged.
-SIGTERM or Ctrl-C stops accepting, finishes the requests and the worker batch in hand, and
-exits 0.
+its --actor as the header. Once listening it prints `listening on http://ADDR:PORT` (or
+https://) on stderr, then one access-log line per request unless --quiet: `TIME METHOD PATH
+STATUS 1.2ms` (UTC; long digit runs of the path masked), or with --log-format json one object
+per line with ts, method, path, status, ms, key (the credential's name, or null) and
+request_id. A request whose client went away is finished and logged. SIGTERM or Ctrl-C stops
+accepting, finishes the requests and the worker batch in hand, and exits 0.
 
 Examples:
   payctl serve
@@ -57,7 +73,12 @@ Examples:
   payctl serve --listen 0.0.0.0:8080                # keys in the store: every request needs one
   PAYCTL_TOKEN=pk_… PAYCTL_BASE_URL=http://payctl.internal:8080 payctl profile list
   openssl rand -hex 16 > token && chmod 600 token
-  payctl serve --listen 0.0.0.0:8080 --token-file token";
+  payctl serve --listen 0.0.0.0:8080 --token-file token
+  PAYCTL_BASE_URL=http://127.0.0.1:8080 payctl profile list
+  payctl serve --listen 0.0.0.0:8443 --token-file token --tls-cert cert.pem --tls-key key.pem \\
+      --rate-limit 50 --log-format json
+  PAYCTL_CA_CERT=ca.pem payctl --base-url https://payctl.internal:8443 profile list
+  curl -fsS --cacert ca.pem https://payctl.internal:8443/_payctl/ready   # a readiness probe";
 
 // The arguments of `payctl serve`.
 #[derive(Debug, clap::Args)]
@@ -99,6 +120,23 @@ pub struct ServeArgs {
     /// No access log on stderr
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// The access log's format: text (`TIME METHOD PATH STATUS 1.2ms`) or json (one object
+    /// per line: ts, method, path, status, ms, key, request_id)
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
+    /// Serve HTTPS with this certificate: a PEM file with the server's certificate, then any
+    /// intermediate ones (needs --tls-key)
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users
+    /// cannot read (chmod 600)
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// At most N requests a second per credential (token or key; without one, per client
+    /// address), in bursts of up to N; more: 429 with Retry-After (10012). Health and
+    /// readiness are never limited
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rate_limit: Option<u32>,
 }
 
 impl ServeArgs {
@@ -126,6 +164,15 @@ impl ServeArgs {
                 g.actor
             )));
         }
+        let tls = match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(crate::api::tls::server_config(
+                &format!("--tls-cert {}", cert.display()),
+                &read_pem("--tls-cert", cert, false)?,
+                &format!("--tls-key {}", key.display()),
+                &read_pem("--tls-key", key, true)?,
+            )?),
+            _ => None,
+        };
         drop(g.write()?);
         server::serve(server::Config {
             listen: self.listen,
@@ -143,6 +190,9 @@ impl ServeArgs {
                 kept: g.database_url.is_none().then(Default::default),
             },
             ui: g.ui,
+            tls,
+            rate_limit: self.rate_limit.and_then(std::num::NonZeroU32::new),
+            log_format: self.log_format,
         })?;
         Ok(Response::Raw(String::new()))
     }
@@ -233,4 +283,36 @@ fn token_from_file(file: &std::path::Path) -> Result<String> {
         return Err(bad("is empty; write the token on its first line".into()));
     }
     Ok(token.to_string())
+}
+
+/// Largest PEM file read (a certificate chain or a key): 1 MiB.
+const MAX_PEM: u64 = 1 << 20;
+
+/// The bytes of the PEM file of `flag`. Refused (usage, exit 2): a file
+/// that is missing, unreadable, not a regular file or larger than 1 MiB,
+/// and a `private` one (a key) that every user can read.
+pub fn read_pem(flag: &str, file: &Path, private: bool) -> Result<Vec<u8>> {
+    let shown = file.display();
+    let bad = |what: String| Error::usage(format!("{flag} {shown}: {what}"));
+    let meta = std::fs::metadata(file).map_err(|e| bad(format!("cannot be read: {e}")))?;
+    if !meta.is_file() {
+        return Err(bad("is not a regular file".into()));
+    }
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o004 != 0 {
+            return Err(bad(format!(
+                "is readable by every user (mode {mode:03o}); `chmod 600` it (or 640 for a group)"
+            )));
+        }
+    }
+    if meta.len() > MAX_PEM {
+        return Err(bad(format!(
+            "is {} bytes; a PEM file of certificates or a key is far smaller (at most {MAX_PEM})",
+            meta.len()
+        )));
+    }
+    std::fs::read(file).map_err(|e| bad(format!("cannot be read: {e}")))
 }

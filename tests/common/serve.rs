@@ -12,7 +12,8 @@ use super::Env;
 
 pub struct Server {
     pub child: Child,
-    /// `http://127.0.0.1:PORT`
+    /// `http://127.0.0.1:PORT`, or `https://…` when serve said so
+    /// (`--tls-cert`; see [`Server::trust`]).
     pub base: String,
     pub addr: String,
     /// Everything serve wrote to stderr so far.
@@ -99,10 +100,17 @@ impl Server {
             let mut tx = Some(tx);
             for line in BufReader::new(stderr).lines() {
                 let Ok(line) = line else { break };
-                if let Some(addr) = line.strip_prefix("listening on http://")
+                let listening = line
+                    .strip_prefix("listening on http://")
+                    .map(|a| ("http", a))
+                    .or_else(|| {
+                        line.strip_prefix("listening on https://")
+                            .map(|a| ("https", a))
+                    });
+                if let Some((scheme, addr)) = listening
                     && let Some(tx) = tx.take()
                 {
-                    let _ = tx.send(addr.to_string());
+                    let _ = tx.send((scheme, addr.to_string()));
                 }
                 let mut l = sink.lock().unwrap();
                 l.push_str(&line);
@@ -110,20 +118,13 @@ impl Server {
             }
         });
         match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(addr) => {
-                let agent = ureq::Agent::config_builder()
-                    .http_status_as_error(false)
-                    .timeout_global(Some(Duration::from_secs(60)))
-                    .build()
-                    .into();
-                Ok(Server {
-                    child,
-                    base: format!("http://{addr}"),
-                    addr,
-                    log,
-                    agent,
-                })
-            }
+            Ok((scheme, addr)) => Ok(Server {
+                child,
+                base: format!("{scheme}://{addr}"),
+                addr,
+                log,
+                agent: agent(ureq::tls::RootCerts::WebPki),
+            }),
             Err(_) => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -131,6 +132,15 @@ impl Server {
                 Err(log.lock().unwrap().clone())
             }
         }
+    }
+
+    /// Trust the CA of `ca_pem` (a server started with `--tls-cert`), and
+    /// reach the server by the name `host` (`localhost`, or `127.0.0.1`).
+    pub fn trust(&mut self, ca_pem: &str, host: &str) {
+        let ca = ureq::tls::Certificate::from_pem(ca_pem.as_bytes()).expect("a CA in PEM");
+        self.agent = agent(ureq::tls::RootCerts::new_with_certs(&[ca]));
+        let port = self.addr.rsplit(':').next().unwrap();
+        self.base = format!("https://{host}:{port}");
     }
 
     /// A request with a JSON body (or none) and extra headers.
@@ -250,6 +260,15 @@ impl Server {
         c.write_stdin(stdin.to_vec());
         super::Out::from(c.output().expect("run payctl"))
     }
+}
+
+fn agent(roots: ureq::tls::RootCerts) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .tls_config(ureq::tls::TlsConfig::builder().root_certs(roots).build())
+        .build()
+        .into()
 }
 
 /// Where a test's commands go: the local store, or `payctl serve` over it
