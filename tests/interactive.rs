@@ -512,3 +512,55 @@ fn tables_fit_the_terminal_and_colour_it_unless_no_color() {
     );
     assert!(s.contains(&csp), "{s}");
 }
+
+/// `profile import` on a terminal: one bar per stage with honest counts
+/// (the bytes checked of the file's size, then the profiles written of
+/// those to write), each left finished; from stdin, whose size is unknown,
+/// the bytes read without a bar that pretends to be full.
+#[test]
+fn import_shows_one_honest_bar_per_stage() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    let file = env.dir.path().join("profiles.jsonl");
+    std::fs::write(&file, common::profile_lines("cust-bar", 3000)).unwrap();
+    let p = Pane::payctl(
+        &env,
+        120,
+        "",
+        &format!("profile import {} -o id > /dev/null", file.display()),
+    );
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let s = p.screen();
+    let checking: Vec<&str> = s.lines().filter(|l| l.starts_with("checking")).collect();
+    let writing: Vec<&str> = s.lines().filter(|l| l.starts_with("writing")).collect();
+    assert_eq!(checking.len(), 1, "{s}");
+    assert_eq!(writing.len(), 1, "{s}");
+    assert!(
+        writing[0].contains("3,000/3,000") || writing[0].contains("3000/3000"),
+        "{s}"
+    );
+    assert!(!s.contains(" 0/0"), "{s}");
+
+    let p = Pane::payctl(
+        &env,
+        120,
+        "",
+        &format!(
+            "profile import - --skip-existing -o id < {} > /dev/null",
+            file.display()
+        ),
+    );
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let s = p.screen();
+    assert!(
+        s.lines()
+            .any(|l| l.starts_with("checking") && l.contains("read")),
+        "{s}"
+    );
+    assert!(
+        !s.contains(" 0/0") && !s.lines().any(|l| l.starts_with("writing")),
+        "{s}"
+    );
+}

@@ -451,7 +451,10 @@ mod import {
             Mode::Shared => g.read(),
             Mode::Exclusive => g.write(),
         };
-        let bar = g.ui.progress_bar();
+        // One bar per stage, each with its own honest count: checking counts
+        // bytes of the input (a spinner and the bytes read when its size is
+        // unknown, as from stdin), writing counts profiles. A stage's bar
+        // stays on the screen, finished, when the next one starts.
         let count_style =
             ProgressStyle::with_template("{msg:9} [{bar:40}] {human_pos}/{human_len} ({eta} left)")
                 .expect("template")
@@ -461,24 +464,39 @@ mod import {
         )
         .expect("template")
         .progress_chars("=> ");
-        let mut shown: Option<Stage> = None;
+        let unknown_style = ProgressStyle::with_template("{msg:9} {spinner} {binary_bytes} read")
+            .expect("template");
+        let mut bar: Option<(Stage, indicatif::ProgressBar)> = None;
         let mut progress = |stage: Stage, done: usize, total: usize| {
-            if shown != Some(stage) {
-                // A new stage starts its own count, rate and estimate.
-                bar.reset();
-                bar.set_message(match stage {
+            if bar.as_ref().is_none_or(|(s, _)| *s != stage) {
+                if let Some((_, b)) = bar.take() {
+                    b.finish();
+                }
+                // Nothing to write (every line skipped): no empty bar.
+                if stage == Stage::Writing && total == 0 {
+                    return;
+                }
+                let b = g.ui.progress_bar();
+                b.set_message(match stage {
                     Stage::Checking => "checking",
                     Stage::Writing => "writing",
                 });
-                // Checking counts bytes of the input, writing profiles.
-                bar.set_style(match stage {
-                    Stage::Checking => bytes_style.clone(),
-                    Stage::Writing => count_style.clone(),
+                b.set_style(match (stage, total) {
+                    (Stage::Checking, 0) => unknown_style.clone(),
+                    (Stage::Checking, _) => bytes_style.clone(),
+                    (Stage::Writing, _) => count_style.clone(),
                 });
-                bar.set_length(total as u64);
-                shown = Some(stage);
+                if total > 0 {
+                    b.set_length(total as u64);
+                }
+                bar = Some((stage, b));
             }
-            bar.set_position(done as u64);
+            if let Some((_, b)) = &bar {
+                b.set_position(done as u64);
+                if total == 0 {
+                    b.tick();
+                }
+            }
         };
         let result = import::import(
             &open,
@@ -490,7 +508,10 @@ mod import {
             Options { skip_existing },
             &mut progress,
         );
-        bar.finish_and_clear();
+        drop(progress);
+        if let Some((_, b)) = bar {
+            b.finish();
+        }
         drop(scratch);
         let done = result?;
         if done.skipped > 0 {
