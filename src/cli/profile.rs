@@ -508,7 +508,6 @@ mod import {
             Options { skip_existing },
             &mut progress,
         );
-        drop(progress);
         if let Some((_, b)) = bar {
             b.finish();
         }
