@@ -15,12 +15,12 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::check::Report;
 use super::memory::MemoryStore;
 use super::pg::PgStore;
+use super::report::Report;
 use super::storage::{Storage, StorageTx};
+use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
 use super::{JsonStore, Mode, Opened, idempotency, lock};
-use super::{ProfileSummary, QueueItem, TxnSummary};
 use crate::core::invariants::{self, Subject, Violation};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
@@ -156,11 +156,7 @@ impl Store {
 
     /// The candidates of an exact filter on `field` = `value` (see
     /// [`Storage::profiles_with`]).
-    pub fn profiles_with(
-        &self,
-        field: super::fields::Field,
-        value: &str,
-    ) -> Result<Option<Vec<String>>> {
+    pub fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
         self.backend().profiles_with(field, value)
     }
 
@@ -279,25 +275,6 @@ impl Store {
             broken: None,
         }
     }
-}
-
-/// An exact filter of `txn list`: every given part must match.
-#[derive(Debug, Default, Clone)]
-pub struct TxnQuery {
-    pub status: Option<u32>,
-    /// Template ids: one of them.
-    pub templates: Option<Vec<String>>,
-    /// Program ids: one of them.
-    pub programs: Option<Vec<String>>,
-}
-
-/// What [`Store::txns_matching`] answers.
-pub enum TxnMatches {
-    /// The JSON directory: creation-order positions, sorted (the ids are
-    /// read for one page only, see [`Store::txn_ids_at`]).
-    Positions(Vec<usize>),
-    /// A database: the ids in creation order.
-    Ids(Vec<String>),
 }
 
 /// A write transaction: all of its changes are committed, or none. It

@@ -15,11 +15,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
-use super::check::{Finding, Report};
+use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
-use super::{
-    ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary, atomic, fields, idempotency,
-};
+use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::{atomic, idempotency};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -181,7 +180,7 @@ impl Storage for MemoryStore {
             .collect())
     }
 
-    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>> {
+    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
         let d = self.data();
         Ok(Some(
             d.profile_order
@@ -319,7 +318,7 @@ impl Storage for MemoryStore {
         report.customers = customers.len();
         report.transactions = txns.len();
         let f = &mut report.findings;
-        super::check::invariants(&customers, &txns, Some(&d.catalog), f);
+        super::report::invariants(&customers, &txns, Some(&d.catalog), f);
         let want = derived(&customers, &txns);
         let mut off = Vec::new();
         if want.keys != d.keys {

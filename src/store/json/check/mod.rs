@@ -20,8 +20,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 mod digest;
 mod lines;
 mod scan;
@@ -31,7 +29,6 @@ pub(super) use self::lines::each_log_line;
 use self::lines::{LineSum, each_complete_line, stream_log, sum_lines};
 use self::scan::{Scan, Shared, attachment_hash};
 use super::facts::is_open;
-use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::JOURNAL;
 use super::{
     ATTACHMENTS_LOG, CUSTOMERS_DIR, JsonStore as Store, KEYS_DIR, PROFILE_IDS, PROFILES_LOG,
@@ -43,25 +40,9 @@ use crate::model::Customer;
 use crate::model::catalog::Catalog;
 use crate::model::status::attachment;
 use crate::model::txn::TxnFile;
-
-/// One problem found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// The file concerned, relative to the store.
-    pub path: String,
-    pub problem: String,
-    /// Whether `--repair` fixes it (derived data, temp files).
-    pub repairable: bool,
-}
-
-#[derive(Debug, Default, Serialize)]
-pub struct Report {
-    pub customers: usize,
-    pub transactions: usize,
-    pub findings: Vec<Finding>,
-    /// What `--repair` did.
-    pub repaired: Vec<String>,
-}
+pub(crate) use crate::store::report::finding_of;
+pub use crate::store::report::{Finding, Report};
+use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
 
 /// A 64-bit hash (SipHash with fixed keys: the same in every thread and
 /// run). Two different values share one with a chance of about one in
@@ -1007,34 +988,6 @@ impl Store {
             ))
         })?;
         Ok(out)
-    }
-}
-
-/// The spec's invariants over the records themselves (see
-/// [`crate::core::invariants`]), as findings naming the records' files.
-pub(crate) fn invariants(
-    customers: &[Customer],
-    txns: &[TxnFile],
-    catalog: Option<&Catalog>,
-    f: &mut Vec<Finding>,
-) {
-    f.extend(
-        crate::core::invariants::all(customers, txns, catalog)
-            .into_iter()
-            .map(finding_of),
-    );
-}
-
-/// A broken invariant as a finding on its record's file.
-pub(crate) fn finding_of(v: crate::core::invariants::Violation) -> Finding {
-    use crate::core::invariants::Subject;
-    Finding {
-        path: match &v.subject {
-            Subject::Customer(id) => Store::customer_rel(id),
-            Subject::Txn(id) => Store::txn_rel(id),
-        },
-        problem: v.problem,
-        repairable: false,
     }
 }
 
