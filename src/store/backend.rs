@@ -21,11 +21,11 @@ use super::report::Report;
 use super::storage::{Storage, StorageTx};
 use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
 use super::{JsonStore, Mode, Opened, idempotency, lock};
-use crate::core::invariants::{self, Subject, Violation};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
 use crate::model::catalog::Catalog;
+use crate::model::invariants::{self, Subject, Violation};
 use crate::model::txn::TxnFile;
 
 /// An open store, whichever its backend. (One per command or request: the

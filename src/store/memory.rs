@@ -454,7 +454,7 @@ impl MemoryTx<'_> {
             if let Some(holder) = d.keys.get(&c.profile.customer_key)
                 && *holder != id
             {
-                return Err(crate::core::profile::key_in_use());
+                return Err(crate::error::key_in_use());
             }
             let before = d.customers.insert(id.clone(), c.clone());
             match &before {
@@ -497,7 +497,7 @@ impl MemoryTx<'_> {
                 .values()
                 .any(|o| o.name == k.name && o.hash != k.hash)
             {
-                return Err(crate::core::api_keys::name_in_use(&k.name));
+                return Err(crate::error::name_in_use(&k.name));
             }
             let mut k = k.clone();
             if let Some(old) = d.api_keys.get(&k.hash) {

@@ -29,7 +29,7 @@ pub struct Report {
 }
 
 /// The spec's invariants over the records themselves (see
-/// [`crate::core::invariants`]), as findings naming the records' files.
+/// [`crate::model::invariants`]), as findings naming the records' files.
 pub(crate) fn invariants(
     customers: &[Customer],
     txns: &[TxnFile],
@@ -37,15 +37,15 @@ pub(crate) fn invariants(
     f: &mut Vec<Finding>,
 ) {
     f.extend(
-        crate::core::invariants::all(customers, txns, catalog)
+        crate::model::invariants::all(customers, txns, catalog)
             .into_iter()
             .map(finding_of),
     );
 }
 
 /// A broken invariant as a finding on its record's file.
-pub(crate) fn finding_of(v: crate::core::invariants::Violation) -> Finding {
-    use crate::core::invariants::Subject;
+pub(crate) fn finding_of(v: crate::model::invariants::Violation) -> Finding {
+    use crate::model::invariants::Subject;
     Finding {
         path: match &v.subject {
             Subject::Customer(id) => Store::customer_rel(id),

@@ -31,8 +31,8 @@ use std::path::Path;
 
 use super::journal::Op;
 use super::{CUSTOMERS_DIR, safefs};
-use crate::core::rules::caps::RECORD_BYTES;
 use crate::error::{Error, Result};
+use crate::limits::RECORD_BYTES;
 use crate::model::Customer;
 use crate::model::id;
 

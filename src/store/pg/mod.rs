@@ -214,7 +214,7 @@ impl PgStore {
             format!(
                 "the database {} is corrupt or unreadable ({}); run `payctl store check`",
                 self.target.shown,
-                crate::output::mask::mask_text(&what.to_string())
+                crate::mask::mask_text(&what.to_string())
             ),
         )
     }

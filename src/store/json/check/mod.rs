@@ -993,7 +993,7 @@ impl Store {
 
 /// A customer_key held by two records, from the scan's digests: each
 /// holder after the first (in the order of the scan) names the one before
-/// it, as [`crate::core::invariants::keys_held_once`] does. `by_key` is
+/// it, as [`crate::model::invariants::keys_held_once`] does. `by_key` is
 /// every `(key hash, customer)`, sorted by key and then latest first.
 fn key_invariants(customers: &Digests, by_key: &[(u64, u32)], f: &mut Vec<Finding>) {
     let mut twice: Vec<(u32, u32)> = by_key
@@ -1004,7 +1004,7 @@ fn key_invariants(customers: &Digests, by_key: &[(u64, u32)], f: &mut Vec<Findin
     for (later, earlier) in twice {
         let (id, _) = customers.get(later as usize);
         let (other, _) = customers.get(earlier as usize);
-        f.push(finding_of(crate::core::invariants::key_held_twice(
+        f.push(finding_of(crate::model::invariants::key_held_twice(
             &id, &other,
         )));
     }
@@ -1013,7 +1013,7 @@ fn key_invariants(customers: &Digests, by_key: &[(u64, u32)], f: &mut Vec<Findin
 /// The spec's invariants within one customer record.
 fn customer_invariants(c: &Customer, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
     f.extend(
-        crate::core::invariants::customer(c, catalog)
+        crate::model::invariants::customer(c, catalog)
             .into_iter()
             .map(finding_of),
     );
@@ -1022,7 +1022,7 @@ fn customer_invariants(c: &Customer, catalog: Option<&Catalog>, f: &mut Vec<Find
 /// The spec's invariants within one transaction record.
 fn txn_invariants(t: &TxnFile, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
     f.extend(
-        crate::core::invariants::txn(t, catalog)
+        crate::model::invariants::txn(t, catalog)
             .into_iter()
             .map(finding_of),
     );
