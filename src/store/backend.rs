@@ -407,6 +407,25 @@ impl Tx<'_> {
         self.unbroken()?;
         self.inner.commit_created(result)
     }
+
+    /// [`Tx::commit`], saying how the commit ended: a loop of commits (the
+    /// worker) stops at one that was committed but not finished, since its
+    /// next commit would first have to finish it.
+    pub fn commit_outcome(self) -> Result<Committed> {
+        let before = super::json::journal::unfinished();
+        self.commit()?;
+        Ok(Committed {
+            unfinished: super::json::journal::unfinished() != before,
+        })
+    }
+}
+
+/// How a commit ended (see [`Tx::commit_outcome`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Committed {
+    /// The change is committed but its files are not all written yet (a
+    /// full disk): the next commit of the store finishes it first.
+    pub unfinished: bool,
 }
 
 /// How many times [`retrying`] runs a command.
