@@ -270,7 +270,7 @@ impl Error {
                 "{} is corrupt or unreadable ({}); run `payctl store check`",
                 path.display(),
                 // A parser's message may quote a stored value.
-                crate::output::mask::mask_text(&detail.to_string())
+                crate::mask::mask_text(&detail.to_string())
             ),
         )
     }
@@ -326,7 +326,7 @@ fn other_kind(what: &str, id: &str) -> String {
 /// An identifier as a message shows it: escaped, at most 64 characters, a
 /// long run of digits (an account number typed in the wrong place) masked.
 pub fn shown_id(id: &str) -> String {
-    let mut s: String = crate::output::mask::mask_text(id)
+    let mut s: String = crate::mask::mask_text(id)
         .chars()
         .take(64)
         .collect::<String>()
@@ -439,6 +439,26 @@ impl Errors {
             )
         })
     }
+}
+
+/// The refusal of a create whose `customer_key` another profile holds.
+pub fn key_in_use() -> Error {
+    Error::at(
+        code::KEY_IN_USE,
+        "customer_key",
+        "another customer profile already has this key",
+    )
+}
+
+/// 21006: another key holds `name`.
+pub fn name_in_use(name: &str) -> Error {
+    Error::one(
+        code::KEY_NAME_IN_USE,
+        format!(
+            "a key named `{name}` exists already (revoked keys keep their names: the audit \
+             fields of their writes name them); see `payctl key list`"
+        ),
+    )
 }
 
 #[cfg(test)]

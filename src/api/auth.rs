@@ -300,10 +300,10 @@ pub fn allow(caller: &Caller, e: &Endpoint, method: &str, path: &str) -> Result<
 }
 
 /// The audit actor of a request: a key's name, with the `X-Payctl-Actor`
-/// it claims as `NAME:ACTOR` (at most [`crate::cli::MAX_ACTOR`] characters
+/// it claims as `NAME:ACTOR` (at most [`crate::limits::MAX_ACTOR`] characters
 /// in all: 400 otherwise); without a key, the header's actor or serve's.
 pub fn actor(caller: &Caller, claimed: Option<String>, default: &str) -> Result<String> {
-    let max = crate::cli::MAX_ACTOR;
+    let max = crate::limits::MAX_ACTOR;
     match (caller, claimed) {
         (Caller::Key { name, .. }, None) => Ok(name.clone()),
         (Caller::Key { name, .. }, Some(a)) => {

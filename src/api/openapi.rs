@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Op, Query};
 use crate::catalog::dictionaries as dict;
-use crate::cli::MAX_ACTOR;
 use crate::core::{address, instrument, profile, program, rules, txn};
+use crate::limits::MAX_ACTOR;
 
 fn schema_ref(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})

@@ -59,7 +59,7 @@ macro_rules! say {
 /// Largest request head (request line and headers): 64 KiB, then 431.
 const MAX_HEAD: usize = 64 * 1024;
 /// Longest actor name (characters), as `--actor`.
-const MAX_ACTOR: usize = crate::cli::MAX_ACTOR;
+const MAX_ACTOR: usize = crate::limits::MAX_ACTOR;
 /// Longest `X-Payctl-Actor` as sent: [`MAX_ACTOR`] characters of 4 UTF-8
 /// bytes, each byte percent-encoded (`%F0%9F%98%80`, 12 bytes a character).
 pub const MAX_ACTOR_HEADER: usize = 4 * 3 * MAX_ACTOR;
@@ -661,7 +661,7 @@ async fn prepare(
         )
         .await
         .map_err(fail)?;
-        Some(crate::cli::args::parse_body_only(&bytes).map_err(fail)?)
+        Some(crate::core::body::parse_body_only(&bytes).map_err(fail)?)
     };
     let ctx = Ctx::new(&actor, chrono::Utc::now().naive_utc());
     let dry_run = match super::body::header_text(&parts.headers, super::client::DRY_RUN_HEADER, 5)

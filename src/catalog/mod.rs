@@ -144,7 +144,7 @@ fn check_strings(v: &serde_json::Value, path: &str, errs: &mut Errors) {
     match v {
         Value::String(s) => {
             let at = if path.is_empty() { "catalog" } else { path };
-            if let Err(rule) = crate::core::rules::clean_text(s) {
+            if let Err(rule) = crate::text::clean_text(s) {
                 errs.invalid(at, rule);
             }
             let n = s.chars().count();
@@ -167,7 +167,7 @@ fn check_strings(v: &serde_json::Value, path: &str, errs: &mut Errors) {
         Value::Object(m) => {
             for (k, x) in m {
                 let shown = crate::error::shown_id(k);
-                check_strings(x, &crate::core::body::join(path, &shown), errs);
+                check_strings(x, &crate::text::join(path, &shown), errs);
             }
         }
         _ => {}
@@ -176,7 +176,7 @@ fn check_strings(v: &serde_json::Value, path: &str, errs: &mut Errors) {
 
 /// Parse and validate a catalog file; every problem is reported at once.
 pub fn load(text: &str, actor: &str, now: &str) -> Result<Catalog> {
-    if let Some(dup) = crate::core::body::duplicate_key(text) {
+    if let Some(dup) = crate::text::duplicate_key(text) {
         return Err(Error::one(code::MALFORMED, format!("catalog: {dup}")));
     }
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
+pub use crate::core::body::parse_body_only;
 use crate::core::paging::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageRequest};
 use crate::core::rules::caps;
 use crate::error::{Error, Result, code};
@@ -79,33 +80,6 @@ impl BodyArg {
 pub fn parse_body(bytes: &[u8]) -> Result<Value> {
     let body = parse_body_only(bytes)?;
     crate::output::mask::remember_in(&body);
-    Ok(body)
-}
-
-/// [`parse_body`] without remembering its sensitive values: for `payctl
-/// serve`, which runs for ever and masks each request's messages with the
-/// values of that request only.
-pub fn parse_body_only(bytes: &[u8]) -> Result<Value> {
-    let bad = |why: String| Error::one(code::MALFORMED, format!("body: {why}"));
-    if bytes.len() as u64 > MAX_BODY {
-        return Err(bad(format!("is larger than {} MiB", MAX_BODY >> 20)));
-    }
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Err(bad(
-            "starts with a byte-order mark; send plain UTF-8 JSON".into()
-        ));
-    }
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(bad("is empty; send a JSON object".into()));
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| bad(format!("is not valid UTF-8 ({e})")))?;
-    let body: Value = serde_json::from_str(text).map_err(|e| {
-        // serde_json's syntax messages name a position, never a value.
-        bad(format!("is not valid JSON ({e})"))
-    })?;
-    if let Some(dup) = crate::core::body::duplicate_key(text) {
-        return Err(bad(dup));
-    }
     Ok(body)
 }
 

@@ -898,8 +898,7 @@ fn committed_note(result: &Result<Response>) -> String {
     }
 }
 
-/// Longest `--actor` accepted: it is written into every record it touches.
-pub const MAX_ACTOR: usize = 64;
+pub use crate::limits::MAX_ACTOR;
 
 /// The actor is written to records and shown in tables: it follows the rules
 /// of a field (1-64 characters, no control, format or bidirectional

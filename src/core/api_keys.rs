@@ -13,6 +13,7 @@
 use rand::Rng;
 use sha2::{Digest, Sha256};
 
+pub use crate::error::name_in_use;
 use crate::error::{Error, Result, code};
 pub use crate::model::api_key::{ApiKey, Role};
 use crate::store::Store;
@@ -80,17 +81,6 @@ pub fn check_name(name: &str) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// 21006: another key holds `name`.
-pub fn name_in_use(name: &str) -> Error {
-    Error::one(
-        code::KEY_NAME_IN_USE,
-        format!(
-            "a key named `{name}` exists already (revoked keys keep their names: the audit \
-             fields of their writes name them); see `payctl key list`"
-        ),
-    )
 }
 
 /// A key just created, with its secret (shown once, never stored).

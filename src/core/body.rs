@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{ApiError, Errors, code};
+pub use crate::text::{duplicate_key, join};
 
 /// Spellings users reach for, mostly from the spec's interface tables, and the
 /// field the request really has.
@@ -29,112 +30,11 @@ const ALIASES: &[(&str, &str)] = &[
     ("template_id", "transaction_template_id"),
 ];
 
-/// The first key that an object of the JSON `text` holds twice, as a
-/// message naming it by its path (`a.b[2].key`) and its position; `None`
-/// when every object's keys are distinct, or when `text` is not JSON (its
-/// syntax error is the parser's to report). serde_json keeps the last of a
-/// repeated key; a body must not be read one way here and another way by the
-/// next system, so a repeated key is refused (10005), at any depth.
-pub fn duplicate_key(text: &str) -> Option<String> {
-    use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
-
-    /// Where a value is, written out only for the message (a line of an
-    /// import is checked here, and most have no repeated key).
-    #[derive(Clone, Copy)]
-    enum At<'p> {
-        Root,
-        Key(&'p At<'p>, &'p str),
-        Index(&'p At<'p>, usize),
-    }
-    impl At<'_> {
-        fn path(&self) -> String {
-            match self {
-                At::Root => String::new(),
-                At::Key(up, name) => join(&up.path(), name),
-                At::Index(up, i) => format!("{}[{i}]", up.path()),
-            }
-        }
-    }
-
-    struct Unique<'p>(At<'p>);
-    impl<'de> DeserializeSeed<'de> for Unique<'_> {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-    impl<'de> Visitor<'de> for Unique<'_> {
-        type Value = ();
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("JSON")
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            let mut i = 0usize;
-            loop {
-                if seq
-                    .next_element_seed(Unique(At::Index(&self.0, i)))?
-                    .is_none()
-                {
-                    return Ok(());
-                }
-                i += 1;
-            }
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            let mut seen = std::collections::HashSet::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if seen.contains(&key) {
-                    return Err(A::Error::custom(format!(
-                        "has the key `{}` twice in one object: a repeated key is refused \
-                         (which one should win is not guessed)",
-                        crate::error::shown_id(&At::Key(&self.0, &key).path())
-                    )));
-                }
-                map.next_value_seed(Unique(At::Key(&self.0, &key)))?;
-                seen.insert(key);
-            }
-            Ok(())
-        }
-    }
-
-    let mut de = serde_json::Deserializer::from_str(text);
-    match Unique(At::Root).deserialize(&mut de) {
-        Err(e) if e.is_data() => Some(e.to_string()),
-        _ => None,
-    }
-}
-
 /// A JSON object being read, with its path for messages.
 #[derive(Clone, Copy)]
 pub struct Obj<'a> {
     pub path: &'a str,
     pub map: &'a Map<String, Value>,
-}
-
-pub fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
-    }
 }
 
 pub fn type_name(v: &Value) -> &'static str {
@@ -330,6 +230,36 @@ impl<'a> Obj<'a> {
             }
         }
     }
+}
+
+/// `cli::args::parse_body` without remembering its sensitive values: for `payctl
+/// serve`, which runs for ever and masks each request's messages with the
+/// values of that request only.
+pub fn parse_body_only(bytes: &[u8]) -> crate::error::Result<Value> {
+    let bad = |why: String| crate::error::Error::one(code::MALFORMED, format!("body: {why}"));
+    if bytes.len() as u64 > crate::limits::BODY_BYTES {
+        return Err(bad(format!(
+            "is larger than {} MiB",
+            crate::limits::BODY_BYTES >> 20
+        )));
+    }
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(bad(
+            "starts with a byte-order mark; send plain UTF-8 JSON".into()
+        ));
+    }
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(bad("is empty; send a JSON object".into()));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| bad(format!("is not valid UTF-8 ({e})")))?;
+    let body: Value = serde_json::from_str(text).map_err(|e| {
+        // serde_json's syntax messages name a position, never a value.
+        bad(format!("is not valid JSON ({e})"))
+    })?;
+    if let Some(dup) = duplicate_key(text) {
+        return Err(bad(dup));
+    }
+    Ok(body)
 }
 
 #[cfg(test)]

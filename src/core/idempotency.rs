@@ -161,9 +161,7 @@ pub fn run(
         return match rec.result {
             Value::String(id) => Ok(Outcome::Replayed(id)),
             other => Err(Error::corrupt(
-                &store
-                    .root()
-                    .join(crate::store::idempotency::bucket_rel(key)),
+                &crate::store::idempotency::place(store.root(), key),
                 format!(
                     "the result of key {} is not an id: {other}",
                     crate::error::shown_id(key)

@@ -8,7 +8,7 @@ pub(crate) mod dict;
 pub(crate) mod idempotency;
 pub mod import;
 pub(crate) mod instrument;
-pub mod invariants;
+pub use crate::model::invariants;
 pub(crate) mod migrate;
 pub(crate) mod names;
 pub(crate) mod paging;

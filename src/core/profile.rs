@@ -7,6 +7,7 @@ use super::body::{Obj, as_object};
 use super::paging::{Page, PageRequest, paginate, paginate_ids};
 use super::rules;
 use crate::catalog::dictionaries as dict;
+pub use crate::error::key_in_use;
 use crate::error::{Error, Errors, Result, code};
 use crate::model::catalog::Facilitator;
 use crate::model::{Audit, Customer, Individual, Profile, Tag, id};
@@ -296,15 +297,6 @@ pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<New
         tags,
         individual,
     })
-}
-
-/// The refusal of a create whose `customer_key` another profile holds.
-pub fn key_in_use() -> Error {
-    Error::at(
-        code::KEY_IN_USE,
-        "customer_key",
-        "another customer profile already has this key",
-    )
 }
 
 /// POST /customer-profiles: the new `csp_` id.

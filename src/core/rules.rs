@@ -65,29 +65,8 @@ fn is_zip(s: &str) -> bool {
 /// them one request could store millions of entries, and every later read,
 /// list and update of the record would pay for them. README "Rules that the
 /// spec leaves open" and the commands' `--help` say the same numbers.
-pub mod caps {
-    /// Tags of one record: `customer_profile_tags`, `payment_instrument_tags`,
-    /// `transaction_tags`.
-    pub const TAGS: usize = 50;
-    /// `transaction_parameters` of one transaction.
-    pub const PARAMETERS: usize = 100;
-    /// `transaction_parameter_values` of one parameter.
-    pub const VALUES: usize = 1000;
-    /// Addresses of one customer profile.
-    pub const ADDRESSES: usize = 50;
-    /// Payment instruments of one customer profile.
-    pub const INSTRUMENTS: usize = 50;
-    /// Bytes of a request body (`--body FILE`, `--body -`).
-    pub const BODY_BYTES: u64 = 1 << 20;
-    /// Bytes of one line of `profile import` (its end not counted).
-    pub const LINE_BYTES: usize = 1 << 20;
-    /// Bytes of an `init --catalog` file.
-    pub const CATALOG_BYTES: u64 = 16 << 20;
-    /// Bytes of one record file of the store (a customer, a transaction,
-    /// the catalog, the metadata): a larger one is refused by its size
-    /// without being read, and payctl never writes one (issue 13).
-    pub const RECORD_BYTES: u64 = 64 << 20;
-}
+pub use crate::limits as caps;
+pub use crate::text::{clean_text, forbidden_char};
 
 /// At most `max` entries in the array at `path` (10001 naming the cap).
 pub fn at_most(errs: &mut Errors, path: &str, len: usize, max: usize, what: &str) -> bool {
@@ -96,74 +75,6 @@ pub fn at_most(errs: &mut Errors, path: &str, len: usize, max: usize, what: &str
         return false;
     }
     true
-}
-
-/// Invisible format characters (Unicode category Cf), as ranges. U+200C and
-/// U+200D (zero-width non-joiner and joiner) are left out on purpose: Persian
-/// and Indic names need them.
-const FORMAT_CHARS: &[(u32, u32)] = &[
-    (0x00AD, 0x00AD),
-    (0x0600, 0x0605),
-    (0x061C, 0x061C),
-    (0x06DD, 0x06DD),
-    (0x070F, 0x070F),
-    (0x0890, 0x0891),
-    (0x08E2, 0x08E2),
-    (0x180E, 0x180E),
-    (0x200B, 0x200B),
-    (0x200E, 0x200F),
-    (0x202A, 0x202E),
-    (0x2060, 0x2064),
-    (0x2066, 0x206F),
-    (0xFEFF, 0xFEFF),
-    (0xFFF9, 0xFFFB),
-    (0x110BD, 0x110BD),
-    (0x110CD, 0x110CD),
-    (0x13430, 0x1343F),
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0001, 0xE0001),
-    (0xE0020, 0xE007F),
-];
-
-/// Why `c` may not be in a stored string, if it may not: control characters
-/// (escape sequences reach terminals, NUL downstream systems), line and
-/// paragraph separators (they break table rows), bidirectional overrides
-/// and isolates and other invisible format characters (they make text read
-/// otherwise than it is), and non-characters. Letters of every script,
-/// combining marks, emoji and U+200C/U+200D are fine.
-pub fn forbidden_char(c: char) -> Option<&'static str> {
-    let u = c as u32;
-    if c.is_control() {
-        Some("a control character")
-    } else if matches!(u, 0x2028 | 0x2029) {
-        Some("a line or paragraph separator")
-    } else if matches!(u, 0x202A..=0x202E | 0x2066..=0x2069 | 0x200E | 0x200F | 0x061C) {
-        Some("a bidirectional control")
-    } else if FORMAT_CHARS.iter().any(|&(lo, hi)| (lo..=hi).contains(&u)) {
-        Some("an invisible format character")
-    } else if (0xFDD0..=0xFDEF).contains(&u) || u & 0xFFFE == 0xFFFE {
-        Some("a non-character")
-    } else {
-        None
-    }
-}
-
-/// The rule every stored string follows: no [`forbidden_char`]. The message
-/// names the first such code point (never the text around it).
-pub fn clean_text(s: &str) -> Result<(), String> {
-    match s
-        .chars()
-        .find_map(|c| forbidden_char(c).map(|why| (c, why)))
-    {
-        None => Ok(()),
-        Some((c, why)) => Err(format!(
-            "must not contain U+{:04X} ({why}): control characters, line and paragraph \
-             separators, bidirectional and other invisible format characters and \
-             non-characters are refused",
-            c as u32
-        )),
-    }
 }
 
 /// Characters of customer keys and tags: digits, letters, `! @ . - _ #`.

@@ -157,9 +157,8 @@ fn batches(
             // Rolled back for a conflict (above): the batch is redone.
             continue;
         }
-        let unfinished = crate::store::journal::unfinished();
-        match tx.commit() {
-            Ok(()) => {}
+        let committed = match tx.commit_outcome() {
+            Ok(c) => c,
             Err(e) if e.has_code(code::DB_RETRIES) && conflicts < MAX_CONFLICTS => {
                 conflicts += 1;
                 drop(store);
@@ -169,10 +168,10 @@ fn batches(
                 continue;
             }
             Err(e) => return Err(e),
-        }
+        };
         drop(store);
         run.summary.add(&batch);
-        if crate::store::journal::unfinished() != unfinished {
+        if committed.unfinished {
             break;
         }
     }

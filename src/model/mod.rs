@@ -8,6 +8,7 @@ pub mod api_key;
 pub mod catalog;
 pub mod customer;
 pub mod id;
+pub mod invariants;
 pub mod status;
 pub mod txn;
 

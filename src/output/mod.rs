@@ -2,7 +2,7 @@
 //! Sensitive values are masked here, on every path to stdout or stderr.
 
 pub mod kind;
-pub mod mask;
+pub use crate::mask;
 pub mod table;
 pub mod ui;
 
@@ -103,7 +103,7 @@ fn envelope(resp: &Response) -> Value {
 /// cursor or reorder what the screen shows. Local records never hold one
 /// (they are refused on the way in), so they print unchanged.
 pub fn terminal_text(s: &str) -> std::borrow::Cow<'_, str> {
-    use crate::core::rules::forbidden_char;
+    use crate::text::forbidden_char;
     if !s.chars().any(|c| forbidden_char(c).is_some()) {
         return std::borrow::Cow::Borrowed(s);
     }

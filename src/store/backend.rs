@@ -15,17 +15,17 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::check::Report;
 use super::memory::MemoryStore;
 use super::pg::PgStore;
+use super::report::Report;
 use super::storage::{Storage, StorageTx};
+use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
 use super::{JsonStore, Mode, Opened, idempotency, lock};
-use super::{ProfileSummary, QueueItem, TxnSummary};
-use crate::core::invariants::{self, Subject, Violation};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
 use crate::model::catalog::Catalog;
+use crate::model::invariants::{self, Subject, Violation};
 use crate::model::txn::TxnFile;
 
 /// An open store, whichever its backend. (One per command or request: the
@@ -156,11 +156,7 @@ impl Store {
 
     /// The candidates of an exact filter on `field` = `value` (see
     /// [`Storage::profiles_with`]).
-    pub fn profiles_with(
-        &self,
-        field: super::fields::Field,
-        value: &str,
-    ) -> Result<Option<Vec<String>>> {
+    pub fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
         self.backend().profiles_with(field, value)
     }
 
@@ -279,25 +275,6 @@ impl Store {
             broken: None,
         }
     }
-}
-
-/// An exact filter of `txn list`: every given part must match.
-#[derive(Debug, Default, Clone)]
-pub struct TxnQuery {
-    pub status: Option<u32>,
-    /// Template ids: one of them.
-    pub templates: Option<Vec<String>>,
-    /// Program ids: one of them.
-    pub programs: Option<Vec<String>>,
-}
-
-/// What [`Store::txns_matching`] answers.
-pub enum TxnMatches {
-    /// The JSON directory: creation-order positions, sorted (the ids are
-    /// read for one page only, see [`Store::txn_ids_at`]).
-    Positions(Vec<usize>),
-    /// A database: the ids in creation order.
-    Ids(Vec<String>),
 }
 
 /// A write transaction: all of its changes are committed, or none. It
@@ -430,6 +407,25 @@ impl Tx<'_> {
         self.unbroken()?;
         self.inner.commit_created(result)
     }
+
+    /// [`Tx::commit`], saying how the commit ended: a loop of commits (the
+    /// worker) stops at one that was committed but not finished, since its
+    /// next commit would first have to finish it.
+    pub fn commit_outcome(self) -> Result<Committed> {
+        let before = super::json::journal::unfinished();
+        self.commit()?;
+        Ok(Committed {
+            unfinished: super::json::journal::unfinished() != before,
+        })
+    }
+}
+
+/// How a commit ended (see [`Tx::commit_outcome`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Committed {
+    /// The change is committed but its files are not all written yet (a
+    /// full disk): the next commit of the store finishes it first.
+    pub unfinished: bool,
 }
 
 /// How many times [`retrying`] runs a command.

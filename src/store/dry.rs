@@ -9,10 +9,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::check::Report;
+use super::Store;
 use super::idempotency;
+use super::report::Report;
 use super::storage::{Storage, StorageTx};
-use super::{ProfileSummary, QueueItem, Store, TxnMatches, TxnQuery, TxnSummary, fields};
+use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
 use crate::error::{Error, Result};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -93,7 +94,7 @@ impl Storage for DryStore {
     fn profiles(&self) -> Result<Vec<ProfileSummary>> {
         self.inner.profiles()
     }
-    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>> {
+    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
         self.inner.profiles_with(field, value)
     }
     fn profile_count(&self) -> Result<usize> {

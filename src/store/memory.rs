@@ -15,11 +15,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
-use super::check::{Finding, Report};
+use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
-use super::{
-    ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary, atomic, fields, idempotency,
-};
+use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::{atomic, idempotency};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -181,7 +180,7 @@ impl Storage for MemoryStore {
             .collect())
     }
 
-    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>> {
+    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
         let d = self.data();
         Ok(Some(
             d.profile_order
@@ -319,7 +318,7 @@ impl Storage for MemoryStore {
         report.customers = customers.len();
         report.transactions = txns.len();
         let f = &mut report.findings;
-        super::check::invariants(&customers, &txns, Some(&d.catalog), f);
+        super::report::invariants(&customers, &txns, Some(&d.catalog), f);
         let want = derived(&customers, &txns);
         let mut off = Vec::new();
         if want.keys != d.keys {
@@ -455,7 +454,7 @@ impl MemoryTx<'_> {
             if let Some(holder) = d.keys.get(&c.profile.customer_key)
                 && *holder != id
             {
-                return Err(crate::core::profile::key_in_use());
+                return Err(crate::error::key_in_use());
             }
             let before = d.customers.insert(id.clone(), c.clone());
             match &before {
@@ -498,7 +497,7 @@ impl MemoryTx<'_> {
                 .values()
                 .any(|o| o.name == k.name && o.hash != k.hash)
             {
-                return Err(crate::core::api_keys::name_in_use(&k.name));
+                return Err(crate::error::name_in_use(&k.name));
             }
             let mut k = k.clone();
             if let Some(old) = d.api_keys.get(&k.hash) {

@@ -17,8 +17,9 @@
 
 use std::path::Path;
 
-use super::check::Report;
-use super::{ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary, fields, idempotency};
+use super::idempotency;
+use super::report::Report;
+use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
 use crate::error::Result;
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -56,12 +57,12 @@ pub trait Storage {
     fn profiles(&self) -> Result<Vec<ProfileSummary>>;
 
     /// The candidates of an exact filter on `field` = `value` (normalized,
-    /// see [`fields::Field::normal`]): their ids, each once, in creation
+    /// see [`Field::normal`]): their ids, each once, in creation
     /// order; an entry may be stale (the caller confirms it against the
     /// record). `None` from a backend without such an index (the caller
     /// reads every summary). (Not their positions: nothing needs them, and
     /// a database counts the rows before each to tell one.)
-    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>>;
+    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>>;
 
     /// Number of customer profiles.
     fn profile_count(&self) -> Result<usize>;

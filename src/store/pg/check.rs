@@ -13,7 +13,7 @@ use crate::model::Customer;
 use crate::model::status::{attachment, txn as txn_status};
 use crate::model::txn::TxnFile;
 use crate::store::QueueItem;
-use crate::store::check::{Finding, Report, invariants};
+use crate::store::report::{Finding, Report, invariants};
 
 impl PgStore {
     pub fn check(&self, repair: bool) -> Result<Report> {

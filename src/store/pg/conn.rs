@@ -276,7 +276,7 @@ pub fn reason(e: &postgres::Error) -> String {
             s
         }
     };
-    crate::output::mask::mask_text(&text)
+    crate::mask::mask_text(&text)
 }
 
 /// Whether a retry of the whole transaction may cure `e`.

@@ -25,7 +25,8 @@ use std::sync::{Arc, Mutex};
 use postgres::Client;
 use postgres::types::{ToSql, Type};
 
-use super::{Mode, Opened, ProfileSummary, QueueItem, TxnSummary, idempotency};
+use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::{Mode, Opened, idempotency};
 use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
@@ -213,7 +214,7 @@ impl PgStore {
             format!(
                 "the database {} is corrupt or unreadable ({}); run `payctl store check`",
                 self.target.shown,
-                crate::output::mask::mask_text(&what.to_string())
+                crate::mask::mask_text(&what.to_string())
             ),
         )
     }
@@ -637,10 +638,9 @@ impl PgStore {
     }
 
     /// The profiles whose `field` is `value` (normalized: see
-    /// [`super::fields::Field::normal`]), their ids in creation order, from
+    /// [`Field::normal`]), their ids in creation order, from
     /// the column's index (the tags' GIN index), never a scan of every row.
-    pub fn profiles_with(&self, field: super::fields::Field, value: &str) -> Result<Vec<String>> {
-        use super::fields::Field;
+    pub fn profiles_with(&self, field: Field, value: &str) -> Result<Vec<String>> {
         // The rows of the first PREFETCHED matches come with them (see
         // `prefetched`); a store opened for writing reads each row itself
         // (and locks it).
@@ -763,7 +763,7 @@ impl PgStore {
     /// The ids, in creation order, of the transactions with status
     /// `status`, one of `templates` and one of `programs` (each when
     /// given), from the indexes on those columns.
-    pub fn txns_matching(&self, q: &super::TxnQuery) -> Result<Vec<String>> {
+    pub fn txns_matching(&self, q: &TxnQuery) -> Result<Vec<String>> {
         let mut cond: Vec<String> = Vec::new();
         let status = q.status.map(|s| s as i32);
         let templates: Vec<String> = q.templates.clone().unwrap_or_default();
@@ -935,11 +935,7 @@ impl crate::store::storage::Storage for PgStore {
     fn profiles(&self) -> Result<Vec<ProfileSummary>> {
         PgStore::profiles(self)
     }
-    fn profiles_with(
-        &self,
-        field: crate::store::fields::Field,
-        value: &str,
-    ) -> Result<Option<Vec<String>>> {
+    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
         PgStore::profiles_with(self, field, value).map(Some)
     }
     fn profile_count(&self) -> Result<usize> {
@@ -957,8 +953,8 @@ impl crate::store::storage::Storage for PgStore {
     fn txns(&self) -> Result<Vec<TxnSummary>> {
         PgStore::txns(self)
     }
-    fn txns_matching(&self, q: &super::TxnQuery) -> Result<super::TxnMatches> {
-        PgStore::txns_matching(self, q).map(super::TxnMatches::Ids)
+    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
+        PgStore::txns_matching(self, q).map(TxnMatches::Ids)
     }
     fn queue(&self) -> Result<Vec<QueueItem>> {
         PgStore::queue(self)
@@ -975,7 +971,7 @@ impl crate::store::storage::Storage for PgStore {
     fn armed(&self) -> &idempotency::ArmedSlot {
         &self.armed
     }
-    fn check(&self, repair: bool) -> Result<crate::store::check::Report> {
+    fn check(&self, repair: bool) -> Result<crate::store::report::Report> {
         PgStore::check(self, repair)
     }
     fn api_key(&self, hash: &str) -> Result<Option<crate::model::api_key::ApiKey>> {

@@ -254,7 +254,7 @@ impl<'s> PgTx<'s> {
                 let _ = store.finish(false);
                 // Two creates of one customer_key: the UNIQUE index decided.
                 if e.errors.iter().any(|a| a.message.contains("customer_key")) {
-                    return Err(crate::core::profile::key_in_use());
+                    return Err(crate::error::key_in_use());
                 }
                 // Two creates of one key name: its UNIQUE index decided.
                 if let Some(k) = self.api_keys.first()
@@ -262,7 +262,7 @@ impl<'s> PgTx<'s> {
                         .iter()
                         .any(|a| a.message.contains("payctl_keys_name"))
                 {
-                    return Err(crate::core::api_keys::name_in_use(&k.name));
+                    return Err(crate::error::name_in_use(&k.name));
                 }
                 Err(e)
             }

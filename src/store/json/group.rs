@@ -39,10 +39,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Condvar, LockResult, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
-use super::backend::Store;
 use super::journal::{self, Journal, Op};
 use super::{JsonStore, QUEUE_DIR, atomic};
 use crate::error::{Error, Result, code};
+use crate::store::backend::Store;
 
 /// What the group's transactions changed so far, per store-relative path.
 #[derive(Debug, Default)]

@@ -49,7 +49,7 @@ pub(super) fn each_complete_line(
     path: &Path,
     f: &mut dyn FnMut(&[u8]) -> Result<()>,
 ) -> Result<Option<bool>> {
-    crate::store::safefs::each_lines_piece(path, 1 << 20, &mut |piece| {
+    crate::store::json::safefs::each_lines_piece(path, 1 << 20, &mut |piece| {
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', piece) {
             f(&piece[start..end])?;
@@ -129,7 +129,7 @@ mod tests {
             bytes.extend_from_slice(tail);
             std::fs::write(&path, &bytes).unwrap();
             let mut whole = LineSum::default();
-            whole.add(crate::store::index::complete(&bytes));
+            whole.add(crate::store::json::index::complete(&bytes));
             let (sum, partial) = sum_lines(&path).unwrap().expect("exists");
             assert!(sum == whole && sum.n == i as usize);
             assert_eq!(partial, !tail.is_empty());

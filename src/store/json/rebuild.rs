@@ -31,15 +31,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::de::DeserializeOwned;
 
 use super::check::{each_log_line, h64};
-use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::{self, Journal, Op};
 use super::{
     ATTACHMENTS_LOG, JsonStore, META, Meta, PROFILES_LOG, QUEUE_DIR, TXNS_LOG, atomic, attachments,
-    derived_files, fault, index, safefs, to_bytes,
+    derived_files, index, safefs, to_bytes,
 };
 use crate::error::{Error, Result};
 use crate::model::Customer;
 use crate::model::txn::TxnFile;
+use crate::store::fault;
+use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
 
 /// Records indexed again per commit: a journal of about 20 MB (the index
 /// lines of 50,000 profiles), and few enough commits that the files each

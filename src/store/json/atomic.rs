@@ -165,7 +165,7 @@ pub fn read_record(path: &Path) -> Result<Option<Vec<u8>>> {
     safefs::read(path, Some(RECORD_BYTES))
 }
 
-pub use crate::core::rules::caps::RECORD_BYTES;
+pub use crate::limits::RECORD_BYTES;
 
 /// Write `bytes` to `target` in place (create or truncate), without a sync.
 /// Only for files a durable journal covers: a crash mid-write leaves the

@@ -93,7 +93,7 @@ static SETTLED_AHEAD: Mutex<Option<Vec<u8>>> = Mutex::new(None);
 /// or when a commit settled [`APPLIED`] meanwhile, the commit carries the
 /// changes as before.
 pub fn settle_ahead(root: &Path) {
-    if boot_id().is_none() || !super::fault::settle_ahead() {
+    if boot_id().is_none() || !crate::store::fault::settle_ahead() {
         return;
     }
     let path = root.join(APPLIED);

@@ -53,7 +53,7 @@ pub const SPLIT_BYTES: usize = 512 * 1024;
 /// the tests split buckets of a few hundred keys). Only writers use it: a
 /// bucket of any size is read and checked the same way.
 pub fn split_bytes() -> usize {
-    super::fault::split_bytes(SPLIT_BYTES)
+    crate::store::fault::split_bytes(SPLIT_BYTES)
 }
 
 /// The deepest level (the hash has four bytes: levels 0 to 3).

@@ -231,8 +231,8 @@ fn classify(root: &Path, p: PathBuf, st_mode: u32, part: &mut Part) -> Option<Pa
     if t == FileType::Directory {
         let file_slot = [
             crate::store::lock::LOCK,
-            crate::store::META,
-            crate::store::CATALOG,
+            crate::store::json::META,
+            crate::store::json::CATALOG,
             JOURNAL,
             crate::store::journal::APPLIED,
             PROFILES_LOG,

@@ -26,58 +26,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::index::ProfileSummary;
 use super::journal::Op;
 use super::keys;
+pub use crate::store::types::{Field, ProfileSummary, tag_value};
 
 /// The number of bucket files of each field.
 pub const BUCKETS: usize = keys::BUCKETS;
-
-/// A field with an index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Field {
-    Email,
-    FirstName,
-    LastName,
-    Tag,
-}
-
-impl Field {
-    pub const ALL: [Field; 4] = [Field::Email, Field::FirstName, Field::LastName, Field::Tag];
-
-    /// The directory of the field's buckets, store-relative.
-    pub fn dir(self) -> &'static str {
-        match self {
-            Field::Email => "index/by-email",
-            Field::FirstName => "index/by-first-name",
-            Field::LastName => "index/by-last-name",
-            Field::Tag => "index/by-tag",
-        }
-    }
-
-    /// The indexed form of a value of this field.
-    pub fn normal(self, value: &str) -> String {
-        match self {
-            Field::Tag => value.to_string(),
-            _ => value.to_lowercase(),
-        }
-    }
-
-    /// The indexed values of `p` for this field (normalized).
-    pub fn values(self, p: &ProfileSummary) -> Vec<String> {
-        match self {
-            Field::Email => vec![self.normal(&p.email)],
-            Field::FirstName => vec![self.normal(&p.first_name)],
-            Field::LastName => vec![self.normal(&p.last_name)],
-            Field::Tag => p.tags.iter().map(|t| tag_value(&t.key, &t.value)).collect(),
-        }
-    }
-}
-
-/// The indexed value of a tag.
-pub fn tag_value(key: &str, value: &str) -> String {
-    format!("{key}={value}")
-}
 
 /// The store-relative path of the bucket of `field` that holds `value`
 /// (normalized).

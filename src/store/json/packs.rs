@@ -31,8 +31,8 @@ use std::path::Path;
 
 use super::journal::Op;
 use super::{CUSTOMERS_DIR, safefs};
-use crate::core::rules::caps::RECORD_BYTES;
 use crate::error::{Error, Result};
+use crate::limits::RECORD_BYTES;
 use crate::model::Customer;
 use crate::model::id;
 
@@ -289,7 +289,7 @@ impl Opened {
 /// [`parse_line`] reads. (A last line without its newline is not one of
 /// them: it was never committed.)
 pub fn log_lines(log: &[u8]) -> impl Iterator<Item = (usize, Option<(&str, Place)>)> {
-    crate::store::index::complete(log)
+    crate::store::json::index::complete(log)
         .strip_suffix(b"\n")
         .into_iter()
         .flat_map(|body| body.split(|&b| b == b'\n'))

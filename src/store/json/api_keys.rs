@@ -139,7 +139,7 @@ impl JsonTx<'_> {
         if let Some(&i) = p.by_name.get(&key.name)
             && keys[i].hash != key.hash
         {
-            return Err(crate::core::api_keys::name_in_use(&key.name));
+            return Err(crate::error::name_in_use(&key.name));
         }
         let mut key = key.clone();
         key.last_used = None;

@@ -20,8 +20,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 mod digest;
 mod lines;
 mod scan;
@@ -31,7 +29,6 @@ pub(super) use self::lines::each_log_line;
 use self::lines::{LineSum, each_complete_line, stream_log, sum_lines};
 use self::scan::{Scan, Shared, attachment_hash};
 use super::facts::is_open;
-use super::index::{ProfileSummary, QueueItem, TxnSummary};
 use super::journal::JOURNAL;
 use super::{
     ATTACHMENTS_LOG, CUSTOMERS_DIR, JsonStore as Store, KEYS_DIR, PROFILE_IDS, PROFILES_LOG,
@@ -43,25 +40,9 @@ use crate::model::Customer;
 use crate::model::catalog::Catalog;
 use crate::model::status::attachment;
 use crate::model::txn::TxnFile;
-
-/// One problem found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// The file concerned, relative to the store.
-    pub path: String,
-    pub problem: String,
-    /// Whether `--repair` fixes it (derived data, temp files).
-    pub repairable: bool,
-}
-
-#[derive(Debug, Default, Serialize)]
-pub struct Report {
-    pub customers: usize,
-    pub transactions: usize,
-    pub findings: Vec<Finding>,
-    /// What `--repair` did.
-    pub repaired: Vec<String>,
-}
+pub(crate) use crate::store::report::finding_of;
+pub use crate::store::report::{Finding, Report};
+use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
 
 /// A 64-bit hash (SipHash with fixed keys: the same in every thread and
 /// run). Two different values share one with a chance of about one in
@@ -1010,37 +991,9 @@ impl Store {
     }
 }
 
-/// The spec's invariants over the records themselves (see
-/// [`crate::core::invariants`]), as findings naming the records' files.
-pub(crate) fn invariants(
-    customers: &[Customer],
-    txns: &[TxnFile],
-    catalog: Option<&Catalog>,
-    f: &mut Vec<Finding>,
-) {
-    f.extend(
-        crate::core::invariants::all(customers, txns, catalog)
-            .into_iter()
-            .map(finding_of),
-    );
-}
-
-/// A broken invariant as a finding on its record's file.
-pub(crate) fn finding_of(v: crate::core::invariants::Violation) -> Finding {
-    use crate::core::invariants::Subject;
-    Finding {
-        path: match &v.subject {
-            Subject::Customer(id) => Store::customer_rel(id),
-            Subject::Txn(id) => Store::txn_rel(id),
-        },
-        problem: v.problem,
-        repairable: false,
-    }
-}
-
 /// A customer_key held by two records, from the scan's digests: each
 /// holder after the first (in the order of the scan) names the one before
-/// it, as [`crate::core::invariants::keys_held_once`] does. `by_key` is
+/// it, as [`crate::model::invariants::keys_held_once`] does. `by_key` is
 /// every `(key hash, customer)`, sorted by key and then latest first.
 fn key_invariants(customers: &Digests, by_key: &[(u64, u32)], f: &mut Vec<Finding>) {
     let mut twice: Vec<(u32, u32)> = by_key
@@ -1051,7 +1004,7 @@ fn key_invariants(customers: &Digests, by_key: &[(u64, u32)], f: &mut Vec<Findin
     for (later, earlier) in twice {
         let (id, _) = customers.get(later as usize);
         let (other, _) = customers.get(earlier as usize);
-        f.push(finding_of(crate::core::invariants::key_held_twice(
+        f.push(finding_of(crate::model::invariants::key_held_twice(
             &id, &other,
         )));
     }
@@ -1060,7 +1013,7 @@ fn key_invariants(customers: &Digests, by_key: &[(u64, u32)], f: &mut Vec<Findin
 /// The spec's invariants within one customer record.
 fn customer_invariants(c: &Customer, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
     f.extend(
-        crate::core::invariants::customer(c, catalog)
+        crate::model::invariants::customer(c, catalog)
             .into_iter()
             .map(finding_of),
     );
@@ -1069,7 +1022,7 @@ fn customer_invariants(c: &Customer, catalog: Option<&Catalog>, f: &mut Vec<Find
 /// The spec's invariants within one transaction record.
 fn txn_invariants(t: &TxnFile, catalog: Option<&Catalog>, f: &mut Vec<Finding>) {
     f.extend(
-        crate::core::invariants::txn(t, catalog)
+        crate::model::invariants::txn(t, catalog)
             .into_iter()
             .map(finding_of),
     );

@@ -1,0 +1,133 @@
+use super::*;
+
+/// The JSON directory behind the storage interface (its inherent methods,
+/// which the group commit and `store check --repair` also use).
+impl storage::Storage for JsonStore {
+    fn root(&self) -> &Path {
+        JsonStore::root(self)
+    }
+    fn scratch_file(&self) -> Result<std::fs::File> {
+        JsonStore::scratch_file(self)
+    }
+    fn catalog(&self) -> Result<Catalog> {
+        JsonStore::catalog(self)
+    }
+    fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        JsonStore::customer(self, cid)
+    }
+    fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        JsonStore::txn(self, tid)
+    }
+    fn key_owner(&self, key: &str) -> Result<Option<String>> {
+        JsonStore::key_owner(self, key)
+    }
+    fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
+        JsonStore::key_owners(self, keys)
+    }
+    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+        JsonStore::profiles(self)
+    }
+    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>> {
+        JsonStore::profiles_with(self, field, value)
+            .map(|c| Some(c.into_iter().map(|(_, id)| id).collect()))
+    }
+    fn profile_count(&self) -> Result<usize> {
+        JsonStore::profile_count(self)
+    }
+    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
+        JsonStore::profile_ids(self, start, end)
+    }
+    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
+        JsonStore::profile_position(self, cid)
+    }
+    fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
+        JsonStore::program_customers(self, program_id)
+    }
+    fn txns(&self) -> Result<Vec<TxnSummary>> {
+        JsonStore::txns(self)
+    }
+    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
+        JsonStore::txns_matching(self, q).map(TxnMatches::Positions)
+    }
+    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
+        JsonStore::txn_position(self, tid)
+    }
+    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
+        JsonStore::txn_ids_at(self, positions)
+    }
+    fn queue(&self) -> Result<Vec<QueueItem>> {
+        JsonStore::queue(self)
+    }
+    fn is_queued(&self, item: &QueueItem) -> bool {
+        JsonStore::is_queued(self, item)
+    }
+    fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
+        JsonStore::idempotency_record(self, key, now)
+    }
+    fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
+        JsonStore::idempotency_records(self, now)
+    }
+    fn armed(&self) -> &idempotency::ArmedSlot {
+        &self.armed
+    }
+    fn check(&self, repair: bool) -> Result<check::Report> {
+        JsonStore::check(self, repair)
+    }
+    fn api_key(&self, hash: &str) -> Result<Option<crate::model::api_key::ApiKey>> {
+        JsonStore::api_key(self, hash)
+    }
+    fn api_keys(&self) -> Result<Vec<crate::model::api_key::ApiKey>> {
+        JsonStore::api_keys(self)
+    }
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        JsonStore::api_keys_stamp(self)
+    }
+    fn begin(&self) -> Box<dyn storage::StorageTx + '_> {
+        Box::new(JsonStore::begin(self))
+    }
+}
+
+impl storage::StorageTx for JsonTx<'_> {
+    fn put_customer(&mut self, c: &Customer) {
+        JsonTx::put_customer(self, c)
+    }
+    fn new_customer(&mut self, c: Customer) -> Result<()> {
+        JsonTx::new_customer(self, c)
+    }
+    fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
+        JsonTx::new_customer_serialized(self, c, json)
+    }
+    fn put_txn(&mut self, t: &TxnFile) {
+        JsonTx::put_txn(self, t)
+    }
+    fn customer(&self, id: &str) -> Result<Option<Customer>> {
+        JsonTx::customer(self, id)
+    }
+    fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
+        JsonTx::txn(self, id)
+    }
+    fn enqueue(&mut self, item: &QueueItem) {
+        JsonTx::enqueue(self, item)
+    }
+    fn dequeue(&mut self, item: &QueueItem) {
+        JsonTx::dequeue(self, item)
+    }
+    fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
+        JsonTx::put_idempotency(self, rec)
+    }
+    fn put_api_key(&mut self, key: &crate::model::api_key::ApiKey) -> Result<()> {
+        JsonTx::put_api_key(self, key)
+    }
+    fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
+        JsonTx::api_keys_used(self, used)
+    }
+    fn is_empty(&self) -> bool {
+        JsonTx::is_empty(self)
+    }
+    fn commit(self: Box<Self>) -> Result<()> {
+        JsonTx::commit(*self)
+    }
+    fn commit_created(self: Box<Self>, result: &str) -> Result<()> {
+        JsonTx::commit_created(*self, result)
+    }
+}

@@ -1,0 +1,261 @@
+use super::*;
+
+impl JsonStore {
+    /// The content of `path` as this store shows it: from the overlay of
+    /// a pending journal (see [`JsonStore::recover`]) when it names the file,
+    /// else from the disk; `None` when it does not exist.
+    pub(super) fn read_bytes(&self, path: &Path) -> Result<Option<Vec<u8>>> {
+        if let Some(c) = self.overlaid(path)? {
+            return Ok(c);
+        }
+        atomic::read_opt(path)
+    }
+
+    /// The content of `path` as the open group's staged changes or the
+    /// overlay of a pending journal leave it, when they name it.
+    pub(super) fn overlaid(&self, path: &Path) -> Result<Option<Option<Vec<u8>>>> {
+        let Some(rel) = path.strip_prefix(&self.root).ok().and_then(|r| r.to_str()) else {
+            return Ok(None);
+        };
+        if let Some(group) = &self.group {
+            return group
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .read(&self.root, rel);
+        }
+        Ok(self.overlay.as_ref().and_then(|o| o.get(rel)).cloned())
+    }
+
+    /// Start staging this writer's commits for a group commit (see
+    /// [`group::GroupCommit`]).
+    pub(crate) fn start_group(&mut self) -> Result<()> {
+        // The group's journal holds only its own changes: what point
+        // commits left unsynced is made durable first.
+        journal::finish_pending(&self.root)?;
+        self.group = Some(Default::default());
+        Ok(())
+    }
+
+    /// The length of the complete lines of `rel` as committed, the open
+    /// group's staged changes included.
+    pub(super) fn committed_len(&self, rel: &str) -> Result<u64> {
+        if let Some(group) = &self.group
+            && let Some(n) = group.lock().unwrap_or_else(|e| e.into_inner()).len(rel)
+        {
+            return Ok(n);
+        }
+        index::complete_len(&self.root.join(rel))
+    }
+
+    /// Commit `journal`, or stage it in the open group.
+    pub(super) fn commit_journal(&self, journal: Journal) -> Result<()> {
+        match &self.group {
+            Some(group) => {
+                group
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .stage(journal.ops);
+                Ok(())
+            }
+            None => journal::commit(&self.root, &journal),
+        }
+    }
+
+    /// A file or a link where a directory of derived data belongs would
+    /// fail a replay (and so every command): it holds nothing, so a writer
+    /// removes it before replaying, and `store check` then reports what the
+    /// queue and the indexes miss.
+    pub(super) fn clear_layout(&self) -> Result<()> {
+        let dirs = ["index", KEYS_DIR, QUEUE_DIR]
+            .into_iter()
+            .chain(fields::Field::ALL.iter().map(|f| f.dir()))
+            .chain(txn_index::dirs());
+        for d in dirs {
+            let p = self.root.join(d);
+            if let Some(st) = safefs::lstat(&p)?
+                && rustix::fs::FileType::from_raw_mode(st.st_mode)
+                    != rustix::fs::FileType::Directory
+            {
+                atomic::remove_file(&p)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// An empty scratch file for a command that must read its input twice
+    /// (`profile import`): in the store, mode 0600 (it may hold SSNs, and
+    /// `/tmp` may be memory), unlinked at once so that it is gone when the
+    /// command ends however it ends. Its temp-file name is removed by
+    /// `store check --repair` if payctl dies between the create and the unlink.
+    pub fn scratch_file(&self) -> Result<std::fs::File> {
+        let path = self
+            .root
+            .join(format!("import-scratch{}", atomic::TEMP_SUFFIX));
+        let _ = std::fs::remove_file(&path);
+        atomic::unlinked_scratch(&path)
+    }
+
+    /// Whether `index/profiles.ids` is there (a store written by an earlier
+    /// payctl has only the summary log; then it is missing while the log is not
+    /// empty).
+    pub(super) fn profile_ids_built(&self) -> Result<bool> {
+        let ids = self.root.join(PROFILE_IDS);
+        if let Some(group) = &self.group
+            && let Some(e) = group
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .exists(PROFILE_IDS)
+        {
+            return Ok(e);
+        }
+        if let Some(c) = self.overlaid(&ids)? {
+            return Ok(c.is_some());
+        }
+        if safefs::exists(&ids)? {
+            return Ok(true);
+        }
+        let log = self.root.join(PROFILES_LOG);
+        if let Some(c) = self.overlaid(&log)? {
+            return Ok(index::complete(&c.unwrap_or_default()).is_empty());
+        }
+        Ok(index::complete_len(&log)? == 0)
+    }
+
+    /// Build `index/profiles.ids` from the summary log when it is missing
+    /// (a store written by an earlier payctl): call before building a
+    /// transaction that creates customers ([`JsonTx::new_customer`] appends to
+    /// it). A commit of its own; the store must be open for writing.
+    pub fn ensure_profile_ids(&self) -> Result<()> {
+        if self.profile_ids_built()? {
+            return Ok(());
+        }
+        let mut data = String::new();
+        for s in self.profiles()? {
+            data.push_str(&index::id_record(&s.id));
+        }
+        let journal = Journal {
+            ops: vec![Op::Put {
+                path: PROFILE_IDS.into(),
+                data,
+            }],
+        };
+        self.commit_journal(journal)
+    }
+
+    pub(super) fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<Option<T>> {
+        let bytes = match self.overlaid(path)? {
+            Some(c) => c,
+            None => atomic::read_record(path)?,
+        };
+        parse_record(path, bytes)
+    }
+
+    pub fn catalog(&self) -> Result<Catalog> {
+        let path = self.root.join(CATALOG);
+        self.read_json(&path)?
+            .ok_or_else(|| Error::corrupt(&path, "missing"))
+    }
+
+    pub(crate) fn customer_rel(id: &str) -> String {
+        format!("{CUSTOMERS_DIR}/{}/{id}.json", id::shard(id))
+    }
+
+    pub(crate) fn txn_rel(id: &str) -> String {
+        format!("{TXNS_DIR}/{}/{id}.json", id::shard(id))
+    }
+
+    /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.
+    pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
+        if !id::is_valid(id::CUSTOMER, cid) {
+            return Ok(None);
+        }
+        let path = self.root.join(Self::customer_rel(cid));
+        // Without staged changes to read through, the shard's directory is
+        // reached once for the customer's file and its log of packed
+        // records (a page of a list reads fifty customers).
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(None);
+        };
+        let shard = if self.group.is_none() && self.overlay.is_none() {
+            match safefs::Dir::open(dir, false)? {
+                Some(d) => Some(d),
+                None => return Ok(None),
+            }
+        } else {
+            None
+        };
+        let c: Option<Customer> = match &shard {
+            Some(d) => parse_record(&path, d.read(name, Some(atomic::RECORD_BYTES))?)?,
+            None => self.read_json(&path)?,
+        };
+        match c {
+            Some(c) if c.id() != cid => Err(Error::corrupt(&path, "holds another customer")),
+            Some(c) => Ok(Some(c)),
+            None => self.packed_customer_in(cid, shard.as_ref()),
+        }
+    }
+
+    /// The customer `cid` from a pack (see [`packs`]), when it has no file
+    /// of its own: its shard's log looked up, its entry read and checked.
+    pub(super) fn packed_customer(&self, cid: &str) -> Result<Option<Customer>> {
+        self.packed_customer_in(cid, None)
+    }
+
+    /// [`Self::packed_customer`], the log read in `shard` (the customer's
+    /// shard directory, opened) when it is given.
+    pub(super) fn packed_customer_in(
+        &self,
+        cid: &str,
+        shard: Option<&safefs::Dir>,
+    ) -> Result<Option<Customer>> {
+        let log_path = self.root.join(packs::log_rel(cid));
+        let log = match shard {
+            Some(d) => packs::read_log(d)?,
+            None => match self.overlaid(&log_path)? {
+                Some(c) => c,
+                None => safefs::read(&log_path, Some(packs::LOG_BYTES))?,
+            },
+        };
+        let Some(place) = log.as_deref().and_then(|l| packs::find(l, cid)) else {
+            return Ok(None);
+        };
+        let pack_path = self.root.join(packs::pack_rel(place.pack));
+        let missing = || {
+            Error::corrupt(
+                &log_path,
+                format!("names pack {} for {cid}, which does not exist", place.pack),
+            )
+        };
+        let c = match self.overlaid(&pack_path)? {
+            Some(bytes) => {
+                let bytes = bytes.ok_or_else(missing)?;
+                let entry = packs::entry_in(&bytes, &pack_path, place)?;
+                packs::customer_of(entry, &pack_path, place, cid)?
+            }
+            None => {
+                let f = packs::open(&self.root, place.pack)?.ok_or_else(missing)?;
+                let entry = packs::read_entry(&f, &pack_path, place)?;
+                packs::customer_of(&entry, &pack_path, place, cid)?
+            }
+        };
+        Ok(Some(c))
+    }
+
+    pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
+        if !id::is_valid(id::TRANSACTION, tid) {
+            return Ok(None);
+        }
+        let path = self.root.join(Self::txn_rel(tid));
+        let t: Option<TxnFile> = self.read_json(&path)?;
+        match t {
+            Some(t) if t.transaction.transaction_id != tid => {
+                Err(Error::corrupt(&path, "holds another transaction"))
+            }
+            t => Ok(t),
+        }
+    }
+}
