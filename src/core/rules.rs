@@ -16,6 +16,25 @@ pub const PHONE_PATTERN: &str = r"^\+[1-9][0-9]{1,15}$";
 /// Five digits, optionally a hyphen and four more.
 pub const ZIP_PATTERN: &str = r"^[0-9]{5}(?:-[0-9]{4})?$";
 
+// The lengths of the text fields, in characters: the validators check them
+// and the OpenAPI document states them (`minLength`, `maxLength`), from here.
+
+/// Names: a person's first, middle and last name, an organization's, a city.
+pub const NAME_MAX: usize = 50;
+/// Longer free text: address lines, an instrument's label and change reason,
+/// the reasons and the note of a check.
+pub const TEXT_MAX: usize = 256;
+/// An e-mail address.
+pub const EMAIL_MAX: usize = 256;
+/// A tag's key and value: of a profile or an instrument (of [`KEY_CHARS`]).
+pub const TAG_LEN: (usize, usize) = (3, TAG_MAX);
+/// A tag's key and value: of a transaction (any characters).
+pub const TXN_TAG_LEN: (usize, usize) = (1, TAG_MAX);
+/// The longest tag key or value of any record.
+pub const TAG_MAX: usize = 50;
+/// Most decimal places of an amount.
+pub const AMOUNT_PLACES: u32 = 2;
+
 // The three patterns above are matched by hand below: compiling them (the
 // e-mail one's `{0,61}` most) cost a quarter of a millisecond of every
 // command that validates a profile, a tenth of a create's CPU. The
@@ -201,7 +220,7 @@ pub fn key_text(errs: &mut Errors, path: &str, s: &str, min: usize, max: usize) 
 }
 
 pub fn email(errs: &mut Errors, path: &str, s: &str) {
-    if length(errs, path, s, 1, 256) && !is_email(s) {
+    if length(errs, path, s, 1, EMAIL_MAX) && !is_email(s) {
         errs.invalid(
             path,
             "is not a valid e-mail address (WHATWG HTML rule: local@domain)",
@@ -303,7 +322,7 @@ pub fn tags(errs: &mut Errors, obj: &Obj, name: &str, unique_keys: bool) -> Opti
                 }
                 continue;
             };
-            if key_text(errs, &t.at(field), s, 3, 50) {
+            if key_text(errs, &t.at(field), s, TAG_LEN.0, TAG_LEN.1) {
                 *slot = Some(s.to_string());
             }
         }
@@ -332,7 +351,7 @@ pub fn same_tags(a: &[Tag], b: &[Tag]) -> bool {
 
 /// Most digits of an amount before its decimal point: what a
 /// [`Decimal`] keeps exactly (28 significant digits) less the 2 decimal places.
-const AMOUNT_INT_DIGITS: usize = 26;
+pub const AMOUNT_INT_DIGITS: usize = 26;
 
 /// An amount, checked on the text of the JSON number itself (so nothing is
 /// lost before the check): greater than 0, at most 2 decimal places as
@@ -347,7 +366,7 @@ pub fn amount(errs: &mut Errors, path: &str, text: &str) -> Option<Decimal> {
     };
     // Decimal places as written, the exponent moving the point.
     let places = i128::from(n.frac.len() as u32) - n.exp;
-    if places > 2 {
+    if places > i128::from(AMOUNT_PLACES) {
         let has = if places < 1 << 20 {
             format!(" (has {places})")
         } else {

@@ -81,6 +81,9 @@ pub const VALUE_FIELDS: &[&str] = &[
     "zip",
 ];
 
+/// Largest transaction_parameter_id (exclusive): exact in every JSON reader.
+pub const MAX_PARAMETER_ID: u64 = 1 << 53;
+
 pub const SOURCE_CUSTOMERS: &str = "@source_customers";
 pub const TARGETS: &str = "@targets";
 pub const FACILITATOR: &str = "@facilitator";
