@@ -11,7 +11,7 @@ mod common;
 use std::collections::{BTreeSet, HashSet};
 
 use common::serve::Server;
-use common::{Env, profile_body};
+use common::{Env, ach_instrument_body, address_body, profile_body};
 use payctl::api::endpoints::ENDPOINTS;
 use serde_json::{Value, json};
 
@@ -198,9 +198,182 @@ fn the_document_has_the_structure_of_openapi_3_1_and_every_route() {
     }
 }
 
+/// The schema at `$ref` `r` of `doc`.
+fn resolve<'d>(doc: &'d Value, r: &str) -> &'d Value {
+    doc.pointer(r.strip_prefix('#').expect("a local $ref"))
+        .unwrap_or_else(|| panic!("{r} does not resolve"))
+}
+
+/// Check `v` against `schema` (a part of `doc`), with the keywords the
+/// document uses, and more strictly than JSON Schema on one point: an object
+/// may hold only the members its schema lists, so that a field the server
+/// sends and the document does not name is found. What does not conform is
+/// pushed to `out`, by its JSON path.
+fn conform(doc: &Value, schema: &Value, v: &Value, at: &str, out: &mut Vec<String>) {
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        return conform(doc, resolve(doc, r), v, at, out);
+    }
+    if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
+        for s in all {
+            conform(doc, s, v, at, out);
+        }
+    }
+    if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
+        let fits = any.iter().any(|s| {
+            let mut none = Vec::new();
+            conform(doc, s, v, at, &mut none);
+            none.is_empty()
+        });
+        if !fits {
+            out.push(format!("{at}: none of anyOf fits {v}"));
+        }
+    }
+    let type_of = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_u64() || n.is_i64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    if let Some(t) = schema.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => vec![],
+        };
+        let actual = type_of(v);
+        if !types
+            .iter()
+            .any(|t| *t == actual || (*t == "number" && actual == "integer"))
+        {
+            out.push(format!("{at}: a {actual} ({v}), the document says {t}"));
+            return;
+        }
+    }
+    if let Some(c) = schema.get("const")
+        && c != v
+    {
+        out.push(format!("{at}: {v}, the document says const {c}"));
+    }
+    if let Some(e) = schema.get("enum").and_then(Value::as_array)
+        && !e.contains(v)
+    {
+        out.push(format!("{at}: {v} is not one of {e:?}"));
+    }
+    match v {
+        Value::String(text) => {
+            let n = text.chars().count() as u64;
+            if schema
+                .get("minLength")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| n < m)
+                || schema
+                    .get("maxLength")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|m| n > m)
+            {
+                out.push(format!(
+                    "{at}: {n} characters, outside the document's lengths"
+                ));
+            }
+            if let Some(p) = schema.get("pattern").and_then(Value::as_str)
+                && !pattern(p).is_match(text)
+            {
+                out.push(format!("{at}: {text:?} does not match {p}"));
+            }
+        }
+        Value::Number(n) => {
+            let x = n.as_f64().unwrap();
+            let bound = |k: &str| schema.get(k).and_then(Value::as_f64);
+            if bound("minimum").is_some_and(|m| x < m)
+                || bound("maximum").is_some_and(|m| x > m)
+                || bound("exclusiveMinimum").is_some_and(|m| x <= m)
+                || bound("exclusiveMaximum").is_some_and(|m| x >= m)
+            {
+                out.push(format!("{at}: {n} is outside the document's bounds"));
+            }
+        }
+        Value::Array(items) => {
+            let n = items.len() as u64;
+            if schema
+                .get("minItems")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| n < m)
+                || schema
+                    .get("maxItems")
+                    .and_then(Value::as_u64)
+                    .is_some_and(|m| n > m)
+            {
+                out.push(format!("{at}: {n} items, outside the document's bounds"));
+            }
+            if let Some(item) = schema.get("items") {
+                for (i, x) in items.iter().enumerate() {
+                    conform(doc, item, x, &format!("{at}[{i}]"), out);
+                }
+            }
+        }
+        Value::Object(members) => {
+            for r in schema["required"].as_array().into_iter().flatten() {
+                let r = r.as_str().unwrap();
+                if !members.contains_key(r) {
+                    out.push(format!("{at}: no {r}, which the document requires"));
+                }
+            }
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (k, x) in members {
+                    match props.get(k) {
+                        Some(p) => conform(doc, p, x, &format!("{at}.{k}"), out),
+                        None => out.push(format!("{at}.{k}: not in the document")),
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The schema of the answer `status` of `op` (following `$ref`s).
+fn answer_schema<'d>(doc: &'d Value, op: &'d Value, status: u16) -> &'d Value {
+    let mut r = &op["responses"][status.to_string()];
+    if let Some(to) = r.get("$ref").and_then(Value::as_str) {
+        r = resolve(doc, to);
+    }
+    &r["content"]["application/json"]["schema"]
+}
+
+/// Assert that the answer `r` of `method path` is what the document says.
+fn assert_conforms(doc: &Value, method: &str, path: &str, r: &common::serve::Reply) {
+    let op = &doc["paths"][path][method];
+    assert!(op.is_object(), "{method} {path} is not documented");
+    assert!(
+        op["responses"][r.status.to_string()].is_object(),
+        "{method} {path}: {} is not documented: {r:?}",
+        r.status
+    );
+    let mut out = Vec::new();
+    conform(
+        doc,
+        answer_schema(doc, op, r.status),
+        &r.json,
+        "$",
+        &mut out,
+    );
+    assert!(
+        out.is_empty(),
+        "{method} {path} {}: {out:#?}\n{}",
+        r.status,
+        r.json
+    );
+}
+
 /// The served document is the printed one, and every documented GET answers
-/// a documented status with an envelope whose records have the documented
-/// identifier fields.
+/// a documented status with what the document says of it: every record
+/// with every field the document names, of its type, within its rules, and
+/// no field the document does not name (a field added to a record and not
+/// documented fails here, and so does a documented field the server does
+/// not send).
 #[test]
 fn the_server_answers_what_the_document_says() {
     let env = Env::new();
@@ -210,15 +383,50 @@ fn the_server_answers_what_the_document_says() {
     assert_eq!(served.status, 200);
     assert_eq!(served.json, doc);
 
-    // Real ids for the path parameters.
-    let csp = s
-        .post("/customer-profiles", &profile_body("cust-oa-001"))
-        .id();
+    // Real ids for the path parameters, and every kind of record.
+    let created = s.post("/customer-profiles", &profile_body("cust-oa-001"));
+    assert_conforms(&doc, "post", "/customer-profiles", &created);
+    let csp = created.id();
     let prm = env.program_id();
-    s.post(
+    let attach = s.post(
         &format!("/programs/{prm}/customer-profiles"),
-        &json!({"customer_profile_id": csp}),
+        &json!({"customer_profile_id": csp, "customer_profile_program_status_reason": "onboarding"}),
     );
+    assert_conforms(
+        &doc,
+        "post",
+        "/programs/{program_id}/customer-profiles",
+        &attach,
+    );
+    let pass = s.send("POST", "/_payctl/worker", None, &[]);
+    assert_conforms(&doc, "post", "/_payctl/worker", &pass);
+    let addresses = format!("/customer-profiles/{csp}/addresses");
+    let cpa = s.post(&addresses, &address_body(true)).id();
+    let pin = s
+        .post(
+            &format!("/customer-profiles/{csp}/payment_instruments"),
+            &ach_instrument_body(
+                &prm,
+                "Checking",
+                true,
+                json!([{"key": "bank", "value": "first"}]),
+            ),
+        )
+        .id();
+    let funding = json!({
+        "program_id": prm, "application_id": "payments", "transaction_template_id": "ach_funding",
+        "transaction_tags": [{"key": "batch", "value": "oa 1"}],
+        "transaction_parameters": [{"transaction_parameter_name": "@source_customers",
+            "transaction_parameter_values": [{"customer_profile_id": csp, "amount": 19.99}]}]
+    });
+    let trn = s.post("/transactions", &funding).id();
+    let check = json!({
+        "program_id": prm, "application_id": "payments", "transaction_template_id": "check_payout",
+        "transaction_parameters": [{"transaction_parameter_name": "@target_checks",
+            "transaction_parameter_values": [{"amount": 1.15, "organization_name": "Acme", "check_note": "",
+                "country_id": 1, "state_id": 38, "address_line1": "1 Main St", "city": "Saipan", "zip": "96950"}]}]
+    });
+    s.post("/transactions", &check).id();
     s.send("POST", "/_payctl/worker", None, &[]);
     let app = s.get(&format!("/programs/{prm}/applications")).json["data"][0]["application_id"]
         .as_str()
@@ -236,9 +444,9 @@ fn the_server_answers_what_the_document_says() {
             .replace("{application_id}", &app)
             .replace("{transaction_template_id}", &trt)
             .replace("{country_id}", "1")
-            .replace("{transaction_id}", "trn_doesnotexist0000000")
-            .replace("{address_id}", "cpa_doesnotexist0000000")
-            .replace("{payment_instrument_id}", "pin_doesnotexist0000000")
+            .replace("{transaction_id}", &trn)
+            .replace("{address_id}", &cpa)
+            .replace("{payment_instrument_id}", &pin)
     };
     let mut checked = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
@@ -259,34 +467,202 @@ fn the_server_answers_what_the_document_says() {
                 "GET {path}: no {member}: {r:?}"
             );
         }
-        if r.status == 200 {
-            let schema = &op["responses"]["200"]["content"]["application/json"]["schema"];
-            let item_ref = schema["properties"]["data"]["items"]["$ref"]
-                .as_str()
-                .unwrap();
-            let item = doc.pointer(item_ref.strip_prefix('#').unwrap()).unwrap();
-            let required = item["required"].as_array().cloned().unwrap_or_default();
-            for rec in r.json["data"].as_array().unwrap() {
-                for f in &required {
-                    let f = f.as_str().unwrap();
-                    assert!(
-                        rec.get(f).is_some(),
-                        "GET {path}: a record without {f}: {rec}"
-                    );
-                }
-            }
-            assert_eq!(
-                r.json["paging"].is_null(),
-                schema["properties"]["paging"]["type"] == "null",
-                "GET {path}: paging"
-            );
-        }
+        assert_eq!(r.status, 200, "GET {path}: {r:?}");
+        assert!(
+            !r.json["data"].as_array().unwrap().is_empty(),
+            "GET {path}: no record to check"
+        );
+        assert_conforms(&doc, "get", path, &r);
+        let schema = answer_schema(&doc, op, 200);
+        let schema = resolve(&doc, schema["$ref"].as_str().unwrap());
+        assert_eq!(
+            r.json["paging"].is_null(),
+            schema["properties"]["paging"]["type"] == "null",
+            "GET {path}: paging"
+        );
         checked += 1;
     }
     assert!(checked >= 30, "{checked}");
+    // The check is no rubber stamp: a member the document does not name, a
+    // wrong type, a masked value shown whole are found.
+    let mut r = s.get(&format!("/customer-profiles/{csp}"));
+    assert_conforms(&doc, "get", "/customer-profiles/{customer_profile_id}", &r);
+    let op = &doc["paths"]["/customer-profiles/{customer_profile_id}"]["get"];
+    let record = &mut r.json["data"][0];
+    record["undocumented"] = json!(1);
+    record["customer_type_id"] = json!("1");
+    record["customer_profile_individual"]["ssn"] = json!("123456789");
+    let mut out = Vec::new();
+    conform(&doc, answer_schema(&doc, op, 200), &r.json, "$", &mut out);
+    assert_eq!(out.len(), 3, "{out:#?}");
+    // The failures are documented too.
+    let missing = s.get("/customer-profiles/csp_doesnotexist0000000");
+    assert_conforms(
+        &doc,
+        "get",
+        "/customer-profiles/{customer_profile_id}",
+        &missing,
+    );
+    let invalid = s.post("/customer-profiles", &json!({"customer_type_id": 1}));
+    assert_conforms(&doc, "post", "/customer-profiles", &invalid);
     // A method the document does not list is 405 with Allow.
     let r = s.send("PATCH", "/customer-profiles", Some("{}"), &[]);
     r.refused(405, 10008);
+}
+
+/// The records of the answers are described whole, from the model: each
+/// field typed, nullable where the server sends null, required, held to the
+/// core's rules; the fields a request cannot set are readOnly; the masked
+/// fields say their shown form while the requests state the full rule;
+/// amounts are exact decimal numbers without `multipleOf`.
+#[test]
+fn record_schemas_describe_every_field_the_server_sends() {
+    let env = Env::new();
+    let doc = document(&env);
+    let schemas = &doc["components"]["schemas"];
+    let profile = &schemas["Profile"];
+    let props = profile["properties"].as_object().unwrap();
+    let names: Vec<&str> = props.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "customer_profile_id",
+            "customer_type_id",
+            "customer_key",
+            "customer_profile_tags",
+            "customer_profile_individual",
+            "created_by",
+            "created_datetime",
+            "modified_by",
+            "modified_datetime"
+        ]
+    );
+    assert_eq!(profile["required"].as_array().unwrap().len(), names.len());
+    assert_eq!(props["customer_profile_id"]["readOnly"], true);
+    assert_eq!(props["created_datetime"]["readOnly"], true);
+    assert!(props["customer_key"].get("readOnly").is_none());
+    assert_eq!(props["customer_key"]["maxLength"], 50);
+    assert_eq!(
+        props["customer_profile_individual"]["$ref"],
+        "#/components/schemas/StoredIndividual"
+    );
+    // Nullable where the model is an Option, with the request's rule.
+    let ind = &schemas["StoredIndividual"]["properties"];
+    assert_eq!(ind["middle_name"]["type"], json!(["string", "null"]));
+    assert_eq!(ind["first_name"]["type"], "string");
+    assert_eq!(ind["first_name"]["maxLength"], 50);
+    // Masked in answers, the full rule in requests.
+    let shown = pattern(ind["ssn"]["pattern"].as_str().unwrap());
+    let sent = pattern(
+        schemas["Individual"]["properties"]["ssn"]["pattern"]
+            .as_str()
+            .unwrap(),
+    );
+    assert!(shown.is_match("6789") && !shown.is_match("123456789"));
+    assert!(sent.is_match("123456789") && sent.is_match("6789") && !sent.is_match("12345"));
+    for f in ["account_number", "routing_number"] {
+        let shown = pattern(
+            schemas["StoredAch"]["properties"][f]["pattern"]
+                .as_str()
+                .unwrap(),
+        );
+        let sent = pattern(schemas["Ach"]["properties"][f]["pattern"].as_str().unwrap());
+        assert!(
+            shown.is_match("0021") && !shown.is_match("021000021"),
+            "{f}"
+        );
+        assert!(sent.is_match("021000021") && !sent.is_match("0021x"), "{f}");
+    }
+    // Statuses: the values their dictionaries fix, named.
+    let status = &schemas["Step"]["properties"]["transaction_step_status_id"];
+    assert_eq!(status["enum"], json!([10, 60, 70, 80]));
+    assert_eq!(
+        status["x-enum-varnames"],
+        json!(["Pending", "Completed", "Failed", "Cancelled"])
+    );
+    assert_eq!(
+        schemas["StoredParameterValue"]["properties"]["country_id"]["enum"],
+        json!([1, null])
+    );
+    // Amounts: JSON numbers, exact; no multipleOf (binary floats refuse 19.99).
+    for s in ["ParameterValue", "StoredParameterValue"] {
+        let a = &schemas[s]["properties"]["amount"];
+        assert_eq!(a["type"], "number", "{s}");
+        assert!(a.get("multipleOf").is_none(), "{s}");
+        assert_eq!(a["x-payctl-decimal-places"], 2, "{s}");
+        assert_eq!(a["exclusiveMinimum"], 0, "{s}");
+    }
+    // A catalog record without its children (they are lists of their own).
+    assert!(
+        schemas["Program"]["properties"]
+            .get("applications")
+            .is_none()
+    );
+    assert_eq!(
+        schemas["Program"]["properties"]["program_id"]["pattern"],
+        "^prm_[A-Za-z0-9]{1,64}$"
+    );
+    // Every dictionary's records, typed.
+    let state = &schemas["State"];
+    assert_eq!(state["properties"]["state_id"]["maximum"], 56);
+    assert_eq!(state["properties"]["country_id"]["const"], 1);
+    assert_eq!(state["required"].as_array().unwrap().len(), 4);
+    // Each operation: its envelope with typed records (and paging for a
+    // list), and every failure with the error envelope.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if path == "/openapi.json" {
+                continue;
+            }
+            let ok = op["responses"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .find(|(s, _)| s.starts_with('2'))
+                .unwrap()
+                .1;
+            let env_ref = ok["content"]["application/json"]["schema"]["$ref"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path}: no envelope schema"));
+            let envelope = resolve(&doc, env_ref);
+            let data = &envelope["properties"]["data"];
+            assert_eq!(data["type"], "array", "{method} {path}");
+            let record = resolve(&doc, data["items"]["$ref"].as_str().unwrap());
+            assert!(
+                record["properties"]
+                    .as_object()
+                    .is_some_and(|p| !p.is_empty()),
+                "{method} {path}: untyped records"
+            );
+            let paging = &envelope["properties"]["paging"];
+            let listed = op["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "page_size");
+            assert_eq!(
+                paging.get("$ref").is_some(),
+                listed,
+                "{method} {path}: paging {paging}"
+            );
+            for (status, r) in op["responses"].as_object().unwrap() {
+                if status.starts_with('4') || status.starts_with('5') {
+                    let r = resolve(&doc, r["$ref"].as_str().unwrap());
+                    assert_eq!(
+                        r["content"]["application/json"]["schema"]["$ref"],
+                        "#/components/schemas/ErrorEnvelope",
+                        "{method} {path} {status}"
+                    );
+                }
+            }
+            for status in ["400", "500", "503"] {
+                assert!(
+                    op["responses"][status].is_object(),
+                    "{method} {path} {status}"
+                );
+            }
+        }
+    }
 }
 
 /// `pattern` as the document states it, compiled (the actor's is large).

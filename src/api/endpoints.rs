@@ -856,13 +856,11 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             drop(b.read()?);
             // `commits`: the journal commits this process made (a group
             // commit makes one for many writes).
-            Response::Records(
-                kind,
-                vec![serde_json::json!({
-                    "status": "ok",
-                    "commits": crate::store::journal::committed(),
-                })],
-            )
+            let health = crate::model::reply::Health {
+                status: "ok",
+                commits: crate::store::journal::committed() as u64,
+            };
+            Response::one(kind, &health)
         }
         Op::Worker => worker_pass(b)?,
         Op::OpenApi => Response::Records(kind, vec![super::openapi::document()]),

@@ -8,6 +8,7 @@ pub mod client;
 pub mod dry_run;
 pub mod endpoints;
 pub mod openapi;
+mod records;
 pub mod server;
 
 use std::path::PathBuf;

@@ -6,9 +6,12 @@
 use serde::Serialize;
 
 /// What a worker run did (CLI.md "The worker").
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "WorkerSummary")]
 pub struct Summary {
+    /// Attach requests it made Attached or Rejected.
     pub attachments_processed: u64,
+    /// Transactions it generated steps for or moved on.
     pub transactions_processed: u64,
     pub steps_created: u64,
     pub steps_completed: u64,

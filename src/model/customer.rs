@@ -3,20 +3,43 @@
 //! (one default address, one default instrument per type, one attachment per
 //! program) are checked and applied in one atomic write.
 
+//!
+//! The same types are the records of the API: `payctl serve` answers them
+//! as they serialize (sensitive values masked, see `output::mask`), and the
+//! OpenAPI document derives their schemas from them (`JsonSchema`, with the
+//! field rules of the core added by `api::records`), so that a field added
+//! here is documented without another edit.
+
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+use crate::output::mask::MASKED_PATTERN;
+
+/// A tag of a record: a key and its value. A profile's or an instrument's
+/// tags are 3-50 of digits, letters and `! @ . - _ #`; a transaction's 1-50
+/// characters of any kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "StoredTag")]
 pub struct Tag {
+    #[schemars(length(min = 1, max = crate::core::rules::TAG_MAX))]
     pub key: String,
+    #[schemars(length(min = 1, max = crate::core::rules::TAG_MAX))]
     pub value: String,
 }
 
 /// Audit fields with the common spelling (`created_datetime`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Audit {
+    /// Who created the record: the request's actor (`X-Payctl-Actor`, else
+    /// the server's `--actor`), `SYSTEM` for the worker.
     pub created_by: String,
+    /// When it was created: UTC, ISO 8601 without a zone, microseconds.
+    #[schemars(regex(pattern = crate::core::TIME_PATTERN))]
     pub created_datetime: String,
+    /// Who changed it last (the creator until a change).
     pub modified_by: String,
+    /// When it was changed last: UTC, ISO 8601 without a zone, microseconds.
+    #[schemars(regex(pattern = crate::core::TIME_PATTERN))]
     pub modified_datetime: String,
 }
 
@@ -35,24 +58,35 @@ impl Audit {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The person of a customer profile (spec 2.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "StoredIndividual")]
 pub struct Individual {
     pub first_name: String,
+    /// Null or empty when none was given.
     pub middle_name: Option<String>,
     pub last_name: String,
     pub email: String,
+    /// As it was sent: MM/DD/YYYY or YYYY-MM-DD.
     pub date_of_birth: String,
-    /// Stored whole; every output shows only its last 4 digits.
+    /// Stored whole; every answer shows only its last 4 digits.
+    #[schemars(regex(pattern = MASKED_PATTERN))]
     pub ssn: Option<String>,
+    /// E.164: `+`, then up to 15 digits.
     pub mobile_phone: String,
+    /// E.164; null or empty when none was given.
     pub home_phone: Option<String>,
+    /// E.164; null or empty when none was given.
     pub office_phone: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A customer profile (spec 2.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Profile {
     pub customer_profile_id: String,
+    /// A customer type (`GET /dictionaries/customer-types`).
     pub customer_type_id: u32,
+    /// The Facilitator's own key of the customer, unique in the store.
     pub customer_key: String,
     pub customer_profile_tags: Vec<Tag>,
     pub customer_profile_individual: Individual,
@@ -60,17 +94,23 @@ pub struct Profile {
     pub audit: Audit,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// An address of a customer profile (spec 2.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Address {
     pub address_id: String,
     pub customer_profile_id: String,
+    /// An address type (`GET /dictionaries/address-types`).
     pub address_type_id: u32,
+    /// The profile's default address; a profile has at most one.
     pub is_default: bool,
+    /// A country (`GET /dictionaries/countries`): only the United States.
     pub country_id: u32,
+    /// A state of the country (`GET /dictionaries/countries/1/states`).
     pub state_id: u32,
     pub first_name: String,
     pub last_name: String,
     pub address_line1: String,
+    /// Null when none was given; kept as sent (an empty string stays one).
     pub address_line2: Option<String>,
     pub city: String,
     pub zip: String,
@@ -78,25 +118,38 @@ pub struct Address {
     pub audit: Audit,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The bank account of a payment instrument (spec 2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "StoredAch")]
 pub struct Ach {
-    /// Stored whole (the worker needs it); shown as its last 4 digits.
+    /// Stored whole (the worker needs it); every answer shows only its last
+    /// 4 digits.
+    #[schemars(regex(pattern = MASKED_PATTERN))]
     pub account_number: String,
-    /// Stored whole; shown as its last 4 digits.
+    /// Stored whole; every answer shows only its last 4 digits.
+    #[schemars(regex(pattern = MASKED_PATTERN))]
     pub routing_number: String,
+    /// An ACH account type (`GET /dictionaries/payment-instrument-ach-types`).
     pub payment_instrument_ach_type_id: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A payment instrument: a bank account used through ACH (spec 2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Instrument {
     pub payment_instrument_id: String,
     pub customer_profile_id: String,
+    /// The program it is used in (the profile is attached to it).
     pub program_id: String,
     pub payment_instrument_tags: Vec<Tag>,
+    /// A payment instrument status (`GET /dictionaries/payment-instrument-statuses`).
     pub payment_instrument_status_id: u32,
+    /// A payment instrument type (`GET /dictionaries/payment-instrument-types`).
     pub payment_instrument_type_id: u32,
+    /// A payment method (`GET /dictionaries/payment-methods`): ACH only.
     pub payment_method_id: u32,
+    /// The profile's default instrument of its type; at most one per type.
     pub is_default: bool,
+    /// Whether it is locked (never set through the API yet).
     pub is_locked: bool,
     pub payment_instrument_label: String,
     pub payment_instrument_change_reason: String,
@@ -106,12 +159,17 @@ pub struct Instrument {
 }
 
 /// A customer profile in a program (spec 2.5).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Attachment {
     pub customer_profile_id: String,
     pub program_id: String,
+    /// Pending (1) until the worker makes it Attached (10) or Rejected (20)
+    /// (`GET /dictionaries/customer-profile-program-statuses`).
     pub customer_profile_program_status_id: u32,
+    /// The reason sent with the attach request; the worker's reason once it
+    /// rejects it.
     pub customer_profile_program_status_reason: String,
+    /// Whether it is locked (never set through the API yet).
     pub is_locked: bool,
     #[serde(flatten)]
     pub audit: Audit,

@@ -6,9 +6,16 @@ use serde_json::Value;
 /// Fields whose values are shown reduced to their last 4 digits.
 pub const SENSITIVE: &[&str] = &["ssn", "account_number", "routing_number"];
 
+/// How many of a sensitive value's characters are shown.
+pub const SHOWN: usize = 4;
+
+/// A sensitive field as every answer shows it: its last 4 digits (each of
+/// them is digits only, of at least 4), as the OpenAPI document says.
+pub const MASKED_PATTERN: &str = "^[0-9]{4}$";
+
 pub fn last4(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
-    chars[chars.len().saturating_sub(4)..].iter().collect()
+    chars[chars.len().saturating_sub(SHOWN)..].iter().collect()
 }
 
 /// The sensitive values this run has been given (on the command line, in a
