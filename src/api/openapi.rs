@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method};
+use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Query};
 use super::records;
 use crate::catalog::dictionaries as dict;
 use crate::cli::MAX_ACTOR;
@@ -46,6 +46,9 @@ pub(crate) fn ids_schema(mut ids: Vec<u32>, what: &str) -> Value {
 /// (`x-enum-varnames`, the entries' names) for the generators that read it.
 fn entries_schema(entries: &[dict::Entry], what: &str) -> Value {
     let mut s = ids_schema(entry_ids(entries), what);
+    if let Some(one) = s.as_object_mut().and_then(|o| o.remove("const")) {
+        s["enum"] = json!([one]);
+    }
     if s.get("enum").is_some() {
         let mut sorted = entries.to_vec();
         sorted.sort_by_key(|e| e.id);
@@ -447,7 +450,13 @@ pub(crate) fn rule(name: &str) -> Option<Value> {
             "description": "every parameter the template's mandatory steps map"})
         }
         "transaction_parameter_name" => {
-            json!({"type": "string", "enum": crate::catalog::PARAMETER_NAMES,
+            // `@source_customers` is no identifier: generators that read
+            // `x-enum-varnames` name it SOURCE_CUSTOMERS, not VALUE_0.
+            let names: Vec<String> = crate::catalog::PARAMETER_NAMES
+                .iter()
+                .map(|n| n.trim_start_matches('@').to_ascii_uppercase())
+                .collect();
+            json!({"type": "string", "enum": crate::catalog::PARAMETER_NAMES, "x-enum-varnames": names,
             "description": "a parameter that the template's steps map"})
         }
         "transaction_parameter_values" => {
@@ -788,7 +797,9 @@ fn operation(e: &Endpoint) -> Value {
     responses.insert("400".into(), err("Invalid"));
     responses.insert("401".into(), err("Unauthorized"));
     responses.insert("403".into(), err("Forbidden"));
-    if !e.path_params().is_empty() || e.body != Body::None {
+    // A filter of the transactions names a status, a template, a program or
+    // a customer: one that does not exist is 404 too.
+    if !e.path_params().is_empty() || e.body != Body::None || e.query == Query::Transactions {
         responses.insert("404".into(), err("NotFound"));
     }
     if e.method != Method::Get {
@@ -848,7 +859,7 @@ pub fn document() -> Value {
                 "Invalid": error("invalid request: validation (10001-10005), a bad query parameter or header"),
                 "Unauthorized": error("no valid API key or token: missing, unknown, revoked or expired (10007)"),
                 "Forbidden": error("the API key's role does not allow this request (10010); or, on a server without keys or token, a request a web page could have sent (10011)"),
-                "NotFound": error("a record in the path does not exist (20001)"),
+                "NotFound": error("a record named in the path, the body or a filter does not exist (20001)"),
                 "Conflict": error("conflict with the state of a record (21001-21005)"),
                 "TooLarge": error("the body is larger than --max-body (10009)"),
                 "UnsupportedMediaType": error("the body's Content-Type is not JSON (10005)"),
