@@ -300,7 +300,7 @@ fn identifier() -> Value {
 
 /// The date rule: its written form only (a real calendar date and the
 /// Facilitator's age limits are checked too, which a pattern cannot say).
-const DATE_PATTERN: &str = "^(?:(?:0[1-9]|1[0-2])/(?:0[1-9]|[12][0-9]|3[01])/[0-9]{4}|[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))$";
+const DATE_PATTERN: &str = rules::DATE_PATTERN;
 
 /// The schema of one request field, by its name (the same rule wherever the
 /// name occurs; [`schemas`] adjusts the few that differ by context); an
@@ -475,7 +475,7 @@ pub(crate) fn rule(name: &str) -> Option<Value> {
 }
 
 /// Characters of customer keys and tags: digits, letters, `! @ . - _ #`.
-const KEY_PATTERN: &str = "^[A-Za-z0-9!@.\\-_#]+$";
+const KEY_PATTERN: &str = rules::KEY_PATTERN;
 
 /// An object of `fields`, `required` of them required; no other member.
 fn object(fields: &[&str], required: &[&str]) -> Value {
@@ -692,7 +692,50 @@ fn schemas() -> Value {
         assert!(all.get(&name).is_none(), "two schemas named {name}");
         all[name] = schema;
     }
+    explain_requests(&mut all);
     all
+}
+
+/// The record each request body writes: its fields' descriptions (the model's
+/// doc comments) explain the request's fields that no rule describes.
+const WRITES: &[(&str, &str)] = &[
+    ("ProfileCreate", "Profile"),
+    ("ProfileUpdate", "Profile"),
+    ("Individual", "StoredIndividual"),
+    ("IndividualUpdate", "StoredIndividual"),
+    ("Tag", "StoredTag"),
+    ("TransactionTag", "StoredTag"),
+    ("AddressCreate", "Address"),
+    ("AddressUpdate", "Address"),
+    ("InstrumentCreate", "Instrument"),
+    ("InstrumentUpdate", "Instrument"),
+    ("Ach", "StoredAch"),
+    ("AchUpdate", "StoredAch"),
+    ("Attach", "Attachment"),
+    ("TransactionCreate", "Transaction"),
+    ("Parameter", "StoredParameter"),
+    ("ParameterValue", "StoredParameterValue"),
+];
+
+fn explain_requests(all: &mut Value) {
+    for (request, record) in WRITES {
+        let described: Map<String, Value> = all[*record]["properties"]
+            .as_object()
+            .expect("a record schema")
+            .iter()
+            .filter_map(|(k, p)| Some((k.clone(), p.get("description")?.clone())))
+            .collect();
+        let props = all[*request]["properties"]
+            .as_object_mut()
+            .expect("a request schema");
+        for (k, p) in props.iter_mut() {
+            if p.get("description").is_none()
+                && let Some(d) = described.get(k)
+            {
+                p["description"] = d.clone();
+            }
+        }
+    }
 }
 
 /// The envelope of a success of `e` (`records.rs`).

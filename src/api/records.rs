@@ -247,6 +247,7 @@ fn dictionary_schema(name: &'static str) -> Value {
             "_short_name" => Some("its short name (a state's USPS code)"),
             "_two_letter_code" => Some("ISO 3166-1 alpha-2"),
             "_three_letter_code" => Some("ISO 3166-1 alpha-3"),
+            "is_internal" => Some("whether it moves funds between accounts of the program only"),
             _ => None,
         };
         if let Some(w) = what {

@@ -190,6 +190,9 @@ pub fn is_key_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '!' | '@' | '.' | '-' | '_' | '#')
 }
 
+/// [`is_key_char`] as a pattern of a whole key (the OpenAPI document's).
+pub const KEY_PATTERN: &str = r"^[A-Za-z0-9!@.\-_#]+$";
+
 pub const KEY_CHARS: &str = "digits, letters and ! @ . - _ #";
 
 pub fn char_len(s: &str) -> usize {
@@ -249,6 +252,10 @@ pub fn digits(errs: &mut Errors, path: &str, s: &str, allowed: &[usize], what: &
         errs.invalid(path, format!("must be {what}"));
     }
 }
+
+/// The written form of the dates [`parse_date`] reads, as a pattern (the
+/// OpenAPI document's): it cannot say which days a month has.
+pub const DATE_PATTERN: &str = "^(?:(?:0[1-9]|1[0-2])/(?:0[1-9]|[12][0-9]|3[01])/[0-9]{4}|[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))$";
 
 /// Parse MM/DD/YYYY or YYYY-MM-DD as a real calendar date.
 pub fn parse_date(s: &str) -> Option<NaiveDate> {
@@ -533,6 +540,37 @@ mod tests {
             proptest::prop_assert_eq!(is_email(&s), RE[0].is_match(&s), "{}", s);
             proptest::prop_assert_eq!(is_phone(&n), RE[1].is_match(&n), "{}", n);
             proptest::prop_assert_eq!(is_zip(&n), RE[2].is_match(&n), "{}", n);
+        }
+    }
+
+    #[test]
+    fn the_key_pattern_is_the_key_rule() {
+        let re = regex::Regex::new(KEY_PATTERN).unwrap();
+        for c in (0..0x250u32).filter_map(char::from_u32) {
+            assert_eq!(is_key_char(c), re.is_match(&c.to_string()), "{c:?}");
+        }
+        assert!(!re.is_match(""));
+    }
+
+    #[test]
+    fn every_date_read_has_the_date_pattern() {
+        let re = regex::Regex::new(DATE_PATTERN).unwrap();
+        let mut day = NaiveDate::from_ymd_opt(1999, 12, 25).unwrap();
+        for _ in 0..800 {
+            for s in [day.format("%m/%d/%Y"), day.format("%Y-%m-%d")] {
+                let s = s.to_string();
+                assert!(parse_date(&s).is_some() && re.is_match(&s), "{s}");
+            }
+            day = day.succ_opt().unwrap();
+        }
+        for bad in [
+            "2000-13-01",
+            "00/10/2000",
+            "2000/01/01",
+            "1-1-2000",
+            "20000-01-01",
+        ] {
+            assert!(parse_date(bad).is_none() && !re.is_match(bad), "{bad}");
         }
     }
 

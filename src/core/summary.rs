@@ -13,8 +13,11 @@ pub struct Summary {
     pub attachments_processed: u64,
     /// Transactions it generated steps for or moved on.
     pub transactions_processed: u64,
+    /// Transaction steps it generated.
     pub steps_created: u64,
+    /// Steps it completed.
     pub steps_completed: u64,
+    /// Steps that failed (the later ones of their transaction cancelled).
     pub steps_failed: u64,
 }
 

@@ -37,15 +37,22 @@ pub struct Catalog {
 /// `created_date_time` spelling of its audit fields.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Program {
+    /// The program's id: `prm_` and letters and digits.
     pub program_id: String,
     /// Unique in the catalog; accepted wherever a program_id is.
     pub program_name: String,
+    /// What the program is for.
     pub program_description: String,
+    /// Its name as people read it.
     pub program_display_name: String,
+    /// Who loaded it into the store's catalog.
     pub created_by: String,
+    /// When: UTC, ISO 8601 without a zone, microseconds.
     #[schemars(regex(pattern = crate::core::TIME_PATTERN))]
     pub created_date_time: String,
+    /// Who changed it last.
     pub modified_by: String,
+    /// When: UTC, ISO 8601 without a zone, microseconds.
     #[schemars(regex(pattern = crate::core::TIME_PATTERN))]
     pub modified_date_time: String,
     #[schemars(skip)]
@@ -55,10 +62,13 @@ pub struct Program {
 /// An Application of a Program (spec 2.4); read-only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Application {
+    /// The application's id: `app_` and letters and digits.
     pub application_id: String,
     /// Unique in its program; accepted wherever an application_id is.
     pub application_name: String,
+    /// Its name as people read it.
     pub application_display_name: String,
+    /// What the application is for.
     pub application_description: String,
     #[serde(flatten)]
     pub audit: Audit,
@@ -69,12 +79,16 @@ pub struct Application {
 /// A Transaction Template of an Application (spec 2.6); read-only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Template {
+    /// The template's id: `trt_` and letters and digits.
     pub transaction_template_id: String,
+    /// The application it belongs to.
     pub application_id: String,
     /// Unique in its application; accepted wherever a
     /// transaction_template_id is.
     pub transaction_template_name: String,
+    /// Its name as people read it.
     pub transaction_template_display_name: String,
+    /// What a transaction of this template does.
     pub transaction_template_description: String,
     #[serde(flatten)]
     pub audit: Audit,
@@ -87,7 +101,9 @@ pub struct Template {
 /// `@target_checks`), or null.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ParameterMapping {
+    /// The parameter funds move from, or null.
     pub source: Option<String>,
+    /// The parameter funds move to, or null.
     pub target: Option<String>,
 }
 
@@ -104,7 +120,9 @@ impl ParameterMapping {
 /// A step of a Transaction Template (spec 2.6); read-only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TemplateStep {
+    /// The step's id: `tts_` and letters and digits.
     pub transaction_template_step_id: String,
+    /// The template it belongs to.
     pub transaction_template_id: String,
     /// A transfer type (`GET /dictionaries/transfer-types`).
     pub transfer_type_id: u32,
@@ -122,6 +140,7 @@ pub struct TemplateStep {
     pub destination_id: u32,
     /// An account code (`GET /dictionaries/account-codes`).
     pub account_code_id: u32,
+    /// Which parameters it moves funds from and to.
     pub parameter_mapping: ParameterMapping,
     #[serde(flatten)]
     pub audit: Audit,

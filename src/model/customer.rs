@@ -21,8 +21,10 @@ use crate::output::mask::MASKED_PATTERN;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "StoredTag")]
 pub struct Tag {
+    /// What the tag says (unique among a record's tags).
     #[schemars(length(min = 1, max = crate::core::rules::TAG_MAX))]
     pub key: String,
+    /// Its value.
     #[schemars(length(min = 1, max = crate::core::rules::TAG_MAX))]
     pub value: String,
 }
@@ -62,10 +64,13 @@ impl Audit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "StoredIndividual")]
 pub struct Individual {
+    /// The person's first name.
     pub first_name: String,
     /// Null or empty when none was given.
     pub middle_name: Option<String>,
+    /// The person's last name.
     pub last_name: String,
+    /// The person's e-mail address.
     pub email: String,
     /// As it was sent: MM/DD/YYYY or YYYY-MM-DD.
     pub date_of_birth: String,
@@ -83,12 +88,15 @@ pub struct Individual {
 /// A customer profile (spec 2.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Profile {
+    /// The profile's id: `csp_` and letters and digits.
     pub customer_profile_id: String,
     /// A customer type (`GET /dictionaries/customer-types`).
     pub customer_type_id: u32,
     /// The Facilitator's own key of the customer, unique in the store.
     pub customer_key: String,
+    /// The Facilitator's tags of the profile.
     pub customer_profile_tags: Vec<Tag>,
+    /// The person the profile is of.
     pub customer_profile_individual: Individual,
     #[serde(flatten)]
     pub audit: Audit,
@@ -97,7 +105,9 @@ pub struct Profile {
 /// An address of a customer profile (spec 2.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Address {
+    /// The address's id: `cpa_` and letters and digits.
     pub address_id: String,
+    /// The profile it belongs to.
     pub customer_profile_id: String,
     /// An address type (`GET /dictionaries/address-types`).
     pub address_type_id: u32,
@@ -107,12 +117,17 @@ pub struct Address {
     pub country_id: u32,
     /// A state of the country (`GET /dictionaries/countries/1/states`).
     pub state_id: u32,
+    /// The first name of the addressee.
     pub first_name: String,
+    /// The last name of the addressee.
     pub last_name: String,
+    /// The street address.
     pub address_line1: String,
     /// Null when none was given; kept as sent (an empty string stays one).
     pub address_line2: Option<String>,
+    /// The city.
     pub city: String,
+    /// A US ZIP code: 5 digits, or ZIP+4.
     pub zip: String,
     #[serde(flatten)]
     pub audit: Audit,
@@ -136,10 +151,13 @@ pub struct Ach {
 /// A payment instrument: a bank account used through ACH (spec 2.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Instrument {
+    /// The instrument's id: `pin_` and letters and digits.
     pub payment_instrument_id: String,
+    /// The profile it belongs to.
     pub customer_profile_id: String,
     /// The program it is used in (the profile is attached to it).
     pub program_id: String,
+    /// The Facilitator's tags of the instrument (at least one).
     pub payment_instrument_tags: Vec<Tag>,
     /// A payment instrument status (`GET /dictionaries/payment-instrument-statuses`).
     pub payment_instrument_status_id: u32,
@@ -151,8 +169,11 @@ pub struct Instrument {
     pub is_default: bool,
     /// Whether it is locked (never set through the API yet).
     pub is_locked: bool,
+    /// The instrument's name, as people read it.
     pub payment_instrument_label: String,
+    /// Why it was added or last changed.
     pub payment_instrument_change_reason: String,
+    /// The bank account.
     pub payment_instrument_ach: Ach,
     #[serde(flatten)]
     pub audit: Audit,
@@ -161,7 +182,9 @@ pub struct Instrument {
 /// A customer profile in a program (spec 2.5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Attachment {
+    /// The profile attached.
     pub customer_profile_id: String,
+    /// The program it is attached to.
     pub program_id: String,
     /// Pending (1) until the worker makes it Attached (10) or Rejected (20)
     /// (`GET /dictionaries/customer-profile-program-statuses`).

@@ -13,9 +13,12 @@ pub struct IdRecord {
     pub id: String,
 }
 
-/// A dictionary's name, as `GET /dictionaries/{name}` takes it.
+/// A dictionary's name: `GET /dictionaries/{name}` lists it (`states`:
+/// `GET /dictionaries/countries/{country_id}/states`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct DictionaryName {
+    /// The name, in the path's spelling (`customer-types`).
+    #[schemars(extend("enum" = crate::catalog::dictionaries::NAMES))]
     pub dictionary_name: &'static str,
 }
 
