@@ -678,6 +678,18 @@ fn record_schemas_describe_every_field_the_server_sends() {
         schemas["Program"]["properties"]["program_id"]["pattern"],
         "^prm_[A-Za-z0-9]{1,64}$"
     );
+    // The repeatable tag filter is a list, sent exploded (tag=a:1&tag=b:2).
+    let tag = doc["paths"]["/customer-profiles"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "tag")
+        .unwrap();
+    assert_eq!(tag["schema"]["type"], "array");
+    assert_eq!(
+        (&tag["style"], &tag["explode"]),
+        (&json!("form"), &json!(true))
+    );
     // Every dictionary's records, typed.
     let state = &schemas["State"];
     assert_eq!(state["properties"]["state_id"]["maximum"], 56);
@@ -1051,6 +1063,8 @@ rest = profile_list.sync(client=client, page_size=2, last_evaluated_key=first.pa
 assert [x.customer_key for x in rest.data] == ["py-client-003"]
 assert rest.paging.last_evaluated_key is None
 assert [x.customer_key for x in profile_list.sync(client=client, email="py-client-002@example.com").data] == ["py-client-002"]
+assert profile_list.sync(client=client, tag=["segment:retail"]).paging.total_count == 3
+assert profile_list.sync(client=client, tag=["segment:retail", "segment:none"]).paging.total_count == 0
 
 # An address.
 cpa = created(address_create.sync(csp, client=client, body=AddressCreate(

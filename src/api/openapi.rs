@@ -757,9 +757,11 @@ fn query_param(name: &str) -> Value {
             json!({"type": "string"}),
             "continue after this key of the previous page",
         ),
+        // Repeated as `tag=a:1&tag=b:2` (form style, exploded): an array,
+        // so that generated clients take a list.
         "tag" => (
-            json!({"type": "string", "pattern": "^[^:]*:.*$"}),
-            "KEY:VALUE; repeatable, all must match",
+            json!({"type": "array", "items": {"type": "string", "pattern": "^[^:]*:.*$"}}),
+            "KEY:VALUE, as often as needed: a profile must have every one of them",
         ),
         "status" => {
             let mut s = ids_schema(
@@ -780,6 +782,7 @@ fn query_param(name: &str) -> Value {
     };
     let mut p = json!({"name": name, "in": "query", "required": false, "schema": schema, "description": what});
     if name == "tag" {
+        p["style"] = json!("form");
         p["explode"] = json!(true);
     }
     p
