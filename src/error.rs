@@ -114,9 +114,17 @@ pub fn title(c: u32) -> &'static str {
 /// CLI.md); `path` and `hint` are the same facts as data, for callers that
 /// act on an error (the interactive prompts ask again for the field at
 /// `path`). The message already says both.
-#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(
+    rename = "Error",
+    description = "What went wrong: a code and a message. A failure may have several."
+)]
 pub struct ApiError {
+    /// What went wrong, by number: 1xxxx the request, 2xxxx a record, 3xxxx
+    /// the store or the service (README "Error codes").
     pub code: u32,
+    /// What went wrong and what to do about it, in words; sensitive values
+    /// shown by their last 4 digits only.
     pub message: String,
     /// The JSON path of the field the error concerns (`customer_key`,
     /// `customer_profile_individual.email`, `transaction_parameters[0]`).

@@ -6,9 +6,14 @@ use serde_json::Value;
 /// Fields whose values are shown reduced to their last 4 digits.
 pub const SENSITIVE: &[&str] = &["ssn", "account_number", "routing_number"];
 
+/// How many of a sensitive value's characters are shown.
+pub const SHOWN: usize = 4;
+
+pub use crate::model::limits::MASKED_PATTERN;
+
 pub fn last4(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
-    chars[chars.len().saturating_sub(4)..].iter().collect()
+    chars[chars.len().saturating_sub(SHOWN)..].iter().collect()
 }
 
 /// The sensitive values this run has been given (on the command line, in a

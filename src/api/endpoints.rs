@@ -875,13 +875,11 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
 }
 
 fn health(kind: Kind) -> Response {
-    Response::Records(
-        kind,
-        vec![serde_json::json!({
-            "status": "ok",
-            "commits": crate::store::journal::committed(),
-        })],
-    )
+    let health = crate::model::reply::Health {
+        status: "ok",
+        commits: crate::store::journal::committed() as u64,
+    };
+    Response::one(kind, &health)
 }
 
 /// One pass of the background work (`POST /_payctl/worker`): every queued

@@ -19,6 +19,7 @@ pub(crate) mod metrics;
 pub mod openapi;
 pub(crate) mod origin;
 pub(crate) mod probe;
+mod records;
 pub mod server;
 pub(crate) mod tls;
 

@@ -2,7 +2,8 @@
 //! openapi`), generated from the endpoint table so that it cannot drift from
 //! what `payctl serve` routes: every path and method, its path and query
 //! parameters, its request body (the field names are the core's own lists),
-//! its statuses and the envelope of each answer.
+//! its statuses and the envelope of each answer, whose records' schemas are
+//! derived from the model types the server serializes (`records.rs`).
 //!
 //! Each request field states the rule the core applies to it wherever a
 //! schema can say it (lengths, patterns, the values the built-in
@@ -13,6 +14,7 @@
 use serde_json::{Map, Value, json};
 
 use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Op, Query};
+use super::records;
 use crate::catalog::dictionaries as dict;
 use crate::core::{address, instrument, profile, program, rules, txn};
 use crate::limits::MAX_ACTOR;
@@ -23,7 +25,7 @@ fn schema_ref(name: &str) -> Value {
 
 /// The allowed values of an integer field whose values a built-in dictionary
 /// fixes: a range when they are contiguous, else an enum.
-fn ids_schema(mut ids: Vec<u32>, what: &str) -> Value {
+pub(crate) fn ids_schema(mut ids: Vec<u32>, what: &str) -> Value {
     ids.sort_unstable();
     ids.dedup();
     let (lo, hi) = (ids[0], ids[ids.len() - 1]);
@@ -40,8 +42,31 @@ fn ids_schema(mut ids: Vec<u32>, what: &str) -> Value {
     s
 }
 
+/// [`ids_schema`] of a dictionary's entries; an enum names its values
+/// (`x-enum-varnames`, the entries' names) for the generators that read it.
+fn entries_schema(entries: &[dict::Entry], what: &str) -> Value {
+    let mut s = ids_schema(entry_ids(entries), what);
+    if let Some(one) = s.as_object_mut().and_then(|o| o.remove("const")) {
+        s["enum"] = json!([one]);
+    }
+    if s.get("enum").is_some() {
+        let mut sorted = entries.to_vec();
+        sorted.sort_by_key(|e| e.id);
+        s["x-enum-varnames"] = sorted.iter().map(|e| e.name).collect();
+    }
+    s
+}
+
 fn entry_ids(entries: &[dict::Entry]) -> Vec<u32> {
     entries.iter().map(|e| e.id).collect()
+}
+
+/// A pattern of ASCII digits, as many as one of `counts` (ascending or not).
+fn digits_pattern(counts: &[usize]) -> String {
+    let mut counts = counts.to_vec();
+    counts.sort_unstable();
+    let alts: Vec<String> = counts.iter().map(|n| format!("[0-9]{{{n}}}")).collect();
+    format!("^(?:{})$", alts.join("|"))
 }
 
 fn state_ids() -> Vec<u32> {
@@ -275,16 +300,27 @@ fn identifier() -> Value {
 
 /// The date rule: its written form only (a real calendar date and the
 /// Facilitator's age limits are checked too, which a pattern cannot say).
-const DATE_PATTERN: &str = "^(?:(?:0[1-9]|1[0-2])/(?:0[1-9]|[12][0-9]|3[01])/[0-9]{4}|[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))$";
+const DATE_PATTERN: &str = rules::DATE_PATTERN;
 
 /// The schema of one request field, by its name (the same rule wherever the
-/// name occurs; [`schemas`] adjusts the few that differ by context).
+/// name occurs; [`schemas`] adjusts the few that differ by context); an
+/// identifier of a record when no rule names it.
 fn field(name: &str) -> Value {
+    rule(name).unwrap_or_else(identifier)
+}
+
+/// The rule of the field `name`, wherever it occurs: in a request body (see
+/// [`field`]) and in the records of the answers (`records.rs` adds its
+/// bounds, patterns and values to the record schemas derived from the
+/// model). `None` for the identifiers of records and the fields no rule
+/// names.
+pub(crate) fn rule(name: &str) -> Option<Value> {
     // The phone rule without its anchors, for the optional phones.
     let phone = rules::PHONE_PATTERN
         .trim_start_matches('^')
         .trim_end_matches('$');
-    match name {
+    let (name_max, text_max) = (rules::NAME_MAX as u32, rules::TEXT_MAX as u32);
+    Some(match name {
         "customer_type_id" => ids_schema(
             entry_ids(dict::CUSTOMER_TYPES),
             "a customer type (`GET /dictionaries/customer-types`)",
@@ -301,6 +337,38 @@ fn field(name: &str) -> Value {
             entry_ids(dict::ACH_TYPES),
             "an ACH account type (`GET /dictionaries/payment-instrument-ach-types`)",
         ),
+        // Set by the service only: in the records of the answers.
+        "payment_instrument_status_id" => entries_schema(
+            dict::PAYMENT_INSTRUMENT_STATUSES,
+            "a payment instrument status (`GET /dictionaries/payment-instrument-statuses`)",
+        ),
+        "customer_profile_program_status_id" => entries_schema(
+            dict::CUSTOMER_PROFILE_PROGRAM_STATUSES,
+            "a status of a profile in a program (`GET /dictionaries/customer-profile-program-statuses`)",
+        ),
+        "transaction_status_id" => entries_schema(
+            dict::TRANSACTION_STATUSES,
+            "a transaction status (`GET /dictionaries/transaction-statuses`)",
+        ),
+        "transaction_step_status_id" => entries_schema(
+            dict::TRANSACTION_STEP_STATUSES,
+            "a transaction step status (`GET /dictionaries/transaction-step-statuses`)",
+        ),
+        "transfer_type_id" => ids_schema(
+            dict::TRANSFER_TYPES.iter().map(|t| t.entry.id).collect(),
+            "a transfer type (`GET /dictionaries/transfer-types`)",
+        ),
+        "destination_id" => ids_schema(
+            entry_ids(dict::DESTINATIONS),
+            "a destination (`GET /dictionaries/destinations`)",
+        ),
+        "account_code_id" => ids_schema(
+            entry_ids(dict::ACCOUNT_CODES),
+            "an account code (`GET /dictionaries/account-codes`)",
+        ),
+        "source_customer_type_ids" | "target_customer_type_ids" => {
+            json!({"type": "array", "items": rule("customer_type_id")?})
+        }
         "payment_method_id" => ids_schema(
             vec![instrument::ACH_METHOD],
             "only ACH (1) is supported for payment instruments",
@@ -325,38 +393,52 @@ fn field(name: &str) -> Value {
             json!({"type": "array", "maxItems": rules::caps::TAGS, "items": schema_ref("TransactionTag"),
             "description": "a key may occur once"})
         }
-        "first_name" | "last_name" | "city" | "organization_name" => text(1, 50),
+        "first_name" | "last_name" | "city" | "organization_name" => text(1, name_max),
         "middle_name" => {
-            let mut s = text(0, 50);
+            let mut s = text(0, name_max);
             s["description"] = json!("an empty string clears it");
             s
         }
         "email" => {
-            json!({"type": "string", "minLength": 1, "maxLength": 256, "pattern": rules::EMAIL_PATTERN,
+            json!({"type": "string", "minLength": 1, "maxLength": rules::EMAIL_MAX, "pattern": rules::EMAIL_PATTERN,
             "description": "the WHATWG HTML rule of a valid e-mail address"})
         }
         "date_of_birth" => json!({"type": "string", "pattern": DATE_PATTERN,
             "description": "MM/DD/YYYY or YYYY-MM-DD, a real calendar date; the customer's age must be within the Facilitator's limits"}),
-        "ssn" => json!({"type": "string", "pattern": "^(?:[0-9]{4}|[0-9]{9})?$",
-            "description": "9 digits or 4 digits; an empty string is the same as none"}),
+        "ssn" => {
+            json!({"type": "string", "pattern": format!("^(?:{})?$", digits_pattern(profile::SSN_DIGITS).trim_start_matches('^').trim_end_matches('$')),
+            "description": "9 digits or 4 digits; an empty string is the same as none. Every answer shows only its last 4 digits"})
+        }
         "mobile_phone" => json!({"type": "string", "pattern": rules::PHONE_PATTERN}),
         "home_phone" | "office_phone" => {
             json!({"type": "string", "pattern": format!("^(?:{phone})?$"),
             "description": "an empty string clears it"})
         }
         "address_line1" | "payment_instrument_label" | "payment_instrument_change_reason" => {
-            text(1, 256)
+            text(1, text_max)
         }
         "address_line2"
         | "customer_profile_program_status_reason"
         | "transaction_status_reason"
-        | "check_note" => text(0, 256),
+        | "check_note" => text(0, text_max),
         "zip" => json!({"type": "string", "pattern": rules::ZIP_PATTERN}),
-        "account_number" => json!({"type": "string", "pattern": "^[0-9]{4,17}$"}),
-        "routing_number" => json!({"type": "string", "pattern": "^[0-9]{9}$"}),
+        "account_number" => {
+            let (lo, hi) = instrument::ACCOUNT_DIGITS;
+            json!({"type": "string", "pattern": format!("^[0-9]{{{lo},{hi}}}$"),
+                   "description": format!("{}; every answer shows only its last 4 digits", instrument::ACCOUNT_RULE)})
+        }
+        "routing_number" => {
+            json!({"type": "string", "pattern": digits_pattern(&[instrument::ROUTING_DIGITS]),
+            "description": format!("{}; every answer shows only its last 4 digits", instrument::ROUTING_RULE)})
+        }
+        // Not `multipleOf: 0.01`: validators that read JSON numbers as binary
+        // floats refuse 19.99, 1.15 or 0.07 with it. The rule is in words and
+        // in `x-payctl-decimal-places`, as in the answers (model::amount_schema).
         "amount" => {
-            json!({"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.01, "exclusiveMaximum": 1e26,
-            "description": "greater than 0, at most 2 decimal places as written (`5.000` is refused like `0.001`), at most 26 digits before the decimal point; kept exactly as sent"})
+            json!({"type": "number", "exclusiveMinimum": 0,
+            "exclusiveMaximum": format!("1e{}", rules::AMOUNT_INT_DIGITS).parse::<f64>().expect("a number"),
+            "x-payctl-decimal-places": rules::AMOUNT_PLACES,
+            "description": format!("greater than 0, at most {} decimal places as written (`5.000` is refused like `0.001`), at most {} digits before the decimal point; kept exactly as sent. Send it as a JSON number written in decimal (`19.99`), from a decimal type rather than a binary float", rules::AMOUNT_PLACES, rules::AMOUNT_INT_DIGITS)})
         }
         "account_id" => {
             json!({"type": "null", "description": "never accepted in a request: it is always null"})
@@ -368,7 +450,13 @@ fn field(name: &str) -> Value {
             "description": "every parameter the template's mandatory steps map"})
         }
         "transaction_parameter_name" => {
-            json!({"type": "string", "enum": crate::catalog::PARAMETER_NAMES,
+            // `@source_customers` is no identifier: generators that read
+            // `x-enum-varnames` name it SOURCE_CUSTOMERS, not VALUE_0.
+            let names: Vec<String> = crate::catalog::PARAMETER_NAMES
+                .iter()
+                .map(|n| n.trim_start_matches('@').to_ascii_uppercase())
+                .collect();
+            json!({"type": "string", "enum": crate::catalog::PARAMETER_NAMES, "x-enum-varnames": names,
             "description": "a parameter that the template's steps map"})
         }
         "transaction_parameter_values" => {
@@ -381,13 +469,13 @@ fn field(name: &str) -> Value {
             );
             s
         }
-        // Identifiers of records (customer_profile_id).
-        _ => identifier(),
-    }
+        // Identifiers of records (customer_profile_id), and what no rule names.
+        _ => return None,
+    })
 }
 
 /// Characters of customer keys and tags: digits, letters, `! @ . - _ #`.
-const KEY_PATTERN: &str = "^[A-Za-z0-9!@.\\-_#]+$";
+const KEY_PATTERN: &str = rules::KEY_PATTERN;
 
 /// An object of `fields`, `required` of them required; no other member.
 fn object(fields: &[&str], required: &[&str]) -> Value {
@@ -469,56 +557,36 @@ fn body_schema(b: Body) -> Option<&'static str> {
     })
 }
 
-fn kind_schema(k: Kind) -> &'static str {
-    match k {
-        Kind::Id => "Id",
-        Kind::Profile => "Profile",
-        Kind::Address => "Address",
-        Kind::Instrument => "Instrument",
-        Kind::Program => "Program",
-        Kind::Application => "Application",
-        Kind::Template => "Template",
-        Kind::TemplateStep => "TemplateStep",
-        Kind::Attachment => "Attachment",
-        Kind::Transaction => "Transaction",
-        Kind::Parameter => "StoredParameter",
-        Kind::Step => "Step",
-        Kind::Dictionary(_) => "DictionaryRecord",
-        Kind::DictionaryName => "DictionaryName",
-        Kind::WorkerSummary => "WorkerSummary",
-        Kind::Health => "Health",
-        Kind::Document => "Document",
-        // Answers of commands without an endpoint: never in the document.
-        Kind::Imported | Kind::Summary | Kind::Context | Kind::ApiKey | Kind::NewApiKey => {
-            "Document"
-        }
-    }
+/// The fields of the member `parent` in a list of required JSON paths.
+fn nested(paths: &[&'static str], parent: &str) -> Vec<&'static str> {
+    paths
+        .iter()
+        .filter_map(|p| p.strip_prefix(parent)?.strip_prefix('.'))
+        .collect()
 }
 
-/// A record whose identifier is the string `id` (other fields are listed by the spec and CLI.md).
-fn record(id: &str, prefix: Option<&str>) -> Value {
-    let mut id_schema = json!({"type": "string"});
-    if let Some(p) = prefix {
-        id_schema["pattern"] = json!(format!("^{p}_"));
+/// The top-level fields of a list of required JSON paths
+/// (`customer_profile_individual.email` requires `customer_profile_individual`).
+fn top_level(paths: &[&'static str]) -> Vec<&'static str> {
+    let mut out: Vec<&str> = Vec::new();
+    for p in paths {
+        let first = p.split('.').next().unwrap_or(p);
+        if !out.contains(&first) {
+            out.push(first);
+        }
     }
-    json!({"type": "object", "required": [id], "properties": {id: id_schema}})
+    out
 }
 
 fn schemas() -> Value {
-    let key = json!({"type": "string", "minLength": 3, "maxLength": 50, "pattern": KEY_PATTERN});
+    let key = json!({"type": "string", "minLength": rules::TAG_LEN.0, "maxLength": rules::TAG_LEN.1, "pattern": KEY_PATTERN});
     let tag = json!({"type": "object", "required": ["key", "value"], "additionalProperties": false,
         "description": "key and value: 3-50 of digits, letters and ! @ . - _ #",
         "properties": {"key": key, "value": key}});
     let txn_tag = json!({"type": "object", "required": ["key", "value"], "additionalProperties": false,
         "description": "key and value: 1-50 characters, any symbols",
-        "properties": {"key": text(1, 50), "value": text(1, 50)}});
-    let individual_required = &[
-        "first_name",
-        "last_name",
-        "email",
-        "date_of_birth",
-        "mobile_phone",
-    ];
+        "properties": {"key": text(rules::TXN_TAG_LEN.0 as u32, rules::TXN_TAG_LEN.1 as u32),
+                       "value": text(rules::TXN_TAG_LEN.0 as u32, rules::TXN_TAG_LEN.1 as u32)}});
     let mut profile_update = not_updatable(
         object(profile::FIELDS, &[]),
         &["customer_key", "customer_profile_tags"],
@@ -566,7 +634,10 @@ fn schemas() -> Value {
             .collect::<Vec<_>>(),
     );
     let individual = nullable(
-        object(profile::INDIVIDUAL_FIELDS, individual_required),
+        object(
+            profile::INDIVIDUAL_FIELDS,
+            &nested(profile::REQUIRED, "customer_profile_individual"),
+        ),
         &["middle_name", "ssn", "home_phone", "office_phone"],
     );
     let address_update = nullable(
@@ -577,20 +648,10 @@ fn schemas() -> Value {
             .filter(|f| *f != "address_type_id")
             .collect::<Vec<_>>(),
     );
-    let count = json!({"type": "integer", "minimum": 0});
     let mut all = json!({
-        "Envelope": {
-            "type": "object",
-            "description": "Every answer (spec 1): paging for lists, data on success, errors on failure.",
-            "required": ["paging", "data", "errors"],
-            "properties": {
-                "paging": {"oneOf": [{"type": "null"}, schema_ref("Paging")]},
-                "data": {"type": ["array", "null"]},
-                "errors": {"type": ["array", "null"], "items": schema_ref("Error")}
-            }
-        },
         "ErrorEnvelope": {
             "type": "object",
+            "description": "The answer of a failure: errors only.",
             "required": ["paging", "data", "errors"],
             "properties": {
                 "paging": {"type": "null"},
@@ -598,55 +659,19 @@ fn schemas() -> Value {
                 "errors": {"type": "array", "minItems": 1, "items": schema_ref("Error")}
             }
         },
-        "Error": {
-            "type": "object", "required": ["code", "message"],
-            "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}
-        },
-        "Paging": {
-            "type": "object",
-            "required": ["page_size", "page_number", "total_count", "last_evaluated_key"],
-            "properties": {
-                "page_size": {"type": "integer", "minimum": 1, "maximum": 1000},
-                "page_number": {"type": "integer", "minimum": 1},
-                "total_count": count,
-                "last_evaluated_key": {"type": ["string", "null"]}
-            }
-        },
         "Tag": tag,
         "Individual": individual,
         "Ach": object(instrument::ACH_FIELDS, instrument::ACH_FIELDS),
         "Parameter": object(txn::PARAMETER_FIELDS, txn::PARAMETER_FIELDS),
         "ParameterValue": values,
-        "ProfileCreate": nullable(object(profile::FIELDS, &["customer_type_id", "customer_key", "customer_profile_individual"]), &["customer_profile_tags"]),
+        "ProfileCreate": nullable(object(profile::FIELDS, &top_level(profile::REQUIRED)), &["customer_profile_tags"]),
         "ProfileUpdate": profile_update,
         "AddressCreate": nullable(object(address::FIELDS, address::REQUIRED), &["address_line2"]),
         "AddressUpdate": address_update,
-        "InstrumentCreate": object(instrument::FIELDS, instrument::FIELDS),
+        "InstrumentCreate": object(instrument::FIELDS, &top_level(instrument::REQUIRED)),
         "InstrumentUpdate": instrument_update,
         "Attach": attach,
         "TransactionCreate": nullable(object(txn::FIELDS, &["program_id", "application_id", "transaction_template_id", "transaction_parameters"]), &["transaction_status_reason", "transaction_tags"]),
-        "Id": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}},
-        "Profile": record("customer_profile_id", Some("csp")),
-        "Address": record("address_id", Some("cpa")),
-        "Instrument": record("payment_instrument_id", Some("pin")),
-        "Program": record("program_id", Some("prm")),
-        "Application": record("application_id", Some("app")),
-        "Template": record("transaction_template_id", Some("trt")),
-        "TemplateStep": record("transaction_template_step_id", Some("tts")),
-        "Attachment": {"type": "object", "required": ["customer_profile_id", "program_id", "customer_profile_program_status_id"],
-            "properties": {"customer_profile_id": {"type": "string"}, "program_id": {"type": "string"},
-                           "customer_profile_program_status_id": {"type": "integer"}}},
-        "Transaction": record("transaction_id", Some("trn")),
-        "StoredParameter": {"type": "object", "required": ["transaction_parameter_id", "transaction_parameter_name"],
-            "properties": {"transaction_parameter_id": {"type": "integer"}, "transaction_parameter_name": {"type": "string"}}},
-        "Step": record("transaction_step_id", Some("trs")),
-        "DictionaryRecord": {"type": "object", "minProperties": 1},
-        "DictionaryName": record("dictionary_name", None),
-        "WorkerSummary": {"type": "object",
-            "required": ["attachments_processed", "transactions_processed", "steps_created", "steps_completed", "steps_failed"],
-            "properties": {"attachments_processed": count, "transactions_processed": count,
-                           "steps_created": count, "steps_completed": count, "steps_failed": count}},
-        "Health": {"type": "object", "required": ["status", "commits"], "properties": {"status": {"const": "ok"}, "commits": {"type": "integer"}}},
         "Document": {"type": "object", "required": ["openapi", "paths"]}
     });
     all["TransactionTag"] = txn_tag;
@@ -663,25 +688,59 @@ fn schemas() -> Value {
     all["Actor"] = json!({"type": "string", "minLength": 1, "maxLength": crate::api::server::MAX_ACTOR_HEADER,
         "pattern": actor_pattern(MAX_ACTOR),
         "description": "`X-Payctl-Actor`: visible ASCII, no leading or trailing space, percent-encoded UTF-8, 1-64 characters once decoded, none of the characters every text field refuses"});
+    for (name, schema) in records::schemas() {
+        assert!(all.get(&name).is_none(), "two schemas named {name}");
+        all[name] = schema;
+    }
+    explain_requests(&mut all);
     all
 }
 
-/// The envelope of a success of `e`.
-fn success(e: &Endpoint) -> Value {
-    let paging = if e.query == Query::None {
-        json!({"type": "null"})
-    } else {
-        schema_ref("Paging")
-    };
-    json!({
-        "type": "object",
-        "required": ["paging", "data", "errors"],
-        "properties": {
-            "paging": paging,
-            "data": {"type": "array", "items": schema_ref(kind_schema(e.kind))},
-            "errors": {"type": "null"}
+/// The record each request body writes: its fields' descriptions (the model's
+/// doc comments) explain the request's fields that no rule describes.
+const WRITES: &[(&str, &str)] = &[
+    ("ProfileCreate", "Profile"),
+    ("ProfileUpdate", "Profile"),
+    ("Individual", "StoredIndividual"),
+    ("IndividualUpdate", "StoredIndividual"),
+    ("Tag", "StoredTag"),
+    ("TransactionTag", "StoredTag"),
+    ("AddressCreate", "Address"),
+    ("AddressUpdate", "Address"),
+    ("InstrumentCreate", "Instrument"),
+    ("InstrumentUpdate", "Instrument"),
+    ("Ach", "StoredAch"),
+    ("AchUpdate", "StoredAch"),
+    ("Attach", "Attachment"),
+    ("TransactionCreate", "Transaction"),
+    ("Parameter", "StoredParameter"),
+    ("ParameterValue", "StoredParameterValue"),
+];
+
+fn explain_requests(all: &mut Value) {
+    for (request, record) in WRITES {
+        let described: Map<String, Value> = all[*record]["properties"]
+            .as_object()
+            .expect("a record schema")
+            .iter()
+            .filter_map(|(k, p)| Some((k.clone(), p.get("description")?.clone())))
+            .collect();
+        let props = all[*request]["properties"]
+            .as_object_mut()
+            .expect("a request schema");
+        for (k, p) in props.iter_mut() {
+            if p.get("description").is_none()
+                && let Some(d) = described.get(k)
+            {
+                p["description"] = d.clone();
+            }
         }
-    })
+    }
+}
+
+/// The envelope of a success of `e` (`records.rs`).
+fn success(e: &Endpoint) -> Value {
+    schema_ref(&records::envelope_name(e))
 }
 
 fn query_param(name: &str) -> Value {
@@ -698,9 +757,11 @@ fn query_param(name: &str) -> Value {
             json!({"type": "string"}),
             "continue after this key of the previous page",
         ),
+        // Repeated as `tag=a:1&tag=b:2` (form style, exploded): an array,
+        // so that generated clients take a list.
         "tag" => (
-            json!({"type": "string", "pattern": "^[^:]*:.*$"}),
-            "KEY:VALUE; repeatable, all must match",
+            json!({"type": "array", "items": {"type": "string", "pattern": "^[^:]*:.*$"}}),
+            "KEY:VALUE, as often as needed: a profile must have every one of them",
         ),
         "status" => {
             let mut s = ids_schema(
@@ -721,6 +782,7 @@ fn query_param(name: &str) -> Value {
     };
     let mut p = json!({"name": name, "in": "query", "required": false, "schema": schema, "description": what});
     if name == "tag" {
+        p["style"] = json!("form");
         p["explode"] = json!(true);
     }
     p
@@ -767,8 +829,8 @@ fn operation(e: &Endpoint) -> Value {
             "description": "the actor written to created_by / modified_by, percent-encoded UTF-8, 1-64 characters once decoded, no control or invisible format characters (default: serve's --actor)"}));
     }
     params.push(json!({"name": "X-Request-Id", "in": "header", "required": false,
-        "schema": {"type": "string", "minLength": 1, "maxLength": super::access_log::MAX_REQUEST_ID, "pattern": "^[!-~]+$"},
-        "description": "the request's id, echoed in the answer's X-Request-Id and the access log; another one is generated when absent or not 1-128 visible ASCII characters"}));
+        "schema": {"type": "string"},
+        "description": format!("the request's id, echoed in the answer's X-Request-Id and the access log when it is 1-{} visible ASCII characters; any other value is not refused but replaced by a generated id", super::access_log::MAX_REQUEST_ID)}));
     let ok = if e.creates() { "201" } else { "200" };
     let mut responses = Map::new();
     let content = if e.op == Op::Metrics {
@@ -786,7 +848,9 @@ fn operation(e: &Endpoint) -> Value {
     responses.insert("400".into(), err("Invalid"));
     responses.insert("401".into(), err("Unauthorized"));
     responses.insert("403".into(), err("Forbidden"));
-    if !e.path_params().is_empty() || e.body != Body::None {
+    // A filter of the transactions names a status, a template, a program or
+    // a customer: one that does not exist is 404 too.
+    if !e.path_params().is_empty() || e.body != Body::None || e.query == Query::Transactions {
         responses.insert("404".into(), err("NotFound"));
     }
     if e.method != Method::Get {
@@ -850,7 +914,7 @@ pub fn document() -> Value {
                 "Invalid": error("invalid request: validation (10001-10005), a bad query parameter or header"),
                 "Unauthorized": error("no valid API key or token: missing, unknown, revoked or expired (10007)"),
                 "Forbidden": error("the API key's role does not allow this request (10010); or, on a server without keys or token, a request a web page could have sent (10011)"),
-                "NotFound": error("a record in the path does not exist (20001)"),
+                "NotFound": error("a record named in the path, the body or a filter does not exist (20001)"),
                 "Conflict": error("conflict with the state of a record (21001-21005)"),
                 "TooLarge": error("the body is larger than --max-body (10009)"),
                 "UnsupportedMediaType": error("the body's Content-Type is not JSON (10005)"),

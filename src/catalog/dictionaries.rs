@@ -439,24 +439,7 @@ pub const TRANSACTION_STEP_STATUSES: &[Entry] = &[
 
 /// The dictionary names accepted by `payctl dict list NAME`, canonical
 /// spelling, in listing order.
-pub const NAMES: &[&str] = &[
-    "customer-types",
-    "address-types",
-    "countries",
-    "states",
-    "payment-instrument-types",
-    "payment-methods",
-    "payment-instrument-ach-types",
-    "transfer-types",
-    "destinations",
-    "account-codes",
-    "cardinality",
-    "parameter-types",
-    "customer-profile-program-statuses",
-    "payment-instrument-statuses",
-    "transaction-statuses",
-    "transaction-step-statuses",
-];
+pub use crate::model::limits::DICTIONARY_NAMES as NAMES;
 
 /// What a dictionary holds.
 #[derive(Clone, Copy)]

@@ -125,16 +125,16 @@ fn read(errs: &mut Errors, o: &Obj, country: Option<u32>) -> Fields {
         }
         ok
     });
-    let first_name = text(errs, o, "first_name", 50);
-    let last_name = text(errs, o, "last_name", 50);
-    let address_line1 = text(errs, o, "address_line1", 256);
+    let first_name = text(errs, o, "first_name", rules::NAME_MAX);
+    let last_name = text(errs, o, "last_name", rules::NAME_MAX);
+    let address_line1 = text(errs, o, "address_line1", rules::TEXT_MAX);
     let address_line2 = match o.map.get("address_line2") {
         None => None,
         Some(Value::Null) => Some(None),
         Some(Value::String(s)) if s.is_empty() => Some(Some(String::new())),
-        Some(_) => text(errs, o, "address_line2", 256).map(Some),
+        Some(_) => text(errs, o, "address_line2", rules::TEXT_MAX).map(Some),
     };
-    let city = text(errs, o, "city", 50);
+    let city = text(errs, o, "city", rules::NAME_MAX);
     let zip = o.string("zip", errs).and_then(|z| {
         errs.check(|e| rules::zip(e, "zip", z))
             .then(|| z.to_string())

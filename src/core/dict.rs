@@ -4,12 +4,15 @@ use serde_json::Value;
 
 use crate::catalog::dictionaries as d;
 use crate::error::{Error, Result, code};
+use crate::model::reply::DictionaryName;
 
 /// The names `dict list` accepts, as records `{"dictionary_name": …}`.
 pub fn names() -> Vec<Value> {
     d::NAMES
         .iter()
-        .map(|n| serde_json::json!({ "dictionary_name": n }))
+        .map(|n| {
+            serde_json::to_value(DictionaryName { dictionary_name: n }).expect("records serialize")
+        })
         .collect()
 }
 

@@ -50,8 +50,11 @@ pub(crate) const REQUIRED: &[&str] = &[
     "payment_instrument_change_reason",
     "payment_instrument_tags",
 ];
-/// The rules of the bank account numbers, as prompts and messages say them.
+/// The rules of the bank account numbers: how many digits, and as prompts
+/// and messages say it.
+pub(crate) const ACCOUNT_DIGITS: (usize, usize) = (4, 17);
 pub(crate) const ACCOUNT_RULE: &str = "4-17 digits";
+pub(crate) const ROUTING_DIGITS: usize = 9;
 pub(crate) const ROUTING_RULE: &str = "exactly 9 digits";
 
 fn from_dict(
@@ -81,7 +84,7 @@ fn required<T>(errs: &mut Errors, o: &Obj, name: &str, v: Option<T>) -> Option<T
 
 fn text(errs: &mut Errors, o: &Obj, name: &str) -> Option<String> {
     let s = o.string(name, errs)?;
-    rules::length(errs, &o.at(name), s, 1, 256).then(|| s.to_string())
+    rules::length(errs, &o.at(name), s, 1, rules::TEXT_MAX).then(|| s.to_string())
 }
 
 fn ach(errs: &mut Errors, o: &Obj) -> Option<Ach> {
@@ -92,13 +95,19 @@ fn ach(errs: &mut Errors, o: &Obj) -> Option<Ach> {
             errs,
             &o.at("account_number"),
             a,
-            &(4..=17).collect::<Vec<_>>(),
+            &(ACCOUNT_DIGITS.0..=ACCOUNT_DIGITS.1).collect::<Vec<_>>(),
             ACCOUNT_RULE,
         );
     }
     let routing = o.string("routing_number", errs);
     if let Some(r) = routing {
-        rules::digits(errs, &o.at("routing_number"), r, &[9], ROUTING_RULE);
+        rules::digits(
+            errs,
+            &o.at("routing_number"),
+            r,
+            &[ROUTING_DIGITS],
+            ROUTING_RULE,
+        );
     }
     let ach_type = from_dict(
         errs,

@@ -28,11 +28,19 @@ impl Default for PageRequest {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+/// The page a list answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Paging {
+    /// The records per page asked for (`page_size`, default 50).
+    #[schemars(range(min = 1, max = MAX_PAGE_SIZE))]
     pub page_size: u32,
+    /// This page's number, from 1.
+    #[schemars(range(min = 1))]
     pub page_number: u32,
+    /// How many records match, on every page.
     pub total_count: usize,
+    /// The key of this page's last record, to send as `last_evaluated_key`
+    /// for the next page; null on the last page.
     pub last_evaluated_key: Option<String>,
 }
 

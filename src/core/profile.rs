@@ -100,8 +100,11 @@ const FORMAT_ONLY: usize = 0;
 
 fn no_rule(_: &mut Errors, _: &str, _: &str) {}
 
+/// How many digits an `ssn` may have: all 9, or the last 4.
+pub(crate) const SSN_DIGITS: &[usize] = &[9, 4];
+
 fn ssn_rule(errs: &mut Errors, path: &str, s: &str) {
-    rules::digits(errs, path, s, &[9, 4], "9 digits or 4 digits");
+    rules::digits(errs, path, s, SSN_DIGITS, "9 digits or 4 digits");
 }
 
 /// An optional text field: `Some(None)` when sent empty or null (cleared).
@@ -148,9 +151,27 @@ fn individual(
             }
         }
     };
-    let first_name = req(errs, "first_name", 50, no_rule, base.map(|b| &b.first_name));
-    let last_name = req(errs, "last_name", 50, no_rule, base.map(|b| &b.last_name));
-    let email = req(errs, "email", 256, rules::email, base.map(|b| &b.email));
+    let first_name = req(
+        errs,
+        "first_name",
+        rules::NAME_MAX,
+        no_rule,
+        base.map(|b| &b.first_name),
+    );
+    let last_name = req(
+        errs,
+        "last_name",
+        rules::NAME_MAX,
+        no_rule,
+        base.map(|b| &b.last_name),
+    );
+    let email = req(
+        errs,
+        "email",
+        rules::EMAIL_MAX,
+        rules::email,
+        base.map(|b| &b.email),
+    );
     let mobile_phone = req(
         errs,
         "mobile_phone",
@@ -175,7 +196,7 @@ fn individual(
         None => cur.cloned().flatten(),
     };
     let middle_name = keep(
-        optional(errs, o, "middle_name", 50, no_rule),
+        optional(errs, o, "middle_name", rules::NAME_MAX, no_rule),
         base.map(|b| &b.middle_name),
     );
     let home_phone = keep(

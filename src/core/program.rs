@@ -27,7 +27,7 @@ pub const ATTACH_FIELDS: &[&str] = &[
 ];
 /// Longest `customer_profile_program_status_reason` accepted (the spec gives
 /// no limit; 256 like the other free-text reasons).
-pub const MAX_REASON: usize = 256;
+pub const MAX_REASON: usize = rules::TEXT_MAX;
 /// The reason the worker writes when it refuses an attachment.
 pub const REJECTED_NO_PROGRAM: &str = "The Program no longer exists in the catalog.";
 

@@ -16,6 +16,22 @@ pub const PHONE_PATTERN: &str = r"^\+[1-9][0-9]{1,15}$";
 /// Five digits, optionally a hyphen and four more.
 pub const ZIP_PATTERN: &str = r"^[0-9]{5}(?:-[0-9]{4})?$";
 
+// The lengths of the text fields, in characters: the validators check them
+// and the OpenAPI document states them (`minLength`, `maxLength`), from here.
+
+/// Names: a person's first, middle and last name, an organization's, a city.
+pub const NAME_MAX: usize = 50;
+/// Longer free text: address lines, an instrument's label and change reason,
+/// the reasons and the note of a check.
+pub const TEXT_MAX: usize = 256;
+/// An e-mail address.
+pub const EMAIL_MAX: usize = 256;
+/// A tag's key and value: of a profile or an instrument (of [`KEY_CHARS`]).
+pub const TAG_LEN: (usize, usize) = (3, TAG_MAX);
+/// A tag's key and value: of a transaction (any characters).
+pub const TXN_TAG_LEN: (usize, usize) = (1, TAG_MAX);
+pub use crate::model::limits::{AMOUNT_PLACES, TAG_MAX};
+
 // The three patterns above are matched by hand below: compiling them (the
 // e-mail one's `{0,61}` most) cost a quarter of a millisecond of every
 // command that validates a profile, a tenth of a create's CPU. The
@@ -82,6 +98,9 @@ pub fn is_key_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '!' | '@' | '.' | '-' | '_' | '#')
 }
 
+/// [`is_key_char`] as a pattern of a whole key (the OpenAPI document's).
+pub const KEY_PATTERN: &str = r"^[A-Za-z0-9!@.\-_#]+$";
+
 pub const KEY_CHARS: &str = "digits, letters and ! @ . - _ #";
 
 pub fn char_len(s: &str) -> usize {
@@ -112,7 +131,7 @@ pub fn key_text(errs: &mut Errors, path: &str, s: &str, min: usize, max: usize) 
 }
 
 pub fn email(errs: &mut Errors, path: &str, s: &str) {
-    if length(errs, path, s, 1, 256) && !is_email(s) {
+    if length(errs, path, s, 1, EMAIL_MAX) && !is_email(s) {
         errs.invalid(
             path,
             "is not a valid e-mail address (WHATWG HTML rule: local@domain)",
@@ -141,6 +160,10 @@ pub fn digits(errs: &mut Errors, path: &str, s: &str, allowed: &[usize], what: &
         errs.invalid(path, format!("must be {what}"));
     }
 }
+
+/// The written form of the dates [`parse_date`] reads, as a pattern (the
+/// OpenAPI document's): it cannot say which days a month has.
+pub const DATE_PATTERN: &str = "^(?:(?:0[1-9]|1[0-2])/(?:0[1-9]|[12][0-9]|3[01])/[0-9]{4}|[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))$";
 
 /// Parse MM/DD/YYYY or YYYY-MM-DD as a real calendar date.
 pub fn parse_date(s: &str) -> Option<NaiveDate> {
@@ -214,7 +237,7 @@ pub fn tags(errs: &mut Errors, obj: &Obj, name: &str, unique_keys: bool) -> Opti
                 }
                 continue;
             };
-            if key_text(errs, &t.at(field), s, 3, 50) {
+            if key_text(errs, &t.at(field), s, TAG_LEN.0, TAG_LEN.1) {
                 *slot = Some(s.to_string());
             }
         }
@@ -243,7 +266,7 @@ pub fn same_tags(a: &[Tag], b: &[Tag]) -> bool {
 
 /// Most digits of an amount before its decimal point: what a
 /// [`Decimal`] keeps exactly (28 significant digits) less the 2 decimal places.
-const AMOUNT_INT_DIGITS: usize = 26;
+pub const AMOUNT_INT_DIGITS: usize = 26;
 
 /// An amount, checked on the text of the JSON number itself (so nothing is
 /// lost before the check): greater than 0, at most 2 decimal places as
@@ -258,7 +281,7 @@ pub fn amount(errs: &mut Errors, path: &str, text: &str) -> Option<Decimal> {
     };
     // Decimal places as written, the exponent moving the point.
     let places = i128::from(n.frac.len() as u32) - n.exp;
-    if places > 2 {
+    if places > i128::from(AMOUNT_PLACES) {
         let has = if places < 1 << 20 {
             format!(" (has {places})")
         } else {
@@ -425,6 +448,37 @@ mod tests {
             proptest::prop_assert_eq!(is_email(&s), RE[0].is_match(&s), "{}", s);
             proptest::prop_assert_eq!(is_phone(&n), RE[1].is_match(&n), "{}", n);
             proptest::prop_assert_eq!(is_zip(&n), RE[2].is_match(&n), "{}", n);
+        }
+    }
+
+    #[test]
+    fn the_key_pattern_is_the_key_rule() {
+        let re = regex::Regex::new(KEY_PATTERN).unwrap();
+        for c in (0..0x250u32).filter_map(char::from_u32) {
+            assert_eq!(is_key_char(c), re.is_match(&c.to_string()), "{c:?}");
+        }
+        assert!(!re.is_match(""));
+    }
+
+    #[test]
+    fn every_date_read_has_the_date_pattern() {
+        let re = regex::Regex::new(DATE_PATTERN).unwrap();
+        let mut day = NaiveDate::from_ymd_opt(1999, 12, 25).unwrap();
+        for _ in 0..800 {
+            for s in [day.format("%m/%d/%Y"), day.format("%Y-%m-%d")] {
+                let s = s.to_string();
+                assert!(parse_date(&s).is_some() && re.is_match(&s), "{s}");
+            }
+            day = day.succ_opt().unwrap();
+        }
+        for bad in [
+            "2000-13-01",
+            "00/10/2000",
+            "2000/01/01",
+            "1-1-2000",
+            "20000-01-01",
+        ] {
+            assert!(parse_date(bad).is_none() && !re.is_match(bad), "{bad}");
         }
     }
 

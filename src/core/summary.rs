@@ -6,12 +6,18 @@
 use serde::Serialize;
 
 /// What a worker run did (CLI.md "The worker").
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "WorkerSummary")]
 pub struct Summary {
+    /// Attach requests it made Attached or Rejected.
     pub attachments_processed: u64,
+    /// Transactions it generated steps for or moved on.
     pub transactions_processed: u64,
+    /// Transaction steps it generated.
     pub steps_created: u64,
+    /// Steps it completed.
     pub steps_completed: u64,
+    /// Steps that failed (the later ones of their transaction cancelled).
     pub steps_failed: u64,
 }
 

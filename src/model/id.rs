@@ -40,6 +40,28 @@ pub fn is_valid(prefix: &str, id: &str) -> bool {
         && rest.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// [`is_valid`] as a regex: what every id with `prefix` looks like (the
+/// OpenAPI document's pattern of the record's id field).
+pub fn pattern(prefix: &str) -> String {
+    format!("^{prefix}_[A-Za-z0-9]{{1,{MAX_RANDOM_LEN}}}$")
+}
+
+/// The prefix of the ids of the records whose id field is `field`.
+pub fn prefix_of(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "customer_profile_id" => CUSTOMER,
+        "address_id" => ADDRESS,
+        "payment_instrument_id" => INSTRUMENT,
+        "program_id" => PROGRAM,
+        "application_id" => APPLICATION,
+        "transaction_template_id" => TEMPLATE,
+        "transaction_template_step_id" => TEMPLATE_STEP,
+        "transaction_id" => TRANSACTION,
+        "transaction_step_id" => STEP,
+        _ => return None,
+    })
+}
+
 /// Shard directory of an id: the first two characters of its random part.
 pub fn shard(id: &str) -> &str {
     let rest = id.split_once('_').map(|(_, r)| r).unwrap_or(id);
@@ -78,6 +100,19 @@ mod tests {
             assert!(!is_valid(CUSTOMER, id), "{id:?}");
         }
         assert!(!is_valid(CUSTOMER, &format!("csp_{}", "a".repeat(65))));
+    }
+
+    #[test]
+    fn the_pattern_is_the_rule() {
+        let p = regex::Regex::new(&pattern(CUSTOMER)).unwrap();
+        let longest = format!("csp_{}", "a".repeat(64));
+        for id in [new_id(CUSTOMER).as_str(), "csp_A1", &longest] {
+            assert!(is_valid(CUSTOMER, id) && p.is_match(id), "{id}");
+        }
+        let too_long = format!("csp_{}", "a".repeat(65));
+        for id in ["csp_", "csp_a-b", "cpa_a", "csp_a\n", &too_long] {
+            assert!(!is_valid(CUSTOMER, id) && !p.is_match(id), "{id}");
+        }
     }
 
     #[test]

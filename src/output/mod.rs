@@ -90,7 +90,10 @@ fn envelope(resp: &Response) -> Value {
         Response::Records(_, data) => {
             json!({"paging": null, "data": data, "errors": null})
         }
-        Response::Id(id) => json!({"paging": null, "data": [{"id": id}], "errors": null}),
+        Response::Id(id) => {
+            let record = crate::model::reply::IdRecord { id: id.clone() };
+            json!({"paging": null, "data": [to_json(&record)], "errors": null})
+        }
         Response::Raw(_) => Value::Null,
     }
 }
@@ -148,7 +151,12 @@ pub fn error_envelope(err: &Error) -> Value {
     let errors: Vec<Value> = err
         .errors
         .iter()
-        .map(|e| json!({"code": e.code, "message": mask::message(&e.message)}))
+        .map(|e| {
+            to_json(&crate::error::ApiError {
+                message: mask::message(&e.message),
+                ..e.clone()
+            })
+        })
         .collect();
     json!({"paging": null, "data": null, "errors": errors})
 }

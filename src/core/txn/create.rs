@@ -8,6 +8,7 @@ use rand::Rng;
 use serde_json::Value;
 
 use super::FIELDS;
+use super::MAX_PARAMETER_ID;
 use super::parameters::parameters;
 use super::resolve::resolve;
 use super::value::Customers;
@@ -19,9 +20,6 @@ use crate::model::status;
 use crate::model::txn::{Parameter, Transaction, TxnFile};
 use crate::model::{Audit, Tag, id};
 use crate::store::{QueueItem, Store};
-
-/// Largest transaction_parameter_id (exclusive): exact in every JSON reader.
-const MAX_PARAMETER_ID: u64 = 1 << 53;
 
 /// POST /transactions: the new `trn_` id. The transaction starts Created (10)
 /// without steps and is queued for the worker.
@@ -87,7 +85,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
 
 fn reason(errs: &mut Errors, o: &Obj) -> Option<String> {
     let s = o.string("transaction_status_reason", errs)?;
-    rules::length(errs, "transaction_status_reason", s, 0, 256).then(|| s.to_string())
+    rules::length(errs, "transaction_status_reason", s, 0, rules::TEXT_MAX).then(|| s.to_string())
 }
 
 /// `transaction_tags`: `key` and `value` 1-50 characters, unique keys.
@@ -109,7 +107,14 @@ fn tags(errs: &mut Errors, o: &Obj) -> Vec<Tag> {
         for (slot, field) in pair.iter_mut().zip(["key", "value"]) {
             match t.string(field, errs) {
                 Some(s) => {
-                    *slot = rules::length(errs, &t.at(field), s, 1, 50).then(|| s.to_string())
+                    *slot = rules::length(
+                        errs,
+                        &t.at(field),
+                        s,
+                        rules::TXN_TAG_LEN.0,
+                        rules::TXN_TAG_LEN.1,
+                    )
+                    .then(|| s.to_string())
                 }
                 None if !t.has(field) => errs.required(&t.at(field)),
                 None => {}

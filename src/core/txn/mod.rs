@@ -81,6 +81,8 @@ pub const VALUE_FIELDS: &[&str] = &[
     "zip",
 ];
 
+pub use crate::model::limits::MAX_PARAMETER_ID;
+
 pub const SOURCE_CUSTOMERS: &str = "@source_customers";
 pub const TARGETS: &str = "@targets";
 pub const FACILITATOR: &str = "@facilitator";

@@ -183,9 +183,9 @@ pub(super) fn value(
                 "is not used by {name} values: they carry an amount, a payee and a US address"
             );
             forbid(errs, v, &["customer_profile_id"], &why);
-            let first_name = opt_text(errs, v, "first_name", 1, 50);
-            let last_name = opt_text(errs, v, "last_name", 1, 50);
-            let organization_name = opt_text(errs, v, "organization_name", 1, 50);
+            let first_name = opt_text(errs, v, "first_name", 1, rules::NAME_MAX);
+            let last_name = opt_text(errs, v, "last_name", 1, rules::NAME_MAX);
+            let organization_name = opt_text(errs, v, "organization_name", 1, rules::NAME_MAX);
             let (has_first, has_last) = (v.has("first_name"), v.has("last_name"));
             if has_first && !has_last {
                 errs.push(
@@ -206,9 +206,9 @@ pub(super) fn value(
                     "a check needs a payee: first_name and last_name, or organization_name",
                 );
             }
-            let address_line1 = req_text(errs, v, "address_line1", 1, 256);
-            let address_line2 = opt_text(errs, v, "address_line2", 0, 256);
-            let city = req_text(errs, v, "city", 1, 50);
+            let address_line1 = req_text(errs, v, "address_line1", 1, rules::TEXT_MAX);
+            let address_line2 = opt_text(errs, v, "address_line2", 0, rules::TEXT_MAX);
+            let city = req_text(errs, v, "city", 1, rules::NAME_MAX);
             let zip = match v.string("zip", errs) {
                 Some(z) => errs
                     .check(|e| rules::zip(e, &v.at("zip"), z))
@@ -239,7 +239,7 @@ pub(super) fn value(
                     "see `payctl dict list states --country 1`",
                 );
             }
-            let check_note = opt_text(errs, v, "check_note", 0, 256);
+            let check_note = opt_text(errs, v, "check_note", 0, rules::TEXT_MAX);
             if let Some(o) = out.as_mut() {
                 o.first_name = first_name;
                 o.last_name = last_name;
