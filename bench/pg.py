@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 
+import record  # bench/record.py: each run kept under bench/results/
+
 PAYCTL = sys.argv[1]
 N = int(os.environ.get("BENCH_PROFILES", "100000"))
 RUNS = int(os.environ.get("BENCH_RUNS", "15"))
@@ -458,6 +460,8 @@ end
                f"PostgreSQL {', '.join(f'{t:.1f} s' for t in times['pg'])}")
     out.append("FAILED: " + ", ".join(failed) if failed else "All targets met.")
     print("\n".join(out), flush=True)
+    record.save("pg", N, "\n".join(out),
+                verdict="FAILED: " + ", ".join(failed) if failed else "every target met")
     return 1 if failed else 0
 
 
