@@ -342,7 +342,7 @@ pub enum Command {
         /// bash, zsh, fish, powershell or elvish
         shell: clap_complete::Shell,
     },
-    /// Serve the spec's HTTP API over the store (ours)
+    /// Serve the HTTP API over the store (ours)
     #[command(after_help = serve::SERVE_HELP)]
     Serve(serve::ServeArgs),
     /// API keys of `payctl serve`: create (the secret shown once), list, revoke (ours)
