@@ -11,8 +11,8 @@ JSON store and on a database, in one run, interleaved, medians.
   alternating, median of BENCH_RUNS: the database within 2x of the JSON store.
 - The same CLI point operations through PgBouncer (session mode, on its own
   port in front of the same server) when it is installed: a process then
-  reuses a running backend instead of starting one (see README "On
-  PostgreSQL", **Speed**).
+  reuses a running backend instead of starting one (see
+  docs/src/operations/postgresql.md, "Speed").
 - `payctl serve --no-worker --quiet` on each store, wrk at 16 connections:
   GET of one profile, then profile create, JSON and database alternating.
 """

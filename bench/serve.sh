@@ -2,7 +2,7 @@
 # The server benchmark: `payctl serve` on a store of BENCH_PROFILES profiles
 # (default 100,000), loaded by wrk at 16 connections: GET of one profile, then
 # profile create (every answered create is durable: concurrent creates share
-# group commits, see README "The HTTP server").
+# group commits, see docs/src/performance/index.md, "The HTTP server").
 # Prints requests/s and p99 latency per case, and PASS/FAIL against the targets
 # of issue 15 (GET >= 10,000/s with p99 <= 10 ms; create >= 1,000/s), and keeps
 # the table as a file of bench/results/ (bench/record.py).

@@ -853,7 +853,7 @@ pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32
             ui.err_line(format_args!("error: writing output: {e}"));
             if committed {
                 // The answer never reached the caller, but the change is
-                // made: say so, with its ids (exit 3: see README "Exit codes").
+                // made: say so, with its ids (exit 3: see docs/src/reference/exit-codes.md).
                 ui.err_line(committed_note(&result));
             }
             3

@@ -63,8 +63,9 @@ fn is_zip(s: &str) -> bool {
 
 /// Caps on every array and on every input read whole (issue 12): without
 /// them one request could store millions of entries, and every later read,
-/// list and update of the record would pay for them. README "Rules that the
-/// spec leaves open" and the commands' `--help` say the same numbers.
+/// list and update of the record would pay for them. The book's "Rules payctl
+/// decides" (docs/src/reference/rules.md) and the commands' `--help` say the
+/// same numbers.
 pub mod caps {
     /// Tags of one record: `customer_profile_tags`, `payment_instrument_tags`,
     /// `transaction_tags`.
