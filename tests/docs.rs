@@ -284,12 +284,13 @@ fn has_tool(tool: &str) -> bool {
 #[allow(clippy::disallowed_methods)]
 fn run_examples(file: &Path, runnable: &[&Block]) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
-    let (home, bin_dir, work) = (
+    let (home, bin_dir, work, tmp) = (
         dir.path().join("home"),
         dir.path().join("bin"),
         dir.path().join("work"),
+        dir.path().join("tmp"),
     );
-    for d in [&home, &bin_dir, &work] {
+    for d in [&home, &bin_dir, &work, &tmp] {
         std::fs::create_dir(d).unwrap();
     }
     std::os::unix::fs::symlink(bin(), bin_dir.join("payctl")).unwrap();
@@ -326,7 +327,8 @@ fn run_examples(file: &Path, runnable: &[&Block]) -> Result<(), String> {
         )),
     )
     .unwrap();
-    cmd.env("HOME", &home).env("PATH", path);
+    // `mktemp -d` in an example makes its directory in here, removed with it.
+    cmd.env("HOME", &home).env("PATH", path).env("TMPDIR", &tmp);
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut child = cmd.spawn().expect("bash");
     let started = std::time::Instant::now();
