@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 
+import record  # bench/record.py: each run kept under bench/results/
+
 PAYCTL = sys.argv[1]
 SQLITE = shutil.which("sqlite3") or "/usr/bin/sqlite3"
 N = int(os.environ.get("BENCH_PROFILES", "100000"))
@@ -709,9 +711,13 @@ def run(root):
                   if slow else " (healthy)"))
     out.append(f"store check --repair at {N:,} profiles + {NTXN:,} transactions: {t_repair:.1f} s; store check: {t_check:.1f} s")
     out.append(f"total bench time: {time.perf_counter() - START:.0f} s")
-    print("\n".join(out))
     if failed:
-        print("FAILED: " + ", ".join(failed))
+        out.append("FAILED: " + ", ".join(failed))
+    print("\n".join(out))
+    record.save("run", N, "\n".join(out), transactions=NTXN,
+                verdict="FAILED: " + ", ".join(failed) if failed else "every target met",
+                load_range=f"{LOADS[0]} at the start, {load()} at the end")
+    if failed:
         sys.exit(1)
 
 

@@ -11,8 +11,8 @@ JSON store and on a database, in one run, interleaved, medians.
   alternating, median of BENCH_RUNS: the database within 2x of the JSON store.
 - The same CLI point operations through PgBouncer (session mode, on its own
   port in front of the same server) when it is installed: a process then
-  reuses a running backend instead of starting one (see README "On
-  PostgreSQL", **Speed**).
+  reuses a running backend instead of starting one (see
+  docs/src/operations/postgresql.md, "Speed").
 - `payctl serve --no-worker --quiet` on each store, wrk at 16 connections:
   GET of one profile, then profile create, JSON and database alternating.
 """
@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import record  # bench/record.py: each run kept under bench/results/
 
 PAYCTL = sys.argv[1]
 N = int(os.environ.get("BENCH_PROFILES", "100000"))
@@ -458,6 +460,8 @@ end
                f"PostgreSQL {', '.join(f'{t:.1f} s' for t in times['pg'])}")
     out.append("FAILED: " + ", ".join(failed) if failed else "All targets met.")
     print("\n".join(out), flush=True)
+    record.save("pg", N, "\n".join(out),
+                verdict="FAILED: " + ", ".join(failed) if failed else "every target met")
     return 1 if failed else 0
 
 

@@ -2,9 +2,10 @@
 # The server benchmark: `payctl serve` on a store of BENCH_PROFILES profiles
 # (default 100,000), loaded by wrk at 16 connections: GET of one profile, then
 # profile create (every answered create is durable: concurrent creates share
-# group commits, see README "The HTTP server").
+# group commits, see docs/src/performance/index.md, "The HTTP server").
 # Prints requests/s and p99 latency per case, and PASS/FAIL against the targets
-# of issue 15 (GET >= 10,000/s with p99 <= 10 ms; create >= 1,000/s).
+# of issue 15 (GET >= 10,000/s with p99 <= 10 ms; create >= 1,000/s), and keeps
+# the table as a file of bench/results/ (bench/record.py).
 #
 #   bench/serve.sh                         # about 1 minute after the release build and the import
 #   BENCH_PROFILES=20000 bench/serve.sh    # a smaller store, for a quick look
@@ -76,8 +77,12 @@ run() { # name, lua, path, min rps, max p99 ms
     verdict=$(python3 -c "print('PASS' if float('$rps') >= $4 and $p99/1000 <= $5 and $errors == 0 else 'FAIL')")
     printf "| %-22s | %10.0f | %8.2f | %6s | %s |\n" "$1" "$rps" "$(python3 -c "print($p99/1000)")" "$errors" "$verdict"
 }
-echo "| case ($profiles profiles, 16 conn) | requests/s | p99 ms | errors | target |"
-echo "|---|---|---|---|---|"
-run "GET /customer-profiles/{id}" "$dir/get.lua" "/customer-profiles/$csp" 10000 10
-run "POST /customer-profiles" "$dir/create.lua" "/customer-profiles" 1000 1000000
+{
+    echo "| case ($profiles profiles, 16 conn) | requests/s | p99 ms | errors | target |"
+    echo "|---|---|---|---|---|"
+    run "GET /customer-profiles/{id}" "$dir/get.lua" "/customer-profiles/$csp" 10000 10
+    run "POST /customer-profiles" "$dir/create.lua" "/customer-profiles" 1000 1000000
+} | tee "$dir/table.md"
+# The run is kept as a file of bench/results/ (bench/record.py; BENCH_SAVE=0: not kept).
+python3 bench/record.py serve "$profiles" < "$dir/table.md"
 "$bin" --data-dir "$dir/store" -o json store check > /dev/null && echo "store check: clean" >&2

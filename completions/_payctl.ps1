@@ -52,7 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Contexts: named stores and services in a config file, picked with --context')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too')
-            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the spec''s HTTP API over the store (ours)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API over the store (ours)')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys of `payctl serve`: create (the secret shown once), list, revoke (ours)')
             [CompletionResult]::new('openapi', 'openapi', [CompletionResultType]::ParameterValue, 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)')
@@ -98,7 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--customer-type-id', '--customer-type-id', [CompletionResultType]::ParameterName, 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)')
             [CompletionResult]::new('--customer-key', '--customer-key', [CompletionResultType]::ParameterName, 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable, at most 50)')
@@ -182,7 +182,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--customer-type-id', '--customer-type-id', [CompletionResultType]::ParameterName, 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)')
             [CompletionResult]::new('--customer-key', '--customer-key', [CompletionResultType]::ParameterName, 'customer_key: 5-50 of digits, letters, ! @ . - _ # (unique)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A customer_profile_tags entry (repeatable, at most 50)')
@@ -290,7 +290,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--address-type-id', '--address-type-id', [CompletionResultType]::ParameterName, 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: make this the profile''s one default address')
             [CompletionResult]::new('--country-id', '--country-id', [CompletionResultType]::ParameterName, 'country_id: only 1 (US, the United States) is supported')
@@ -367,7 +367,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--address-type-id', '--address-type-id', [CompletionResultType]::ParameterName, 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: make this the profile''s one default address')
             [CompletionResult]::new('--country-id', '--country-id', [CompletionResultType]::ParameterName, 'country_id: only 1 (US, the United States) is supported')
@@ -472,7 +472,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--type-id', '--type-id', [CompletionResultType]::ParameterName, 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal')
             [CompletionResult]::new('--payment-method-id', '--payment-method-id', [CompletionResultType]::ParameterName, 'payment_method_id: an id or a name: 1 ACH (the only one supported)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: one default per profile and instrument type')
@@ -549,7 +549,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--type-id', '--type-id', [CompletionResultType]::ParameterName, 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal')
             [CompletionResult]::new('--payment-method-id', '--payment-method-id', [CompletionResultType]::ParameterName, 'payment_method_id: an id or a name: 1 ACH (the only one supported)')
             [CompletionResult]::new('--default', '--default', [CompletionResultType]::ParameterName, 'is_default: one default per profile and instrument type')
@@ -679,7 +679,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4')
             [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =')
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
@@ -887,7 +887,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
             [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields')
             [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'program_id: a prm_ id or a program name')
             [CompletionResult]::new('--application', '--application', [CompletionResultType]::ParameterName, 'application_id: an app_ id or an application name of the program')
             [CompletionResult]::new('--template', '--template', [CompletionResultType]::ParameterName, 'transaction_template_id: a trt_ id or a template name of the application')
@@ -1149,7 +1149,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1197,7 +1197,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;store;help' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1572,7 +1572,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Contexts: named stores and services in a config file, picked with --context')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too')
-            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the spec''s HTTP API over the store (ours)')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API over the store (ours)')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'API keys of `payctl serve`: create (the secret shown once), list, revoke (ours)')
             [CompletionResult]::new('openapi', 'openapi', [CompletionResultType]::ParameterValue, 'Print the OpenAPI 3.1 document of the API that `payctl serve` serves (ours)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)')
@@ -1716,7 +1716,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;help;store' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the spec''s invariants hold')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
             break
         }

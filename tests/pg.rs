@@ -11,7 +11,7 @@ fn db(test: &str) -> Option<Env> {
     Env::database(test)
 }
 
-/// The lifecycle of the README on the database: profile, address,
+/// The lifecycle of the quick start on the database: profile, address,
 /// instrument, attach, worker, a transaction and its steps, lists, store
 /// check; and nothing is written into --data-dir.
 #[test]
@@ -947,7 +947,7 @@ fn the_kept_count_of_customers_is_right_upgraded_and_repaired() {
     assert_eq!(env.run(&["store", "check"]).code, 0);
 }
 
-/// The CLI through PgBouncer in session mode (README "On PostgreSQL": the
+/// The CLI through PgBouncer in session mode (docs/src/operations/postgresql.md: the
 /// pooler that takes away a process's connection cost): every command
 /// works, a refused write leaves the pooled connection usable for the next
 /// process, concurrent writers all land, the writes are in the database

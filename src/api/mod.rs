@@ -104,7 +104,7 @@ impl endpoints::Backend for Local {
     }
 }
 
-/// The HTTP status of a failure (README "Serve: HTTP statuses", after
+/// The HTTP status of a failure (the book's HTTP API page, "Statuses", after
 /// Google AIP-193 / Zalando): 400 invalid, 401, 404, 405, 409 conflict with
 /// the state of a record, 413, 503 store busy or database unreachable (a
 /// retry may work; nothing was written), 500 store unusable.

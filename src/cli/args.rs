@@ -40,7 +40,7 @@ impl PageArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct BodyArg {
-    /// The request body of the spec as JSON, from FILE or `-` for stdin (at most 1 MiB); flags override its fields
+    /// The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields
     #[arg(long, value_name = "FILE")]
     pub body: Option<PathBuf>,
 }

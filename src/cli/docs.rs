@@ -1,7 +1,9 @@
-//! Generated documentation: shell completions (clap_complete) and man pages
-//! (clap_mangen), both from the clap definitions. They are checked in under
-//! `completions/` and `man/`; `tests/docs.rs` fails when they are stale.
-//! Regenerate with `cargo run -- generate-docs .`.
+//! Generated documentation: shell completions (clap_complete), man pages
+//! (clap_mangen) and the book's command-line reference (every command's
+//! `--help`, `docs/src/reference/cli.md`), all from the clap definitions.
+//! They are checked in under `completions/`, `man/` and `docs/`;
+//! `tests/docs.rs` fails when they are stale. Regenerate with
+//! `cargo run -- generate-docs .`.
 
 use std::path::Path;
 
@@ -37,7 +39,75 @@ pub fn files() -> Vec<(String, Vec<u8>)> {
     let mut cmd = Cli::command().after_help(super::AFTER_LONG_HELP);
     cmd.build();
     man_pages(&cmd, "payctl", &mut out);
+    out.push((CLI_REFERENCE.to_string(), cli_reference().into_bytes()));
     out
+}
+
+/// The book's page of every command's `--help`.
+pub const CLI_REFERENCE: &str = "docs/src/reference/cli.md";
+
+/// Every command's long help (what `payctl … --help` prints), one section a
+/// command with a heading the book can link to (`#payctl-profile-create`),
+/// wrapped at 100 columns whatever the terminal.
+fn cli_reference() -> String {
+    let mut cmd = Cli::command().term_width(100).max_term_width(100);
+    cmd.build();
+    let mut md = String::from(
+        "# Command-line reference\n\n\
+         <!-- Generated from the commands' --help by `cargo run -- generate-docs .`; \
+         tests/docs.rs fails when it is stale. Do not edit. -->\n\n\
+         Every command's `--help`, as `payctl COMMAND --help` prints it. The same \
+         text is in the man pages (`man -l man/payctl-profile-create.1`); \
+         [Commands and global options](commands.md) is the overview.\n",
+    );
+    help_sections(&cmd, "payctl", &mut md);
+    md
+}
+
+fn help_sections(cmd: &clap::Command, name: &str, md: &mut String) {
+    let help = cmd.clone().render_long_help().to_string();
+    md.push_str(&format!("\n## {name}\n\n```text\n"));
+    // The global options are listed once, under `payctl`: in a subcommand's
+    // help they run from their heading to the next line that is not indented.
+    let mut globals = false;
+    for line in help.lines() {
+        if name != "payctl" && line == "Global options:" {
+            globals = true;
+            md.push_str("Global options: see `payctl --help`\n");
+            continue;
+        }
+        if globals {
+            if line.is_empty() || line.starts_with(' ') {
+                continue;
+            }
+            globals = false;
+            md.push('\n');
+        }
+        md.push_str(without_env_value(line).trim_end());
+        md.push('\n');
+    }
+    md.push_str("```\n");
+    for sub in cmd.get_subcommands() {
+        if sub.is_hide_set() || sub.get_name() == "help" {
+            continue;
+        }
+        help_sections(sub, &format!("{name} {}", sub.get_name()), md);
+    }
+}
+
+/// `[env: PAYCTL_DATA_DIR=/srv/x]` as `[env: PAYCTL_DATA_DIR]`: the page must
+/// not depend on the environment it was generated in.
+fn without_env_value(line: &str) -> String {
+    let Some(start) = line.find("[env: ") else {
+        return line.to_string();
+    };
+    let rest = &line[start..];
+    match (rest.find('='), rest.find(']')) {
+        (Some(eq), Some(end)) if eq < end => {
+            format!("{}{}{}", &line[..start], &rest[..eq], &rest[end..])
+        }
+        _ => line.to_string(),
+    }
 }
 
 fn man_pages(cmd: &clap::Command, name: &str, out: &mut Vec<(String, Vec<u8>)>) {

@@ -346,7 +346,7 @@ pub enum Command {
         /// bash, zsh, fish, powershell or elvish
         shell: clap_complete::Shell,
     },
-    /// Serve the spec's HTTP API over the store (ours)
+    /// Serve the HTTP API over the store (ours)
     #[command(after_help = serve::SERVE_HELP)]
     Serve(serve::ServeArgs),
     /// API keys of `payctl serve`: create (the secret shown once), list, revoke (ours)
@@ -864,7 +864,7 @@ pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32
             ui.err_line(format_args!("error: writing output: {e}"));
             if committed {
                 // The answer never reached the caller, but the change is
-                // made: say so, with its ids (exit 3: see README "Exit codes").
+                // made: say so, with its ids (exit 3: see docs/src/reference/exit-codes.md).
                 ui.err_line(committed_note(&result));
             }
             3

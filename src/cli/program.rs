@@ -144,7 +144,7 @@ pub enum ProgramCommand {
     /// When --timeout passes first, the attach stays requested: the answer is
     /// printed as without --wait, stderr says what is pending (30005), exit 4.
     #[command(
-        after_help = "Examples:\n  payctl program attach prm_0123456789abcdefghij csp_0123456789abcdefghij --reason \"new member\"\n  payctl program attach $PRM $CSP --wait --timeout 30   # with `payctl worker --watch` running elsewhere\n  payctl program attach prm_0123456789abcdefghij --body attach.json\n\nThe --body holds the spec's request: {\"customer_profile_id\": \"csp_…\",\n\"customer_profile_program_status_reason\": \"…\"}; a CSP argument given as well must be the same id."
+        after_help = "Examples:\n  payctl program attach prm_0123456789abcdefghij csp_0123456789abcdefghij --reason \"new member\"\n  payctl program attach $PRM $CSP --wait --timeout 30   # with `payctl worker --watch` running elsewhere\n  payctl program attach prm_0123456789abcdefghij --body attach.json\n\nThe --body holds the request: {\"customer_profile_id\": \"csp_…\",\n\"customer_profile_program_status_reason\": \"…\"}; a CSP argument given as well must be the same id."
     )]
     Attach {
         /// The program_id (prm_…)

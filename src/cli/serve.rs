@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::output::Response;
 
 pub const SERVE_HELP: &str = "\
-Every endpoint of the spec's section 4 at the spec's paths, relative to http://ADDR:PORT
+Every endpoint of the HTTP API (docs/src/reference/http-api.md), relative to http://ADDR:PORT
 (both payment_instruments and payment-instruments), with the bodies, envelopes, error codes
 and masking of `-o json`. Lists take page_size, page_number, last_evaluated_key; GET
 /customer-profiles also first_name, last_name, email, customer_key, tag=KEY:VALUE.

@@ -10,7 +10,7 @@ use crate::output::Response;
 #[command(defer = true)]
 pub enum StoreCommand {
     /// Check that every file parses and has the current format, that the derived
-    /// indexes agree with the records, and that the spec's invariants hold
+    /// indexes agree with the records, and that the store's invariants hold
     #[command(
         after_help = "Exit 0 when clean; otherwise every finding is listed (errors[], code 30006) and the exit code is 3. What a lost\n\
 or damaged index lacks or holds too many of is named for the first 100 of each kind and counted beyond, in one finding.\n\

@@ -18,7 +18,7 @@ use crate::model::status::txn::{COMPLETED, FAILED};
 use crate::output::Response;
 
 const CREATE_HELP: &str = "\
-Parameters (CLI.md \"Transaction parameters\"): every parameter must be mapped by a step of
+Parameters (docs/src/reference/parameters.md): every parameter must be mapped by a step of
 the template; every step that is not optional needs its parameters.
   --param @source_customers=CSP:AMOUNT   a source customer, Attached to the program
   --param @targets=CSP:AMOUNT            a target customer, Attached to the program

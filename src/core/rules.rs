@@ -79,8 +79,8 @@ fn is_zip(s: &str) -> bool {
 
 /// Caps on every array and on every input read whole (issue 12): without
 /// them one request could store millions of entries, and every later read,
-/// list and update of the record would pay for them. README "Rules that the
-/// spec leaves open" and the commands' `--help` say the same numbers.
+/// list and update of the record would pay for them. the book's "Rules payctl
+/// decides" (docs/src/reference/rules.md) and the commands' `--help` say the same numbers.
 pub use crate::limits as caps;
 pub use crate::text::{clean_text, forbidden_char};
 

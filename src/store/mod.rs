@@ -12,6 +12,11 @@
 //! - [`pg`]: the PostgreSQL backend.
 //! - [`memory`]: the in-memory backend of the tests; [`dry`]: the
 //!   dry-run overlay over a real store; [`fault`]: fault injection.
+//!
+//! The JSON directory's format (every file and what it holds, how a commit
+//! is made durable, packs, the rebuild, the lock, the format versions) is
+//! described in one place, the book's page
+//! `docs/src/contributing/store-format.md`.
 
 pub mod backend;
 pub mod dry;

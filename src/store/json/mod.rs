@@ -1,42 +1,13 @@
-//! The only code that touches the data directory.
+//! The JSON directory: the default store, the only code that touches the data directory.
 //!
-//! Layout (format version [`FORMAT_VERSION`]):
-//!
-//! ```text
-//! payctl.lock                      the lock file (see lock.rs)
-//! meta.json                        {"format_version": N}
-//! catalog.json                     programs, applications, templates, facilitator settings
-//! journal.json                     only while a write is in flight (see journal.rs)
-//! customers/<xx>/csp_….json        one customer aggregate per file
-//! customers/<xx>/packed.log        where the shard's packed customers are, one line
-//!                                  `<id> <pack> <offset> <length>` each (see packs.rs)
-//! packs/<n>.jsonl                  customer aggregates written together by one large
-//!                                  commit (an import chunk), one per line, never changed
-//! transactions/<xx>/trn_….json     one transaction aggregate per file
-//! index/profiles.log               derived: profile summaries, creation order, append-only
-//! index/profiles.ids               derived: profile ids in creation order, fixed-width records
-//! index/transactions.log           derived: transaction summaries, creation order, append-only
-//! index/keys/<bb>.log             derived: which customer holds a customer_key,
-//!                                  in append-only buckets of at most 32 KB,
-//!                                  256 at first, split a level down
-//!                                  (`<bb>/<cc>.log`) as they fill (see keys.rs)
-//! index/attachments.log           derived: profile-program records in creation
-//!                                  order, `<program id> <customer id>` (attachments.rs)
-//! index/by-<field>/<bb>.log        derived: which profiles have an e-mail, a first
-//!                                  or last name, a tag (see fields.rs)
-//! index/transactions.ids           derived: transaction ids in creation order, fixed-width
-//! index/txn-positions/<bbb>.log    derived: each transaction's position (txn_index.rs)
-//! index/txn-by-template/<bb>.log   derived: which transactions have a template,
-//! index/txn-by-program/<bb>.log      a program (append-only, as fields.rs)
-//! index/txn-by-status/<st>/<n>.log derived: which transactions have a status now,
-//!                                  one file per 1,024 positions (txn_index.rs)
-//! queue/<seq>.<kind>.<ids>         derived: the worker's pending items
-//! idempotency/<bb>.log             NOT derived: idempotency keys and the answers
-//!                                  they got, 256 buckets (see idempotency.rs)
-//! keys.json, keys-used.json        NOT derived: the API keys of `payctl serve` (the
-//!                                  SHA-256 of each secret) and their last use
-//!                                  (see api_keys.rs)
-//! ```
+//! The directory's format (every file and what it holds, how a commit is
+//! made durable, packs, the rebuild, the lock, the format versions) is
+//! described in one place, the book's page
+//! `docs/src/contributing/store-format.md`, so that it cannot disagree with
+//! itself; the format version is [`FORMAT_VERSION`]. Each part's module says
+//! how it works: `journal` (commits and their replay), `keys` (the key
+//! index), `fields` (the field indexes), `txn_index`, `attachments`,
+//! `packs`, `idempotency`, `api_keys`, `lock`, `rebuild` and `check`.
 //!
 //! The aggregates are the truth; everything under `index/` and `queue/` can be
 //! rebuilt from them by `store check --repair`. `idempotency/` cannot (nothing
