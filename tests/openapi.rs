@@ -144,6 +144,41 @@ fn the_document_has_the_structure_of_openapi_3_1_and_every_route() {
     let doc = document(&env);
     assert_eq!(doc["openapi"], "3.1.0");
     assert!(doc["info"]["title"].is_string() && doc["info"]["version"].is_string());
+    // What a generator makes names of: a short title (its package), short
+    // camelCase operation ids (its functions), one tag per resource (its
+    // modules), the alias spellings deprecated.
+    assert!(
+        doc["info"]["title"].as_str().unwrap().len() <= 20,
+        "{}",
+        doc["info"]
+    );
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let Some(id) = op["operationId"].as_str() else {
+                continue;
+            };
+            assert!(
+                id.len() <= 40
+                    && id.starts_with(|c: char| c.is_ascii_lowercase())
+                    && id.chars().all(|c| c.is_ascii_alphanumeric()),
+                "{method} {path}: {id}"
+            );
+            assert_eq!(
+                op["tags"].as_array().map(Vec::len),
+                Some(1),
+                "{method} {path}"
+            );
+            // The other spelling of a path the spec writes both ways.
+            assert_eq!(
+                op["deprecated"] == true,
+                id.ends_with("Alias"),
+                "{method} {path}: {id}"
+            );
+        }
+    }
+    let create = &doc["paths"]["/customer-profiles"]["post"];
+    assert_eq!(create["operationId"], "createCustomerProfile");
+    assert_eq!(create["tags"][0], "Customer profiles");
     let paths = doc["paths"].as_object().expect("paths");
     let methods = [
         "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -1008,10 +1043,21 @@ import sys
 from decimal import Decimal
 
 from payctl_client import Client
-from payctl_client.api.default import (
-    address_create, address_get, attach, attachment_get, instrument_create_customer_profiles_customer_profile_id_payment_instruments as instrument_create,
-    instrument_get_customer_profiles_customer_profile_id_payment_instruments_payment_instrument_id as instrument_get,
-    profile_create, profile_get, profile_list, txn_create, txn_get, txn_parameters, txn_steps, worker,
+from payctl_client.api.addresses import create_address as address_create, get_address as address_get
+from payctl_client.api.administration import run_worker as worker
+from payctl_client.api.customer_profiles import (
+    create_customer_profile as profile_create, get_customer_profile as profile_get,
+    list_customer_profiles as profile_list,
+)
+from payctl_client.api.payment_instruments import (
+    create_payment_instrument as instrument_create, get_payment_instrument as instrument_get,
+)
+from payctl_client.api.programs import (
+    attach_customer_profile as attach, get_program_customer_profile as attachment_get,
+)
+from payctl_client.api.transactions import (
+    create_transaction as txn_create, get_transaction as txn_get,
+    list_transaction_parameters as txn_parameters, list_transaction_steps as txn_steps,
 )
 from payctl_client.models import (
     Ach, AddressCreate, Attach, ErrorEnvelope, Individual, InstrumentCreate, Parameter, ParameterTransactionParameterName,

@@ -790,18 +790,91 @@ fn query_param(name: &str) -> Value {
 
 /// The operation's name; an operation served at several paths (the
 /// dictionaries, the two spellings) is named with its path too.
+/// A short camelCase id per operation (`createCustomerProfile`,
+/// `listAddresses`), the name a generated client gives its function; a
+/// dictionary's is `list` and its name (`listCustomerTypes`); an alias
+/// spelling's ends in `Alias` (and the operation is deprecated).
 fn operation_id(e: &Endpoint) -> String {
-    let name = format!("{:?}", e.op);
-    if ENDPOINTS.iter().filter(|o| o.op == e.op).count() == 1 {
-        return name;
+    let base = match e.op {
+        Op::ProfileCreate => "createCustomerProfile".to_string(),
+        Op::ProfileList => "listCustomerProfiles".into(),
+        Op::ProfileGet => "getCustomerProfile".into(),
+        Op::ProfileUpdate => "updateCustomerProfile".into(),
+        Op::AddressCreate => "createAddress".into(),
+        Op::AddressList => "listAddresses".into(),
+        Op::AddressGet => "getAddress".into(),
+        Op::AddressUpdate => "updateAddress".into(),
+        Op::AddressDelete => "deleteAddress".into(),
+        Op::InstrumentCreate => "createPaymentInstrument".into(),
+        Op::InstrumentList => "listPaymentInstruments".into(),
+        Op::InstrumentGet => "getPaymentInstrument".into(),
+        Op::InstrumentUpdate => "updatePaymentInstrument".into(),
+        Op::ProgramList => "listPrograms".into(),
+        Op::ApplicationList => "listApplications".into(),
+        Op::Attach => "attachCustomerProfile".into(),
+        Op::AttachmentList => "listProgramCustomerProfiles".into(),
+        Op::AttachmentGet => "getProgramCustomerProfile".into(),
+        Op::TemplateList => "listTransactionTemplates".into(),
+        Op::TemplateStepList => "listTransactionTemplateSteps".into(),
+        Op::TxnCreate => "createTransaction".into(),
+        Op::TxnList => "listTransactions".into(),
+        Op::TxnGet => "getTransaction".into(),
+        Op::TxnParameters => "listTransactionParameters".into(),
+        Op::TxnSteps => "listTransactionSteps".into(),
+        Op::DictNames => "listDictionaries".into(),
+        Op::Dict => {
+            let name = e.path.rsplit('/').next().unwrap_or("");
+            let mut id = String::from("list");
+            for word in name.split(['-', '_']).filter(|w| !w.is_empty()) {
+                let mut c = word.chars();
+                if let Some(first) = c.next() {
+                    id.push(first.to_ascii_uppercase());
+                    id.extend(c);
+                }
+            }
+            id
+        }
+        Op::DictStates => "listStates".into(),
+        Op::Health => "getHealth".into(),
+        Op::Ready => "getReadiness".into(),
+        Op::Metrics => "getMetrics".into(),
+        Op::Worker => "runWorker".into(),
+        Op::OpenApi => "getOpenApiDocument".into(),
+    };
+    if e.alias {
+        format!("{base}Alias")
+    } else {
+        base
     }
-    let path: String = e
-        .path
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let alias = if e.alias { "_alias" } else { "" };
-    format!("{name}{path}{alias}")
+}
+
+/// The resource an operation belongs to: one tag each (a generated client's
+/// module).
+fn tag(op: Op) -> &'static str {
+    match op {
+        Op::ProfileCreate | Op::ProfileList | Op::ProfileGet | Op::ProfileUpdate => {
+            "Customer profiles"
+        }
+        Op::AddressCreate
+        | Op::AddressList
+        | Op::AddressGet
+        | Op::AddressUpdate
+        | Op::AddressDelete => "Addresses",
+        Op::InstrumentCreate | Op::InstrumentList | Op::InstrumentGet | Op::InstrumentUpdate => {
+            "Payment instruments"
+        }
+        Op::ProgramList
+        | Op::ApplicationList
+        | Op::Attach
+        | Op::AttachmentList
+        | Op::AttachmentGet => "Programs",
+        Op::TemplateList | Op::TemplateStepList => "Transaction templates",
+        Op::TxnCreate | Op::TxnList | Op::TxnGet | Op::TxnParameters | Op::TxnSteps => {
+            "Transactions"
+        }
+        Op::DictNames | Op::Dict | Op::DictStates => "Dictionaries",
+        Op::Health | Op::Ready | Op::Metrics | Op::Worker | Op::OpenApi => "Administration",
+    }
 }
 
 fn operation(e: &Endpoint) -> Value {
@@ -868,10 +941,14 @@ fn operation(e: &Endpoint) -> Value {
     responses.insert("503".into(), err("Busy"));
     let mut op = json!({
         "operationId": operation_id(e),
+        "tags": [tag(e.op)],
         "summary": e.summary,
         "parameters": params,
         "responses": responses,
     });
+    if e.alias {
+        op["deprecated"] = json!(true);
+    }
     if let Some(name) = body_schema(e.body) {
         op["requestBody"] = json!({"required": true,
             "content": {"application/json": {"schema": schema_ref(name)}}});
@@ -900,7 +977,7 @@ pub fn document() -> Value {
     json!({
         "openapi": "3.1.0",
         "info": {
-            "title": "payctl: customer profiles, payment instruments and transactions",
+            "title": "payctl",
             "version": env!("CARGO_PKG_VERSION"),
             "description": "The spec's HTTP API as `payctl serve` serves it. Every answer is the envelope {paging, data, errors}. Once the store has API keys (`payctl key create`), or with `serve --token`, every request but GET /_payctl/health needs `Authorization: Bearer SECRET`, and a key's role must allow it: reader every GET, writer also every create, update, delete and attach, admin also /_payctl/*."
         },
