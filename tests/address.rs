@@ -367,6 +367,25 @@ fn negative_or_fractional_ids_are_invalid() {
     }
 }
 
+/// An integer written with a zero fraction (`38.0`) is an integer, as JSON
+/// Schema reads it (a generated client may send one): taken, and stored as
+/// the integer.
+#[test]
+fn an_integral_number_with_a_zero_fraction_is_an_integer() {
+    let (env, csp) = setup();
+    let body: Value = serde_json::from_str(
+        &address_body(true)
+            .to_string()
+            .replace("\"state_id\":5", "\"state_id\":38.0"),
+    )
+    .unwrap();
+    assert!(body.to_string().contains("38.0"), "{body}");
+    let o = env.body(&["address", "create", &csp], &body);
+    assert_eq!(o.code, 0, "{o:?}");
+    let got = env.run(&["address", "get", &csp, &o.id()]);
+    assert_eq!(got.data()[0]["state_id"], 38, "{got:?}");
+}
+
 #[test]
 fn unknown_fields_are_refused_with_a_suggestion() {
     let (env, csp) = setup();

@@ -2746,3 +2746,26 @@ fn x_request_id_is_echoed_or_generated_on_every_answer() {
     let limited = replies.iter().find(|r| r.status == 429).expect("a 429");
     assert_eq!(limited.header("x-request-id"), Some(id), "{limited:?}");
 }
+
+/// `page_number` with `last_evaluated_key`: both valid alone, so both
+/// together too; the key (a place in the list) wins.
+#[test]
+fn a_page_number_beside_a_last_evaluated_key_is_taken_and_the_key_wins() {
+    let env = Env::new();
+    let ids: Vec<String> = (0..5)
+        .map(|i| env.create_profile(&format!("cust-both-{i}")))
+        .collect();
+    let s = Server::start(&env, &[]);
+    let r = s.get(&format!(
+        "/customer-profiles?page_size=2&page_number=3&last_evaluated_key={}",
+        ids[1]
+    ));
+    assert_eq!(r.status, 200, "{r:?}");
+    let got: Vec<&str> = r.json["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["customer_profile_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, [ids[2].as_str(), ids[3].as_str()], "{r:?}");
+}

@@ -473,11 +473,11 @@ impl Params {
                 _ => {}
             }
         }
-        if p.page.number.is_some() && p.page.after.is_some() {
-            errs.push(ApiError::new(
-                code::INVALID_VALUE,
-                "query parameters page_number and last_evaluated_key: give one of them, not both",
-            ));
+        // Both are valid alone, so both together are too: the key, which
+        // names a place in the list, wins over the number (as the paging
+        // itself reads them).
+        if p.page.after.is_some() {
+            p.page.number = None;
         }
         if errs.is_empty() {
             Ok(p)

@@ -751,7 +751,7 @@ fn query_param(name: &str) -> Value {
         ),
         "page_number" => (
             json!({"type": "integer", "minimum": 1, "maximum": u32::MAX}),
-            "the page, from 1 (not with last_evaluated_key)",
+            "the page, from 1 (with last_evaluated_key as well, the key wins)",
         ),
         "last_evaluated_key" => (
             json!({"type": "string"}),

@@ -101,6 +101,16 @@ pub fn suggest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
         .map(|(_, k)| k)
 }
 
+/// A JSON number written with a fraction of zeros (`38.0`): an integer by
+/// JSON Schema's reading, so taken as one where an integer is asked.
+fn integral(text: &str) -> Option<u64> {
+    let (whole, fraction) = text.split_once('.')?;
+    if whole.is_empty() || fraction.is_empty() || !fraction.bytes().all(|b| b == b'0') {
+        return None;
+    }
+    whole.parse().ok()
+}
+
 impl<'a> Obj<'a> {
     pub fn at(&self, name: &str) -> String {
         join(self.path, name)
@@ -173,7 +183,11 @@ impl<'a> Obj<'a> {
     /// A non-negative integer that fits in u32.
     pub fn uint(&self, name: &str, errs: &mut Errors) -> Option<u32> {
         match self.get(name)? {
-            Value::Number(n) => match n.as_u64().and_then(|v| u32::try_from(v).ok()) {
+            Value::Number(n) => match n
+                .as_u64()
+                .or_else(|| integral(&n.to_string()))
+                .and_then(|v| u32::try_from(v).ok())
+            {
                 Some(v) => Some(v),
                 None => {
                     errs.invalid(&self.at(name), "must be a whole number identifier");
