@@ -65,6 +65,7 @@ fn readers_never_see_a_partial_store_and_every_write_lands() {
 
 /// The same on the PostgreSQL store: the database decides the race.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn readers_never_see_a_partial_store_and_every_write_lands_on_postgres() {
     if let Some(env) =
         Env::database("readers_never_see_a_partial_store_and_every_write_lands_on_postgres")
@@ -188,6 +189,7 @@ fn one_key_raced_by_eight_processes_is_given_once() {
 
 /// The same on the PostgreSQL store: the database decides the race.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn one_key_raced_by_eight_processes_is_given_once_on_postgres() {
     if let Some(env) = Env::database("one_key_raced_by_eight_processes_is_given_once_on_postgres") {
         one_key_raced_by_eight_processes_is_given_once_on(env);
@@ -219,6 +221,7 @@ fn one_attach_raced_by_eight_processes_is_made_once() {
 
 /// The same on the PostgreSQL store: the database decides the race.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn one_attach_raced_by_eight_processes_is_made_once_on_postgres() {
     if let Some(env) = Env::database("one_attach_raced_by_eight_processes_is_made_once_on_postgres")
     {
@@ -271,6 +274,7 @@ fn eight_default_addresses_at_once_leave_exactly_one_default() {
 
 /// The same on the PostgreSQL store: the database decides the race.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn eight_default_addresses_at_once_leave_exactly_one_default_on_postgres() {
     if let Some(env) =
         Env::database("eight_default_addresses_at_once_leave_exactly_one_default_on_postgres")
@@ -309,6 +313,7 @@ fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key() {
 
 /// The same on the PostgreSQL store: the database decides the race.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on_postgres() {
     if let Some(env) =
         Env::database("concurrent_imports_are_seen_whole_and_never_duplicate_a_key_on_postgres")
@@ -380,6 +385,7 @@ fn four_workers_at_once_process_each_item_once() {
 
 /// The same on the PostgreSQL store: the database decides the race.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn four_workers_at_once_process_each_item_once_on_postgres() {
     if let Some(env) = Env::database("four_workers_at_once_process_each_item_once_on_postgres") {
         four_workers_at_once_process_each_item_once_on(env);
@@ -469,6 +475,7 @@ fn one_idempotency_key_raced_by_processes_moves_money_once() {
 
 /// The same on the PostgreSQL store.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn one_idempotency_key_raced_by_processes_moves_money_once_on_postgres() {
     if let Some(env) =
         Env::database("one_idempotency_key_raced_by_processes_moves_money_once_on_postgres")
@@ -560,6 +567,7 @@ fn one_idempotency_key_raced_through_the_server_makes_one_record() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn one_idempotency_key_raced_through_servers_on_postgres_makes_one_record() {
     let Some(env) =
         Env::database("one_idempotency_key_raced_through_servers_on_postgres_makes_one_record")

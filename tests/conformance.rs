@@ -890,6 +890,7 @@ macro_rules! conformance {
         }
         mod postgresql {
             $(#[test]
+            #[ignore = "needs PostgreSQL"]
             fn $case() {
                 let Some(fx) = super::Fx::pg(concat!("conformance::", stringify!($case))) else {
                     return;

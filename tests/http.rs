@@ -1115,6 +1115,7 @@ fn db_proxy(port: u16) -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
 /// answers 503 with `Retry-After` (a retry may work; it was 500), and its
 /// answers name neither the database's host, port nor user.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn a_database_gone_away_answers_503_naming_no_host_port_or_user() {
     let Some(env) = Env::database("a_database_gone_away_answers_503") else {
         return;

@@ -15,6 +15,7 @@ fn db(test: &str) -> Option<Env> {
 /// instrument, attach, worker, a transaction and its steps, lists, store
 /// check; and nothing is written into --data-dir.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn every_command_works_on_the_database() {
     let Some(env) = db("every_command_works_on_the_database") else {
         return;
@@ -114,6 +115,7 @@ fn every_command_works_on_the_database() {
 
 /// An idempotency key on the database: the retry answers the same id.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn an_idempotent_create_is_answered_once_on_the_database() {
     let Some(env) = db("an_idempotent_create_is_answered_once_on_the_database") else {
         return;
@@ -132,6 +134,7 @@ fn an_idempotent_create_is_answered_once_on_the_database() {
 
 /// `init` creates the schema with the given catalog; a second is refused.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn init_on_a_database_then_again_is_refused() {
     let Some(env) = db("init_on_a_database_then_again_is_refused") else {
         return;
@@ -146,6 +149,7 @@ fn init_on_a_database_then_again_is_refused() {
 
 /// A schema written by a newer payctl is refused like a newer store format.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn a_newer_schema_version_is_refused() {
     let Some(env) = db("a_newer_schema_version_is_refused") else {
         return;
@@ -195,6 +199,7 @@ fn an_unreachable_database_names_the_host_not_the_password() {
 
 /// The summary of a store check holds the records of the database.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn store_check_reports_a_broken_invariant_in_the_database() {
     let Some(env) = db("store_check_reports_a_broken_invariant_in_the_database") else {
         return;
@@ -248,6 +253,7 @@ fn answers(env: &Env, prm: &str) -> Vec<Value> {
 /// answers, the same counts, the source unchanged, a non-empty target
 /// refused.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn store_migrate_both_ways() {
     let Some(pg) = db("store_migrate_both_ways") else {
         return;
@@ -323,6 +329,7 @@ fn store_migrate_both_ways() {
 /// background workers of both process each item once (each transaction
 /// gets its steps once).
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn two_serve_instances_share_one_database() {
     use common::serve::Server;
     let Some(env) = db("two_serve_instances_share_one_database") else {
@@ -442,6 +449,7 @@ fn demo_never_writes_into_the_database_of_the_environment() {
 /// A database whose schema lost a table answers like a corrupt store:
 /// exit 3, 30002, naming the database and the table.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn a_database_missing_a_table_answers_like_a_corrupt_store() {
     let Some(env) = db("a_database_missing_a_table_answers_like_a_corrupt_store") else {
         return;
@@ -470,6 +478,7 @@ fn admin(env: &Env) -> (postgres::Client, String) {
 /// SQLSTATE 40001 ("could not serialize access due to concurrent update")
 /// and are run again; every address lands, none answers 30019.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn a_serialization_failure_is_retried_by_a_single_command() {
     let Some(env) = db("a_serialization_failure_is_retried_by_a_single_command") else {
         return;
@@ -504,6 +513,7 @@ fn a_serialization_failure_is_retried_by_a_single_command() {
 /// connections, are all answered, and the database never sees more than 8
 /// connections of the server (sampled from pg_stat_activity).
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn serve_answers_many_requests_on_a_bounded_pool() {
     use common::serve::Server;
     let Some(mut env) = db("serve_answers_many_requests_on_a_bounded_pool") else {
@@ -590,6 +600,7 @@ fn tls_env(url: String) -> Env {
 /// is refused, saying that the server requires TLS; no message shows the
 /// password.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn sslmodes_against_a_server_that_requires_tls() {
     let Some((url, ca)) =
         common::pg::fresh_tls_database("sslmodes_against_a_server_that_requires_tls")
@@ -637,6 +648,7 @@ fn sslmodes_against_a_server_that_requires_tls() {
 /// On the server without TLS, sslmode=require is refused, saying so, and
 /// the default (prefer) connects in plain TCP.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn sslmode_require_against_a_server_without_tls_is_refused() {
     let Some(env) = db("sslmode_require_against_a_server_without_tls_is_refused") else {
         return;
@@ -665,6 +677,7 @@ fn schema_version(c: &mut postgres::Client) -> String {
 /// upgraded in place at its next open: the version becomes 2, the indexes
 /// exist, and the filters answer from them as before.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn a_version_1_database_gets_the_filter_indexes_in_place() {
     let Some(env) = db("a_version_1_database_gets_the_filter_indexes_in_place") else {
         return;
@@ -735,6 +748,7 @@ fn txn_pages(env: &Env, args: &[&str], size: &str) -> Vec<String> {
 /// open; `txn list --status/--template/--program` answer from those
 /// columns, with paging, before and after the worker changes the statuses.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn a_version_2_database_gets_the_txn_filter_indexes_in_place() {
     let Some(env) = db("a_version_2_database_gets_the_txn_filter_indexes_in_place") else {
         return;
@@ -820,6 +834,7 @@ fn a_version_2_database_gets_the_txn_filter_indexes_in_place() {
 /// written), and the profiles must list in the order of the file, across
 /// the chunks' boundaries, page after page.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn an_import_of_several_chunks_keeps_each_line_its_profile_and_the_file_order() {
     let Some(env) =
         db("an_import_of_several_chunks_keeps_each_line_its_profile_and_the_file_order")
@@ -898,6 +913,7 @@ fn an_import_of_several_chunks_keeps_each_line_its_profile_and_the_file_order() 
 /// a version-3 database at its next open, and checked and repaired by
 /// `store check`.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn the_kept_count_of_customers_is_right_upgraded_and_repaired() {
     let Some(env) = db("the_kept_count_of_customers_is_right_upgraded_and_repaired") else {
         return;
@@ -953,6 +969,7 @@ fn the_kept_count_of_customers_is_right_upgraded_and_repaired() {
 /// process, concurrent writers all land, the writes are in the database
 /// behind it, and the backends stay open in the pool between processes.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn the_cli_works_through_pgbouncer_in_session_mode() {
     let test = "the_cli_works_through_pgbouncer_in_session_mode";
     let Some((direct, pooled)) = common::pg::pooled_database(test) else {

@@ -6,9 +6,9 @@
 //! watcher stops the server and removes its directory when the test binary
 //! exits.
 //!
-//! Without PostgreSQL a test that needs it says so on stderr and passes
-//! without running; with `CI=true` it fails instead (CI installs the
-//! package: see .ci/run).
+//! The tests that need it are `#[ignore = "needs PostgreSQL"]`: `cargo
+//! test` lists them as ignored, and `cargo test -- --include-ignored` (CI,
+//! see .ci/run) runs them, failing when no server can be started.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,6 +24,11 @@ struct Server {
 static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
 static TLS_SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
 static NEXT_DB: AtomicUsize = AtomicUsize::new(0);
+
+/// How the tests that need PostgreSQL run: they are `#[ignore = "needs
+/// PostgreSQL"]`, so `cargo test` leaves them out and says so, and CI runs
+/// them with `--include-ignored`; run so, a missing server fails them.
+const RUN_IGNORED: &str = "this test is #[ignore]d and runs with `cargo test -- --include-ignored`";
 
 fn bin_dir() -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
@@ -203,18 +208,10 @@ fn tls_files(dir: &Path, data: &Path) -> Result<(), String> {
 /// A fresh database on a second throwaway server that accepts TCP
 /// connections only over TLS, with a certificate for localhost/127.0.0.1
 /// signed by a test CA: `(url without sslmode, path of the CA's PEM)`.
-// A test helper: it reads CI and says on stderr why a test is skipped.
-#[allow(clippy::disallowed_methods, clippy::print_stderr)]
 pub fn fresh_tls_database(test: &str) -> Option<(String, PathBuf)> {
     let server = match TLS_SERVER.get_or_init(|| start(true)) {
         Ok(s) => s,
-        Err(why) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{test}: PostgreSQL is required in CI and could not be started: {why}");
-            }
-            eprintln!("SKIPPED {test}: needs PostgreSQL and openssl ({why})");
-            return None;
-        }
+        Err(why) => panic!("{test}: needs PostgreSQL and openssl ({why}); {RUN_IGNORED}"),
     };
     let n = NEXT_DB.fetch_add(1, Ordering::SeqCst);
     let name = format!("s{}_{n}", std::process::id());
@@ -242,22 +239,14 @@ fn rand_suffix() -> u64 {
 
 /// The URL of a fresh, empty database, or `None` (after saying why on
 /// stderr) when no PostgreSQL can be started outside CI.
-// A test helper: it reads CI and says on stderr why a test is skipped.
-#[allow(clippy::disallowed_methods, clippy::print_stderr)]
 pub fn fresh_database(test: &str) -> Option<String> {
     let server = SERVER.get_or_init(|| start(false));
     let server = match server {
         Ok(s) => s,
-        Err(why) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{test}: PostgreSQL is required in CI and could not be started: {why}");
-            }
-            eprintln!(
-                "SKIPPED {test}: needs PostgreSQL ({why}); install the `postgresql` package \
-                 (apt-get install postgresql) and run `cargo test` again"
-            );
-            return None;
-        }
+        Err(why) => panic!(
+            "{test}: needs PostgreSQL ({why}): install the `postgresql` package \
+             (apt-get install postgresql); {RUN_IGNORED}"
+        ),
     };
     let n = NEXT_DB.fetch_add(1, Ordering::SeqCst);
     let name = format!("t{}_{n}", std::process::id());
@@ -329,23 +318,15 @@ fn start_bouncer(server: &Server) -> Result<u16, String> {
 /// A fresh database as `(direct URL, URL through PgBouncer in session
 /// mode)`, or `None` (after saying why) when PostgreSQL or PgBouncer is
 /// missing outside CI. In CI both are installed (.ci/run) and required.
-// A test helper: it reads CI and says on stderr why a test is skipped.
-#[allow(clippy::disallowed_methods, clippy::print_stderr)]
 pub fn pooled_database(test: &str) -> Option<(String, String)> {
     let direct = fresh_database(test)?;
     let server = SERVER.get().and_then(|s| s.as_ref().ok())?;
     let port = match BOUNCER.get_or_init(|| start_bouncer(server)) {
         Ok(port) => *port,
-        Err(why) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{test}: PgBouncer is required in CI and could not be started: {why}");
-            }
-            eprintln!(
-                "SKIPPED {test}: needs PgBouncer ({why}); install the `pgbouncer` package \
-                 (apt-get install pgbouncer) and run `cargo test` again"
-            );
-            return None;
-        }
+        Err(why) => panic!(
+            "{test}: needs PgBouncer ({why}): install the `pgbouncer` package \
+             (apt-get install pgbouncer); {RUN_IGNORED}"
+        ),
     };
     let name = direct.rsplit('/').next().expect("database name").to_owned();
     Some((

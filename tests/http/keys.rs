@@ -227,6 +227,7 @@ fn every_role_boundary_and_a_revocation_while_serving_on_a_directory() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn every_role_boundary_and_a_revocation_while_serving_on_postgres() {
     let Some(env) = Env::database("every_role_boundary_and_a_revocation_while_serving_on_postgres")
     else {
@@ -263,6 +264,7 @@ fn two_servers_share_keys(env: &Env) {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn two_servers_on_one_database_share_keys() {
     let Some(env) = Env::database("two_servers_on_one_database_share_keys") else {
         return;
@@ -346,6 +348,7 @@ fn the_secret_is_not_in_the_data_directory_and_key_list_never_shows_it() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn the_secret_is_not_in_the_database_and_key_list_never_shows_it() {
     let Some(env) = Env::database("the_secret_is_not_in_the_database_and_key_list_never_shows_it")
     else {
@@ -474,6 +477,7 @@ fn beyond_loopback_keys_in_the_store_suffice() {
 /// `store migrate` copies the keys: a secret handed out works against the
 /// copy on PostgreSQL.
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn store_migrate_copies_the_keys_and_their_secrets_work_on_the_target() {
     let Some(target) = Env::database("store_migrate_copies_the_keys") else {
         return;
@@ -569,6 +573,7 @@ fn ten_thousand_keys_answer_as_fast_as_one_on_a_directory() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL"]
 fn ten_thousand_keys_answer_as_fast_as_one_on_postgres() {
     let Some(env) = Env::database("ten_thousand_keys_answer_as_fast_as_one_on_postgres") else {
         return;
