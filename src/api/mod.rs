@@ -17,9 +17,13 @@ pub(crate) mod hide;
 pub(crate) mod limit;
 pub(crate) mod metrics;
 pub mod openapi;
+mod operation_names;
 pub(crate) mod origin;
+mod patterns;
 pub(crate) mod probe;
+mod query_params;
 mod records;
+pub mod request;
 pub mod server;
 pub(crate) mod tls;
 

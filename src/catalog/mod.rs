@@ -9,6 +9,7 @@
 //! records, where given, must be those of the record they sit in.
 
 pub mod dictionaries;
+mod dictionary_data;
 
 use std::collections::HashSet;
 
