@@ -10,7 +10,7 @@ A run is written as `bench/results/<UTC date>-<HHMM>-[pg-|serve-]<size>.md`
 (size: 100k, 1m, 20k, ...): a front matter block with the date, the script
 and its BENCH_* settings, the commit, the machine, the store's size, the
 load and the verdict, then the bench's own output, unedited. The README's
-performance table is the latest of these files (tests/docs.rs checks that
+performance table is the latest of these files (tests/it/docs.rs checks that
 it names the newest one of each kind). BENCH_SAVE=0 keeps a run out of
 bench/results/ (a quick look); BENCH_RESULTS_DIR writes it elsewhere.
 Standard library only.

@@ -7,7 +7,7 @@
 //! The top-level modules form layers, lowest first: `model`, `mask`,
 //! `limits`, `error`, `text`, `catalog`, `store`, `core`, `output`,
 //! `config`, `api`, `cli`. A module names (through `crate::`) only those
-//! below it; tests/layers.rs fails on an import that goes upward, so no two
+//! below it; tests/it/layers.rs fails on an import that goes upward, so no two
 //! layers depend on each other.
 //!
 //! - `model/`: the records as stored and answered (serde types), and the
@@ -31,8 +31,8 @@
 //!   the JSON directory (`store::json`: layout, open and upgrade, reads,
 //!   transactions, journal, group commit, indexes, check and repair),
 //!   PostgreSQL (`store::pg`), the tests' in-memory `store::memory`, and
-//!   the dry-run overlay `store::dry`. tests/conformance.rs holds every
-//!   backend to the interface; tests/model.rs compares the in-memory backend
+//!   the dry-run overlay `store::dry`. tests/it/conformance.rs holds every
+//!   backend to the interface; tests/it/model.rs compares the in-memory backend
 //!   with the JSON directory over random sequences of operations.
 //! - `core/`: the spec's rules (validation, defaults, state transitions, the
 //!   worker). It never prints and never touches the disk itself; the caller

@@ -163,7 +163,7 @@ pub fn kind_of(status: u16, codes: &[u32]) -> ErrorKind {
 
 /// [`endpoints::call`] answered as the envelope `-o json` prints (a
 /// success's or a failure's): for the tests that drive `core` through the
-/// endpoint table on a backend of their own (tests/model.rs).
+/// endpoint table on a backend of their own (tests/it/model.rs).
 #[doc(hidden)]
 pub fn call_envelope(
     b: &dyn endpoints::Backend,

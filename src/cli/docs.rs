@@ -2,7 +2,7 @@
 //! (clap_mangen) and the book's command-line reference (every command's
 //! `--help`, `docs/src/reference/cli.md`), all from the clap definitions.
 //! They are checked in under `completions/`, `man/` and `docs/`;
-//! `tests/docs.rs` fails when they are stale. Regenerate with
+//! `tests/it/docs.rs` fails when they are stale. Regenerate with
 //! `cargo run -- generate-docs .`.
 
 use std::path::Path;
@@ -55,7 +55,7 @@ fn cli_reference() -> String {
     let mut md = String::from(
         "# Command-line reference\n\n\
          <!-- Generated from the commands' --help by `cargo run -- generate-docs .`; \
-         tests/docs.rs fails when it is stale. Do not edit. -->\n\n\
+         tests/it/docs.rs fails when it is stale. Do not edit. -->\n\n\
          Every command's `--help`, as `payctl COMMAND --help` prints it. The same \
          text is in the man pages (`man -l man/payctl-profile-create.1`); \
          [Commands and global options](commands.md) is the overview.\n",

@@ -1,0 +1,916 @@
+//! The conformance suite of the storage interface (src/store/storage.rs),
+//! written once and run against every backend: the in-memory one, a JSON
+//! directory in a temporary directory, and PostgreSQL (a throwaway server,
+//! see tests/it/common/pg.rs: without PostgreSQL the PostgreSQL cases say so
+//! and pass, except under `CI=true` where they fail). As
+//! taskchampion-sync-server does for its storage backends.
+//!
+//! Aggregates are made by `core` through the endpoint table (the in-process
+//! transport of the CLI), then read, changed and committed through the
+//! interface itself; `store check` must be clean after every commit.
+
+use crate::common;
+
+use std::time::Duration;
+
+use payctl::api::endpoints::{Backend, Op, Request};
+use payctl::api::{self, Local};
+use payctl::core::Ctx;
+use payctl::store::fields::Field;
+use payctl::store::memory::MemoryStore;
+use payctl::store::{Store, TxnMatches, TxnQuery};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Memory,
+    Json,
+    Pg,
+}
+
+/// One backend under test.
+struct Fx {
+    kind: Kind,
+    backend: Box<dyn Backend + Send + Sync>,
+    _dir: TempDir,
+    ctx: Ctx,
+    /// A JSON directory's turn: the store's root is the process's (the
+    /// walk that refuses links starts there), so the JSON cases of this
+    /// binary run one at a time.
+    _turn: Option<std::sync::MutexGuard<'static, ()>>,
+}
+
+static JSON_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn ctx() -> Ctx {
+    let now = chrono::NaiveDate::from_ymd_opt(2026, 1, 2)
+        .and_then(|d| d.and_hms_micro_opt(3, 4, 5, 6))
+        .expect("a time");
+    Ctx::new("conformance", now)
+}
+
+impl Fx {
+    fn memory() -> Fx {
+        let ctx = ctx();
+        Fx {
+            kind: Kind::Memory,
+            backend: Box::new(MemoryStore::builtin(&ctx.now)),
+            _dir: TempDir::new().expect("tempdir"),
+            ctx,
+            _turn: None,
+        }
+    }
+
+    fn json() -> Fx {
+        let turn = JSON_TURN.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = TempDir::new().expect("tempdir");
+        Fx {
+            kind: Kind::Json,
+            backend: Box::new(Local {
+                data_dir: dir.path().join("store"),
+                database_url: None,
+                lock_timeout: Duration::from_secs(10),
+                kept: None,
+            }),
+            _dir: dir,
+            ctx: ctx(),
+            _turn: Some(turn),
+        }
+    }
+
+    fn pg(test: &str) -> Option<Fx> {
+        let url = common::pg::fresh_database(test)?;
+        let dir = TempDir::new().expect("tempdir");
+        Some(Fx {
+            kind: Kind::Pg,
+            backend: Box::new(Local {
+                data_dir: dir.path().join("unused"),
+                database_url: Some(url),
+                lock_timeout: Duration::from_secs(10),
+                kept: None,
+            }),
+            _dir: dir,
+            ctx: ctx(),
+            _turn: None,
+        })
+    }
+
+    fn call(&self, req: Request) -> Value {
+        api::call_envelope(&*self.backend, &self.ctx, &req)
+    }
+
+    fn id(&self, req: Request) -> String {
+        let e = self.call(req);
+        e["data"][0]["id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{:?}: not an id: {e}", self.kind))
+            .to_string()
+    }
+
+    fn read(&self) -> Store {
+        self.backend.read().expect("open for reading")
+    }
+
+    fn write(&self) -> Store {
+        self.backend.write().expect("open for writing")
+    }
+
+    /// `store check` finds nothing.
+    fn clean(&self, after: &str) {
+        let r = self.read().check(false).expect("store check");
+        assert!(
+            r.findings.is_empty(),
+            "{:?}: store check after {after}: {:#?}",
+            self.kind,
+            r.findings
+        );
+    }
+
+    fn profile(&self, key: &str, first: &str, last: &str, email: &str) -> String {
+        let mut b = common::profile_body(key);
+        b["customer_profile_individual"]["first_name"] = json!(first);
+        b["customer_profile_individual"]["last_name"] = json!(last);
+        b["customer_profile_individual"]["email"] = json!(email);
+        b["customer_profile_tags"] = json!([{"key": "segment", "value": key}]);
+        self.id(Request::new(Op::ProfileCreate).body(b))
+    }
+
+    fn program(&self) -> String {
+        let e = self.call(Request::new(Op::ProgramList));
+        e["data"][0]["program_id"]
+            .as_str()
+            .expect("a program")
+            .to_string()
+    }
+
+    fn attach(&self, prm: &str, csp: &str) {
+        self.id(Request::new(Op::Attach)
+            .at([prm])
+            .body(json!({"customer_profile_id": csp})));
+    }
+
+    fn worker(&self) {
+        let e = self.call(Request::new(Op::Worker));
+        assert!(e["errors"].is_null(), "{:?}: worker: {e}", self.kind);
+    }
+
+    /// An ach_funding transaction of `csp`, attached to `prm`.
+    fn txn(&self, prm: &str, csp: &str) -> String {
+        self.id(Request::new(Op::TxnCreate).body(self.txn_body(prm, csp)))
+    }
+
+    /// The body of an ach_funding transaction of `csp`, attached to `prm`.
+    fn txn_body(&self, prm: &str, csp: &str) -> Value {
+        let e = self.call(Request::new(Op::ApplicationList).at([prm]));
+        let app = e["data"][0]["application_id"].as_str().expect("app");
+        let e = self.call(Request::new(Op::TemplateList).at([app]));
+        let trt = e["data"]
+            .as_array()
+            .expect("templates")
+            .iter()
+            .find(|t| t["transaction_template_name"] == "ach_funding")
+            .and_then(|t| t["transaction_template_id"].as_str())
+            .expect("ach_funding");
+        json!({
+            "program_id": prm,
+            "application_id": app,
+            "transaction_template_id": trt,
+            "transaction_status_reason": "conformance",
+            "transaction_tags": [],
+            "transaction_parameters": [{
+                "transaction_parameter_name": "@source_customers",
+                "transaction_parameter_values": [{"customer_profile_id": csp, "amount": 10}]
+            }]
+        })
+    }
+
+    /// `n` threads send `req(i)` at once: their envelopes, in thread order.
+    fn race(&self, n: usize, req: impl Fn(usize) -> Request + Sync) -> Vec<Value> {
+        let start = std::sync::Barrier::new(n);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..n)
+                .map(|i| {
+                    let (start, req) = (&start, &req);
+                    s.spawn(move || {
+                        let r = req(i);
+                        start.wait();
+                        self.call(r)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a racer"))
+                .collect()
+        })
+    }
+}
+
+/// Put and read back a customer and a transaction; a missing or malformed
+/// id reads as none.
+fn put_and_read(fx: &Fx) {
+    let a = fx.profile("key-a", "Ada", "Lovelace", "ada@example.com");
+    fx.clean("a create");
+    let store = fx.write();
+    let mut c = store.customer(&a).unwrap().expect("the new customer");
+    assert_eq!(c.profile.customer_key, "key-a");
+    c.profile.customer_profile_individual.first_name = "Augusta".into();
+    let mut tx = store.begin();
+    tx.put_customer(&c);
+    // Read back inside the transaction before the commit.
+    assert_eq!(
+        tx.customer(&a)
+            .unwrap()
+            .unwrap()
+            .profile
+            .customer_profile_individual
+            .first_name,
+        "Augusta"
+    );
+    tx.commit().unwrap();
+    drop(store);
+    fx.clean("an update");
+    let store = fx.read();
+    let got = store.customer(&a).unwrap().unwrap();
+    assert_eq!(
+        got.profile.customer_profile_individual.first_name,
+        "Augusta"
+    );
+    assert_eq!(store.profiles().unwrap()[0].first_name, "Augusta");
+    assert!(store.customer("csp_doesnotexist").unwrap().is_none());
+    assert!(store.customer("../etc/passwd").unwrap().is_none());
+    assert!(store.txn("trn_doesnotexist").unwrap().is_none());
+    drop(store);
+
+    let prm = fx.program();
+    fx.attach(&prm, &a);
+    fx.worker();
+    let t = fx.txn(&prm, &a);
+    fx.clean("a transaction create");
+    let store = fx.write();
+    let mut file = store.txn(&t).unwrap().expect("the new transaction");
+    assert_eq!(file.transaction.transaction_id, t);
+    file.transaction.transaction_status_reason = Some("changed".into());
+    let mut tx = store.begin();
+    tx.put_txn(&file);
+    tx.commit().unwrap();
+    drop(store);
+    fx.clean("a transaction put");
+    let got = fx.read().txn(&t).unwrap().unwrap();
+    assert_eq!(
+        got.transaction.transaction_status_reason.as_deref(),
+        Some("changed")
+    );
+}
+
+/// A customer_key's owner, alone and in a batch.
+fn key_owner(fx: &Fx) {
+    let a = fx.profile("owner-a", "Ada", "Lovelace", "a@example.com");
+    let b = fx.profile("owner-b", "Bea", "Lovelace", "b@example.com");
+    let store = fx.read();
+    assert_eq!(store.key_owner("owner-a").unwrap(), Some(a.clone()));
+    assert_eq!(store.key_owner("owner-b").unwrap(), Some(b.clone()));
+    assert_eq!(store.key_owner("owner-c").unwrap(), None);
+    assert_eq!(
+        store.key_owners(&["owner-b", "nobody", "owner-a"]).unwrap(),
+        vec![Some(b), None, Some(a)]
+    );
+}
+
+/// Profiles in creation order, by page; the position of each; every exact
+/// filter's candidates hold every profile that matches.
+fn profiles_in_order(fx: &Fx) {
+    let mut ids = Vec::new();
+    for (i, (first, last)) in [
+        ("Zoe", "Young"),
+        ("Ada", "Lovelace"),
+        ("Mia", "Young"),
+        ("Bob", "Adams"),
+        ("Eve", "Lovelace"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        ids.push(fx.profile(
+            &format!("order-{i}"),
+            first,
+            last,
+            &format!("{}@example.com", first.to_lowercase()),
+        ));
+    }
+    fx.clean("five creates");
+    let store = fx.read();
+    assert_eq!(store.profile_count().unwrap(), 5);
+    let mut paged = Vec::new();
+    for start in (0..6).step_by(2) {
+        paged.extend(store.profile_ids(start, start + 2).unwrap());
+    }
+    assert_eq!(paged, ids, "{:?}: pages in creation order", fx.kind);
+    assert!(store.profile_ids(7, 9).unwrap().is_empty());
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(store.profile_position(id).unwrap(), Some(i));
+    }
+    let listed: Vec<String> = store
+        .profiles()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(listed, ids);
+    let candidates = |field: Field, value: &str| -> Vec<String> {
+        let found = store.profiles_with(field, &field.normal(value)).unwrap();
+        let all = match found {
+            Some(c) => c,
+            None => store
+                .profiles()
+                .unwrap()
+                .into_iter()
+                .map(|s| s.id)
+                .collect(),
+        };
+        // Each once, in creation order.
+        let positions: Vec<usize> = all
+            .iter()
+            .map(|id| ids.iter().position(|x| x == id).expect("a stored id"))
+            .collect();
+        assert!(
+            positions.windows(2).all(|w| w[0] < w[1]),
+            "{:?}: in creation order, each once: {positions:?}",
+            fx.kind
+        );
+        // Confirmed against the records, as `profile list` does.
+        all.into_iter()
+            .filter(|id| {
+                let s = store.customer(id).unwrap().unwrap();
+                field
+                    .values(&payctl::store::ProfileSummary::of(&s.profile))
+                    .contains(&field.normal(value))
+            })
+            .collect()
+    };
+    assert_eq!(
+        candidates(Field::LastName, "YOUNG"),
+        [ids[0].clone(), ids[2].clone()]
+    );
+    assert_eq!(candidates(Field::FirstName, "ada"), [ids[1].clone()]);
+    assert_eq!(
+        candidates(Field::Email, "Bob@Example.com"),
+        [ids[3].clone()]
+    );
+    let tag = payctl::store::fields::tag_value("segment", "order-4");
+    assert_eq!(candidates(Field::Tag, &tag), [ids[4].clone()]);
+    assert!(candidates(Field::FirstName, "nobody").is_empty());
+    // Through `core`: a page of the filtered list, in creation order.
+    let mut req = Request::new(Op::ProfileList);
+    req.query.last_name = Some("lovelace".into());
+    req.query.page.size = 1;
+    req.query.page.number = Some(2);
+    let e = fx.call(req);
+    assert_eq!(e["data"][0]["customer_profile_id"], json!(ids[4]), "{e}");
+    assert_eq!(e["paging"]["total_count"], 2, "{e}");
+}
+
+/// Transactions in creation order; a program's profile records in the
+/// order they were made; the pending work, and its claim.
+fn txns_programs_and_queue(fx: &Fx) {
+    let prm = fx.program();
+    let a = fx.profile("queue-a", "Ada", "Lovelace", "a@example.com");
+    let b = fx.profile("queue-b", "Bea", "Lovelace", "b@example.com");
+    fx.attach(&prm, &b);
+    fx.attach(&prm, &a);
+    fx.clean("two attaches");
+    {
+        let store = fx.read();
+        assert_eq!(
+            store.program_customers(&prm).unwrap(),
+            [b.clone(), a.clone()]
+        );
+        assert!(store.program_customers("prm_none").unwrap().is_empty());
+        let queue = store.queue().unwrap();
+        assert_eq!(queue.len(), 2, "{:?}: {queue:?}", fx.kind);
+        for q in &queue {
+            assert!(store.is_queued(q));
+        }
+    }
+    fx.worker();
+    fx.clean("a worker pass");
+    assert!(fx.read().queue().unwrap().is_empty());
+    let t1 = fx.txn(&prm, &a);
+    let t2 = fx.txn(&prm, &b);
+    let t3 = fx.txn(&prm, &a);
+    fx.clean("three transaction creates");
+    let store = fx.read();
+    let order: Vec<String> = store.txns().unwrap().into_iter().map(|s| s.id).collect();
+    assert_eq!(order, [t1, t2, t3]);
+    let queue = store.queue().unwrap();
+    assert_eq!(queue.len(), 3);
+    drop(store);
+    // Taking an item off the queue.
+    let store = fx.write();
+    let first = queue[0].clone();
+    assert!(store.is_queued(&first));
+    if fx.kind == Kind::Pg {
+        // A second writer does not get the item the first holds.
+        let other = fx.write();
+        assert!(!other.is_queued(&first), "claimed twice");
+        assert!(other.is_queued(&queue[1]));
+    }
+    let mut tx = store.begin();
+    tx.dequeue(&first);
+    tx.commit().unwrap();
+    drop(store);
+    let store = fx.read();
+    assert!(!store.is_queued(&first));
+    assert_eq!(store.queue().unwrap().len(), 2);
+}
+
+/// The transactions that match an exact filter of `txn list`, as ids in
+/// creation order (a backend answers positions or ids).
+fn matching(store: &Store, q: &TxnQuery) -> Vec<String> {
+    match store.txns_matching(q).unwrap() {
+        TxnMatches::Ids(ids) => ids,
+        TxnMatches::Positions(p) => store.txn_ids_at(&p).unwrap(),
+    }
+}
+
+/// The exact filters of `txn list` (status, template, program), before and
+/// after the worker changes the status.
+fn txn_filters(fx: &Fx) {
+    let prm = fx.program();
+    let a = fx.profile("filter-a", "Ada", "Lovelace", "a@example.com");
+    fx.attach(&prm, &a);
+    fx.worker();
+    let t1 = fx.txn(&prm, &a);
+    let t2 = fx.txn(&prm, &a);
+    let store = fx.read();
+    let all = store.txns().unwrap();
+    let created = all[0].status_id;
+    let template = all[0].template_id.clone();
+    let q = |status: Option<u32>, templates: Option<Vec<String>>, programs: Option<Vec<String>>| {
+        TxnQuery {
+            status,
+            templates,
+            programs,
+        }
+    };
+    let both = [t1.clone(), t2.clone()];
+    assert_eq!(matching(&store, &q(Some(created), None, None)), both);
+    assert_eq!(
+        matching(&store, &q(None, Some(vec![template.clone()]), None)),
+        both
+    );
+    assert_eq!(
+        matching(&store, &q(None, None, Some(vec![prm.clone()]))),
+        both
+    );
+    assert!(matching(&store, &q(None, None, Some(vec!["prm_none".into()]))).is_empty());
+    assert!(matching(&store, &q(Some(created + 100), None, None)).is_empty());
+    if let TxnMatches::Positions(_) = store.txns_matching(&q(None, None, None)).unwrap() {
+        assert_eq!(store.txn_position(&t2).unwrap(), Some(1));
+    }
+    drop(store);
+    fx.worker();
+    fx.clean("a worker pass over two transactions");
+    let store = fx.read();
+    let after = store.txns().unwrap()[0].status_id;
+    assert_ne!(after, created, "{:?}: the worker moved them on", fx.kind);
+    assert!(matching(&store, &q(Some(created), None, None)).is_empty());
+    assert_eq!(
+        matching(
+            &store,
+            &q(Some(after), Some(vec![template]), Some(vec![prm]))
+        ),
+        both
+    );
+}
+
+/// An idempotency record is kept with the change it answers, found while
+/// it lives, and copied as it is.
+fn idempotency(fx: &Fx) {
+    let a = fx.profile("idem-a", "Ada", "Lovelace", "a@example.com");
+    let now = 1_800_000_000;
+    let store = fx.write();
+    let mut c = store.customer(&a).unwrap().unwrap();
+    c.profile.customer_profile_individual.first_name = "Idem".into();
+    store.arm_idempotency("key-1", "fp-1", now);
+    let mut tx = store.begin();
+    tx.put_customer(&c);
+    tx.commit_created(&a).unwrap();
+    assert!(!store.disarm_idempotency(), "taken by the commit");
+    drop(store);
+    fx.clean("a commit with an idempotency record");
+    let store = fx.write();
+    let r = store
+        .idempotency_record("key-1", now + 5)
+        .unwrap()
+        .expect("kept");
+    assert_eq!((r.fp.as_str(), r.result.clone()), ("fp-1", json!(a)));
+    assert!(store.idempotency_record("key-2", now).unwrap().is_none());
+    assert!(
+        store
+            .idempotency_record("key-1", now + payctl::store::idempotency::TTL_SECS)
+            .unwrap()
+            .is_none(),
+        "expired"
+    );
+    let mut copy = r.clone();
+    copy.key = "key-copied".into();
+    let mut tx = store.begin();
+    tx.put_idempotency(&copy).unwrap();
+    tx.commit().unwrap();
+    drop(store);
+    let keys: Vec<String> = fx
+        .read()
+        .idempotency_records(now)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.key)
+        .collect();
+    assert!(keys.contains(&"key-1".to_string()) && keys.contains(&"key-copied".to_string()));
+}
+
+/// The ids of `envelopes`, which must all be successes.
+fn ids_of(fx: &Fx, what: &str, envelopes: &[Value]) -> Vec<String> {
+    envelopes
+        .iter()
+        .map(|e| {
+            e["data"][0]["id"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{:?}: {what}: not an id: {e}", fx.kind))
+                .to_string()
+        })
+        .collect()
+}
+
+/// Concurrent creates with one idempotency key make one record: with one
+/// body, every caller gets its id (never a second record, never 21002);
+/// with different bodies, one is created and every other is refused with
+/// 21005. For every create: profile, address, instrument, attach,
+/// transaction.
+fn idempotency_races(fx: &Fx) {
+    const N: usize = 8;
+    let key = |k: &str| Some(format!("race-{k}"));
+    let prm = fx.program();
+    let csp = fx.profile("race-owner", "Ada", "Lovelace", "owner@example.com");
+    fx.attach(&prm, &csp);
+    fx.worker();
+
+    let same = |e: &[Value], what: &str| {
+        let ids = ids_of(fx, what, e);
+        assert!(
+            ids.iter().all(|i| *i == ids[0]),
+            "{:?}: {what}: one key gave several ids: {ids:?}",
+            fx.kind
+        );
+        ids[0].clone()
+    };
+
+    // One profile, 8 callers with one body.
+    let body = common::profile_body("race-one");
+    let e = fx.race(N, |_| {
+        Request::new(Op::ProfileCreate)
+            .body(body.clone())
+            .idempotency_key(key("profile"))
+    });
+    let one = same(&e, "profile create");
+    let holders: Vec<_> = fx
+        .read()
+        .profiles()
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.customer_key == "race-one")
+        .collect();
+    assert_eq!(holders.len(), 1, "{:?}", fx.kind);
+    assert_eq!(holders[0].id, one);
+
+    // 16 bodies under one key: one profile and 15 refusals (21005).
+    let e = fx.race(2 * N, |i| {
+        Request::new(Op::ProfileCreate)
+            .body(common::profile_body(&format!("race-many-{i}")))
+            .idempotency_key(key("profile-many"))
+    });
+    let created: Vec<&Value> = e.iter().filter(|e| e["errors"].is_null()).collect();
+    assert_eq!(created.len(), 1, "{:?}: {e:#?}", fx.kind);
+    for r in e.iter().filter(|e| !e["errors"].is_null()) {
+        assert_eq!(r["errors"][0]["code"], 21005, "{:?}: {r}", fx.kind);
+    }
+    let made = fx
+        .read()
+        .profiles()
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.customer_key.starts_with("race-many-"))
+        .count();
+    assert_eq!(made, 1, "{:?}", fx.kind);
+
+    // One address, one instrument, one attachment, one transaction.
+    let addresses = |s: &Store| s.customer(&csp).unwrap().unwrap().addresses.len();
+    let before = addresses(&fx.read());
+    let e = fx.race(N, |_| {
+        Request::new(Op::AddressCreate)
+            .at([csp.as_str()])
+            .body(common::address_body(false))
+            .idempotency_key(key("address"))
+    });
+    same(&e, "address create");
+    assert_eq!(addresses(&fx.read()), before + 1, "{:?}", fx.kind);
+
+    let instruments = |s: &Store| s.customer(&csp).unwrap().unwrap().instruments.len();
+    let before = instruments(&fx.read());
+    let e = fx.race(N, |_| {
+        Request::new(Op::InstrumentCreate)
+            .at([csp.as_str()])
+            .body(common::ach_instrument_body(
+                &prm,
+                "race",
+                false,
+                json!([{"key": "race", "value": "race"}]),
+            ))
+            .idempotency_key(key("instrument"))
+    });
+    same(&e, "instrument create");
+    assert_eq!(instruments(&fx.read()), before + 1, "{:?}", fx.kind);
+
+    let other = fx.profile("race-attach", "Bea", "Lovelace", "bea@example.com");
+    let e = fx.race(N, |_| {
+        Request::new(Op::Attach)
+            .at([prm.as_str()])
+            .body(json!({"customer_profile_id": other}))
+            .idempotency_key(key("attach"))
+    });
+    same(&e, "attach");
+
+    let txns = fx.read().txns().unwrap().len();
+    let body = fx.txn_body(&prm, &csp);
+    let e = fx.race(N, |_| {
+        Request::new(Op::TxnCreate)
+            .body(body.clone())
+            .idempotency_key(key("txn"))
+    });
+    let tid = same(&e, "txn create");
+    let after = fx.read().txns().unwrap();
+    assert_eq!(after.len(), txns + 1, "{:?}: one transaction", fx.kind);
+    assert!(after.iter().any(|t| t.id == tid));
+    fx.clean("the races");
+}
+
+/// A commit that fails leaves nothing of its changes: the PostgreSQL
+/// backend (and the in-memory one) refuse a second holder of a key, the
+/// JSON directory (and the in-memory one) a record above the size limit.
+fn atomic_commit(fx: &Fx) {
+    let prm = fx.program();
+    let a = fx.profile("atomic-a", "Ada", "Lovelace", "a@example.com");
+    let b = fx.profile("atomic-b", "Bea", "Lovelace", "b@example.com");
+    fx.attach(&prm, &b);
+    let before_queue = fx.read().queue().unwrap().len();
+    let store = fx.write();
+    let good = {
+        let mut c = store.customer(&a).unwrap().unwrap();
+        c.profile.customer_profile_individual.first_name = "Changed".into();
+        c
+    };
+    let mut bad = store.customer(&b).unwrap().unwrap();
+    if fx.kind == Kind::Json {
+        bad.profile.customer_profile_individual.middle_name =
+            Some("x".repeat(payctl::store::atomic::RECORD_BYTES as usize));
+    } else {
+        bad.profile.customer_key = "atomic-a".into();
+    }
+    let mut tx = store.begin();
+    tx.put_customer(&good);
+    tx.enqueue(&payctl::store::QueueItem::txn("trn_notreal"));
+    tx.put_customer(&bad);
+    assert!(tx.commit().is_err(), "{:?}: the commit must fail", fx.kind);
+    drop(store);
+    let store = fx.read();
+    assert_eq!(
+        store
+            .customer(&a)
+            .unwrap()
+            .unwrap()
+            .profile
+            .customer_profile_individual
+            .first_name,
+        "Ada",
+        "{:?}: nothing of a failed commit",
+        fx.kind
+    );
+    assert_eq!(
+        store.customer(&b).unwrap().unwrap().profile.customer_key,
+        "atomic-b"
+    );
+    assert_eq!(store.key_owner("atomic-a").unwrap(), Some(a));
+    assert_eq!(store.queue().unwrap().len(), before_queue);
+    drop(store);
+    fx.clean("a failed commit");
+}
+
+/// A write that would make a record break one of the spec's invariants
+/// is refused before its commit (30010), whatever the backend, and nothing
+/// of it is written; a record already broken is left to `store check`.
+fn invariants_before_commit(fx: &Fx) {
+    let a = fx.profile("inv-a", "Ada", "Lovelace", "a@example.com");
+    for default in [true, true] {
+        fx.id(Request::new(Op::AddressCreate)
+            .at([a.as_str()])
+            .body(common::address_body(default)));
+    }
+    fx.clean("two default addresses added one after the other");
+    let store = fx.write();
+    let mut c = store.customer(&a).unwrap().unwrap();
+    assert_eq!(c.addresses.iter().filter(|x| x.is_default).count(), 1);
+    for x in &mut c.addresses {
+        x.is_default = true;
+    }
+    c.profile.customer_profile_individual.first_name = "Broken".into();
+    let mut tx = store.begin();
+    tx.put_customer(&c);
+    let e = tx.commit().expect_err("two default addresses");
+    assert!(e.has_code(30010), "{:?}: {e:?}", fx.kind);
+    assert!(
+        format!("{e:?}").contains("more than one default address"),
+        "{e:?}"
+    );
+    drop(store);
+    let got = fx.read().customer(&a).unwrap().unwrap();
+    assert_eq!(got.profile.customer_profile_individual.first_name, "Ada");
+    assert_eq!(got.addresses.iter().filter(|x| x.is_default).count(), 1);
+    fx.clean("a refused commit");
+}
+
+/// New customers handed over already serialized (as an import does), one
+/// of them put again in the same transaction: the put is what is stored.
+/// 300 of them, so that the JSON directory packs them (from 256) and
+/// writes the serialized text as it is for the others.
+fn serialized_then_put(fx: &Fx) {
+    let model = fx.profile("ser-model", "Ada", "Lovelace", "ada@example.com");
+    let store = fx.write();
+    let model = store.customer(&model).unwrap().expect("the model");
+    let mut tx = store.begin();
+    let mut ids = Vec::new();
+    for i in 0..300 {
+        let mut c = model.clone();
+        c.profile.customer_profile_id = format!("csp_ser{i:017}");
+        c.profile.customer_key = format!("ser-{i:05}");
+        let json = serde_json::to_string(&c).unwrap();
+        ids.push(c.id().to_string());
+        tx.new_customer_serialized(c, json).unwrap();
+    }
+    let mut changed = tx
+        .customer(&ids[7])
+        .unwrap()
+        .expect("new in the transaction");
+    changed.profile.customer_profile_individual.first_name = "Augusta".into();
+    tx.put_customer(&changed);
+    tx.commit().unwrap();
+    drop(store);
+    fx.clean("serialized creates and a put");
+    let store = fx.read();
+    let first = |id: &str| {
+        store
+            .customer(id)
+            .unwrap()
+            .expect("stored")
+            .profile
+            .customer_profile_individual
+            .first_name
+    };
+    assert_eq!(first(&ids[7]), "Augusta", "{:?}: the put wins", fx.kind);
+    assert_eq!(first(&ids[8]), "Ada");
+    assert_eq!(first(&ids[299]), "Ada");
+    assert_eq!(store.profiles().unwrap().len(), 301);
+}
+
+/// API keys: created, found by the hash of their secret (never by a
+/// scan), listed in creation order, a name held by one key only (21006, by
+/// the backend itself too), last use kept only when later, revoked keys
+/// kept; a JSON directory's stamp moves with the keys and not with their
+/// use.
+fn api_keys(fx: &Fx) {
+    use payctl::core::api_keys::{self as keys, Role};
+    let now = chrono::NaiveDate::from_ymd_opt(2026, 1, 2)
+        .and_then(|d| d.and_hms_opt(3, 4, 5))
+        .expect("a time");
+    assert!(!fx.read().has_api_keys().unwrap());
+    assert!(fx.read().api_keys().unwrap().is_empty());
+    let stamp = || fx.read().api_keys_stamp().unwrap();
+    let empty = stamp();
+    let store = fx.write();
+    let a = keys::create(&store, now, "alpha", Role::Reader, None).unwrap();
+    drop(store);
+    let store = fx.write();
+    let b = keys::create(&store, now, "beta", Role::Admin, Some(7)).unwrap();
+    let Err(e) = keys::create(&store, now, "alpha", Role::Writer, None) else {
+        panic!("{:?}: a second alpha", fx.kind);
+    };
+    assert!(e.has_code(21006), "{e:?}");
+    drop(store);
+    let created = stamp();
+    assert_eq!(created, stamp(), "{:?}: a stamp without a change", fx.kind);
+    if fx.kind == Kind::Json {
+        assert!(created.is_some() && created != empty);
+    }
+    let ha = keys::hash(a.secret.as_bytes());
+    let r = fx.read();
+    assert!(r.has_api_keys().unwrap());
+    let got = r.api_key(&ha).unwrap().expect("alpha by its hash");
+    assert_eq!((got.name.as_str(), got.role), ("alpha", Role::Reader));
+    assert_eq!(got.created, "2026-01-02T03:04:05.000000");
+    assert!(r.api_key(&keys::hash(b"pk_nope")).unwrap().is_none());
+    let listed = r.api_keys().unwrap();
+    let names: Vec<&str> = listed.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["alpha", "beta"]);
+    assert_eq!(listed[1].hash, keys::hash(b.secret.as_bytes()));
+    assert_eq!(
+        listed[1].expires.as_deref(),
+        Some("2026-01-09T03:04:05.000000")
+    );
+    drop(r);
+    let later = "2026-01-02T03:05:00.000000".to_string();
+    let store = fx.write();
+    keys::record_use(
+        &store,
+        &[(ha.clone(), later.clone()), ("0".repeat(64), later.clone())],
+    )
+    .unwrap();
+    drop(store);
+    let store = fx.write();
+    keys::record_use(&store, &[(ha.clone(), "2026-01-02T03:04:59.000000".into())]).unwrap();
+    drop(store);
+    let got = fx.read().api_key(&ha).unwrap().unwrap();
+    assert_eq!(
+        got.last_used.as_deref(),
+        Some(later.as_str()),
+        "{:?}",
+        fx.kind
+    );
+    assert_eq!(fx.read().api_keys().unwrap().len(), 2);
+    assert_eq!(created, stamp(), "{:?}: last use leaves the stamp", fx.kind);
+    let store = fx.write();
+    let revoked = keys::revoke(&store, "2026-01-02T04:00:00.000000", "alpha").unwrap();
+    drop(store);
+    assert!(revoked.revoked.is_some());
+    let got = fx.read().api_key(&ha).unwrap().unwrap();
+    assert_eq!(got.revoked.as_deref(), Some("2026-01-02T04:00:00.000000"));
+    assert_eq!(got.last_used.as_deref(), Some(later.as_str()));
+    assert!(got.refusal("2026-01-02T05:00:00.000000").is_some());
+    if fx.kind == Kind::Json {
+        assert_ne!(created, stamp());
+    }
+    // The backend itself refuses a second key of a name.
+    let store = fx.write();
+    let mut dup = got.clone();
+    dup.hash = keys::hash(b"another secret");
+    dup.revoked = None;
+    let mut tx = store.begin();
+    let e = tx
+        .put_api_key(&dup)
+        .and_then(|()| tx.commit())
+        .expect_err("refused");
+    assert!(e.has_code(21006), "{:?}: {e:?}", fx.kind);
+    drop(store);
+    assert_eq!(fx.read().api_keys().unwrap().len(), 2);
+    fx.clean("api keys");
+}
+
+macro_rules! conformance {
+    ($($case:ident),* $(,)?) => {
+        mod memory {
+            $(#[test]
+            fn $case() {
+                super::$case(&super::Fx::memory());
+            })*
+        }
+        mod json_directory {
+            $(#[test]
+            fn $case() {
+                super::$case(&super::Fx::json());
+            })*
+        }
+        mod postgresql {
+            $(#[test]
+            #[ignore = "needs PostgreSQL"]
+            fn $case() {
+                let Some(fx) = super::Fx::pg(concat!("conformance::", stringify!($case))) else {
+                    return;
+                };
+                super::$case(&fx);
+            })*
+        }
+    };
+}
+
+conformance!(
+    put_and_read,
+    key_owner,
+    profiles_in_order,
+    txns_programs_and_queue,
+    idempotency,
+    idempotency_races,
+    atomic_commit,
+    invariants_before_commit,
+    txn_filters,
+    serialized_then_put,
+    api_keys,
+);
