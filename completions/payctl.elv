@@ -44,6 +44,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand template 'Transaction templates and their steps (/applications/{id}/transaction-templates)'
             cand txn 'Transactions, their parameters and steps (/transactions)'
             cand dict 'Dictionaries: the values other requests refer to by number (/dictionaries)'
+            cand events 'The event log: what changed, who changed it, when (GET /events; ours)'
+            cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
             cand store 'Integrity of the store'
@@ -1009,6 +1011,134 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;dict;help;help'= {
         }
+        &'payctl;events'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand list 'List events, oldest first (GET /events)'
+            cand get 'Show one event (GET /events/{event_id})'
+            cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;events;list'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --type 'Only events of this type or glob (`customer_profile.*`, `*.failed`); repeat, or separate with commas, for several'
+            cand --record 'Only the events of this record (an attachment''s events carry its customer''s id)'
+            cand --since 'Only events created at or after this UTC time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.ffffff][Z])'
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;events;get'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;events;tail'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --type 'Only events of this type or glob (`customer_profile.*`, `*.failed`); repeat, or separate with commas, for several'
+            cand --record 'Only the events of this record (an attachment''s events carry its customer''s id)'
+            cand --from 'Start at this sequence (the events from it on, then the new ones); default: only new ones'
+            cand --interval 'Seconds between two looks at the log (0.1-60)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;events;help'= {
+            cand list 'List events, oldest first (GET /events)'
+            cand get 'Show one event (GET /events/{event_id})'
+            cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;events;help;list'= {
+        }
+        &'payctl;events;help;get'= {
+        }
+        &'payctl;events;help;tail'= {
+        }
+        &'payctl;events;help;help'= {
+        }
+        &'payctl;history'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'payctl;worker'= {
             cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
             cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
@@ -1454,6 +1584,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand template 'Transaction templates and their steps (/applications/{id}/transaction-templates)'
             cand txn 'Transactions, their parameters and steps (/transactions)'
             cand dict 'Dictionaries: the values other requests refer to by number (/dictionaries)'
+            cand events 'The event log: what changed, who changed it, when (GET /events; ours)'
+            cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
             cand store 'Integrity of the store'
@@ -1560,6 +1692,19 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand list 'List a dictionary''s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
         }
         &'payctl;help;dict;list'= {
+        }
+        &'payctl;help;events'= {
+            cand list 'List events, oldest first (GET /events)'
+            cand get 'Show one event (GET /events/{event_id})'
+            cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+        }
+        &'payctl;help;events;list'= {
+        }
+        &'payctl;help;events;get'= {
+        }
+        &'payctl;help;events;tail'= {
+        }
+        &'payctl;help;history'= {
         }
         &'payctl;help;worker'= {
         }

@@ -64,7 +64,7 @@ pub fn call(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
         }
         Op::AddressDelete => {
             let a = address::get(&store, p(0), p(1))?;
-            address::delete(&store, p(0), p(1))?;
+            address::delete(&store, ctx, p(0), p(1))?;
             (Op::AddressGet, to_json(&a), None)
         }
         Op::InstrumentUpdate => {

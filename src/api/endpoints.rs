@@ -81,6 +81,8 @@ pub enum Op {
     Metrics,
     Worker,
     OpenApi,
+    EventList,
+    EventGet,
 }
 
 /// What the records of an answer are: declared per endpoint below, rendered
@@ -97,6 +99,8 @@ pub enum Query {
     Profiles,
     /// Paging and the transaction filters.
     Transactions,
+    /// Paging and the event filters (`type`, `record_id`, `since`).
+    Events,
 }
 
 /// The request body an endpoint takes (its schema in the OpenAPI document).
@@ -225,6 +229,9 @@ pub static ENDPOINTS: &[Endpoint] = &[
     dict("/dictionaries/payment-instrument-statuses", "payment-instrument-statuses", "Statuses of a payment instrument (ours)"),
     dict("/dictionaries/transaction-statuses", "transaction-statuses", "Statuses of a transaction (ours)"),
     dict("/dictionaries/transaction-step-statuses", "transaction-step-statuses", "Statuses of a transaction step (ours)"),
+    // The event log (ours).
+    get("/events", Op::EventList, Kind::Event, Query::Events, "List events, oldest first: every change, who made it and when (ours)"),
+    get("/events/{event_id}", Op::EventGet, Kind::Event, Query::None, "Show one event (ours)"),
     // Administration (ours), under /_payctl/ only.
     get("/_payctl/health", Op::Health, Kind::Health, Query::None, "200 while the server runs (alive); the store is not opened"),
     get("/_payctl/ready", Op::Ready, Kind::Health, Query::None, "200 when the store answers: opened for reading and its worker queue read within 2 s; else 503 with Retry-After"),
@@ -508,7 +515,7 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             p(1),
             &body_of(req),
         )?),
-        Op::AddressDelete => Response::Id(address::delete(&b.write()?, p(0), p(1))?),
+        Op::AddressDelete => Response::Id(address::delete(&b.write()?, ctx, p(0), p(1))?),
         Op::InstrumentList => Response::page(kind, instrument::list(&b.read()?, p(0), page)?),
         Op::InstrumentGet => Response::one(kind, &instrument::get(&b.read()?, p(0), p(1))?),
         Op::InstrumentUpdate => Response::Id(instrument::update(
@@ -538,6 +545,15 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             Response::page(kind, txn::list(&b.read()?, &filter, page)?)
         }
         Op::TxnGet => Response::one(kind, &txn::get(&b.read()?, p(0))?),
+        Op::EventList => {
+            let filter = core::events::Filter {
+                types: q.event_types.clone(),
+                record_id: q.record_id.clone(),
+                since: q.since.clone(),
+            };
+            Response::page(kind, core::events::list(&b.read()?, &filter, page)?)
+        }
+        Op::EventGet => Response::one(kind, &core::events::get(&b.read()?, p(0))?),
         Op::TxnParameters => Response::page(kind, txn::parameters_of(&b.read()?, p(0), page)?),
         Op::TxnSteps => Response::page(kind, txn::steps(&b.read()?, p(0), page)?),
         Op::DictNames => dict_page(kind, dict::names(), page)?,

@@ -53,6 +53,8 @@ pub(super) fn operation_id(e: &Endpoint) -> String {
         Op::Metrics => "getMetrics".into(),
         Op::Worker => "runWorker".into(),
         Op::OpenApi => "getOpenApiDocument".into(),
+        Op::EventList => "listEvents".into(),
+        Op::EventGet => "getEvent".into(),
     };
     if e.alias {
         format!("{base}Alias")
@@ -86,6 +88,7 @@ pub(super) fn tag(op: Op) -> &'static str {
             "Transactions"
         }
         Op::DictNames | Op::Dict | Op::DictStates => "Dictionaries",
+        Op::EventList | Op::EventGet => "Events",
         Op::Health | Op::Ready | Op::Metrics | Op::Worker | Op::OpenApi => "Administration",
     }
 }

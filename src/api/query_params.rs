@@ -41,10 +41,23 @@ pub(super) fn query_param(name: &str) -> Value {
             json!({"type": "string"}),
             "only records of this id or name in the Facilitator's catalog (one this store's catalog does not hold is refused: which ones exist depends on the store)",
         ),
+        // Repeated as `type=a&type=b`, or `type=a,b`: any of them matches.
+        "type" => (
+            json!({"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}}),
+            "event types or globs of them (`customer_profile.*`, `*.failed`), repeated or separated by commas: an event of any of them",
+        ),
+        "record_id" => (
+            json!({"type": "string", "minLength": 1, "maxLength": 200}),
+            "only the events of this record (an attachment's carry its customer's id)",
+        ),
+        "since" => (
+            json!({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z?)?$"}),
+            "only events created at or after this UTC time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.ffffff][Z])",
+        ),
         _ => (json!({"type": "string"}), "only records with this value"),
     };
     let mut p = json!({"name": name, "in": "query", "required": false, "schema": schema, "description": what});
-    if name == "tag" {
+    if name == "tag" || name == "type" {
         p["style"] = json!("form");
         p["explode"] = json!(true);
     }

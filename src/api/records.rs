@@ -46,9 +46,8 @@ fn writable(schema: &str) -> Option<&'static [&'static str]> {
         "Transaction" => txn::FIELDS,
         "StoredParameter" => txn::PARAMETER_FIELDS,
         "StoredParameterValue" => txn::VALUE_FIELDS,
-        "Program" | "Application" | "Template" | "TemplateStep" | "ParameterMapping" | "Step" => {
-            &[]
-        }
+        "Program" | "Application" | "Template" | "TemplateStep" | "ParameterMapping" | "Step"
+        | "Event" => &[],
         // Not records: the envelope's parts, the answers of the service.
         _ => return None,
     })
@@ -66,6 +65,7 @@ fn derived() -> Map<String, Value> {
     g.subschema_for::<model::reply::DictionaryName>();
     g.subschema_for::<model::reply::Health>();
     g.subschema_for::<model::Profile>();
+    g.subschema_for::<model::event::Event>();
     g.subschema_for::<model::Address>();
     g.subschema_for::<model::Instrument>();
     g.subschema_for::<model::Attachment>();
@@ -284,6 +284,7 @@ pub fn record_schema_name(k: Kind) -> String {
         Kind::Transaction => "Transaction",
         Kind::Parameter => "StoredParameter",
         Kind::Step => "Step",
+        Kind::Event => "Event",
         Kind::Dictionary(name) => return dictionary_schema_name(name),
         Kind::DictionaryName => "DictionaryName",
         Kind::WorkerSummary => "WorkerSummary",

@@ -23,6 +23,11 @@ pub struct Params {
     pub template: Option<String>,
     pub program: Option<String>,
     pub customer: Option<String>,
+    /// `type` of `GET /events`: event type globs (repeated, or separated
+    /// by commas).
+    pub event_types: Vec<String>,
+    pub record_id: Option<String>,
+    pub since: Option<String>,
 }
 
 /// The names of the query parameters an endpoint takes.
@@ -47,8 +52,17 @@ pub fn query_names(q: Query) -> &'static [&'static str] {
         "program",
         "customer",
     ];
+    const EVENTS: &[&str] = &[
+        "page_size",
+        "page_number",
+        "last_evaluated_key",
+        "type",
+        "record_id",
+        "since",
+    ];
     match q {
         Query::None => &[],
+        Query::Events => EVENTS,
         Query::Paging => PAGING,
         Query::Profiles => PROFILES,
         Query::Transactions => TXNS,
@@ -87,6 +101,13 @@ impl Params {
             push("program", self.program.clone());
             push("customer", self.customer.clone());
         }
+        if q == Query::Events {
+            for t in &self.event_types {
+                push("type", Some(t.clone()));
+            }
+            push("record_id", self.record_id.clone());
+            push("since", self.since.clone());
+        }
         out
     }
 
@@ -114,7 +135,7 @@ impl Params {
                 ));
                 continue;
             }
-            if k != "tag" {
+            if k != "tag" && k != "type" {
                 if seen.contains(&k) {
                     errs.push(ApiError::new(
                         code::INVALID_VALUE,
@@ -154,6 +175,11 @@ impl Params {
                 "template" => p.template = Some(v.clone()),
                 "program" => p.program = Some(v.clone()),
                 "customer" => p.customer = Some(v.clone()),
+                "type" => p
+                    .event_types
+                    .extend(v.split(',').map(|t| t.trim().to_string())),
+                "record_id" => p.record_id = Some(v.clone()),
+                "since" => p.since = Some(v.clone()),
                 "tag" => match v.split_once(':') {
                     Some((key, value)) => p.tags.push(Tag {
                         key: key.to_string(),

@@ -9,6 +9,7 @@ pub mod demo;
 pub mod dict;
 pub mod docs;
 mod env;
+pub mod events;
 mod flags;
 pub mod instrument;
 pub mod key;
@@ -309,6 +310,14 @@ pub enum Command {
     /// Dictionaries: the values other requests refer to by number (/dictionaries)
     #[command(subcommand)]
     Dict(dict::DictCommand),
+    /// The event log: what changed, who changed it, when (GET /events; ours)
+    #[command(subcommand, after_help = events::EVENTS_HELP)]
+    Events(events::EventsCommand),
+    /// One record's events, oldest first: who changed it, when, and what it became (ours)
+    #[command(
+        after_help = "Examples:\n  payctl history csp_…             # a profile, its attachments too\n  payctl history trn_… -o table      # a transaction's statuses"
+    )]
+    History(events::HistoryArgs),
     /// Do the background work: attachments, transaction steps
     ///
     /// Bring every queued item as far as it can go: Pending attachments become

@@ -323,6 +323,8 @@ pub(super) fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
         Command::Template(c) => c.exec(g),
         Command::Txn(c) => c.exec(g),
         Command::Dict(c) => c.exec(g),
+        Command::Events(c) => c.exec(g),
+        Command::History(c) => c.exec(g),
         Command::Worker(c) => c.exec(g),
         Command::Store(c) => {
             g.local_only("store check")?;

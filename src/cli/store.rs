@@ -86,10 +86,7 @@ impl StoreCommand {
             bar.set_length(total as u64);
             bar.set_position(done as u64);
         };
-        let report = match &store {
-            crate::store::Store::Json(s) => s.check_with(repair, &progress),
-            _ => store.check(repair),
-        };
+        let report = store.check_with(repair, &progress);
         bar.finish_and_clear();
         let mut report = report?;
         report.repaired.splice(0..0, set_aside);

@@ -202,8 +202,8 @@ fn demote_others(c: &mut Customer, keep: &str, ctx: &Ctx) {
     }
 }
 
-fn write(store: &Store, c: &Customer) -> Result<()> {
-    let mut tx = store.begin();
+fn write(store: &Store, ctx: &Ctx, c: &Customer) -> Result<()> {
+    let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.put_customer(c);
     tx.commit()
 }
@@ -338,7 +338,7 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, aid: &str, body: &Value) -> R
         demote_others(&mut customer, aid, ctx);
     }
     customer.addresses[i] = next;
-    write(store, &customer)?;
+    write(store, ctx, &customer)?;
     Ok(cur.address_id)
 }
 
@@ -369,11 +369,11 @@ pub fn check_delete(store: &Store, cid: &str, aid: &str) -> Result<()> {
 }
 
 /// DELETE …/addresses/{address_id}: the default address cannot be deleted (21003).
-pub fn delete(store: &Store, cid: &str, aid: &str) -> Result<String> {
+pub fn delete(store: &Store, ctx: &Ctx, cid: &str, aid: &str) -> Result<String> {
     let mut customer = load(store, cid)?;
     let i = position(&customer, aid)?;
     deletable(&customer, i)?;
     let removed = customer.addresses.remove(i);
-    write(store, &customer)?;
+    write(store, ctx, &customer)?;
     Ok(removed.address_id)
 }

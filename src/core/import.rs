@@ -710,7 +710,14 @@ fn write_chunk(
         Some(n) if store.created_count()? == Some(n) => vec![None; keys.len()],
         _ => store.key_owners(&keys)?,
     };
-    let mut tx = store.begin();
+    // Every new customer of an import carries its actor and time.
+    let mut tx = match news.first() {
+        Some((_, c, _)) => {
+            let audit = &c.profile.audit;
+            store.begin_by(&audit.created_by, &audit.created_datetime)
+        }
+        None => store.begin(),
+    };
     let mut chunk = Chunk::default();
     for ((line, customer, json), owner) in news.into_iter().zip(owners) {
         if owner.is_some() {

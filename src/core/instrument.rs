@@ -276,7 +276,7 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
     }
     let new_id = instrument.payment_instrument_id.clone();
     customer.instruments.push(instrument);
-    let mut tx = store.begin();
+    let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.put_customer(&customer);
     tx.commit_created(&new_id)?;
     Ok(new_id)
@@ -422,7 +422,7 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, pid: &str, body: &Value) -> R
             .find(|i| i.payment_instrument_id == pid)
             .expect("found above");
         *slot = next;
-        let mut tx = store.begin();
+        let mut tx = store.begin_by(&ctx.actor, &ctx.now);
         tx.put_customer(&customer);
         tx.commit()?;
     }

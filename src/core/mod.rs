@@ -5,6 +5,7 @@ pub(crate) mod address;
 pub mod api_keys;
 pub(crate) mod body;
 pub(crate) mod dict;
+pub mod events;
 pub(crate) mod idempotency;
 pub mod import;
 pub(crate) mod instrument;

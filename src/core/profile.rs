@@ -329,7 +329,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     }
     let customer = new.into_customer(ctx);
     let id = customer.profile.customer_profile_id.clone();
-    let mut tx = store.begin();
+    let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.new_customer(customer)?;
     tx.commit_created(&id)?;
     Ok(id)
@@ -516,7 +516,7 @@ pub fn update(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         p.customer_type_id = customer_type_id;
         p.customer_profile_individual = individual;
         p.audit.touch(&ctx.actor, &ctx.now);
-        let mut tx = store.begin();
+        let mut tx = store.begin_by(&ctx.actor, &ctx.now);
         tx.put_customer(&customer);
         tx.commit()?;
     }

@@ -181,7 +181,7 @@ pub fn attach(
             });
         }
     }
-    let mut tx = store.begin();
+    let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.put_customer(&customer);
     tx.enqueue(&QueueItem::attach(csp, prm));
     tx.commit_created(csp)?;

@@ -121,7 +121,7 @@ fn batches(
             continue;
         }
         let mut batch = Summary::default();
-        let mut tx = store.begin();
+        let mut tx = store.begin_by(&ctx.actor, &ctx.now);
         let mut failed = None;
         for (i, item) in queue.iter().enumerate() {
             match process(&mut tx, ctx, &catalog, item, &mut batch) {

@@ -45,6 +45,8 @@ pub enum RecordKind {
     ApiKey,
     /// A key just created, with its secret (shown once); its id is its name.
     NewApiKey,
+    /// An event of the log (`events list`, `history`).
+    Event,
     /// A report of ours that is not a record (store check, migrate, demo,
     /// generate-docs): no id; its scalar fields as columns.
     Summary,
@@ -67,6 +69,7 @@ impl RecordKind {
             Transaction => "transaction_id",
             Parameter => "transaction_parameter_id",
             Step => "transaction_step_id",
+            Event => "event_id",
             DictionaryName => "dictionary_name",
             Context | ApiKey | NewApiKey => "name",
             Dictionary(name) => {

@@ -185,6 +185,13 @@ impl Col {
 fn layout(kind: RecordKind) -> Option<Vec<Col>> {
     use Get::*;
     let cols = match kind {
+        RecordKind::Event => vec![
+            col("seq", Path("sequence")),
+            col("time", Path("created_datetime")),
+            col("type", Path("event_type")),
+            col("record", Path("record_id")),
+            col("actor", Path("actor")),
+        ],
         RecordKind::Step => vec![
             col("seq", Path("sequence")),
             col("transaction_step_id", Path("transaction_step_id")),

@@ -15,6 +15,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use super::events::{self, Author};
 use super::memory::MemoryStore;
 use super::pg::PgStore;
 use super::report::Report;
@@ -25,6 +26,7 @@ use crate::error::{Error, Result, code};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
 use crate::model::catalog::Catalog;
+use crate::model::event::{self, Event, NewEvent};
 use crate::model::invariants::{self, Subject, Violation};
 use crate::model::txn::TxnFile;
 
@@ -245,8 +247,87 @@ impl Store {
     }
 
     /// `store check [--repair]`.
+    /// `store check [--repair]`: the backend's own check, then the event
+    /// chain's (which `--repair` never rewrites).
     pub fn check(&self, repair: bool) -> Result<Report> {
-        self.backend().check(repair)
+        self.check_with(repair, &|_, _| {})
+    }
+
+    /// [`Store::check`] telling `progress` how far the JSON directory's
+    /// records are (shards done, of all).
+    pub fn check_with(
+        &self,
+        repair: bool,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<Report> {
+        let mut report = match self {
+            Store::Json(s) => s.check_with(repair, progress)?,
+            _ => self.backend().check(repair)?,
+        };
+        self.check_events(&mut report.findings)?;
+        Ok(report)
+    }
+
+    /// Verify the event chain from the first event to the last, a segment
+    /// at a time (bounded memory): each event's sequence, id, previous
+    /// hash and hash. A changed, removed, added or reordered event is
+    /// reported by its id (or its place), once per break of the chain.
+    fn check_events(&self, findings: &mut Vec<super::report::Finding>) -> Result<()> {
+        const CHUNK: u64 = 1024;
+        let last = self.events_last()?;
+        let mut prev = event::GENESIS.to_string();
+        let mut seq = 1;
+        let mut expect = 1;
+        let mut reported = 0;
+        let mut report = |problem: String| {
+            reported += 1;
+            if reported <= 100 {
+                findings.push(super::report::Finding {
+                    path: "events".into(),
+                    problem,
+                    repairable: false,
+                });
+            }
+        };
+        while seq <= last {
+            let to = (seq + CHUNK - 1).min(last);
+            let lines = self.event_lines(seq, to)?;
+            if lines.len() as u64 != to - seq + 1 {
+                report(format!(
+                    "the event log holds {} of the events {seq}..{to} (the head says {last}): events were removed",
+                    lines.len()
+                ));
+            }
+            for line in &lines {
+                match event::verify(line, expect, &prev) {
+                    Ok(e) => prev = e.hash,
+                    Err(problem) => {
+                        let parsed = event::parse(line);
+                        let id = parsed
+                            .as_ref()
+                            .map(|e| e.event_id.clone())
+                            .unwrap_or_else(|_| format!("at sequence {expect}"));
+                        report(format!("event {id}: {problem}"));
+                        // Carry on from what the line says, so that one
+                        // break is reported once.
+                        if let Ok(e) = parsed {
+                            prev = e.hash;
+                            expect = e.sequence;
+                        }
+                    }
+                }
+                expect += 1;
+            }
+            seq = to + 1;
+        }
+        if reported > 100 {
+            findings.push(super::report::Finding {
+                path: "events".into(),
+                problem: format!("and {} more breaks of the event chain", reported - 100),
+                repairable: false,
+            });
+        }
+        Ok(())
     }
 
     /// The API key whose secret's SHA-256 is `hash` (see [`Storage::api_key`]).
@@ -269,11 +350,66 @@ impl Store {
         self.backend().api_keys_stamp()
     }
 
+    /// A write transaction that records no event: for what has no event
+    /// type (API keys) and for copying a store as it is (`store migrate`).
     pub fn begin(&self) -> Tx<'_> {
         Tx {
             inner: self.backend().begin(),
+            store: self.backend(),
             broken: None,
+            author: None,
+            customers: Vec::new(),
+            txns: Vec::new(),
+            seen: std::collections::HashSet::new(),
         }
+    }
+
+    /// A write transaction whose changes `actor` makes at `at`: its commit
+    /// records one event per changed record (see [`super::events`]).
+    pub fn begin_by(&self, actor: &str, at: &str) -> Tx<'_> {
+        let mut tx = self.begin();
+        tx.author = Some(Author {
+            actor: actor.to_string(),
+            at: at.to_string(),
+        });
+        tx
+    }
+
+    /// The sequence of the last event (0: none).
+    pub fn events_last(&self) -> Result<u64> {
+        self.backend().events_last()
+    }
+
+    /// The events `from..=to` that exist, in order, parsed.
+    pub fn events(&self, from: u64, to: u64) -> Result<Vec<Event>> {
+        self.parse_events(self.backend().event_lines(from, to)?)
+    }
+
+    /// The events of `record_id`, oldest first.
+    pub fn record_events(&self, record_id: &str) -> Result<Vec<Event>> {
+        self.parse_events(self.backend().record_event_lines(record_id)?)
+    }
+
+    /// The stored lines of the events `from..=to` (`store check`).
+    pub fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
+        self.backend().event_lines(from, to)
+    }
+
+    fn parse_events(&self, lines: Vec<String>) -> Result<Vec<Event>> {
+        lines
+            .iter()
+            .map(|l| {
+                event::parse(l).map_err(|e| {
+                    Error::store(
+                        code::STORE_UNREADABLE,
+                        format!(
+                            "the event log of {} holds a damaged event: {e}",
+                            self.root().display()
+                        ),
+                    )
+                })
+            })
+            .collect()
     }
 }
 
@@ -289,17 +425,66 @@ impl Store {
 /// disk beforehand is left to `store check`.
 pub struct Tx<'s> {
     inner: Box<dyn StorageTx + 's>,
+    /// The store as committed: the versions before this transaction.
+    store: &'s dyn Storage,
     /// The first invariant a put broke.
     broken: Option<Violation>,
+    /// Who makes the changes: `None` records no event ([`Store::begin`]).
+    author: Option<Author>,
+    /// The customers and transactions put, in order, each once: `true`
+    /// for a customer created here (no version before).
+    customers: Vec<(String, bool)>,
+    txns: Vec<String>,
+    seen: std::collections::HashSet<String>,
 }
 
 impl Tx<'_> {
     pub fn put_customer(&mut self, c: &Customer) {
         self.guard_customer(c);
+        self.touch_customer(c.id(), false);
         self.inner.put_customer(c)
     }
 
+    fn touch_customer(&mut self, id: &str, created: bool) {
+        if self.author.is_some() && self.seen.insert(id.to_string()) {
+            self.customers.push((id.to_string(), created));
+        }
+    }
+
+    /// The events of everything put, handed to the backend for its commit.
+    fn record(&mut self) -> Result<()> {
+        let Some(by) = self.author.clone() else {
+            return Ok(());
+        };
+        let mut out = Vec::new();
+        for (id, created) in std::mem::take(&mut self.customers) {
+            let Some(after) = self.inner.customer(&id)? else {
+                continue;
+            };
+            let before = if created {
+                None
+            } else {
+                self.store.customer(&id)?
+            };
+            events::customer(&by, before.as_ref(), &after, &mut out);
+        }
+        for id in std::mem::take(&mut self.txns) {
+            let Some(after) = self.inner.txn(&id)? else {
+                continue;
+            };
+            let before = self.store.txn(&id)?;
+            events::txn(&by, before.as_ref(), &after, &mut out);
+        }
+        if !out.is_empty() {
+            self.inner.put_events(out);
+        }
+        Ok(())
+    }
+
     pub fn put_txn(&mut self, t: &TxnFile) {
+        if self.author.is_some() && self.seen.insert(t.transaction.transaction_id.clone()) {
+            self.txns.push(t.transaction.transaction_id.clone());
+        }
         let now = invariants::txn(t, None);
         // The version before is read only for a record that breaks one.
         if self.broken.is_none() && !now.is_empty() {
@@ -354,6 +539,7 @@ impl Tx<'_> {
 
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.check_new(&c);
+        self.touch_customer(c.id(), true);
         self.inner.new_customer(c)
     }
 
@@ -361,6 +547,7 @@ impl Tx<'_> {
     /// [`StorageTx::new_customer_serialized`]).
     pub fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
         self.check_new(&c);
+        self.touch_customer(c.id(), true);
         self.inner.new_customer_serialized(c, json)
     }
 
@@ -398,14 +585,22 @@ impl Tx<'_> {
         self.inner.is_empty()
     }
 
-    pub fn commit(self) -> Result<()> {
+    pub fn commit(mut self) -> Result<()> {
         self.unbroken()?;
+        self.record()?;
         self.inner.commit()
     }
 
-    pub fn commit_created(self, result: &str) -> Result<()> {
+    pub fn commit_created(mut self, result: &str) -> Result<()> {
         self.unbroken()?;
+        self.record()?;
         self.inner.commit_created(result)
+    }
+
+    /// Events that no aggregate carries (a webhook created or deleted, a
+    /// store reset or restored), committed with this transaction.
+    pub fn put_events(&mut self, events: Vec<NewEvent>) {
+        self.inner.put_events(events)
     }
 
     /// [`Tx::commit`], saying how the commit ended: a loop of commits (the

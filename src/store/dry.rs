@@ -145,6 +145,15 @@ impl Storage for DryStore {
     fn check(&self, _repair: bool) -> Result<Report> {
         Err(Error::usage("store check has no --dry-run"))
     }
+    fn events_last(&self) -> Result<u64> {
+        self.inner.backend().events_last()
+    }
+    fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
+        self.inner.backend().event_lines(from, to)
+    }
+    fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
+        self.inner.backend().record_event_lines(record_id)
+    }
     fn begin(&self) -> Box<dyn StorageTx + '_> {
         Box::new(DryTx {
             store: self,
@@ -202,6 +211,8 @@ impl StorageTx for DryTx<'_> {
     fn api_keys_used(&mut self, _used: &[(String, String)]) -> Result<()> {
         Ok(())
     }
+    /// A dry run records no event (nothing was changed).
+    fn put_events(&mut self, _events: Vec<crate::model::event::NewEvent>) {}
     fn is_empty(&self) -> bool {
         self.customers.is_empty() && self.txns.is_empty()
     }

@@ -85,6 +85,9 @@ struct Data {
     /// API keys by hash, and their creation order.
     api_keys: HashMap<String, ApiKey>,
     api_key_order: Vec<String>,
+    /// The event log's lines, sequence `i + 1` at `i`, and the last hash.
+    events: Vec<String>,
+    events_hash: String,
 }
 
 impl MemoryStore {
@@ -104,6 +107,8 @@ impl MemoryStore {
                 idempotency: HashMap::new(),
                 api_keys: HashMap::new(),
                 api_key_order: Vec::new(),
+                events: Vec::new(),
+                events_hash: crate::model::event::GENESIS.to_string(),
             })),
             armed: Default::default(),
             turns: Default::default(),
@@ -378,7 +383,30 @@ impl Storage for MemoryStore {
             idempotency: Vec::new(),
             api_keys: Vec::new(),
             api_used: Vec::new(),
+            events: Vec::new(),
         })
+    }
+
+    fn events_last(&self) -> Result<u64> {
+        Ok(self.data().events.len() as u64)
+    }
+
+    fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
+        let d = self.data();
+        let to = to.min(d.events.len() as u64);
+        Ok((from.max(1)..=to)
+            .map(|s| d.events[s as usize - 1].clone())
+            .collect())
+    }
+
+    fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
+        Ok(self
+            .data()
+            .events
+            .iter()
+            .filter(|l| crate::model::event::parse(l).is_ok_and(|e| e.record_id == record_id))
+            .cloned()
+            .collect())
     }
 }
 
@@ -434,6 +462,7 @@ struct MemoryTx<'s> {
     txn_at: HashMap<String, usize>,
     enqueued: Vec<QueueItem>,
     dequeued: Vec<QueueItem>,
+    events: Vec<crate::model::event::NewEvent>,
     idempotency: Vec<idempotency::Record>,
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
@@ -479,6 +508,12 @@ impl MemoryTx<'_> {
             if d.txns.insert(id.clone(), t.clone()).is_none() {
                 d.txn_order.push(id);
             }
+        }
+        for e in &self.events {
+            let seq = d.events.len() as u64 + 1;
+            let (line, hash) = crate::model::event::seal(e, seq, &d.events_hash);
+            d.events.push(line);
+            d.events_hash = hash;
         }
         for q in &self.enqueued {
             d.queue.insert(q.file_name(), q.clone());
@@ -608,8 +643,13 @@ impl StorageTx for MemoryTx<'_> {
         Ok(())
     }
 
+    fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
+        self.events.extend(events)
+    }
+
     fn is_empty(&self) -> bool {
-        self.customers.is_empty()
+        self.events.is_empty()
+            && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()
             && self.dequeued.is_empty()

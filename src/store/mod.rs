@@ -20,6 +20,7 @@
 
 pub mod backend;
 pub mod dry;
+pub mod events;
 pub mod fault;
 pub mod idempotency;
 pub mod json;

@@ -141,6 +141,16 @@ pub trait Storage {
         Ok(None)
     }
 
+    /// The sequence of the last event (0: none yet).
+    fn events_last(&self) -> Result<u64>;
+
+    /// The stored lines of the events `from..=to` that exist, in sequence
+    /// order (see `model::event`).
+    fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>>;
+
+    /// The stored lines of the events of `record_id`, oldest first.
+    fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>>;
+
     /// Start a write transaction. Only a store opened for writing may write.
     fn begin(&self) -> Box<dyn StorageTx + '_>;
 }
@@ -192,6 +202,11 @@ pub trait StorageTx {
     /// The last use of keys: `(hash, time)`, each kept only when later than
     /// the one stored.
     fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()>;
+
+    /// The events of this transaction's changes, in order: the backend
+    /// seals them after its last event in the same commit (see
+    /// `model::event`).
+    fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>);
 
     /// Whether nothing was put into it.
     fn is_empty(&self) -> bool;

@@ -372,7 +372,8 @@ fn reads_work_while_the_disk_is_full() {
     // A write on the full disk: exit 3, naming the file it could not write
     // and that it belongs to the earlier, committed change. (The journal
     // holds every point commit since the files were last synced, the first
-    // create's too: the file named is the first record of its replay.)
+    // create's too: the file named is the first whole file of its replay,
+    // the head of the event log.)
     let o = run(
         &env,
         full,
@@ -381,7 +382,7 @@ fn reads_work_while_the_disk_is_full() {
     );
     o.refused(3, 30003)
         .mentions(NO_SPACE)
-        .mentions("/customers/")
+        .mentions("/events/head")
         .mentions("a change committed earlier");
     assert!(journal.exists());
     assert_eq!(
@@ -484,9 +485,10 @@ fn really_full(env: &Env, make_full: &dyn Fn(u64), make_room: &dyn Fn()) {
     assert_eq!(ok(env.run(&["profile", "get", &a])).data().len(), 1);
     make_room();
 
-    // Room for one: the journal fits, the record does not. The create is
+    // Room for two pages: the journal (the record, its event and index
+    // lines) fits, the files it names do not. The create is
     // committed: it answers its id, and says the rest is left to replay.
-    make_full(1);
+    make_full(2);
     let o = ok(run(env, None, &args, Some(&body)));
     let b = o.id();
     assert!(o.stderr.contains("the change was committed"), "{o:?}");

@@ -443,11 +443,12 @@ struct Seeded {
     cpa: String,
     pin: String,
     trn: String,
+    evt: String,
 }
 
 impl Seeded {
     /// The path parameters of `path` and their values.
-    fn params(&self) -> [(&str, &str); 8] {
+    fn params(&self) -> [(&str, &str); 9] {
         [
             ("customer_profile_id", &self.csp),
             ("program_id", &self.prm),
@@ -457,6 +458,7 @@ impl Seeded {
             ("transaction_id", &self.trn),
             ("address_id", &self.cpa),
             ("payment_instrument_id", &self.pin),
+            ("event_id", &self.evt),
         ]
     }
 
@@ -528,6 +530,7 @@ fn seed(env: &Env, s: &Server, doc: &Value) -> Seeded {
         format!("/applications/{app}/transaction-templates"),
         "transaction_template_id",
     );
+    let evt = first("/events".into(), "event_id");
     Seeded {
         csp,
         prm,
@@ -536,6 +539,7 @@ fn seed(env: &Env, s: &Server, doc: &Value) -> Seeded {
         cpa,
         pin,
         trn,
+        evt,
     }
 }
 

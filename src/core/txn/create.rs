@@ -76,7 +76,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         parameters,
         steps: Vec::new(),
     };
-    let mut tx = store.begin();
+    let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.enqueue(&QueueItem::txn(&transaction_id));
     tx.put_txn(&file);
     tx.commit_created(&transaction_id)?;

@@ -15,6 +15,7 @@ impl JsonTx<'_> {
             journal::recover_pending(&self.store.root)?;
         }
         self.stage_api_keys();
+        self.stage_events()?;
         self.derive()?;
         self.prepare_txn_index()?;
         if !self.new_profiles.is_empty() {

@@ -82,6 +82,15 @@ impl storage::Storage for JsonStore {
     fn api_keys_stamp(&self) -> Result<Option<String>> {
         JsonStore::api_keys_stamp(self)
     }
+    fn events_last(&self) -> Result<u64> {
+        Ok(self.events_head()?.0)
+    }
+    fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
+        JsonStore::event_lines(self, from, to)
+    }
+    fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
+        JsonStore::record_event_lines(self, record_id)
+    }
     fn begin(&self) -> Box<dyn storage::StorageTx + '_> {
         Box::new(JsonStore::begin(self))
     }
@@ -120,6 +129,9 @@ impl storage::StorageTx for JsonTx<'_> {
     }
     fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
         JsonTx::api_keys_used(self, used)
+    }
+    fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
+        self.events.extend(events)
     }
     fn is_empty(&self) -> bool {
         JsonTx::is_empty(self)

@@ -21,6 +21,7 @@ pub mod attachments;
 pub mod check;
 mod commit;
 mod derive;
+pub(crate) mod events;
 pub mod facts;
 pub mod fields;
 pub mod group;

@@ -529,6 +529,7 @@ impl JsonStore {
             new_txns: Vec::new(),
             txn_moves: BTreeMap::new(),
             api: Default::default(),
+            events: Vec::new(),
         }
     }
 }

@@ -49,6 +49,8 @@ pub struct JsonTx<'s> {
     pub(super) txn_moves: BTreeMap<String, (u32, u32)>,
     /// The API keys and their use as this transaction leaves them.
     pub(super) api: api_keys::Pending,
+    /// The events of its changes, sealed when it is prepared.
+    pub(super) events: Vec<crate::model::event::NewEvent>,
 }
 
 impl JsonTx<'_> {
@@ -428,6 +430,7 @@ impl JsonTx<'_> {
             && self.new_txns.is_empty()
             && self.txn_moves.is_empty()
             && self.api.is_empty()
+            && self.events.is_empty()
     }
 
     /// Apply everything durably; on return the change is on disk.

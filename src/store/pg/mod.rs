@@ -14,6 +14,7 @@
 mod api_keys;
 pub mod check;
 pub mod conn;
+mod events;
 pub mod pool;
 pub mod schema;
 pub mod tx;
@@ -982,6 +983,15 @@ impl crate::store::storage::Storage for PgStore {
     }
     fn has_api_keys(&self) -> Result<bool> {
         PgStore::has_api_keys(self)
+    }
+    fn events_last(&self) -> Result<u64> {
+        PgStore::events_last(self)
+    }
+    fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
+        PgStore::event_lines(self, from, to)
+    }
+    fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
+        PgStore::record_event_lines(self, record_id)
     }
     fn begin(&self) -> Box<dyn crate::store::storage::StorageTx + '_> {
         Box::new(PgStore::begin(self))

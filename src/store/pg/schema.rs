@@ -24,8 +24,11 @@
 /// table; an older database gets it, counted once, at its next open);
 /// 5: `payctl_keys`, the API keys of `payctl serve` (a payctl of version 4
 /// would serve a database that has keys without asking for one; an older
-/// database gets the empty table at its next open).
-pub const SCHEMA_VERSION: u32 = 5;
+/// database gets the empty table at its next open);
+/// 6: `payctl_events` and `payctl_event_head`, the event log (a payctl of
+/// version 5 would change records without their events; an older database
+/// gets the empty log at its next open).
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// The rows of `payctl_counts` that hold the number of customers: a commit
 /// adds its new customers to one of them, chosen at random, so that
@@ -82,6 +85,20 @@ CREATE TABLE IF NOT EXISTS payctl_keys (
     revoked text,
     last_used text
 );
+CREATE TABLE IF NOT EXISTS payctl_events (
+    seq bigint PRIMARY KEY,
+    record_id text NOT NULL,
+    line text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS payctl_events_record ON payctl_events (record_id, seq);
+CREATE TABLE IF NOT EXISTS payctl_event_head (
+    one integer PRIMARY KEY CHECK (one = 1),
+    seq bigint NOT NULL,
+    hash text NOT NULL
+);
+INSERT INTO payctl_event_head (one, seq, hash)
+    VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000')
+    ON CONFLICT DO NOTHING;
 CREATE TABLE IF NOT EXISTS payctl_counts (
     name text NOT NULL,
     slot integer NOT NULL,
@@ -118,13 +135,14 @@ CREATE INDEX IF NOT EXISTS payctl_customers_tags ON payctl_customers
 
 /// The tables a store has, for `store migrate` (a target must have none of
 /// their rows) and for the check of a database in an unexpected state.
-pub const RECORD_TABLES: [&str; 6] = [
+pub const RECORD_TABLES: [&str; 7] = [
     "payctl_customers",
     "payctl_transactions",
     "payctl_attachments",
     "payctl_queue",
     "payctl_idempotency",
     "payctl_keys",
+    "payctl_events",
 ];
 
 #[cfg(test)]

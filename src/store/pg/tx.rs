@@ -24,6 +24,7 @@ pub struct PgTx<'s> {
     idempotency: Vec<crate::store::idempotency::Record>,
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
+    events: Vec<crate::model::event::NewEvent>,
 }
 
 impl<'s> PgTx<'s> {
@@ -39,6 +40,7 @@ impl<'s> PgTx<'s> {
             idempotency: Vec::new(),
             api_keys: Vec::new(),
             api_used: Vec::new(),
+            events: Vec::new(),
         }
     }
 
@@ -111,7 +113,8 @@ impl<'s> PgTx<'s> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.customers.is_empty()
+        self.events.is_empty()
+            && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()
             && self.dequeued.is_empty()
@@ -233,6 +236,8 @@ impl<'s> PgTx<'s> {
                 )?;
             }
             super::api_keys::write(c, &self.api_keys, &self.api_used)?;
+            // Last: the head's lock is held only until the COMMIT below.
+            super::events::write(c, &self.events)?;
             if let Some((a, result)) = &idem {
                 let result = serde_json::Value::String(result.clone()).to_string();
                 c.execute(
@@ -300,6 +305,9 @@ impl crate::store::storage::StorageTx for PgTx<'_> {
     }
     fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
         PgTx::api_keys_used(self, used)
+    }
+    fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
+        self.events.extend(events)
     }
     fn is_empty(&self) -> bool {
         PgTx::is_empty(self)

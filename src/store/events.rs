@@ -1,0 +1,180 @@
+//! The events a write records, read off the aggregates it changed: the
+//! facade ([`super::Tx`]) compares each customer and transaction put into a
+//! transaction with the version stored before it, and hands the backend one
+//! [`NewEvent`] per changed record, which the backend seals into its chain
+//! in the same commit (see `model::event`).
+//!
+//! Deriving the events from the aggregates, in one place for every backend,
+//! means no write can change a record without its event: `core` says what
+//! the aggregates are now, as it always has.
+
+use serde::Serialize;
+
+use crate::mask;
+use crate::model::event::NewEvent;
+use crate::model::status;
+use crate::model::txn::TxnFile;
+use crate::model::{Address, Customer};
+
+/// Who makes the changes of a transaction, and when.
+#[derive(Debug, Clone)]
+pub struct Author {
+    pub actor: String,
+    pub at: String,
+}
+
+/// A record as a GET shows it: its JSON with every sensitive value masked.
+pub fn shown<T: Serialize>(record: &T) -> String {
+    let mut v = serde_json::to_value(record).unwrap_or(serde_json::Value::Null);
+    mask::mask(&mut v);
+    v.to_string()
+}
+
+fn event<T: Serialize>(
+    by: &Author,
+    event_type: &str,
+    record_id: &str,
+    customer: Option<&str>,
+    record: &T,
+) -> NewEvent {
+    NewEvent {
+        event_type: event_type.to_string(),
+        record_id: record_id.to_string(),
+        customer_profile_id: customer.map(str::to_string),
+        actor: by.actor.clone(),
+        created_datetime: by.at.clone(),
+        data: shown(record),
+    }
+}
+
+/// The events of a customer aggregate that was `before` and is `after`.
+pub fn customer(by: &Author, before: Option<&Customer>, after: &Customer, out: &mut Vec<NewEvent>) {
+    let cid = after.id();
+    let c = Some(cid);
+    match before {
+        None => out.push(event(
+            by,
+            "customer_profile.created",
+            cid,
+            c,
+            &after.profile,
+        )),
+        Some(b) if b.profile != after.profile => out.push(event(
+            by,
+            "customer_profile.updated",
+            cid,
+            c,
+            &after.profile,
+        )),
+        _ => {}
+    }
+    let old_addresses: &[Address] = before.map(|b| b.addresses.as_slice()).unwrap_or(&[]);
+    for a in &after.addresses {
+        match old_addresses.iter().find(|o| o.address_id == a.address_id) {
+            None => out.push(event(by, "address.created", &a.address_id, c, a)),
+            Some(o) if o != a => out.push(event(by, "address.updated", &a.address_id, c, a)),
+            _ => {}
+        }
+    }
+    for o in old_addresses {
+        if !after.addresses.iter().any(|a| a.address_id == o.address_id) {
+            out.push(event(by, "address.deleted", &o.address_id, c, o));
+        }
+    }
+    let old_instruments = before.map(|b| b.instruments.as_slice()).unwrap_or(&[]);
+    for i in &after.instruments {
+        let id = &i.payment_instrument_id;
+        match old_instruments
+            .iter()
+            .find(|o| &o.payment_instrument_id == id)
+        {
+            None => out.push(event(by, "payment_instrument.created", id, c, i)),
+            Some(o) if o != i => out.push(event(by, "payment_instrument.updated", id, c, i)),
+            _ => {}
+        }
+    }
+    let old_attachments = before.map(|b| b.attachments.as_slice()).unwrap_or(&[]);
+    for a in &after.attachments {
+        let was = old_attachments
+            .iter()
+            .find(|o| o.program_id == a.program_id);
+        if was.is_none() {
+            out.push(event(by, "attachment.requested", cid, c, a));
+        }
+        let status_was = was.map(|w| w.customer_profile_program_status_id);
+        let now = a.customer_profile_program_status_id;
+        if status_was != Some(now) {
+            let ty = match now {
+                status::attachment::ATTACHED => Some("attachment.attached"),
+                status::attachment::REJECTED => Some("attachment.rejected"),
+                // Back to pending (a new request): requested again.
+                _ if was.is_some() => Some("attachment.requested"),
+                _ => None,
+            };
+            if let Some(ty) = ty {
+                out.push(event(by, ty, cid, c, a));
+            }
+        }
+    }
+}
+
+/// The customer a transaction moves money for: the first parameter value
+/// that names one.
+fn txn_customer(t: &TxnFile) -> Option<&str> {
+    t.parameters
+        .iter()
+        .flat_map(|p| p.transaction_parameter_values.iter())
+        .find_map(|v| v.customer_profile_id.as_deref())
+}
+
+fn txn_status(id: u32) -> Option<&'static str> {
+    Some(match id {
+        status::txn::CREATED => "transaction.created",
+        status::txn::PROCESSING => "transaction.processing",
+        status::txn::COMPLETED => "transaction.completed",
+        status::txn::FAILED => "transaction.failed",
+        _ => return None,
+    })
+}
+
+fn step_status(id: u32) -> Option<&'static str> {
+    Some(match id {
+        status::step::COMPLETED => "transaction_step.completed",
+        status::step::FAILED => "transaction_step.failed",
+        status::step::CANCELLED => "transaction_step.cancelled",
+        _ => return None,
+    })
+}
+
+/// The events of a transaction aggregate that was `before` and is `after`.
+pub fn txn(by: &Author, before: Option<&TxnFile>, after: &TxnFile, out: &mut Vec<NewEvent>) {
+    let t = &after.transaction;
+    let tid = &t.transaction_id;
+    let c = txn_customer(after);
+    // Created first, then what its steps did, then where that left it.
+    if before.is_none() {
+        out.push(event(by, "transaction.created", tid, c, t));
+    }
+    let old_steps = before.map(|b| b.steps.as_slice()).unwrap_or(&[]);
+    for s in &after.steps {
+        let id = &s.transaction_step_id;
+        let was = old_steps.iter().find(|o| &o.transaction_step_id == id);
+        if was.is_none() {
+            out.push(event(by, "transaction_step.created", id, c, s));
+        }
+        let status_was = was.map(|w| w.transaction_step_status_id);
+        if status_was != Some(s.transaction_step_status_id)
+            && let Some(ty) = step_status(s.transaction_step_status_id)
+        {
+            out.push(event(by, ty, id, c, s));
+        }
+    }
+    let status_was = before.map_or(status::txn::CREATED, |b| {
+        b.transaction.transaction_status_id
+    });
+    if status_was != t.transaction_status_id
+        && let Some(ty) = txn_status(t.transaction_status_id)
+    {
+        out.push(event(by, ty, tid, c, t));
+    }
+}

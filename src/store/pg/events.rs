@@ -1,0 +1,89 @@
+//! The event log in the database: rows of `payctl_events` (the sealed line
+//! of each event, by its sequence, with its record id indexed), and the
+//! head of the chain in the one row of `payctl_event_head`, which a commit
+//! with events locks (`FOR UPDATE`) to take the next sequences: commits
+//! with events are serialized there, briefly, at their end, so that the
+//! sequence is gapless and the chain unbroken whatever the number of
+//! processes and servers on the database.
+
+use postgres::types::Type;
+
+use super::PgStore;
+use crate::error::Result;
+use crate::model::event::{self, NewEvent};
+
+impl PgStore {
+    pub fn events_last(&self) -> Result<u64> {
+        Ok(self
+            .row("SELECT seq FROM payctl_event_head WHERE one = 1", &[], &[])?
+            .map(|r| r.get::<_, i64>(0))
+            .unwrap_or(0)
+            .max(0) as u64)
+    }
+
+    pub fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
+        let (from, to) = (
+            from.min(i64::MAX as u64) as i64,
+            to.min(i64::MAX as u64) as i64,
+        );
+        Ok(self
+            .rows(
+                "SELECT line FROM payctl_events WHERE seq BETWEEN $1 AND $2 ORDER BY seq",
+                &[Type::INT8, Type::INT8],
+                &[&from, &to],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
+    pub fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
+        Ok(self
+            .rows(
+                "SELECT line FROM payctl_events WHERE record_id = $1 ORDER BY seq",
+                &[Type::TEXT],
+                &[&record_id],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+}
+
+/// Seal `events` after the head and write them (see `PgTx::write`), in the
+/// write's database transaction.
+pub(super) fn write(
+    c: &mut postgres::Client,
+    events: &[NewEvent],
+) -> std::result::Result<(), postgres::Error> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let head = c.query_one(
+        "SELECT seq, hash FROM payctl_event_head WHERE one = 1 FOR UPDATE",
+        &[],
+    )?;
+    let mut seq = head.get::<_, i64>(0) as u64;
+    let mut hash: String = head.get(1);
+    let mut seqs: Vec<i64> = Vec::with_capacity(events.len());
+    let mut records: Vec<String> = Vec::with_capacity(events.len());
+    let mut lines: Vec<String> = Vec::with_capacity(events.len());
+    for e in events {
+        seq += 1;
+        let (line, h) = event::seal(e, seq, &hash);
+        hash = h;
+        seqs.push(seq as i64);
+        records.push(e.record_id.clone());
+        lines.push(line);
+    }
+    c.execute(
+        "INSERT INTO payctl_events (seq, record_id, line) \
+         SELECT * FROM unnest($1::int8[], $2::text[], $3::text[])",
+        &[&seqs, &records, &lines],
+    )?;
+    c.execute(
+        "UPDATE payctl_event_head SET seq = $1, hash = $2 WHERE one = 1",
+        &[&(seq as i64), &hash],
+    )?;
+    Ok(())
+}
