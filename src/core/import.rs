@@ -716,7 +716,7 @@ fn write_chunk(
             let audit = &c.profile.audit;
             store.begin_by(&audit.created_by, &audit.created_datetime)
         }
-        None => store.begin(),
+        None => store.begin_without_events(),
     };
     let mut chunk = Chunk::default();
     for ((line, customer, json), owner) in news.into_iter().zip(owners) {

@@ -40,7 +40,7 @@ pub fn migrate(
         if ids.is_empty() {
             break;
         }
-        let mut tx = target.begin();
+        let mut tx = target.begin_without_events();
         for id in &ids {
             let c = source
                 .customer(id)?
@@ -56,7 +56,7 @@ pub fn migrate(
     want.transactions = txns.len();
     progress("transactions", 0, txns.len());
     for (i, chunk) in txns.chunks(BATCH).enumerate() {
-        let mut tx = target.begin();
+        let mut tx = target.begin_without_events();
         for s in chunk {
             let t: TxnFile = source
                 .txn(&s.id)?
@@ -76,7 +76,7 @@ pub fn migrate(
     want.queued = queue.len();
     want.idempotency_keys = keys.len();
     want.api_keys = api_keys.len();
-    let mut tx = target.begin();
+    let mut tx = target.begin_without_events();
     for q in &queue {
         tx.enqueue(q);
     }

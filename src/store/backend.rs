@@ -352,7 +352,7 @@ impl Store {
 
     /// A write transaction that records no event: for what has no event
     /// type (API keys) and for copying a store as it is (`store migrate`).
-    pub fn begin(&self) -> Tx<'_> {
+    pub fn begin_without_events(&self) -> Tx<'_> {
         Tx {
             inner: self.backend().begin(),
             store: self.backend(),
@@ -367,7 +367,7 @@ impl Store {
     /// A write transaction whose changes `actor` makes at `at`: its commit
     /// records one event per changed record (see [`super::events`]).
     pub fn begin_by(&self, actor: &str, at: &str) -> Tx<'_> {
-        let mut tx = self.begin();
+        let mut tx = self.begin_without_events();
         tx.author = Some(Author {
             actor: actor.to_string(),
             at: at.to_string(),
