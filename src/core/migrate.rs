@@ -20,6 +20,8 @@ pub struct Counts {
     pub idempotency_keys: usize,
     /// API keys, revoked and expired ones included.
     pub api_keys: usize,
+    /// Events of the log, copied as they are (the chain whole).
+    pub events: u64,
 }
 
 /// Copy `source` into the empty `target` (created with the source's
@@ -96,6 +98,20 @@ pub fn migrate(
     if !tx.is_empty() {
         tx.commit()?;
     }
+    // The event log as it is, a segment at a time: the target's chain is
+    // the source's.
+    let last = source.events_last()?;
+    want.events = last;
+    progress("events", 0, last as usize);
+    let mut seq = 1;
+    while seq <= last {
+        let to = (seq + 1023).min(last);
+        let mut tx = target.begin_without_events();
+        tx.put_sealed_events(source.event_lines(seq, to)?)?;
+        tx.commit()?;
+        progress("events", to as usize, last as usize);
+        seq = to + 1;
+    }
     let got = counts(target, now)?;
     if got != want {
         return Err(Error::store(
@@ -117,6 +133,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
         queued: store.queue()?.len(),
         idempotency_keys: store.idempotency_records(now)?.len(),
         api_keys: store.api_keys()?.len(),
+        events: store.events_last()?,
         ..Counts::default()
     };
     let mut start = 0;

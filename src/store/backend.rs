@@ -603,6 +603,11 @@ impl Tx<'_> {
         self.inner.put_events(events)
     }
 
+    /// Sealed events copied as they are (`store migrate`).
+    pub fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        self.inner.put_sealed_events(lines)
+    }
+
     /// [`Tx::commit`], saying how the commit ended: a loop of commits (the
     /// worker) stops at one that was committed but not finished, since its
     /// next commit would first have to finish it.

@@ -213,6 +213,9 @@ impl StorageTx for DryTx<'_> {
     }
     /// A dry run records no event (nothing was changed).
     fn put_events(&mut self, _events: Vec<crate::model::event::NewEvent>) {}
+    fn put_sealed_events(&mut self, _lines: Vec<String>) -> Result<()> {
+        Ok(())
+    }
     fn is_empty(&self) -> bool {
         self.customers.is_empty() && self.txns.is_empty()
     }

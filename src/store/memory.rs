@@ -384,6 +384,7 @@ impl Storage for MemoryStore {
             api_keys: Vec::new(),
             api_used: Vec::new(),
             events: Vec::new(),
+            sealed: Vec::new(),
         })
     }
 
@@ -463,6 +464,7 @@ struct MemoryTx<'s> {
     enqueued: Vec<QueueItem>,
     dequeued: Vec<QueueItem>,
     events: Vec<crate::model::event::NewEvent>,
+    sealed: Vec<String>,
     idempotency: Vec<idempotency::Record>,
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
@@ -508,6 +510,12 @@ impl MemoryTx<'_> {
             if d.txns.insert(id.clone(), t.clone()).is_none() {
                 d.txn_order.push(id);
             }
+        }
+        for line in &self.sealed {
+            let e = crate::model::event::parse(line)
+                .map_err(|e| crate::error::Error::one(crate::error::code::INVALID_VALUE, e))?;
+            d.events.push(line.clone());
+            d.events_hash = e.hash;
         }
         for e in &self.events {
             let seq = d.events.len() as u64 + 1;
@@ -647,8 +655,14 @@ impl StorageTx for MemoryTx<'_> {
         self.events.extend(events)
     }
 
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        self.sealed.extend(lines);
+        Ok(())
+    }
+
     fn is_empty(&self) -> bool {
         self.events.is_empty()
+            && self.sealed.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()

@@ -208,6 +208,10 @@ pub trait StorageTx {
     /// `model::event`).
     fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>);
 
+    /// Events already sealed, copied as they are after the last one
+    /// (`store migrate` into an empty store: the chain is kept whole).
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()>;
+
     /// Whether nothing was put into it.
     fn is_empty(&self) -> bool;
 

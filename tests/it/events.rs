@@ -355,6 +355,33 @@ fn store_check_reports_every_kind_of_tampering_and_repair_never_rewrites_history
 }
 
 #[test]
+fn store_migrate_copies_the_log_as_it_is() {
+    let env = Env::new();
+    lifecycle(&env);
+    let target = env.path().with_file_name("migrated");
+    let o = ok(env.run(&["store", "migrate", "--to", target.to_str().unwrap()]));
+    let n = all_events(&env).len();
+    assert_eq!(o.data()[0]["events"], n, "{o:?}");
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_payctl"));
+    c.args(["--data-dir", target.to_str().unwrap(), "-o", "json"]);
+    c.args(["events", "list", "--all"])
+        .env_remove("PAYCTL_DATA_DIR");
+    let copied = ok(Out::from(c.output().unwrap()));
+    assert_eq!(copied.data().len(), n);
+    assert_eq!(copied.data(), &all_events(&env));
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_payctl"));
+    c.args([
+        "--data-dir",
+        target.to_str().unwrap(),
+        "-o",
+        "json",
+        "store",
+        "check",
+    ]);
+    ok(Out::from(c.output().unwrap()));
+}
+
+#[test]
 fn concurrent_processes_keep_one_gapless_chain() {
     let env = Env::new();
     let children: Vec<_> = (0..8)

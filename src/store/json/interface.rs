@@ -133,6 +133,9 @@ impl storage::StorageTx for JsonTx<'_> {
     fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
         self.events.extend(events)
     }
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        JsonTx::put_sealed_events(self, lines)
+    }
     fn is_empty(&self) -> bool {
         JsonTx::is_empty(self)
     }

@@ -25,6 +25,7 @@ pub struct PgTx<'s> {
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
     events: Vec<crate::model::event::NewEvent>,
+    sealed: Vec<String>,
 }
 
 impl<'s> PgTx<'s> {
@@ -41,6 +42,7 @@ impl<'s> PgTx<'s> {
             api_keys: Vec::new(),
             api_used: Vec::new(),
             events: Vec::new(),
+            sealed: Vec::new(),
         }
     }
 
@@ -114,6 +116,7 @@ impl<'s> PgTx<'s> {
 
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
+            && self.sealed.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()
@@ -237,6 +240,7 @@ impl<'s> PgTx<'s> {
             }
             super::api_keys::write(c, &self.api_keys, &self.api_used)?;
             // Last: the head's lock is held only until the COMMIT below.
+            super::events::write_sealed(c, &self.sealed)?;
             super::events::write(c, &self.events)?;
             if let Some((a, result)) = &idem {
                 let result = serde_json::Value::String(result.clone()).to_string();
@@ -308,6 +312,10 @@ impl crate::store::storage::StorageTx for PgTx<'_> {
     }
     fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
         self.events.extend(events)
+    }
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        self.sealed.extend(lines);
+        Ok(())
     }
     fn is_empty(&self) -> bool {
         PgTx::is_empty(self)
