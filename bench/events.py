@@ -4,9 +4,10 @@
     python3 bench/events.py PAYCTL PAYCTL_WITHOUT_EVENTS
 
 1. What recording events costs a write: `profile create` (a whole process,
-   durable before it exits) with this payctl against the same code without
-   the event log (the commit before it, built by bench/events.sh), each on a
-   store of BENCH_SMALL profiles, BENCH_RUNS interleaved runs, medians.
+   durable before it exits) with this payctl against the same code built
+   with the `bench-no-events` feature (bench/events.sh), which records
+   nothing, each on a store of BENCH_SMALL profiles, BENCH_RUNS interleaved
+   runs, medians.
 2. Reads at BENCH_EVENTS events (a store of that many profiles made by
    `profile import`, one event each): the first and the last page of
    `events list`, `events get` of the last event, `history` of a profile, a
