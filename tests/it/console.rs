@@ -37,6 +37,8 @@ pub struct Seeded {
     pub failed: String,
     /// An internal transfer the worker has not run yet: created.
     pub waiting: String,
+    /// A check payout to Acme Inc, completed.
+    pub check: String,
 }
 
 fn person(key: &str, first: &str, last: &str, ssn: &str) -> Value {
@@ -44,6 +46,11 @@ fn person(key: &str, first: &str, last: &str, ssn: &str) -> Value {
     b["customer_profile_individual"]["first_name"] = json!(first);
     b["customer_profile_individual"]["last_name"] = json!(last);
     b["customer_profile_individual"]["ssn"] = json!(ssn);
+    let local: String = key
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    b["customer_profile_individual"]["email"] = json!(format!("{local}@example.com"));
     b
 }
 
@@ -54,8 +61,8 @@ pub fn seed() -> Seeded {
 
 /// Three attached customers with addresses and instruments (the third
 /// named as markup when `hostile`, else Katherine Johnson, for the book's
-/// pictures), and three transactions: completed, failed, and waiting for
-/// the worker.
+/// pictures), and four transactions: completed, failed, a check payout,
+/// and one waiting for the worker.
 pub fn seed_with(hostile: bool) -> Seeded {
     let env = Env::new();
     let prm = env.program_id();
@@ -109,6 +116,18 @@ pub fn seed_with(hostile: bool) -> Seeded {
     let to_ada = format!("@targets={ada}:10");
     let failed = ok(env.run(&txn_create_args(&prm, "ach_withdrawal", &[&to_ada])));
     let failed = failed.id();
+    let payee = if hostile {
+        "<i>Acme</i> Inc"
+    } else {
+        "Acme Inc"
+    };
+    let mut args = txn_create_args(&prm, "check_payout", &[]);
+    let check = format!(
+        "75;organization_name={payee};address_line1=9 Elm St;city=Chicago;state_id=IL;\
+         zip=60601;check_note=Refund"
+    );
+    args.extend(["--check", &check]);
+    let check = ok(env.run(&args)).id();
     ok(env.run(&["worker"]));
     let (g, a) = (
         format!("@source_customers={grace}:5"),
@@ -123,6 +142,7 @@ pub fn seed_with(hostile: bool) -> Seeded {
         paid,
         failed,
         waiting,
+        check,
     }
 }
 
@@ -137,7 +157,7 @@ impl Seeded {
         for csp in [&self.ada, &self.grace, &self.evil] {
             p.push(format!("/ui/customer-profiles/{csp}"));
         }
-        for trn in [&self.paid, &self.failed, &self.waiting] {
+        for trn in [&self.paid, &self.failed, &self.waiting, &self.check] {
             p.push(format!("/ui/transactions/{trn}"));
         }
         p
@@ -406,6 +426,23 @@ fn the_pages_show_the_records_as_the_api_answers_them() {
     let r = web.get(&format!("/ui/transactions/{}", s.waiting));
     assert!(r.text.contains("Waiting for the worker"), "{}", r.text);
     assert!(r.text.contains("Created"));
+    let r = web.get(&format!("/ui/transactions/{}", s.check));
+    for text in [
+        "Check Payout",
+        "@target_checks",
+        "Acme",
+        "9 Elm St",
+        "Chicago, Illinois 60601",
+        "Note: Refund",
+        "75.00",
+        "Check Payment",
+    ] {
+        assert!(
+            r.text.contains(text),
+            "{text} on the check payout: {}",
+            r.text
+        );
+    }
 }
 
 /// Text as maud writes it in an element.
@@ -430,7 +467,7 @@ fn no_page_shows_a_whole_ssn_account_or_routing_number() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 9);
+    assert_eq!(seen, 10);
     // The last four digits are there, as the API answers them.
     let r = web.get(&format!("/ui/customer-profiles/{}", s.grace));
     let api = srv.get(&format!("/customer-profiles/{}", s.grace));
@@ -479,6 +516,9 @@ fn markup_in_a_record_is_shown_as_text_never_as_markup() {
     }
     let r = web.get(&format!("/ui/customer-profiles/{}", s.evil));
     assert!(r.text.contains("&lt;b&gt;9&lt;/b&gt; Elm St"), "{}", r.text);
+    let r = web.get(&format!("/ui/transactions/{}", s.check));
+    assert!(r.text.contains("&lt;i&gt;Acme&lt;/i&gt; Inc"), "{}", r.text);
+    assert!(!r.text.contains("<i>"), "{}", r.text);
     // An id that is markup, in a 404 and in a jump.
     let r = web.get("/ui/customer-profiles/%3Cscript%3Ex");
     assert_eq!(r.status, 404);

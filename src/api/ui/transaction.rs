@@ -115,6 +115,21 @@ fn parameters_section(api: &Api, params: &[Value]) -> Markup {
         }
     }
     let countries = api.dict("countries");
+    // The states of each country a payee's address names, once.
+    let mut states: HashMap<String, super::fetch::Dict> = HashMap::new();
+    for p in params {
+        for v in p["transaction_parameter_values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let c = text(&v["country_id"]);
+            if !c.is_empty() && !states.contains_key(&c) {
+                let d = api.states(&c);
+                states.insert(c, d);
+            }
+        }
+    }
     section(
         "Parameters",
         Some(params.len()),
@@ -123,16 +138,22 @@ fn parameters_section(api: &Api, params: &[Value]) -> Markup {
             @for p in params {
                 @let values = p["transaction_parameter_values"].as_array().cloned().unwrap_or_default();
                 @let total = values.iter().filter_map(|v| text(&v["amount"]).parse::<rust_decimal::Decimal>().ok()).sum::<rust_decimal::Decimal>();
+            // Only checks have a payee's address to show.
+            @let details = values.iter().any(|v| !text(&v["address_line1"]).is_empty());
                 h3 { code { (text(&p["transaction_parameter_name"])) } " " span.count { (values.len()) } }
                 div.table-wrap { table {
-                    thead { tr { th { "Who" } th.hide-narrow { "Details" } th.num { "Amount" } } }
+                    thead { tr { th { "Who" } @if details { th.hide-narrow { "Payee's address" } } th.num { "Amount" } } }
                     tbody {
                         @for v in &values { tr {
                             td { (who(v, &names)) }
-                            td.hide-narrow { (payee(v, &countries)) }
+                            @if details { td.hide-narrow { (payee(v, &countries, &states)) } }
                             td.num { (html::amount(&v["amount"])) }
                         } }
-                        @if values.len() > 1 { tr { td { strong { "Total" } } td.hide-narrow {} td.num { strong { (html::amount_of(&total.to_string())) } } } }
+                        @if values.len() > 1 { tr {
+                        td { strong { "Total" } }
+                        @if details { td.hide-narrow {} }
+                        td.num { strong { (html::amount_of(&total.to_string())) } }
+                    } }
                     }
                 } }
             }
@@ -156,13 +177,20 @@ fn who(v: &Value, names: &HashMap<String, String>) -> Markup {
 }
 
 /// A check payee's address and note.
-fn payee(v: &Value, countries: &super::fetch::Dict) -> Markup {
+fn payee(
+    v: &Value,
+    countries: &super::fetch::Dict,
+    states: &HashMap<String, super::fetch::Dict>,
+) -> Markup {
     let line1 = text(&v["address_line1"]);
+    let state = states
+        .get(&text(&v["country_id"]))
+        .map_or_else(|| text(&v["state_id"]), |d| d.name(&v["state_id"]));
     html! {
         @if line1.is_empty() { span.muted { "—" } } @else {
             (line1)
             @if !text(&v["address_line2"]).is_empty() { ", " (text(&v["address_line2"])) }
-            br; (text(&v["city"])) " " (text(&v["zip"])) " · state " (text(&v["state_id"])) " · " (countries.name(&v["country_id"]))
+            br; (text(&v["city"])) ", " (state) " " (text(&v["zip"])) " · " (countries.name(&v["country_id"]))
             @if !text(&v["check_note"]).is_empty() { br; span.muted { "Note: " (text(&v["check_note"])) } }
         }
     }
