@@ -2,7 +2,11 @@
 //! seeded through the CLI: the content of each page, the masking (no page
 //! holds a whole SSN, account or routing number), the escaping, the
 //! headers, sign-in and sign-out with API keys, expiry and revoked keys,
-//! `--no-ui`, and cross-site refusals.
+//! `--no-ui`, and cross-site refusals. `console/browser.rs` opens the same
+//! pages in a real headless Chromium.
+
+#[path = "console/browser.rs"]
+mod browser;
 
 use std::time::Duration;
 
