@@ -430,6 +430,14 @@ fn the_pages_show_the_records_as_the_api_answers_them() {
     let r = web.get(&format!("/ui/transactions/{}", s.waiting));
     assert!(r.text.contains("Waiting for the worker"), "{}", r.text);
     assert!(r.text.contains("Created"));
+    // The metrics count console pages by their template, never by an id.
+    let metrics = srv.get("/_payctl/metrics").text;
+    assert!(
+        metrics.contains(r#"route="/ui/customer-profiles/{}""#),
+        "{metrics}"
+    );
+    assert!(metrics.contains(r#"route="/ui/""#), "{metrics}");
+    assert!(!metrics.contains(&s.ada), "{metrics}");
     let r = web.get(&format!("/ui/transactions/{}", s.check));
     for text in [
         "Check Payout",

@@ -72,7 +72,7 @@ pub struct Input {
 
 /// One page of the console.
 pub struct Page {
-    /// Under `/ui`, `{}` for an id (`/customer-profiles/{}`).
+    /// `{}` for an id (`/ui/customer-profiles/{}`).
     pub path: &'static str,
     /// The query the page takes: the one of the endpoint it lists.
     pub query: Query,
@@ -84,19 +84,19 @@ pub struct Page {
 /// Every page. Events and webhooks come with the event log.
 pub static PAGES: &[Page] = &[
     Page {
-        path: "/",
+        path: "/ui/",
         query: Query::Profiles,
         own: &["id"],
         render: search::render,
     },
     Page {
-        path: "/customer-profiles/{}",
+        path: "/ui/customer-profiles/{}",
         query: Query::Paging,
         own: &[],
         render: profile::render,
     },
     Page {
-        path: "/transactions/{}",
+        path: "/ui/transactions/{}",
         query: Query::None,
         own: &[],
         render: transaction::render,
@@ -106,6 +106,13 @@ pub static PAGES: &[Page] = &[
 /// Whether `path` is the console's.
 pub fn owns(path: &str) -> bool {
     path == "/ui" || path.starts_with("/ui/")
+}
+
+/// The label of a console path in the server's metrics: its page's
+/// template (`/ui/customer-profiles/{}`), or `/ui` for the rest (sign-in,
+/// the stylesheet, a path without a page), never a path with ids.
+pub fn route_of(path: &str) -> &'static str {
+    find(path).map_or("/ui", |(p, _)| p.path)
 }
 
 /// What `payctl serve` was told about the console.
@@ -362,7 +369,7 @@ impl Console {
     async fn page(&self, req: &Parts, caller: Caller) -> Response {
         let path = req.uri.path();
         let method = &req.method;
-        let Some((page, ids)) = find(path.strip_prefix("/ui").unwrap_or("")) else {
+        let Some((page, ids)) = find(path) else {
             let e = Error::refused(vec![crate::error::ApiError::new(
                 code::ROUTE_NOT_FOUND,
                 format!("the console has no page at {}", shown(path, 100)),
@@ -451,7 +458,7 @@ fn messages(e: &Error) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The page of `path` (under `/ui`) and the ids of its path, decoded.
+/// The page of `path` and the ids of its path, decoded.
 fn find(path: &str) -> Option<(&'static Page, Vec<String>)> {
     let segments: Vec<&str> = path.split('/').skip(1).collect();
     PAGES.iter().find_map(|page| {
@@ -584,13 +591,15 @@ mod tests {
 
     #[test]
     fn pages_are_found_by_path_and_ids_decoded() {
-        let (p, ids) = find("/customer-profiles/csp_a%2Fb").unwrap();
-        assert_eq!(p.path, "/customer-profiles/{}");
+        let (p, ids) = find("/ui/customer-profiles/csp_a%2Fb").unwrap();
+        assert_eq!(p.path, "/ui/customer-profiles/{}");
         assert_eq!(ids, ["csp_a/b"]);
-        assert!(find("/").is_some());
-        assert!(find("/nowhere").is_none());
-        assert!(find("/customer-profiles/").is_none());
-        assert!(find("/customer-profiles/%ff").is_none());
+        assert!(find("/ui/").is_some());
+        assert!(find("/ui/nowhere").is_none());
+        assert!(find("/ui/customer-profiles/").is_none());
+        assert!(find("/ui/customer-profiles/%ff").is_none());
+        assert_eq!(route_of("/ui/transactions/trn_1"), "/ui/transactions/{}");
+        assert_eq!(route_of("/ui/style.css"), "/ui");
     }
 
     #[test]
