@@ -905,6 +905,33 @@ fn a_sign_in_or_out_posted_from_another_site_is_refused() {
 }
 
 #[test]
+fn behind_a_proxy_that_terminates_tls_the_forwarded_origin_counts() {
+    let s = seed();
+    let key = create_key(&s.env, "ops", "reader");
+    let srv = Server::start(&s.env, &["--quiet"]);
+    let web = Web::new(&srv);
+    let proxy = [
+        ("X-Forwarded-Proto", "https"),
+        ("X-Forwarded-Host", "payctl.example"),
+    ];
+    let mut from = proxy.to_vec();
+    from.push(("Origin", "https://payctl.example"));
+    let r = web.sign_in(&key, &from);
+    assert_eq!(r.status, 303, "{r:?}");
+    let (pair, attrs) = cookie_of(&r);
+    assert!(attrs.contains("Secure"), "the browser is on HTTPS: {attrs}");
+    assert_eq!(web.get_as("/ui/", &pair).status, 200);
+    for origin in ["https://attacker.test", "http://payctl.example"] {
+        let mut from = proxy.to_vec();
+        from.push(("Origin", origin));
+        assert_eq!(web.sign_in(&key, &from).status, 403, "{origin}");
+    }
+    // Without the proxy's word, the proxy's origin is not this server's.
+    let r = web.sign_in(&key, &[("Origin", "https://payctl.example")]);
+    assert_eq!(r.status, 403);
+}
+
+#[test]
 fn under_tls_the_session_cookie_is_secure() {
     let env = Env::new();
     let key = create_key(&env, "ops", "reader");

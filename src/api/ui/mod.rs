@@ -311,9 +311,11 @@ impl Console {
                     .sessions
                     .open(api_keys::hash(key.as_bytes()), self.opts.session);
                 let mut r = redirect(&next);
-                if let Ok(v) =
-                    HeaderValue::from_str(&session::set_cookie(&token, self.opts.session, self.tls))
-                {
+                if let Ok(v) = HeaderValue::from_str(&session::set_cookie(
+                    &token,
+                    self.opts.session,
+                    self.secure_cookie(&parts.headers),
+                )) {
                     r.headers_mut().insert(header::SET_COOKIE, v);
                 }
                 r
@@ -337,7 +339,7 @@ impl Console {
             self.sessions.end(&token);
         }
         let mut r = redirect("/ui/sign-in");
-        if let Ok(v) = HeaderValue::from_str(&session::clear_cookie(self.tls)) {
+        if let Ok(v) = HeaderValue::from_str(&session::clear_cookie(self.secure_cookie(headers))) {
             r.headers_mut().insert(header::SET_COOKIE, v);
         }
         r
@@ -346,7 +348,13 @@ impl Console {
     /// A form post another site started is refused (403, 10011): a foreign
     /// `Origin`, or a browser's `Sec-Fetch-Site` saying another site.
     fn same_site(&self, headers: &HeaderMap) -> Result<()> {
-        super::origin::same_origin(headers, self.scheme())?;
+        if let Err(e) = super::origin::same_origin(headers, self.scheme()) {
+            // Behind a proxy that terminates TLS, the browser's origin is
+            // the proxy's, which it names in X-Forwarded-Proto and
+            // X-Forwarded-Host: headers no web page can put on a form post.
+            let (proto, proxied) = forwarded(headers, self.scheme()).ok_or(e.clone())?;
+            super::origin::same_origin(&proxied, proto).map_err(|_| e)?;
+        }
         let site = headers
             .get("sec-fetch-site")
             .and_then(|v| v.to_str().ok())
@@ -362,6 +370,13 @@ impl Console {
             )]));
         }
         Ok(())
+    }
+
+    /// Whether the browser reached this server over HTTPS: its own TLS, or
+    /// a proxy's that says so (`X-Forwarded-Proto: https`); the session's
+    /// cookie is then `Secure`.
+    fn secure_cookie(&self, headers: &HeaderMap) -> bool {
+        self.tls || forwarded(headers, "http").is_some_and(|(proto, _)| proto == "https")
     }
 
     /// A page of [`PAGES`], rendered on a blocking thread (the store is
@@ -444,6 +459,27 @@ fn sign_in_form(req: &Parts) -> Response {
         .map(|n| safe_next(&n))
         .unwrap_or("/ui/".into());
     html_reply(StatusCode::OK, html::sign_in(None, &next))
+}
+
+/// What a proxy in front says of the browser's request: the scheme of
+/// `X-Forwarded-Proto` (`http` or `https`, else this server's) and the
+/// headers with `X-Forwarded-Host` as their `Host`; None when it says
+/// nothing.
+fn forwarded(headers: &HeaderMap, own: &'static str) -> Option<(&'static str, HeaderMap)> {
+    let proto = headers.get("x-forwarded-proto").map(|v| v.as_bytes());
+    let host = headers.get("x-forwarded-host");
+    let proto = match proto {
+        None if host.is_none() => return None,
+        Some(p) if p.eq_ignore_ascii_case(b"https") => "https",
+        Some(p) if p.eq_ignore_ascii_case(b"http") => "http",
+        Some(_) => return None,
+        None => own,
+    };
+    let mut h = headers.clone();
+    if let Some(host) = host {
+        h.insert(header::HOST, host.clone());
+    }
+    Some((proto, h))
 }
 
 /// The messages of an error as the API's envelope says them (masked).
