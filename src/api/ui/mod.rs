@@ -115,6 +115,14 @@ pub fn route_of(path: &str) -> &'static str {
     find(path).map_or("/ui", |(p, _)| p.path)
 }
 
+/// Who may look: anyone the API's loopback rules let in (a server without
+/// keys or token), or a signed-in key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Open,
+    Keyed,
+}
+
 /// What `payctl serve` was told about the console.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -185,29 +193,29 @@ impl Console {
             }
             return assets::reply(asset);
         }
-        let caller = match self.mode(&req.headers).await {
+        let mode = match self.mode(&req.headers).await {
             Err(r) => return r,
-            Ok(c) => c,
+            Ok(m) => m,
         };
-        match (rest, caller) {
+        match (rest, mode) {
             // Nothing to sign in to or out of on a server without keys.
-            ("/sign-in" | "/sign-out", Some(_)) => redirect("/ui/"),
-            ("/sign-in", None) if reads => sign_in_form(&req),
-            ("/sign-in", None) if method == Method::POST => self.sign_in(&req, body).await,
-            ("/sign-in", None) => not_allowed(&method, &path, "GET, HEAD, POST"),
-            ("/sign-out", None) if method == Method::POST => self.sign_out(&req.headers),
-            ("/sign-out", None) => not_allowed(&method, &path, "POST"),
-            (_, Some(c)) => self.page(&req, c).await,
-            (_, None) => match self.session(&req).await {
+            ("/sign-in" | "/sign-out", Mode::Open) => redirect("/ui/"),
+            ("/sign-in", _) if reads => sign_in_form(&req),
+            ("/sign-in", _) if method == Method::POST => self.sign_in(&req, body).await,
+            ("/sign-in", _) => not_allowed(&method, &path, "GET, HEAD, POST"),
+            ("/sign-out", _) if method == Method::POST => self.sign_out(&req.headers),
+            ("/sign-out", _) => not_allowed(&method, &path, "POST"),
+            (_, Mode::Open) => self.page(&req, Caller::Open).await,
+            (_, Mode::Keyed) => match self.session(&req).await {
                 Ok(c) => self.page(&req, c).await,
                 Err(r) => r,
             },
         }
     }
 
-    /// Some(Open) on a server without keys or token (the request having
-    /// passed the loopback and Origin rules); None on a server with them.
-    async fn mode(&self, headers: &HeaderMap) -> std::result::Result<Option<Caller>, Response> {
+    /// Whether the server has keys or a token; without, the request must
+    /// pass the API's loopback and Origin rules (403 otherwise).
+    async fn mode(&self, headers: &HeaderMap) -> std::result::Result<Mode, Response> {
         let none = HeaderMap::new();
         match self
             .auth
@@ -215,11 +223,11 @@ impl Console {
             .await
         {
             Ok(Caller::Open) => match super::origin::cross_site(headers, self.scheme()) {
-                Ok(()) => Ok(Some(Caller::Open)),
+                Ok(()) => Ok(Mode::Open),
                 Err(e) => Err(self.fail(&e, None)),
             },
-            Ok(_) => Ok(None),
-            Err(e) if e.has_code(code::UNAUTHORIZED) => Ok(None),
+            Ok(_) => Ok(Mode::Keyed),
+            Err(e) if e.has_code(code::UNAUTHORIZED) => Ok(Mode::Keyed),
             Err(e) => Err(self.fail(&e, None)),
         }
     }
