@@ -361,6 +361,8 @@ impl Store {
             customers: Vec::new(),
             txns: Vec::new(),
             seen: std::collections::HashSet::new(),
+            events: Vec::new(),
+            early: std::collections::HashSet::new(),
         }
     }
 
@@ -436,18 +438,43 @@ pub struct Tx<'s> {
     customers: Vec<(String, bool)>,
     txns: Vec<String>,
     seen: std::collections::HashSet<String>,
+    /// The events of the customers created here, derived when they were
+    /// put ([`Tx::created_customer`]), and their ids.
+    events: Vec<NewEvent>,
+    early: std::collections::HashSet<String>,
 }
 
 impl Tx<'_> {
     pub fn put_customer(&mut self, c: &Customer) {
         self.guard_customer(c);
-        self.touch_customer(c.id(), false);
+        if self.early.remove(c.id()) {
+            // Created earlier in this transaction and changed since: its
+            // events are derived at the commit, from no version at all.
+            let id = c.id().to_string();
+            self.events
+                .retain(|e| e.customer_profile_id.as_deref() != Some(id.as_str()));
+            self.customers.push((id, true));
+        } else {
+            self.touch_customer(c.id(), false);
+        }
         self.inner.put_customer(c)
     }
 
     fn touch_customer(&mut self, id: &str, created: bool) {
         if self.author.is_some() && self.seen.insert(id.to_string()) {
             self.customers.push((id.to_string(), created));
+        }
+    }
+
+    /// A customer created by this transaction: its events now, from the
+    /// record in hand (an import's chunk creates thousands: no copy of
+    /// each is read back at the commit).
+    fn created_customer(&mut self, c: &Customer) {
+        if let Some(by) = &self.author
+            && self.seen.insert(c.id().to_string())
+        {
+            events::customer(by, None, c, &mut self.events);
+            self.early.insert(c.id().to_string());
         }
     }
 
@@ -460,7 +487,7 @@ impl Tx<'_> {
         if cfg!(feature = "bench-no-events") {
             return Ok(());
         }
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.events);
         for (id, created) in std::mem::take(&mut self.customers) {
             let Some(after) = self.inner.customer(&id)? else {
                 continue;
@@ -543,7 +570,7 @@ impl Tx<'_> {
 
     pub fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.check_new(&c);
-        self.touch_customer(c.id(), true);
+        self.created_customer(&c);
         self.inner.new_customer(c)
     }
 
@@ -551,7 +578,7 @@ impl Tx<'_> {
     /// [`StorageTx::new_customer_serialized`]).
     pub fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
         self.check_new(&c);
-        self.touch_customer(c.id(), true);
+        self.created_customer(&c);
         self.inner.new_customer_serialized(c, json)
     }
 

@@ -3,9 +3,8 @@
 //! - `events/log/NNNNNNNN.jsonl`: the events, one line each, 1,024 to a
 //!   segment (segment `n` holds the sequences `n*1024+1 ..= (n+1)*1024`), so
 //!   that the event at any sequence is found by its file name and line;
-//! - `events/records/XX`: one line `RECORD_ID SEQUENCE` per event, in the
-//!   bucket of the record id's shard (its first two characters), for a
-//!   record's history;
+//! - `events/records/XX`: one line `RECORD_ID SEQUENCE` per event, in one
+//!   of 256 buckets by the record id's hash, for a record's history;
 //! - `events/head`: the last sequence and its hash, which the next commit
 //!   chains its events to.
 //!
@@ -37,19 +36,11 @@ pub(crate) fn segment_rel(sequence: u64) -> String {
     format!("{EVENTS_LOG}/{:08}.jsonl", (sequence - 1) / SEGMENT)
 }
 
-/// The bucket of a record's events.
+/// The bucket of a record's events: one of 256, by the low byte of the
+/// id's FNV-1a hash (as the key index's), so that an import's chunk appends
+/// to at most 256 files and a history reads about 1/256 of the index.
 pub(crate) fn record_rel(record_id: &str) -> String {
-    let shard: String = id::shard(record_id)
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("{EVENTS_RECORDS}/{shard}")
+    format!("{EVENTS_RECORDS}/{:02x}", keys::bucket(record_id))
 }
 
 impl JsonStore {
