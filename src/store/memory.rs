@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
+mod sim;
+
 use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
 use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
@@ -85,6 +87,8 @@ struct Data {
     /// API keys by hash, and their creation order.
     api_keys: HashMap<String, ApiKey>,
     api_key_order: Vec<String>,
+    /// Rules, read counts and snapshots (issue 37).
+    sim: sim::SimData,
 }
 
 impl MemoryStore {
@@ -104,6 +108,7 @@ impl MemoryStore {
                 idempotency: HashMap::new(),
                 api_keys: HashMap::new(),
                 api_key_order: Vec::new(),
+                sim: Default::default(),
             })),
             armed: Default::default(),
             turns: Default::default(),

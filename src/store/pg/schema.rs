@@ -24,8 +24,12 @@
 /// table; an older database gets it, counted once, at its next open);
 /// 5: `payctl_keys`, the API keys of `payctl serve` (a payctl of version 4
 /// would serve a database that has keys without asking for one; an older
-/// database gets the empty table at its next open).
-pub const SCHEMA_VERSION: u32 = 5;
+/// database gets the empty table at its next open);
+/// 6: the event log of issue 36 (built on its own branch);
+/// 7: the tables of issue 37, rules, read counts and snapshots
+/// (`snapshot::TABLES`; an older database gets them, empty, at its next
+/// open).
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// The rows of `payctl_counts` that hold the number of customers: a commit
 /// adds its new customers to one of them, chosen at random, so that
