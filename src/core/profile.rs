@@ -327,7 +327,13 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     if store.key_owner(&new.customer_key)?.is_some() {
         return Err(key_in_use());
     }
-    let customer = new.into_customer(ctx);
+    let mut customer = new.into_customer(ctx);
+    // PAYCTL_ID_SEED: each process starts the sequence again, and passes
+    // over the ids the store holds already.
+    if id::seeded() && store.customer(customer.id())?.is_some() {
+        customer.profile.customer_profile_id =
+            id::new_free_id(id::CUSTOMER, |id| store.customer(id).map(|c| c.is_some()))?;
+    }
     let id = customer.profile.customer_profile_id.clone();
     let mut tx = store.begin();
     tx.new_customer(customer)?;
