@@ -53,6 +53,14 @@ pub(super) fn operation_id(e: &Endpoint) -> String {
         Op::Metrics => "getMetrics".into(),
         Op::Worker => "runWorker".into(),
         Op::OpenApi => "getOpenApiDocument".into(),
+        Op::SnapshotSave => "saveSnapshot".into(),
+        Op::SnapshotList => "listSnapshots".into(),
+        Op::SnapshotRestore => "restoreSnapshot".into(),
+        Op::SnapshotDelete => "deleteSnapshot".into(),
+        Op::Reset => "resetStore".into(),
+        Op::RuleAdd => "addRule".into(),
+        Op::RuleList => "listRules".into(),
+        Op::RuleDelete => "deleteRule".into(),
     };
     if e.alias {
         format!("{base}Alias")
@@ -87,5 +95,11 @@ pub(super) fn tag(op: Op) -> &'static str {
         }
         Op::DictNames | Op::Dict | Op::DictStates => "Dictionaries",
         Op::Health | Op::Ready | Op::Metrics | Op::Worker | Op::OpenApi => "Administration",
+        Op::SnapshotSave
+        | Op::SnapshotList
+        | Op::SnapshotRestore
+        | Op::SnapshotDelete
+        | Op::Reset => "Snapshots",
+        Op::RuleAdd | Op::RuleList | Op::RuleDelete => "Outcome rules",
     }
 }

@@ -1,4 +1,5 @@
-//! `payctl store check [--repair]`: integrity of the store.
+//! `payctl store check [--repair]`: integrity of the store; `store migrate`;
+//! `store snapshot …` and `store reset` (see `snapshot.rs`).
 
 use clap::Subcommand;
 
@@ -44,14 +45,35 @@ Examples:
         #[arg(long, value_name = "TARGET")]
         to: String,
     },
+    /// Snapshots of the store's records: save, list, restore, delete (for test suites)
+    #[command(subcommand, after_help = super::snapshot::SNAPSHOT_HELP)]
+    Snapshot(super::snapshot::SnapshotCommand),
+    /// Remove every record (profiles, transactions, queue, idempotency keys); keep the
+    /// catalog, API keys, webhooks and rules
+    #[command(
+        after_help = "Asks for confirmation; where no one can be asked (--no-input, or stdin not a terminal) only --yes allows it,
+otherwise nothing changes and the exit code is 2; declined at the prompt, nothing changes, exit 1. Atomic as a snapshot
+restore is (a restore of an empty store): every server on the store sees the empty store from its next request.
+Answers data: [{\"customer_profiles\", \"transactions\"}]: what was removed. Over HTTP: POST /_payctl/reset (admin).
+
+Example:
+  payctl store reset --yes"
+    )]
+    Reset,
 }
 
 impl StoreCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         let repair = match self {
             StoreCommand::Check { repair } => repair,
-            StoreCommand::Migrate { to } => return migrate(g, &to),
+            StoreCommand::Migrate { to } => {
+                g.local_only("store migrate")?;
+                return migrate(g, &to);
+            }
+            StoreCommand::Snapshot(c) => return c.exec(g),
+            StoreCommand::Reset => return super::snapshot::reset(g),
         };
+        g.local_only("store check")?;
         // The one command that opens a store whose rebuild was interrupted:
         // to report it, and to finish it with --repair.
         crate::store::rebuild::allow_opening_rebuilding();
