@@ -51,6 +51,8 @@ pub fn process(
     if st != status::txn::CREATED && st != status::txn::PROCESSING {
         return Ok(true);
     }
+    // A rule may make a step wait with nothing changed: then nothing is written.
+    let before = file.clone();
     let template = catalog
         .template(&file.transaction.transaction_template_id)
         .map(|(_, t)| t);
@@ -77,7 +79,6 @@ pub fn process(
         );
     }
 
-    let before = file.clone();
     let done = run(tx, sim, &mut file, template, now, summary)?;
     if file != before {
         summary.transactions_processed += 1;
