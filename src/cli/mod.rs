@@ -115,6 +115,8 @@ FILES
   <store>/idempotency/    the --idempotency-key records of the last 24 hours (never rebuilt or removed by repair)
   <store>/keys.json       the API keys of `payctl serve` (the SHA-256 of each secret, never the secret);
                           keys-used.json their last use (`payctl key`)
+  <store>/rules.json      the outcome rules of `payctl sim rule`; sim/ the reads they count
+  <store>/snapshots/      the snapshots of `payctl store snapshot` (restore.json while one is restored)
 
 EXAMPLES
   payctl demo

@@ -517,6 +517,14 @@ fn seed(env: &Env, s: &Server, doc: &Value) -> Seeded {
     });
     s.post("/transactions", &check).id();
     s.send("POST", "/_payctl/worker", None, &[]);
+    // Issue 37's lists have a record each too.
+    let rule = s.post(
+        "/_payctl/rules",
+        &json!({"on": "step", "when": "amount=55.01", "outcome": "failed", "reason": "R01 Insufficient funds"}),
+    );
+    assert_conforms(doc, "post", "/_payctl/rules", &rule);
+    let snap = s.send("POST", "/_payctl/snapshots/seeded", None, &[]);
+    assert_conforms(doc, "post", "/_payctl/snapshots/{name}", &snap);
     let first = |path: String, field: &str| -> String {
         s.get(&path).json["data"][0][field]
             .as_str()
