@@ -268,6 +268,8 @@ fn swap(
     let (mut place, mut remove) = (Vec::new(), Vec::new());
     stage(&staging, &mut place, &mut remove)?;
     atomic::fault(staging.path(), "restore-staged")?;
+    // (Tests widen the windows a kill may land in: here, and each swap.)
+    crate::store::fault::slow("restore-staged");
     atomic::sync_filesystem(&store.root)?;
     let marker = Marker {
         snapshot: snapshot.map(str::to_string),
@@ -325,6 +327,7 @@ pub fn finish_restore(root_path: &std::path::Path) -> Result<bool> {
         if let Some(staging) = &staging
             && staging.has(d)?
         {
+            crate::store::fault::slow("restore-swapping");
             set_aside(d)?;
             staging.rename(d, &root, d)?;
             atomic::fault(&root_path.join(d), "restore-swapped")?;
