@@ -350,24 +350,6 @@ impl Batch {
     }
 }
 
-/// `PAYCTL_ID_SEED`: a new customer whose id the store (or this chunk)
-/// holds already (a process starts the sequence again) gets the next free
-/// one. Without a seed, as it is.
-fn free_id(
-    tx: &crate::store::Tx,
-    mut customer: Customer,
-    json: String,
-) -> Result<(Customer, String)> {
-    use crate::model::id;
-    if !id::seeded() || tx.customer(customer.id())?.is_none() {
-        return Ok((customer, json));
-    }
-    customer.profile.customer_profile_id =
-        id::new_free_id(id::CUSTOMER, |id| tx.customer(id).map(|c| c.is_some()))?;
-    let json = serde_json::to_string(&customer).expect("records serialize");
-    Ok((customer, json))
-}
-
 /// The threads that check lines (one with `PAYCTL_ID_SEED`: the ids are
 /// drawn in line order).
 fn threads() -> usize {
@@ -744,7 +726,10 @@ fn write_chunk(
             }
             continue;
         }
-        let (customer, json) = free_id(&tx, customer, json)?;
+        let (mut customer, mut json) = (customer, json);
+        if profile::free_id(&mut customer, |id| tx.customer(id).map(|c| c.is_some()))? {
+            json = serde_json::to_string(&customer).expect("records serialize");
+        }
         chunk.created.push(Created {
             id: customer.profile.customer_profile_id.clone(),
             customer_key: customer.profile.customer_key.clone(),

@@ -1,5 +1,6 @@
 //! `payctl store migrate --to TARGET`: copy every record of one store (its
-//! API keys included) into another, empty one, whichever their backends, in
+//! API keys and outcome rules included; not its snapshots, which belong to
+//! their backend) into another, empty one, whichever their backends, in
 //! batches (one commit each), then verify that the target holds as many records of every kind
 //! as the source. The source is only read.
 
@@ -20,6 +21,8 @@ pub struct Counts {
     pub idempotency_keys: usize,
     /// API keys, revoked and expired ones included.
     pub api_keys: usize,
+    /// Outcome rules (`payctl sim rule`); snapshots are not copied.
+    pub rules: usize,
 }
 
 /// Copy `source` into the empty `target` (created with the source's
@@ -96,6 +99,11 @@ pub fn migrate(
     if !tx.is_empty() {
         tx.commit()?;
     }
+    let rules = source.sim().rules()?;
+    want.rules = rules.len();
+    for r in &rules {
+        target.sim().add_rule(r)?;
+    }
     let got = counts(target, now)?;
     if got != want {
         return Err(Error::store(
@@ -117,6 +125,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
         queued: store.queue()?.len(),
         idempotency_keys: store.idempotency_records(now)?.len(),
         api_keys: store.api_keys()?.len(),
+        rules: store.sim().rules()?.len(),
         ..Counts::default()
     };
     let mut start = 0;

@@ -741,3 +741,16 @@ fn a_seed_gives_the_same_ids_on_postgresql() {
     let (two, _) = seeded_server(&b);
     assert_eq!(one, two);
 }
+
+#[test]
+fn store_migrate_copies_the_rules() {
+    let env = Env::new();
+    let id = rule(&env, &["--on", "attach", "--after", "60"]);
+    let target = env.dir.path().join("copy");
+    let o = ok(env.run(&["store", "migrate", "--to", target.to_str().unwrap()]));
+    assert_eq!(o.data()[0]["rules"], 1, "{o:?}");
+    let copy = Env::new();
+    common::copy_dir(&target, &copy.path());
+    let listed = ok(copy.run(&["sim", "rule", "list"]));
+    assert_eq!(listed.data()[0]["rule_id"], id.as_str());
+}
