@@ -39,8 +39,11 @@ impl Summary {
         self.items_waiting += o.items_waiting;
     }
 
-    /// Nothing was done.
+    /// Nothing was done (items left waiting are not something done).
     pub fn is_empty(&self) -> bool {
-        *self == Summary::default()
+        Summary {
+            items_waiting: 0,
+            ..*self
+        } == Summary::default()
     }
 }

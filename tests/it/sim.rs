@@ -754,3 +754,28 @@ fn store_migrate_copies_the_rules() {
     let listed = ok(copy.run(&["sim", "rule", "list"]));
     assert_eq!(listed.data()[0]["rule_id"], id.as_str());
 }
+
+#[test]
+fn a_watching_worker_says_what_waits_without_counting_it_each_pass() {
+    let env = Env::new();
+    let prm = env.program_id();
+    rule(&env, &["--on", "attach", "--after", "600"]);
+    attach(&env, &prm, "wait-0001", "w@x.example", "std");
+    let mut c = common::payctl(&env, "json");
+    c.args(["worker", "--watch", "--interval", "0.1"]);
+    let child = common::feed(c, None);
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let pid = child.id().to_string();
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    let o = common::finish(child);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert_eq!(o.json["data"][0]["items_waiting"], 1, "{o:?}");
+    assert_eq!(o.json["data"][0]["attachments_processed"], 0, "{o:?}");
+    assert!(
+        !o.stderr.contains("items_waiting"),
+        "a pass that only waited: {o:?}"
+    );
+}

@@ -13,7 +13,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -230,10 +230,5 @@ impl Tree {
     /// fsync this directory (its entries' renames and removals durable).
     pub fn sync(&self) -> Result<()> {
         rfs::fsync(&self.fd).map_err(|e| io(&self.path, e))
-    }
-
-    /// The descriptor, for `syncfs`.
-    pub fn fd(&self) -> impl AsFd + '_ {
-        &self.fd
     }
 }
