@@ -325,7 +325,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr.contains("note: upgrading the store at")
-            && o.stderr.contains("from format 2 to 9"),
+            && o.stderr.contains("from format 2 to 11"),
         "{o:?}"
     );
     assert_eq!(o.json["paging"]["total_count"], 3);
@@ -354,7 +354,7 @@ fn a_format_3_store_gets_its_field_indexes() {
     as_format_3(&env);
     let o = env.run(&["profile", "list", "--email", "new@example.COM"]);
     assert_eq!(o.code, 0, "{o:?}");
-    assert!(o.stderr.contains("from format 3 to 9"), "{o:?}");
+    assert!(o.stderr.contains("from format 3 to 11"), "{o:?}");
     assert_eq!(o.json["paging"]["total_count"], 1, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], ids[1].as_str());
     assert!(env.path().join("index/by-email").is_dir());
@@ -1479,7 +1479,7 @@ fn a_format_7_store_is_upgraded_by_its_version_alone() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr
-            .contains("from format 7 to 9: only its format version changes"),
+            .contains("from format 7 to 11: only its format version changes"),
         "{o:?}"
     );
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
