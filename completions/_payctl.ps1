@@ -51,7 +51,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'One record''s events, oldest first: who changed it, when, and what it became (ours)')
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
-            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
+            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'The store: integrity, migration, snapshots and reset')
+            [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Outcomes on demand for test suites: rules for the background work (ours)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Contexts: named stores and services in a config file, picked with --context')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API over the store (ours)')
@@ -661,6 +662,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Snapshots of the store''s records: save, list, restore, delete (for test suites)')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Remove every record (profiles, transactions, queue, idempotency keys); keep the catalog, API keys, webhooks and rules')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -676,9 +679,73 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'payctl;store;snapshot' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save the store''s records as a snapshot NAME, replacing one of that name')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the snapshots, oldest first')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Replace every record of the store with the snapshot''s, at once')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;store;snapshot;save' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;store;snapshot;list' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000; default 50, with --all 1000 per request)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;store;snapshot;restore' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;store;snapshot;delete' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;store;snapshot;help' {
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save the store''s records as a snapshot NAME, replacing one of that name')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the snapshots, oldest first')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Replace every record of the store with the snapshot''s, at once')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;store;snapshot;help;save' {
+            break
+        }
+        'payctl;store;snapshot;help;list' {
+            break
+        }
+        'payctl;store;snapshot;help;restore' {
+            break
+        }
+        'payctl;store;snapshot;help;delete' {
+            break
+        }
+        'payctl;store;snapshot;help;help' {
+            break
+        }
+        'payctl;store;reset' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'payctl;store;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Snapshots of the store''s records: save, list, restore, delete (for test suites)')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Remove every record (profiles, transactions, queue, idempotency keys); keep the catalog, API keys, webhooks and rules')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -688,7 +755,112 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;store;help;migrate' {
             break
         }
+        'payctl;store;help;snapshot' {
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save the store''s records as a snapshot NAME, replacing one of that name')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the snapshots, oldest first')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Replace every record of the store with the snapshot''s, at once')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            break
+        }
+        'payctl;store;help;snapshot;save' {
+            break
+        }
+        'payctl;store;help;snapshot;list' {
+            break
+        }
+        'payctl;store;help;snapshot;restore' {
+            break
+        }
+        'payctl;store;help;snapshot;delete' {
+            break
+        }
+        'payctl;store;help;reset' {
+            break
+        }
         'payctl;store;help;help' {
+            break
+        }
+        'payctl;sim' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('rule', 'rule', [CompletionResultType]::ParameterValue, 'Outcome rules of the background work: add, list, delete')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;sim;rule' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an outcome rule (after the others: the first that matches an item decides)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the outcome rules, in the order they apply')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outcome rule')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;sim;rule;add' {
+            [CompletionResult]::new('--on', '--on', [CompletionResultType]::ParameterName, 'The work the rule applies to')
+            [CompletionResult]::new('--when', '--when', [CompletionResultType]::ParameterName, 'FIELD=VALUE (equal) or FIELD~REGEX (the regular expression finds a match) [default: every item]. Attach: customer_key, customer_type_id, a customer_profile_individual field (first_name, email, …; not ssn) or tag:KEY. Step: a field of the step''s parameter values (amount, equal as a decimal; customer_profile_id; organization_name, …) or transfer_type_id')
+            [CompletionResult]::new('--outcome', '--outcome', [CompletionResultType]::ParameterName, 'What the worker makes of a matching item: rejected (attach) or failed (step) [default: the usual outcome]')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'The status reason of the outcome, 1-255 characters (an ACH return: "R01 Insufficient funds") [default: "Rejected/Failed by the payctl sim rule RUL."]')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'The item waits this many seconds (1-604800) before the worker takes it: an attachment from its request, a step from when it became the next to run')
+            [CompletionResult]::new('--after-polls', '--after-polls', [CompletionResultType]::ParameterName, 'The item is taken only after it has been read N times (1-1000): GET of the profile-program record; GET of the transaction or its steps for the step next to run')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;sim;rule;list' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000; default 50, with --all 1000 per request)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;sim;rule;delete' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;sim;rule;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an outcome rule (after the others: the first that matches an item decides)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the outcome rules, in the order they apply')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outcome rule')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;sim;rule;help;add' {
+            break
+        }
+        'payctl;sim;rule;help;list' {
+            break
+        }
+        'payctl;sim;rule;help;delete' {
+            break
+        }
+        'payctl;sim;rule;help;help' {
+            break
+        }
+        'payctl;sim;help' {
+            [CompletionResult]::new('rule', 'rule', [CompletionResultType]::ParameterValue, 'Outcome rules of the background work: add, list, delete')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;sim;help;rule' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an outcome rule (after the others: the first that matches an item decides)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the outcome rules, in the order they apply')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outcome rule')
+            break
+        }
+        'payctl;sim;help;rule;add' {
+            break
+        }
+        'payctl;sim;help;rule;list' {
+            break
+        }
+        'payctl;sim;help;rule;delete' {
+            break
+        }
+        'payctl;sim;help;help' {
             break
         }
         'payctl;config' {
@@ -846,7 +1018,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'One record''s events, oldest first: who changed it, when, and what it became (ours)')
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
-            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
+            [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'The store: integrity, migration, snapshots and reset')
+            [CompletionResult]::new('sim', 'sim', [CompletionResultType]::ParameterValue, 'Outcomes on demand for test suites: rules for the background work (ours)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Contexts: named stores and services in a config file, picked with --context')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API over the store (ours)')
@@ -1013,12 +1186,55 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;help;store' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Copy this store into an empty one: a directory, or a PostgreSQL database')
+            [CompletionResult]::new('snapshot', 'snapshot', [CompletionResultType]::ParameterValue, 'Snapshots of the store''s records: save, list, restore, delete (for test suites)')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Remove every record (profiles, transactions, queue, idempotency keys); keep the catalog, API keys, webhooks and rules')
             break
         }
         'payctl;help;store;check' {
             break
         }
         'payctl;help;store;migrate' {
+            break
+        }
+        'payctl;help;store;snapshot' {
+            [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Save the store''s records as a snapshot NAME, replacing one of that name')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the snapshots, oldest first')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Replace every record of the store with the snapshot''s, at once')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a snapshot')
+            break
+        }
+        'payctl;help;store;snapshot;save' {
+            break
+        }
+        'payctl;help;store;snapshot;list' {
+            break
+        }
+        'payctl;help;store;snapshot;restore' {
+            break
+        }
+        'payctl;help;store;snapshot;delete' {
+            break
+        }
+        'payctl;help;store;reset' {
+            break
+        }
+        'payctl;help;sim' {
+            [CompletionResult]::new('rule', 'rule', [CompletionResultType]::ParameterValue, 'Outcome rules of the background work: add, list, delete')
+            break
+        }
+        'payctl;help;sim;rule' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an outcome rule (after the others: the first that matches an item decides)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the outcome rules, in the order they apply')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete an outcome rule')
+            break
+        }
+        'payctl;help;sim;rule;add' {
+            break
+        }
+        'payctl;help;sim;rule;list' {
+            break
+        }
+        'payctl;help;sim;rule;delete' {
             break
         }
         'payctl;help;config' {

@@ -64,6 +64,9 @@ _payctl() {
             payctl,serve)
                 cmd="payctl__subcmd__serve"
                 ;;
+            payctl,sim)
+                cmd="payctl__subcmd__sim"
+                ;;
             payctl,store)
                 cmd="payctl__subcmd__store"
                 ;;
@@ -226,6 +229,9 @@ _payctl() {
             payctl__subcmd__help,serve)
                 cmd="payctl__subcmd__help__subcmd__serve"
                 ;;
+            payctl__subcmd__help,sim)
+                cmd="payctl__subcmd__help__subcmd__sim"
+                ;;
             payctl__subcmd__help,store)
                 cmd="payctl__subcmd__help__subcmd__store"
                 ;;
@@ -328,11 +334,41 @@ _payctl() {
             payctl__subcmd__help__subcmd__program,profiles)
                 cmd="payctl__subcmd__help__subcmd__program__subcmd__profiles"
                 ;;
+            payctl__subcmd__help__subcmd__sim,rule)
+                cmd="payctl__subcmd__help__subcmd__sim__subcmd__rule"
+                ;;
+            payctl__subcmd__help__subcmd__sim__subcmd__rule,add)
+                cmd="payctl__subcmd__help__subcmd__sim__subcmd__rule__subcmd__add"
+                ;;
+            payctl__subcmd__help__subcmd__sim__subcmd__rule,delete)
+                cmd="payctl__subcmd__help__subcmd__sim__subcmd__rule__subcmd__delete"
+                ;;
+            payctl__subcmd__help__subcmd__sim__subcmd__rule,list)
+                cmd="payctl__subcmd__help__subcmd__sim__subcmd__rule__subcmd__list"
+                ;;
             payctl__subcmd__help__subcmd__store,check)
                 cmd="payctl__subcmd__help__subcmd__store__subcmd__check"
                 ;;
             payctl__subcmd__help__subcmd__store,migrate)
                 cmd="payctl__subcmd__help__subcmd__store__subcmd__migrate"
+                ;;
+            payctl__subcmd__help__subcmd__store,reset)
+                cmd="payctl__subcmd__help__subcmd__store__subcmd__reset"
+                ;;
+            payctl__subcmd__help__subcmd__store,snapshot)
+                cmd="payctl__subcmd__help__subcmd__store__subcmd__snapshot"
+                ;;
+            payctl__subcmd__help__subcmd__store__subcmd__snapshot,delete)
+                cmd="payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__delete"
+                ;;
+            payctl__subcmd__help__subcmd__store__subcmd__snapshot,list)
+                cmd="payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__list"
+                ;;
+            payctl__subcmd__help__subcmd__store__subcmd__snapshot,restore)
+                cmd="payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__restore"
+                ;;
+            payctl__subcmd__help__subcmd__store__subcmd__snapshot,save)
+                cmd="payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__save"
                 ;;
             payctl__subcmd__help__subcmd__template,list)
                 cmd="payctl__subcmd__help__subcmd__template__subcmd__list"
@@ -481,6 +517,51 @@ _payctl() {
             payctl__subcmd__program__subcmd__help,profiles)
                 cmd="payctl__subcmd__program__subcmd__help__subcmd__profiles"
                 ;;
+            payctl__subcmd__sim,help)
+                cmd="payctl__subcmd__sim__subcmd__help"
+                ;;
+            payctl__subcmd__sim,rule)
+                cmd="payctl__subcmd__sim__subcmd__rule"
+                ;;
+            payctl__subcmd__sim__subcmd__help,help)
+                cmd="payctl__subcmd__sim__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__sim__subcmd__help,rule)
+                cmd="payctl__subcmd__sim__subcmd__help__subcmd__rule"
+                ;;
+            payctl__subcmd__sim__subcmd__help__subcmd__rule,add)
+                cmd="payctl__subcmd__sim__subcmd__help__subcmd__rule__subcmd__add"
+                ;;
+            payctl__subcmd__sim__subcmd__help__subcmd__rule,delete)
+                cmd="payctl__subcmd__sim__subcmd__help__subcmd__rule__subcmd__delete"
+                ;;
+            payctl__subcmd__sim__subcmd__help__subcmd__rule,list)
+                cmd="payctl__subcmd__sim__subcmd__help__subcmd__rule__subcmd__list"
+                ;;
+            payctl__subcmd__sim__subcmd__rule,add)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__add"
+                ;;
+            payctl__subcmd__sim__subcmd__rule,delete)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__delete"
+                ;;
+            payctl__subcmd__sim__subcmd__rule,help)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__help"
+                ;;
+            payctl__subcmd__sim__subcmd__rule,list)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__list"
+                ;;
+            payctl__subcmd__sim__subcmd__rule__subcmd__help,add)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__add"
+                ;;
+            payctl__subcmd__sim__subcmd__rule__subcmd__help,delete)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__delete"
+                ;;
+            payctl__subcmd__sim__subcmd__rule__subcmd__help,help)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__sim__subcmd__rule__subcmd__help,list)
+                cmd="payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__list"
+                ;;
             payctl__subcmd__store,check)
                 cmd="payctl__subcmd__store__subcmd__check"
                 ;;
@@ -490,6 +571,12 @@ _payctl() {
             payctl__subcmd__store,migrate)
                 cmd="payctl__subcmd__store__subcmd__migrate"
                 ;;
+            payctl__subcmd__store,reset)
+                cmd="payctl__subcmd__store__subcmd__reset"
+                ;;
+            payctl__subcmd__store,snapshot)
+                cmd="payctl__subcmd__store__subcmd__snapshot"
+                ;;
             payctl__subcmd__store__subcmd__help,check)
                 cmd="payctl__subcmd__store__subcmd__help__subcmd__check"
                 ;;
@@ -498,6 +585,54 @@ _payctl() {
                 ;;
             payctl__subcmd__store__subcmd__help,migrate)
                 cmd="payctl__subcmd__store__subcmd__help__subcmd__migrate"
+                ;;
+            payctl__subcmd__store__subcmd__help,reset)
+                cmd="payctl__subcmd__store__subcmd__help__subcmd__reset"
+                ;;
+            payctl__subcmd__store__subcmd__help,snapshot)
+                cmd="payctl__subcmd__store__subcmd__help__subcmd__snapshot"
+                ;;
+            payctl__subcmd__store__subcmd__help__subcmd__snapshot,delete)
+                cmd="payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__delete"
+                ;;
+            payctl__subcmd__store__subcmd__help__subcmd__snapshot,list)
+                cmd="payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__list"
+                ;;
+            payctl__subcmd__store__subcmd__help__subcmd__snapshot,restore)
+                cmd="payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__restore"
+                ;;
+            payctl__subcmd__store__subcmd__help__subcmd__snapshot,save)
+                cmd="payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__save"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot,delete)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__delete"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot,help)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__help"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot,list)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__list"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot,restore)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__restore"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot,save)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__save"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot__subcmd__help,delete)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__delete"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot__subcmd__help,help)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot__subcmd__help,list)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__list"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot__subcmd__help,restore)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__restore"
+                ;;
+            payctl__subcmd__store__subcmd__snapshot__subcmd__help,save)
+                cmd="payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__save"
                 ;;
             payctl__subcmd__template,help)
                 cmd="payctl__subcmd__template__subcmd__help"
@@ -560,7 +695,7 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help --version profile address instrument program template txn dict events history worker init store config completions serve key openapi demo generate-docs help"
+            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help --version profile address instrument program template txn dict events history worker init store sim config completions serve key openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1368,7 +1503,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help)
-            opts="profile address instrument program template txn dict events history worker init store config completions serve key openapi demo generate-docs help"
+            opts="profile address instrument program template txn dict events history worker init store sim config completions serve key openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2025,8 +2160,78 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__help__subcmd__sim)
+            opts="rule"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__sim__subcmd__rule)
+            opts="add list delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__sim__subcmd__rule__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__sim__subcmd__rule__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__sim__subcmd__rule__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__help__subcmd__store)
-            opts="check migrate"
+            opts="check migrate snapshot reset"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2056,6 +2261,90 @@ _payctl() {
         payctl__subcmd__help__subcmd__store__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__store__subcmd__reset)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__store__subcmd__snapshot)
+            opts="save list restore delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__store__subcmd__snapshot__subcmd__save)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3271,8 +3560,268 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__sim)
+            opts="-h --help rule help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__help)
+            opts="rule help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__help__subcmd__rule)
+            opts="add list delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__help__subcmd__rule__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__help__subcmd__rule__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__help__subcmd__rule__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule)
+            opts="-h --help add list delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__add)
+            opts="-h --on --when --outcome --reason --after --after-polls --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --on)
+                    COMPREPLY=($(compgen -W "attach step" -- "${cur}"))
+                    return 0
+                    ;;
+                --when)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --outcome)
+                    COMPREPLY=($(compgen -W "rejected failed" -- "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after-polls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__delete)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__help)
+            opts="add list delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__sim__subcmd__rule__subcmd__list)
+            opts="-h --page-size --page-number --after --all --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --page-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --page-number)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__store)
-            opts="-h --help check migrate help"
+            opts="-h --help check migrate snapshot reset help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3300,7 +3849,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__store__subcmd__help)
-            opts="check migrate help"
+            opts="check migrate snapshot reset help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3355,6 +3904,90 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__store__subcmd__help__subcmd__reset)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__help__subcmd__snapshot)
+            opts="save list restore delete"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__help__subcmd__snapshot__subcmd__save)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__store__subcmd__migrate)
             opts="-h --to --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -3366,6 +3999,186 @@ _payctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__reset)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot)
+            opts="-h --help save list restore delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__delete)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__help)
+            opts="save list restore delete help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__help__subcmd__save)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__list)
+            opts="-h --page-size --page-number --after --all --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --page-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --page-number)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__restore)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__store__subcmd__snapshot__subcmd__save)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -48,7 +48,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
-            cand store 'Integrity of the store'
+            cand store 'The store: integrity, migration, snapshots and reset'
+            cand sim 'Outcomes on demand for test suites: rules for the background work (ours)'
             cand config 'Contexts: named stores and services in a config file, picked with --context'
             cand completions 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too'
             cand serve 'Serve the HTTP API over the store (ours)'
@@ -570,6 +571,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --help 'Print help'
             cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold'
             cand migrate 'Copy this store into an empty one: a directory, or a PostgreSQL database'
+            cand snapshot 'Snapshots of the store''s records: save, list, restore, delete (for test suites)'
+            cand reset 'Remove every record (profiles, transactions, queue, idempotency keys); keep the catalog, API keys, webhooks and rules'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;store;check'= {
@@ -582,16 +585,151 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'payctl;store;snapshot'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand save 'Save the store''s records as a snapshot NAME, replacing one of that name'
+            cand list 'List the snapshots, oldest first'
+            cand restore 'Replace every record of the store with the snapshot''s, at once'
+            cand delete 'Delete a snapshot'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;store;snapshot;save'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;store;snapshot;list'= {
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;store;snapshot;restore'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;store;snapshot;delete'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;store;snapshot;help'= {
+            cand save 'Save the store''s records as a snapshot NAME, replacing one of that name'
+            cand list 'List the snapshots, oldest first'
+            cand restore 'Replace every record of the store with the snapshot''s, at once'
+            cand delete 'Delete a snapshot'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;store;snapshot;help;save'= {
+        }
+        &'payctl;store;snapshot;help;list'= {
+        }
+        &'payctl;store;snapshot;help;restore'= {
+        }
+        &'payctl;store;snapshot;help;delete'= {
+        }
+        &'payctl;store;snapshot;help;help'= {
+        }
+        &'payctl;store;reset'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'payctl;store;help'= {
             cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold'
             cand migrate 'Copy this store into an empty one: a directory, or a PostgreSQL database'
+            cand snapshot 'Snapshots of the store''s records: save, list, restore, delete (for test suites)'
+            cand reset 'Remove every record (profiles, transactions, queue, idempotency keys); keep the catalog, API keys, webhooks and rules'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;store;help;check'= {
         }
         &'payctl;store;help;migrate'= {
         }
+        &'payctl;store;help;snapshot'= {
+            cand save 'Save the store''s records as a snapshot NAME, replacing one of that name'
+            cand list 'List the snapshots, oldest first'
+            cand restore 'Replace every record of the store with the snapshot''s, at once'
+            cand delete 'Delete a snapshot'
+        }
+        &'payctl;store;help;snapshot;save'= {
+        }
+        &'payctl;store;help;snapshot;list'= {
+        }
+        &'payctl;store;help;snapshot;restore'= {
+        }
+        &'payctl;store;help;snapshot;delete'= {
+        }
+        &'payctl;store;help;reset'= {
+        }
         &'payctl;store;help;help'= {
+        }
+        &'payctl;sim'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand rule 'Outcome rules of the background work: add, list, delete'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;sim;rule'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand add 'Add an outcome rule (after the others: the first that matches an item decides)'
+            cand list 'List the outcome rules, in the order they apply'
+            cand delete 'Delete an outcome rule'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;sim;rule;add'= {
+            cand --on 'The work the rule applies to'
+            cand --when 'FIELD=VALUE (equal) or FIELD~REGEX (the regular expression finds a match) [default: every item]. Attach: customer_key, customer_type_id, a customer_profile_individual field (first_name, email, …; not ssn) or tag:KEY. Step: a field of the step''s parameter values (amount, equal as a decimal; customer_profile_id; organization_name, …) or transfer_type_id'
+            cand --outcome 'What the worker makes of a matching item: rejected (attach) or failed (step) [default: the usual outcome]'
+            cand --reason 'The status reason of the outcome, 1-255 characters (an ACH return: "R01 Insufficient funds") [default: "Rejected/Failed by the payctl sim rule RUL."]'
+            cand --after 'The item waits this many seconds (1-604800) before the worker takes it: an attachment from its request, a step from when it became the next to run'
+            cand --after-polls 'The item is taken only after it has been read N times (1-1000): GET of the profile-program record; GET of the transaction or its steps for the step next to run'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;sim;rule;list'= {
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;sim;rule;delete'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;sim;rule;help'= {
+            cand add 'Add an outcome rule (after the others: the first that matches an item decides)'
+            cand list 'List the outcome rules, in the order they apply'
+            cand delete 'Delete an outcome rule'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;sim;rule;help;add'= {
+        }
+        &'payctl;sim;rule;help;list'= {
+        }
+        &'payctl;sim;rule;help;delete'= {
+        }
+        &'payctl;sim;rule;help;help'= {
+        }
+        &'payctl;sim;help'= {
+            cand rule 'Outcome rules of the background work: add, list, delete'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;sim;help;rule'= {
+            cand add 'Add an outcome rule (after the others: the first that matches an item decides)'
+            cand list 'List the outcome rules, in the order they apply'
+            cand delete 'Delete an outcome rule'
+        }
+        &'payctl;sim;help;rule;add'= {
+        }
+        &'payctl;sim;help;rule;list'= {
+        }
+        &'payctl;sim;help;rule;delete'= {
+        }
+        &'payctl;sim;help;help'= {
         }
         &'payctl;config'= {
             cand -h 'Print help'
@@ -723,7 +861,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
-            cand store 'Integrity of the store'
+            cand store 'The store: integrity, migration, snapshots and reset'
+            cand sim 'Outcomes on demand for test suites: rules for the background work (ours)'
             cand config 'Contexts: named stores and services in a config file, picked with --context'
             cand completions 'Print a static completion script; --help says how to install the dynamic one, which completes ids and names too'
             cand serve 'Serve the HTTP API over the store (ours)'
@@ -848,10 +987,42 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;help;store'= {
             cand check 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store''s invariants hold'
             cand migrate 'Copy this store into an empty one: a directory, or a PostgreSQL database'
+            cand snapshot 'Snapshots of the store''s records: save, list, restore, delete (for test suites)'
+            cand reset 'Remove every record (profiles, transactions, queue, idempotency keys); keep the catalog, API keys, webhooks and rules'
         }
         &'payctl;help;store;check'= {
         }
         &'payctl;help;store;migrate'= {
+        }
+        &'payctl;help;store;snapshot'= {
+            cand save 'Save the store''s records as a snapshot NAME, replacing one of that name'
+            cand list 'List the snapshots, oldest first'
+            cand restore 'Replace every record of the store with the snapshot''s, at once'
+            cand delete 'Delete a snapshot'
+        }
+        &'payctl;help;store;snapshot;save'= {
+        }
+        &'payctl;help;store;snapshot;list'= {
+        }
+        &'payctl;help;store;snapshot;restore'= {
+        }
+        &'payctl;help;store;snapshot;delete'= {
+        }
+        &'payctl;help;store;reset'= {
+        }
+        &'payctl;help;sim'= {
+            cand rule 'Outcome rules of the background work: add, list, delete'
+        }
+        &'payctl;help;sim;rule'= {
+            cand add 'Add an outcome rule (after the others: the first that matches an item decides)'
+            cand list 'List the outcome rules, in the order they apply'
+            cand delete 'Delete an outcome rule'
+        }
+        &'payctl;help;sim;rule;add'= {
+        }
+        &'payctl;help;sim;rule;list'= {
+        }
+        &'payctl;help;sim;rule;delete'= {
         }
         &'payctl;help;config'= {
             cand view 'Show the contexts of the config file, the current one marked (a database-url''s password is masked; tokens are never in the file)'

@@ -83,6 +83,15 @@ pub enum Op {
     OpenApi,
     EventList,
     EventGet,
+    // Issue 37 (see `super::sim`).
+    SnapshotSave,
+    SnapshotList,
+    SnapshotRestore,
+    SnapshotDelete,
+    Reset,
+    RuleAdd,
+    RuleList,
+    RuleDelete,
 }
 
 /// What the records of an answer are: declared per endpoint below, rendered
@@ -115,6 +124,7 @@ pub enum Body {
     InstrumentUpdate,
     Attach,
     TxnCreate,
+    RuleCreate,
 }
 
 #[derive(Debug)]
@@ -237,6 +247,14 @@ pub static ENDPOINTS: &[Endpoint] = &[
     get("/_payctl/ready", Op::Ready, Kind::Health, Query::None, "200 when the store answers: opened for reading and its worker queue read within 2 s; else 503 with Retry-After"),
     get("/_payctl/metrics", Op::Metrics, Kind::Document, Query::None, "The server's metrics in the Prometheus text format (text/plain; version=0.0.4)"),
     ep(Post, "/_payctl/worker", Op::Worker, Kind::WorkerSummary, Query::None, Body::None, "Run one pass of the background work now; answers its summary"),
+    ep(Post, "/_payctl/snapshots/{name}", Op::SnapshotSave, Kind::Snapshot, Query::None, Body::None, "Save the store's records as a snapshot, replacing one of that name (admin)"),
+    get("/_payctl/snapshots", Op::SnapshotList, Kind::Snapshot, Query::Paging, "List the snapshots, oldest first (admin)"),
+    ep(Post, "/_payctl/snapshots/{name}/restore", Op::SnapshotRestore, Kind::Snapshot, Query::None, Body::None, "Replace every record with the snapshot's, at once (admin)"),
+    ep(Delete, "/_payctl/snapshots/{name}", Op::SnapshotDelete, Kind::Id, Query::None, Body::None, "Delete a snapshot (admin)"),
+    ep(Post, "/_payctl/reset", Op::Reset, Kind::Reset, Query::None, Body::None, "Remove every record; keep the catalog, keys, webhooks and rules (admin)"),
+    get("/_payctl/rules", Op::RuleList, Kind::SimRule, Query::Paging, "List the outcome rules of the background work, in the order they apply (admin)"),
+    ep(Post, "/_payctl/rules", Op::RuleAdd, Kind::SimRule, Query::None, Body::RuleCreate, "Add an outcome rule: what the worker does with the items it matches (admin)"),
+    ep(Delete, "/_payctl/rules/{id}", Op::RuleDelete, Kind::Id, Query::None, Body::None, "Delete an outcome rule (admin)"),
     get("/openapi.json", Op::OpenApi, Kind::Document, Query::None, "This API as an OpenAPI 3.1 document"),
 ];
 
@@ -530,7 +548,10 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             Response::page(kind, program::list_applications(&b.read()?, p(0), page)?)
         }
         Op::AttachmentList => Response::page(kind, program::list_profiles(&b.read()?, p(0), page)?),
-        Op::AttachmentGet => Response::one(kind, &program::get_profile(&b.read()?, p(0), p(1))?),
+        Op::AttachmentGet => Response::one(
+            kind,
+            &program::get_profile(&super::sim::polled(b, req)?, p(0), p(1))?,
+        ),
         Op::TemplateList => Response::page(kind, program::list_templates(&b.read()?, p(0), page)?),
         Op::TemplateStepList => {
             Response::page(kind, program::list_template_steps(&b.read()?, p(0), page)?)
@@ -544,7 +565,7 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             };
             Response::page(kind, txn::list(&b.read()?, &filter, page)?)
         }
-        Op::TxnGet => Response::one(kind, &txn::get(&b.read()?, p(0))?),
+        Op::TxnGet => Response::one(kind, &txn::get(&super::sim::polled(b, req)?, p(0))?),
         Op::EventList => {
             let filter = core::events::Filter {
                 types: q.event_types.clone(),
@@ -555,7 +576,7 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
         }
         Op::EventGet => Response::one(kind, &core::events::get(&b.read()?, p(0))?),
         Op::TxnParameters => Response::page(kind, txn::parameters_of(&b.read()?, p(0), page)?),
-        Op::TxnSteps => Response::page(kind, txn::steps(&b.read()?, p(0), page)?),
+        Op::TxnSteps => Response::page(kind, txn::steps(&super::sim::polled(b, req)?, p(0), page)?),
         Op::DictNames => dict_page(kind, dict::names(), page)?,
         Op::Dict => {
             let name = req.endpoint.path.rsplit('/').next().unwrap_or("");
@@ -583,6 +604,14 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
         }
         Op::Worker => worker_pass(b)?,
         Op::OpenApi => Response::Records(kind, vec![super::openapi::document()]),
+        Op::SnapshotSave
+        | Op::SnapshotList
+        | Op::SnapshotRestore
+        | Op::SnapshotDelete
+        | Op::Reset
+        | Op::RuleAdd
+        | Op::RuleList
+        | Op::RuleDelete => super::sim::serve(b, ctx, req)?,
     })
 }
 

@@ -5,8 +5,9 @@
 //! server's edge has a module per concern: `tls`, `origin` (what a web page
 //! could send), `limit` (`--rate-limit`), `access_log` (and `X-Request-Id`),
 //! `metrics` and `probe` (readiness and the metrics route); `body` reads a
-//! request's body and `hide` keeps the store's whereabouts out of answers.
-//! `ui` is the read-only web console under `/ui/`, built on the table.
+//! request's body and `hide` keeps the store's whereabouts out of answers;
+//! `sim` serves the snapshot and rule routes of issue 37; `ui` is the
+//! read-only web console under `/ui/`, built on the table.
 
 pub(crate) mod access_log;
 pub mod auth;
@@ -26,6 +27,7 @@ mod query_params;
 mod records;
 pub mod request;
 pub mod server;
+mod sim;
 pub(crate) mod tls;
 pub mod ui;
 

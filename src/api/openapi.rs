@@ -346,6 +346,7 @@ fn body_schema(b: Body) -> Option<&'static str> {
         Body::InstrumentUpdate => "InstrumentUpdate",
         Body::Attach => "Attach",
         Body::TxnCreate => "TransactionCreate",
+        Body::RuleCreate => "RuleCreate",
     })
 }
 
@@ -486,6 +487,7 @@ fn schemas() -> Value {
         &updatable,
     );
     all["AchUpdate"] = ach_update;
+    all["RuleCreate"] = super::sim::rule_create_schema();
     all["Actor"] = json!({"type": "string", "minLength": 1, "maxLength": crate::api::server::MAX_ACTOR_HEADER,
         "pattern": actor_pattern(MAX_ACTOR),
         "description": "`X-Payctl-Actor`: visible ASCII, no leading or trailing space, percent-encoded UTF-8, 1-64 characters once decoded, none of the characters every text field refuses"});

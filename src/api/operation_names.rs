@@ -55,6 +55,14 @@ pub(super) fn operation_id(e: &Endpoint) -> String {
         Op::OpenApi => "getOpenApiDocument".into(),
         Op::EventList => "listEvents".into(),
         Op::EventGet => "getEvent".into(),
+        Op::SnapshotSave => "saveSnapshot".into(),
+        Op::SnapshotList => "listSnapshots".into(),
+        Op::SnapshotRestore => "restoreSnapshot".into(),
+        Op::SnapshotDelete => "deleteSnapshot".into(),
+        Op::Reset => "resetStore".into(),
+        Op::RuleAdd => "addRule".into(),
+        Op::RuleList => "listRules".into(),
+        Op::RuleDelete => "deleteRule".into(),
     };
     if e.alias {
         format!("{base}Alias")
@@ -90,5 +98,11 @@ pub(super) fn tag(op: Op) -> &'static str {
         Op::DictNames | Op::Dict | Op::DictStates => "Dictionaries",
         Op::EventList | Op::EventGet => "Events",
         Op::Health | Op::Ready | Op::Metrics | Op::Worker | Op::OpenApi => "Administration",
+        Op::SnapshotSave
+        | Op::SnapshotList
+        | Op::SnapshotRestore
+        | Op::SnapshotDelete
+        | Op::Reset => "Snapshots",
+        Op::RuleAdd | Op::RuleList | Op::RuleDelete => "Outcome rules",
     }
 }

@@ -48,6 +48,8 @@ fn writable(schema: &str) -> Option<&'static [&'static str]> {
         "StoredParameterValue" => txn::VALUE_FIELDS,
         "Program" | "Application" | "Template" | "TemplateStep" | "ParameterMapping" | "Step"
         | "Event" => &[],
+        "Rule" => crate::core::sim::FIELDS,
+        "Snapshot" | "Reset" => &[],
         // Not records: the envelope's parts, the answers of the service.
         _ => return None,
     })
@@ -77,6 +79,9 @@ fn derived() -> Map<String, Value> {
     g.subschema_for::<model::txn::Parameter>();
     g.subschema_for::<model::txn::Step>();
     g.subschema_for::<crate::core::summary::Summary>();
+    g.subschema_for::<model::sim_rule::Rule>();
+    g.subschema_for::<model::sim_rule::Snapshot>();
+    g.subschema_for::<model::sim_rule::Reset>();
     g.subschema_for::<crate::core::paging::Paging>();
     g.subschema_for::<crate::error::ApiError>();
     g.take_definitions(true)
@@ -289,6 +294,9 @@ pub fn record_schema_name(k: Kind) -> String {
         Kind::DictionaryName => "DictionaryName",
         Kind::WorkerSummary => "WorkerSummary",
         Kind::Health => "Health",
+        Kind::Snapshot => "Snapshot",
+        Kind::SimRule => "Rule",
+        Kind::Reset => "Reset",
         // The document itself; the answers of commands without an endpoint
         // are never in it.
         Kind::Document

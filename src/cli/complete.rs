@@ -489,6 +489,40 @@ pub fn statuses(current: &OsStr) -> Vec<CompletionCandidate> {
         .collect()
 }
 
+/// The records of the admin list `op` whose `field` starts with what is
+/// typed, with `help` (snapshots, rules).
+fn admin_records(
+    current: &OsStr,
+    op: Op,
+    field: &str,
+    help: fn(&Value) -> String,
+) -> Vec<CompletionCandidate> {
+    let (Some(prefix), Some(src)) = (typed(current), Source::of_command_line()) else {
+        return Vec::new();
+    };
+    let records = src.records(Request::new(op), |r| text(r, field).starts_with(prefix));
+    matching(
+        prefix,
+        records
+            .iter()
+            .map(|r| (text(r, field).to_string(), help(r))),
+    )
+}
+
+/// Snapshot names, with when each was saved.
+pub fn snapshots(current: &OsStr) -> Vec<CompletionCandidate> {
+    admin_records(current, Op::SnapshotList, "snapshot_name", |r| {
+        text(r, "created_datetime").to_string()
+    })
+}
+
+/// Outcome rule ids (`rul_…`), with what each matches.
+pub fn rules(current: &OsStr) -> Vec<CompletionCandidate> {
+    admin_records(current, Op::RuleList, "rule_id", |r| {
+        format!("{} {}", text(r, "on"), text(r, "when"))
+    })
+}
+
 /// The contexts of the config file (`PAYCTL_CONFIG`, else the default).
 pub fn contexts(current: &OsStr) -> Vec<CompletionCandidate> {
     let Some(prefix) = typed(current) else {

@@ -19,6 +19,8 @@ pub mod program;
 pub mod prompt;
 mod run;
 pub mod serve;
+pub mod sim;
+mod snapshot;
 pub mod store;
 pub mod template;
 pub mod txn;
@@ -45,7 +47,7 @@ or the answer could not be written (stderr then says whether a change was commit
 4 the change was committed but --wait gave up (stdout has the answer, stderr what is pending).
 
 Environment: PAYCTL_DATA_DIR, PAYCTL_DATABASE_URL, PAYCTL_OUTPUT, PAYCTL_ACTOR, PAYCTL_NO_INPUT,
-PAYCTL_BASE_URL, PAYCTL_TOKEN, PAYCTL_CONTEXT, PAYCTL_CONFIG, NO_COLOR.
+PAYCTL_BASE_URL, PAYCTL_TOKEN, PAYCTL_CONTEXT, PAYCTL_CONFIG, PAYCTL_ID_SEED (tests), NO_COLOR.
 Precedence: flags, then environment variables, then the context (`payctl config`), then defaults.
 
 Examples:
@@ -97,6 +99,8 @@ ENVIRONMENT
   PAYCTL_CONTEXT    the context of the config file to use (like --context)
   PAYCTL_CONFIG     the config file (default: $XDG_CONFIG_HOME/payctl/config.toml)
   PAYCTL_SERVE_TOKEN  serve: the token every request must carry (like serve --token)
+  PAYCTL_ID_SEED    a testing aid: ids from a deterministic generator seeded with this whole number,
+                    the same for the same requests in the same order (serve warns when it is set)
   NO_COLOR          no colour on a terminal
 
 FILES
@@ -112,6 +116,8 @@ FILES
   <store>/idempotency/    the --idempotency-key records of the last 24 hours (never rebuilt or removed by repair)
   <store>/keys.json       the API keys of `payctl serve` (the SHA-256 of each secret, never the secret);
                           keys-used.json their last use (`payctl key`)
+  <store>/rules.json      the outcome rules of `payctl sim rule`; sim/ the reads they count
+  <store>/snapshots/      the snapshots of `payctl store snapshot` (restore.json while one is restored)
 
 EXAMPLES
   payctl demo
@@ -345,9 +351,12 @@ pub enum Command {
         after_help = "Examples:\n  payctl init\n  payctl --data-dir ./store init --catalog catalog.json   # the shape of the built-in catalog"
     )]
     Init(InitArgs),
-    /// Integrity of the store
+    /// The store: integrity, migration, snapshots and reset
     #[command(subcommand)]
     Store(store::StoreCommand),
+    /// Outcomes on demand for test suites: rules for the background work (ours)
+    #[command(subcommand, after_help = sim::SIM_HELP)]
+    Sim(sim::SimCommand),
     /// Contexts: named stores and services in a config file, picked with --context
     #[command(subcommand)]
     Config(config::ConfigCommand),

@@ -26,7 +26,10 @@ log on stderr does). Administration: GET /_payctl/health (alive; the store is no
 /_payctl/ready (the store answers within 2 s, else 503 with Retry-After), GET /_payctl/metrics
 (Prometheus text: requests by route template and status, latency histogram, commits, worker
 queue depth and items processed), POST /_payctl/worker (one pass of the background work,
-answering its summary); GET /openapi.json describes it all.
+answering its summary); for test suites, /_payctl/snapshots, /_payctl/reset and /_payctl/rules
+(`payctl store snapshot --help`, `payctl sim --help`); GET /openapi.json describes it all.
+PAYCTL_ID_SEED=N (a testing aid): ids come from a generator seeded with N, so the same
+requests in the same order get the same ids; serve warns at start when it is set.
 
 API keys (`payctl key create NAME --role reader|writer|admin`, see `payctl key --help`): once
 the store holds one, every request needs `Authorization: Bearer SECRET` (401, 10007), except
@@ -190,6 +193,12 @@ impl ServeArgs {
             )?),
             _ => None,
         };
+        if crate::model::id::seeded() {
+            g.ui.err_line(
+                "warning: PAYCTL_ID_SEED is set: ids come from a deterministic generator, the same \
+                 on every run (a testing aid: never serve real data so)",
+            );
+        }
         drop(g.write()?);
         server::serve(server::Config {
             listen: self.listen,

@@ -1,4 +1,5 @@
-//! `payctl store check [--repair]`: integrity of the store.
+//! `payctl store check [--repair]`: integrity of the store; `store migrate`;
+//! `store snapshot …` and `store reset` (see `snapshot.rs`).
 
 use clap::Subcommand;
 
@@ -33,7 +34,7 @@ An unreadable journal.json or applied.json (30002 on every command) is moved asi
     },
     /// Copy this store into an empty one: a directory, or a PostgreSQL database
     #[command(
-        after_help = "The current store (--data-dir or --database-url) is copied in batches of 500 records (one commit each; a progress bar on a terminal) into TARGET, which must be empty: a directory that does not exist or is empty, or a database without a payctl schema (else 30018, nothing written). Customers, transactions, profile-program records, the worker's queue, the idempotency keys of the last 24 hours and the API keys (`payctl key`) are copied; then the counts of every kind are compared (30006 when they differ). The source is only read.
+        after_help = "The current store (--data-dir or --database-url) is copied in batches of 500 records (one commit each; a progress bar on a terminal) into TARGET, which must be empty: a directory that does not exist or is empty, or a database without a payctl schema (else 30018, nothing written). Customers, transactions, profile-program records, the worker's queue, the idempotency keys of the last 24 hours, the API keys (`payctl key`) and the outcome rules (`payctl sim rule`) are copied (snapshots are not: save them again on the target); then the counts of every kind are compared (30006 when they differ). The source is only read.
 
 Examples:
   payctl --data-dir ./store store migrate --to postgresql://payctl:PASSWORD@db:5432/payctl
@@ -44,14 +45,35 @@ Examples:
         #[arg(long, value_name = "TARGET")]
         to: String,
     },
+    /// Snapshots of the store's records: save, list, restore, delete (for test suites)
+    #[command(subcommand, after_help = super::snapshot::SNAPSHOT_HELP)]
+    Snapshot(super::snapshot::SnapshotCommand),
+    /// Remove every record (profiles, transactions, queue, idempotency keys); keep the
+    /// catalog, API keys, webhooks and rules
+    #[command(
+        after_help = "Asks for confirmation; where no one can be asked (--no-input, or stdin not a terminal) only --yes allows it,
+otherwise nothing changes and the exit code is 2; declined at the prompt, nothing changes, exit 1. Atomic as a snapshot
+restore is (a restore of an empty store): every server on the store sees the empty store from its next request.
+Answers data: [{\"customer_profiles\", \"transactions\"}]: what was removed. Over HTTP: POST /_payctl/reset (admin).
+
+Example:
+  payctl store reset --yes"
+    )]
+    Reset,
 }
 
 impl StoreCommand {
     pub fn exec(self, g: &Global) -> Result<Response> {
         let repair = match self {
             StoreCommand::Check { repair } => repair,
-            StoreCommand::Migrate { to } => return migrate(g, &to),
+            StoreCommand::Migrate { to } => {
+                g.local_only("store migrate")?;
+                return migrate(g, &to);
+            }
+            StoreCommand::Snapshot(c) => return c.exec(g),
+            StoreCommand::Reset => return super::snapshot::reset(g),
         };
+        g.local_only("store check")?;
         // The one command that opens a store whose rebuild was interrupted:
         // to report it, and to finish it with --repair.
         crate::store::rebuild::allow_opening_rebuilding();
@@ -187,6 +209,7 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
             "idempotency_keys": counts.idempotency_keys,
             "api_keys": counts.api_keys,
             "events": counts.events,
+            "rules": counts.rules,
         })],
     ))
 }

@@ -56,6 +56,9 @@ fn sleep_unless_stopped(d: Duration, stop: &AtomicBool) -> bool {
     }
 }
 
+/// The summary's count of the items a rule holds back.
+const WAITING: &str = "items_waiting";
+
 impl WorkerArgs {
     /// Remote mode: each pass is `POST /_payctl/worker` on the service.
     fn exec_remote(self, g: &Global) -> Result<Response> {
@@ -70,12 +73,19 @@ impl WorkerArgs {
             match pass() {
                 Ok(Response::Records(_, d)) => {
                     if let Some(s) = d.first().and_then(|s| s.as_object()) {
-                        if s.values().any(|v| v.as_u64().is_some_and(|n| n > 0)) {
+                        // What waits is counted again by each pass: the
+                        // total says what waits now, and a pass that only
+                        // found items waiting did nothing.
+                        let did = |k: &str| k != WAITING;
+                        if s.iter()
+                            .any(|(k, v)| did(k) && v.as_u64().is_some_and(|n| n > 0))
+                        {
                             g.ui.err_line(serde_json::Value::Object(s.clone()));
                         }
+                        total.remove(WAITING);
                         for (k, v) in s {
-                            let sum = total.get(k).and_then(|t| t.as_u64()).unwrap_or(0)
-                                + v.as_u64().unwrap_or(0);
+                            let before = total.get(k).and_then(|t| t.as_u64()).filter(|_| did(k));
+                            let sum = before.unwrap_or(0) + v.as_u64().unwrap_or(0);
                             total.insert(k.clone(), sum.into());
                         }
                     }
@@ -155,6 +165,8 @@ impl WorkerArgs {
                         ));
                     }
                     total.add(&s);
+                    // What waits now, not the sum of the passes.
+                    total.items_waiting = s.items_waiting;
                 }
                 // Interrupted while waiting for the lock: stop like between passes.
                 Err(_) if stop.load(Ordering::SeqCst) => break,

@@ -255,7 +255,9 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         ))
     })?;
     let address = Address {
-        address_id: id::new_id(id::ADDRESS),
+        address_id: id::new_id_in(id::ADDRESS, customer.id(), |id| {
+            customer.addresses.iter().any(|a| a.address_id == id)
+        }),
         customer_profile_id: customer.id().to_string(),
         address_type_id,
         is_default,

@@ -179,6 +179,10 @@ fn write_chunk(
             }
             continue;
         }
+        let (mut customer, mut json) = (customer, json);
+        if profile::free_id(&mut customer, |id| tx.customer(id).map(|c| c.is_some()))? {
+            json = serde_json::to_string(&customer).expect("records serialize");
+        }
         chunk.created.push(Created {
             id: customer.profile.customer_profile_id.clone(),
             customer_key: customer.profile.customer_key.clone(),

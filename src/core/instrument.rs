@@ -257,7 +257,12 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         ));
     }
     let instrument = Instrument {
-        payment_instrument_id: id::new_id(id::INSTRUMENT),
+        payment_instrument_id: id::new_id_in(id::INSTRUMENT, cid, |id| {
+            customer
+                .instruments
+                .iter()
+                .any(|i| i.payment_instrument_id == id)
+        }),
         customer_profile_id: cid.to_string(),
         program_id: n.program,
         payment_instrument_tags: n.tags,

@@ -1,5 +1,6 @@
 //! `payctl store migrate --to TARGET`: copy every record of one store (its
-//! API keys included) into another, empty one, whichever their backends, in
+//! API keys and outcome rules included; not its snapshots, which belong to
+//! their backend) into another, empty one, whichever their backends, in
 //! batches (one commit each), then verify that the target holds as many records of every kind
 //! as the source. The source is only read.
 
@@ -22,6 +23,8 @@ pub struct Counts {
     pub api_keys: usize,
     /// Events of the log, copied as they are (the chain whole).
     pub events: u64,
+    /// Outcome rules (`payctl sim rule`); snapshots are not copied.
+    pub rules: usize,
 }
 
 /// Copy `source` into the empty `target` (created with the source's
@@ -112,6 +115,11 @@ pub fn migrate(
         progress("events", to as usize, last as usize);
         seq = to + 1;
     }
+    let rules = source.sim().rules()?;
+    want.rules = rules.len();
+    for r in &rules {
+        target.sim().add_rule(r)?;
+    }
     let got = counts(target, now)?;
     if got != want {
         return Err(Error::store(
@@ -134,6 +142,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
         idempotency_keys: store.idempotency_records(now)?.len(),
         api_keys: store.api_keys()?.len(),
         events: store.events_last()?,
+        rules: store.sim().rules()?.len(),
         ..Counts::default()
     };
     let mut start = 0;

@@ -16,6 +16,8 @@ pub(crate) mod paging;
 pub(crate) mod profile;
 pub(crate) mod program;
 pub(crate) mod rules;
+pub(crate) mod sim;
+pub(crate) mod snapshot;
 pub(crate) mod summary;
 pub(crate) mod txn;
 pub(crate) mod worker;

@@ -320,6 +320,17 @@ pub fn validate_create(body: &Value, ctx: &Ctx, fac: &Facilitator) -> Result<New
     })
 }
 
+/// `PAYCTL_ID_SEED`: a new customer whose id the store holds already
+/// (`taken`: each process starts the sequence again) gets the next free
+/// one; whether it changed. Without a seed, nothing is asked.
+pub(crate) fn free_id(c: &mut Customer, taken: impl Fn(&str) -> Result<bool>) -> Result<bool> {
+    if !id::seeded() || !taken(c.id())? {
+        return Ok(false);
+    }
+    c.profile.customer_profile_id = id::new_free_id(id::CUSTOMER, taken)?;
+    Ok(true)
+}
+
 /// POST /customer-profiles: the new `csp_` id.
 pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     let catalog = store.catalog()?;
@@ -327,7 +338,8 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     if store.key_owner(&new.customer_key)?.is_some() {
         return Err(key_in_use());
     }
-    let customer = new.into_customer(ctx);
+    let mut customer = new.into_customer(ctx);
+    free_id(&mut customer, |id| store.customer(id).map(|c| c.is_some()))?;
     let id = customer.profile.customer_profile_id.clone();
     let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.new_customer(customer)?;

@@ -13,6 +13,7 @@ use super::Ctx;
 use super::body::as_object;
 use super::paging::{Page, PageRequest, paginate};
 use super::rules;
+use super::sim::Decision;
 use super::summary::Summary;
 use crate::error::{ApiError, Error, Errors, Result, code};
 use crate::model::catalog::{Catalog, TemplateStep};
@@ -230,33 +231,42 @@ pub fn get_profile(store: &Store, prm: &str, csp: &str) -> Result<Attachment> {
 /// (10), written by `ctx.actor` (SYSTEM). A record that is no longer Pending,
 /// or a customer that is gone, is left as it is (an item is never processed
 /// twice). A program missing from the catalog makes the record Rejected (20)
-/// with a reason.
+/// with a reason; so does a rule with that outcome ([`super::sim`]), and a
+/// rule that makes it wait leaves it Pending: `false` (not done).
 pub fn process_attachment(
     tx: &mut Tx,
     ctx: &Ctx,
     catalog: &Catalog,
-    csp: &str,
-    prm: &str,
+    sim: &super::sim::Sim,
+    (csp, prm): (&str, &str),
     summary: &mut Summary,
-) -> Result<()> {
+) -> Result<bool> {
     let Some(mut customer) = tx.customer(csp)? else {
-        return Ok(());
+        return Ok(true);
     };
-    let Some(a) = customer
+    let Some(i) = customer
         .attachments
-        .iter_mut()
-        .find(|a| a.program_id == prm && a.customer_profile_program_status_id == PENDING)
+        .iter()
+        .position(|a| a.program_id == prm && a.customer_profile_program_status_id == PENDING)
     else {
-        return Ok(());
+        return Ok(true);
     };
-    if catalog.program(prm).is_some() {
-        a.customer_profile_program_status_id = ATTACHED;
+    let decision = if catalog.program(prm).is_some() {
+        sim.attach(&customer, &customer.attachments[i])?
     } else {
-        a.customer_profile_program_status_id = REJECTED;
-        a.customer_profile_program_status_reason = REJECTED_NO_PROGRAM.to_string();
+        Decision::Outcome(REJECTED_NO_PROGRAM.to_string())
+    };
+    let a = &mut customer.attachments[i];
+    match decision {
+        Decision::Wait => return Ok(false),
+        Decision::Proceed => a.customer_profile_program_status_id = ATTACHED,
+        Decision::Outcome(reason) => {
+            a.customer_profile_program_status_id = REJECTED;
+            a.customer_profile_program_status_reason = reason;
+        }
     }
     a.audit.touch(&ctx.actor, &ctx.now);
     tx.put_customer(&customer);
     summary.attachments_processed += 1;
-    Ok(())
+    Ok(true)
 }

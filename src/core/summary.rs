@@ -19,6 +19,14 @@ pub struct Summary {
     pub steps_completed: u64,
     /// Steps that failed (the later ones of their transaction cancelled).
     pub steps_failed: u64,
+    /// Items left queued because a rule makes them wait (`payctl sim rule
+    /// add --after` or `--after-polls`); absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub items_waiting: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -28,10 +36,14 @@ impl Summary {
         self.steps_created += o.steps_created;
         self.steps_completed += o.steps_completed;
         self.steps_failed += o.steps_failed;
+        self.items_waiting += o.items_waiting;
     }
 
-    /// Nothing was done.
+    /// Nothing was done (items left waiting are not something done).
     pub fn is_empty(&self) -> bool {
-        *self == Summary::default()
+        Summary {
+            items_waiting: 0,
+            ..*self
+        } == Summary::default()
     }
 }

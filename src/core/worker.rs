@@ -97,6 +97,7 @@ fn batches(
         // Read once per batch, before any item: a catalog that cannot be read
         // is no item's fault.
         let catalog = store.catalog()?;
+        let sim = super::sim::Sim::load(&store, &ctx.now)?;
         if listed.is_empty() {
             listed = store
                 .queue()?
@@ -124,8 +125,14 @@ fn batches(
         let mut tx = store.begin_by(&ctx.actor, &ctx.now);
         let mut failed = None;
         for (i, item) in queue.iter().enumerate() {
-            match process(&mut tx, ctx, &catalog, item, &mut batch) {
-                Ok(()) => tx.dequeue(item),
+            match process(&mut tx, ctx, &catalog, &sim, item, &mut batch) {
+                Ok(true) => tx.dequeue(item),
+                // A rule makes it wait: queued still, not listed again
+                // in this run.
+                Ok(false) => {
+                    batch.items_waiting += 1;
+                    held.insert(item.file_name());
+                }
                 Err(e) if e.has_code(code::STORE_UNREADABLE) => {
                     failed = Some((i, e));
                     break;
@@ -178,21 +185,31 @@ fn batches(
     Ok(())
 }
 
+/// Process `item`; whether it is done (`false`: a rule makes it wait, see
+/// [`super::sim`]).
 fn process(
     tx: &mut Tx,
     ctx: &Ctx,
     catalog: &Catalog,
+    sim: &super::sim::Sim,
     item: &QueueItem,
     batch: &mut Summary,
-) -> Result<()> {
+) -> Result<bool> {
     match item {
         QueueItem::Attach {
             customer_id,
             program_id,
             ..
-        } => super::program::process_attachment(tx, ctx, catalog, customer_id, program_id, batch),
+        } => super::program::process_attachment(
+            tx,
+            ctx,
+            catalog,
+            sim,
+            (customer_id, program_id),
+            batch,
+        ),
         QueueItem::Txn { transaction_id, .. } => {
-            super::txn::process(tx, ctx, catalog, transaction_id, batch)
+            super::txn::process(tx, ctx, catalog, sim, transaction_id, batch)
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod id;
 pub mod invariants;
 pub mod limits;
 pub mod reply;
+pub mod sim_rule;
 pub mod status;
 pub mod txn;
 

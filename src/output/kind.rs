@@ -50,6 +50,12 @@ pub enum RecordKind {
     /// A report of ours that is not a record (store check, migrate, demo,
     /// generate-docs): no id; its scalar fields as columns.
     Summary,
+    /// A snapshot of the store (`store snapshot`); its id is its name.
+    Snapshot,
+    /// An outcome rule of the background work (`sim rule`).
+    SimRule,
+    /// What `store reset` removed: no id.
+    Reset,
 }
 
 impl RecordKind {
@@ -72,10 +78,12 @@ impl RecordKind {
             Event => "event_id",
             DictionaryName => "dictionary_name",
             Context | ApiKey | NewApiKey => "name",
+            Snapshot => "snapshot_name",
+            SimRule => "rule_id",
             Dictionary(name) => {
                 return crate::catalog::dictionaries::id_field(name).map(Cow::Owned);
             }
-            WorkerSummary | Health | Document | Summary => return None,
+            WorkerSummary | Health | Document | Summary | Reset => return None,
         }))
     }
 }

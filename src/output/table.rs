@@ -300,10 +300,27 @@ fn layout(kind: RecordKind) -> Option<Vec<Col>> {
             col("secret (shown once)", Path("secret")),
             col("expires", Time("expires")),
         ],
+        RecordKind::Snapshot => vec![
+            col("name", Path("snapshot_name")),
+            col("profiles", Path("customer_profiles")),
+            col("transactions", Path("transactions")),
+            col("store", Path("store_version")),
+            col("created", Time("created_datetime")),
+        ],
+        RecordKind::SimRule => vec![
+            col("rule_id", Path("rule_id")),
+            col("on", Path("on")),
+            col("when", Path("when")),
+            col("outcome", Path("outcome")),
+            col("reason", Path("reason")),
+            col("after", Path("after")),
+            col("after polls", Path("after_polls")),
+        ],
         RecordKind::WorkerSummary
         | RecordKind::Health
         | RecordKind::Document
-        | RecordKind::Summary => return None,
+        | RecordKind::Summary
+        | RecordKind::Reset => return None,
     };
     Some(cols)
 }

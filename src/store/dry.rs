@@ -39,6 +39,11 @@ impl DryStore {
         }
     }
 
+    /// The real store it reads.
+    pub(crate) fn inner(&self) -> &Store {
+        &self.inner
+    }
+
     fn kept_customer(&self, id: &str) -> Option<Customer> {
         self.customers
             .lock()

@@ -10,10 +10,9 @@
 
 use serde::Serialize;
 
-pub use crate::model::event::{Event, GENESIS, sequence_of, verify};
+pub use crate::model::event::{Event, GENESIS, NewEvent, sequence_of, verify};
 
 use crate::mask;
-use crate::model::event::NewEvent;
 use crate::model::status;
 use crate::model::txn::TxnFile;
 use crate::model::{Address, Customer, Profile};

@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
+mod sim;
+
 use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
 use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
@@ -88,6 +90,8 @@ struct Data {
     /// The event log's lines, sequence `i + 1` at `i`, and the last hash.
     events: Vec<String>,
     events_hash: String,
+    /// Rules, read counts and snapshots (issue 37).
+    sim: sim::SimData,
 }
 
 impl MemoryStore {
@@ -109,6 +113,7 @@ impl MemoryStore {
                 api_key_order: Vec::new(),
                 events: Vec::new(),
                 events_hash: crate::model::event::GENESIS.to_string(),
+                sim: Default::default(),
             })),
             armed: Default::default(),
             turns: Default::default(),

@@ -12,6 +12,7 @@
 //! - [`pg`]: the PostgreSQL backend.
 //! - [`memory`]: the in-memory backend of the tests; [`dry`]: the
 //!   dry-run overlay over a real store; [`fault`]: fault injection.
+//! - [`sim`]: outcome rules, read counts and snapshots (issue 37).
 //!
 //! The JSON directory's format (every file and what it holds, how a commit
 //! is made durable, packs, the rebuild, the lock, the format versions) is
@@ -28,6 +29,7 @@ pub mod json;
 pub mod memory;
 pub mod pg;
 pub mod report;
+pub mod sim;
 pub mod storage;
 pub mod types;
 

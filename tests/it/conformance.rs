@@ -964,6 +964,116 @@ fn events(fx: &Fx) {
     }
     drop(store);
     fx.clean("events");
+/// Issue 37's storage (`store::sim`): rules kept in the order added and
+/// removed by id; read counts that concurrent readers never lose.
+fn sim_rules_and_polls(fx: &Fx) {
+    let add = |when: &str| -> String {
+        let e = fx.call(
+            Request::new(Op::RuleAdd).body(json!({"on": "attach", "when": when, "after": 5})),
+        );
+        e["data"][0]["rule_id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{:?}: {e}", fx.kind))
+            .to_string()
+    };
+    let (a, b) = (add("customer_key=first"), add("customer_key~^second"));
+    let ids = |fx: &Fx| -> Vec<String> {
+        fx.read()
+            .sim()
+            .rules()
+            .unwrap()
+            .iter()
+            .map(|r| r.rule_id.clone())
+            .collect()
+    };
+    assert_eq!(ids(fx), [a.clone(), b.clone()], "{:?}", fx.kind);
+    assert!(fx.write().sim().delete_rule(&a).unwrap());
+    assert!(!fx.write().sim().delete_rule(&a).unwrap());
+    assert_eq!(ids(fx), [b], "{:?}", fx.kind);
+    let key = "att.csp_abc123.prm_def456";
+    assert_eq!(fx.read().sim().polls(key).unwrap(), 0);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..5 {
+                    fx.read().sim().poll(key).unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(fx.read().sim().polls(key).unwrap(), 20, "{:?}", fx.kind);
+    assert_eq!(fx.read().sim().polls("trs_other1").unwrap(), 0);
+    fx.clean("rules and read counts");
+}
+
+/// Snapshots: saved, listed, restored (the records and the read counts,
+/// never the rules), deleted; a reset removes every record and keeps the
+/// rules and the snapshots.
+fn snapshots_and_reset(fx: &Fx) {
+    let prm = fx.program();
+    let csp = fx.profile("snapshot-1", "Ada", "Lovelace", "ada@example.com");
+    fx.attach(&prm, &csp);
+    fx.worker();
+    let trn = fx.txn(&prm, &csp);
+    let key = "trs_polled1";
+    fx.read().sim().poll(key).unwrap();
+    let saved = fx
+        .write()
+        .sim()
+        .save_snapshot("base", "conformance", &fx.ctx.now)
+        .unwrap();
+    assert_eq!(
+        (saved.customer_profiles, saved.transactions),
+        (1, 1),
+        "{:?}",
+        fx.kind
+    );
+    fx.clean("a save");
+    let later = fx.profile("snapshot-2", "Grace", "Hopper", "grace@example.com");
+    fx.read().sim().poll(key).unwrap();
+    fx.call(Request::new(Op::RuleAdd).body(json!({"on": "step", "after_polls": 2})));
+    let names: Vec<String> = fx
+        .read()
+        .sim()
+        .snapshots()
+        .unwrap()
+        .iter()
+        .map(|s| s.snapshot_name.clone())
+        .collect();
+    assert_eq!(names, ["base"]);
+    assert!(fx.write().sim().restore_snapshot("none").unwrap().is_none());
+    let back = fx.write().sim().restore_snapshot("base").unwrap();
+    assert_eq!(back.map(|s| s.snapshot_name), Some("base".to_string()));
+    let store = fx.read();
+    assert_eq!(store.profile_count().unwrap(), 1, "{:?}", fx.kind);
+    assert!(store.customer(&later).unwrap().is_none());
+    assert!(store.customer(&csp).unwrap().is_some());
+    assert!(store.txn(&trn).unwrap().is_some());
+    assert_eq!(store.queue().unwrap().len(), 1, "the transaction is queued");
+    assert_eq!(store.sim().polls(key).unwrap(), 1, "the count as saved");
+    assert_eq!(store.sim().rules().unwrap().len(), 1, "rules are kept");
+    drop(store);
+    fx.clean("a restore");
+    let removed = fx.write().sim().reset().unwrap();
+    assert_eq!((removed.customer_profiles, removed.transactions), (1, 1));
+    let store = fx.read();
+    assert_eq!(store.profile_count().unwrap(), 0);
+    assert!(store.txns().unwrap().is_empty());
+    assert!(store.queue().unwrap().is_empty());
+    assert!(store.key_owner("snapshot-1").unwrap().is_none());
+    assert_eq!(store.sim().polls(key).unwrap(), 0);
+    assert_eq!(store.sim().rules().unwrap().len(), 1);
+    assert_eq!(store.sim().snapshots().unwrap().len(), 1);
+    drop(store);
+    fx.clean("a reset");
+    // The key is free again; the snapshot brings everything back.
+    fx.profile("snapshot-1", "Ada", "Lovelace", "ada@example.com");
+    fx.write().sim().restore_snapshot("base").unwrap();
+    assert!(fx.read().customer(&csp).unwrap().is_some());
+    fx.clean("a restore after a reset");
+    assert!(fx.write().sim().delete_snapshot("base").unwrap());
+    assert!(!fx.write().sim().delete_snapshot("base").unwrap());
+    assert!(fx.read().sim().snapshots().unwrap().is_empty());
 }
 
 macro_rules! conformance {
@@ -1006,4 +1116,6 @@ conformance!(
     serialized_then_put,
     api_keys,
     events,
+    sim_rules_and_polls,
+    snapshots_and_reset,
 );

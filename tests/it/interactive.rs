@@ -400,6 +400,44 @@ fn address_delete_asks_for_confirmation() {
     assert_eq!(env.run(&["address", "get", &csp, &keep]).code, 0);
 }
 
+/// Issue 37: a restore, a delete of a snapshot and a reset ask first; a
+/// no changes nothing (exit 1); an unknown snapshot is refused before
+/// anyone is asked.
+#[test]
+#[ignore = "needs tmux"]
+fn snapshot_restore_and_reset_ask_for_confirmation() {
+    if !have_tmux() {
+        return;
+    }
+    let env = Env::new();
+    env.create_profile("cust-tty-snap");
+    let o = env.run(&["store", "snapshot", "save", "base"]);
+    assert_eq!(o.code, 0, "{o:?}");
+    env.create_profile("cust-tty-later");
+    let before = env.snapshot();
+    for args in [
+        "store snapshot restore base",
+        "store snapshot delete base",
+        "store reset",
+    ] {
+        let p = Pane::payctl(&env, 200, "", args);
+        p.wait_for("?");
+        p.send(&["n"]);
+        assert_eq!(p.exit_code(), 1, "{args}: {}", p.screen());
+        assert!(p.screen().contains("nothing was changed"), "{}", p.screen());
+        assert_eq!(env.snapshot(), before, "{args}");
+    }
+    let p = Pane::payctl(&env, 200, "", "store snapshot restore none");
+    assert_eq!(p.exit_code(), 1, "{}", p.screen());
+    assert!(p.screen().contains("error[20001]"), "{}", p.screen());
+    let p = Pane::payctl(&env, 200, "", "store snapshot restore base");
+    p.wait_for("restore the snapshot `base`");
+    p.send(&["y"]);
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let o = env.run(&["profile", "list"]);
+    assert_eq!(o.json["paging"]["total_count"], 1, "{o:?}");
+}
+
 #[test]
 #[ignore = "needs tmux"]
 fn ctrl_c_stops_a_watching_worker_cleanly() {

@@ -30,6 +30,8 @@ mod packs;
 mod pg;
 mod profile;
 mod program;
+mod sim;
+mod snapshot;
 mod store;
 mod txn;
 mod typed_output;

@@ -41,15 +41,22 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
     let (program, application, template, params) =
         errs.into_result(|| Some((r.program?, r.application?, r.template?, params?)))?;
 
-    let transaction_id = id::new_id(id::TRANSACTION);
+    let transaction_id = id::new_free_id(id::TRANSACTION, |id| store.txn(id).map(|t| t.is_some()))?;
     let mut rng = rand::rng();
     let mut used = BTreeSet::new();
+    // PAYCTL_ID_SEED: the parameters' ids come from the seeded generator too.
+    let mut drawn = 0;
+    let mut draw = || {
+        drawn += 1;
+        id::seeded_number(&transaction_id, drawn - 1, MAX_PARAMETER_ID)
+            .unwrap_or_else(|| rng.random_range(1..MAX_PARAMETER_ID))
+    };
     let parameters = params
         .into_iter()
         .map(|p| {
-            let mut pid = rng.random_range(1..MAX_PARAMETER_ID);
+            let mut pid = draw();
             while !used.insert(pid) {
-                pid = rng.random_range(1..MAX_PARAMETER_ID);
+                pid = draw();
             }
             Parameter {
                 transaction_parameter_id: pid,

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use super::{SOURCE_CUSTOMERS, TARGETS};
 use crate::core::Ctx;
+use crate::core::sim::{Decision, Sim};
 use crate::core::summary::Summary;
 use crate::error::Result;
 use crate::model::catalog::{Catalog, Template, TemplateStep};
@@ -31,20 +32,27 @@ const WITHDRAWAL: u32 = 2;
 /// Everything happens in `tx` (the worker's batch); a transaction that is not
 /// Created or Processing, or that does not exist, is left alone, so an item is
 /// never processed twice.
+///
+/// A rule ([`crate::core::sim`]) may fail a step with its reason (as a
+/// missing account does) or make it wait: the steps before it run, and the
+/// transaction stays Processing, queued (`false`: not done).
 pub fn process(
     tx: &mut Tx,
     ctx: &Ctx,
     catalog: &Catalog,
+    sim: &Sim,
     transaction_id: &str,
     summary: &mut Summary,
-) -> Result<()> {
+) -> Result<bool> {
     let Some(mut file) = tx.txn(transaction_id)? else {
-        return Ok(());
+        return Ok(true);
     };
     let st = file.transaction.transaction_status_id;
     if st != status::txn::CREATED && st != status::txn::PROCESSING {
-        return Ok(());
+        return Ok(true);
     }
+    // A rule may make a step wait with nothing changed: then nothing is written.
+    let before = file.clone();
     let template = catalog
         .template(&file.transaction.transaction_template_id)
         .map(|(_, t)| t);
@@ -59,7 +67,7 @@ pub fn process(
             finish(&mut file, status::txn::FAILED, reason, now);
             summary.transactions_processed += 1;
             tx.put_txn(&file);
-            return Ok(());
+            return Ok(true);
         };
         file.steps = generate(&file, template, now);
         summary.steps_created += file.steps.len() as u64;
@@ -71,10 +79,12 @@ pub fn process(
         );
     }
 
-    run(tx, &mut file, template, now, summary)?;
-    summary.transactions_processed += 1;
-    tx.put_txn(&file);
-    Ok(())
+    let done = run(tx, sim, &mut file, template, now, summary)?;
+    if file != before {
+        summary.transactions_processed += 1;
+        tx.put_txn(&file);
+    }
+    Ok(done)
 }
 
 fn finish(file: &mut TxnFile, status_id: u32, reason: String, now: &str) {
@@ -94,11 +104,17 @@ fn generate(file: &TxnFile, template: &Template, now: &str) -> Vec<Step> {
         .collect();
     let mut tsteps: Vec<&TemplateStep> = template.steps.iter().collect();
     tsteps.sort_by_key(|s| s.sequence);
+    let mut ids: Vec<String> = Vec::new();
     tsteps
         .into_iter()
         .filter(|s| !s.is_optional || s.parameter_mapping.names().all(|n| given.contains(n)))
         .map(|s| Step {
-            transaction_step_id: id::new_id(id::STEP),
+            transaction_step_id: {
+                let tid = &file.transaction.transaction_id;
+                let id = id::new_id_in(id::STEP, tid, |id| ids.iter().any(|i| i == id));
+                ids.push(id.clone());
+                id
+            },
             transaction_id: file.transaction.transaction_id.clone(),
             transaction_template_step_id: s.transaction_template_step_id.clone(),
             transaction_step_status_id: status::step::PENDING,
@@ -175,14 +191,16 @@ fn blocker(
     })
 }
 
-/// Run the Pending steps in sequence and settle the transaction.
+/// Run the Pending steps in sequence and settle the transaction; `false`
+/// when a rule makes a step wait (the transaction stays Processing).
 fn run(
     tx: &Tx,
+    sim: &Sim,
     file: &mut TxnFile,
     template: Option<&Template>,
     now: &str,
     summary: &mut Summary,
-) -> Result<()> {
+) -> Result<bool> {
     file.steps.sort_by_key(|s| s.sequence);
     let mut failed: Option<(u32, String)> = file
         .steps
@@ -198,20 +216,27 @@ fn run(
                 status::step::CANCELLED,
                 format!("Cancelled: step {seq} failed."),
             ),
-            None => match blocker(tx, file, &file.steps[i], template)? {
-                Some(why) => {
-                    summary.steps_failed += 1;
-                    failed = Some((file.steps[i].sequence, why.clone()));
-                    (status::step::FAILED, why)
+            None => {
+                let why = match sim.step(file, i, template)? {
+                    Decision::Wait => return Ok(false),
+                    Decision::Outcome(why) => Some(why),
+                    Decision::Proceed => blocker(tx, file, &file.steps[i], template)?,
+                };
+                match why {
+                    Some(why) => {
+                        summary.steps_failed += 1;
+                        failed = Some((file.steps[i].sequence, why.clone()));
+                        (status::step::FAILED, why)
+                    }
+                    None => {
+                        summary.steps_completed += 1;
+                        (
+                            status::step::COMPLETED,
+                            status::step::COMPLETED_REASON.to_string(),
+                        )
+                    }
                 }
-                None => {
-                    summary.steps_completed += 1;
-                    (
-                        status::step::COMPLETED,
-                        status::step::COMPLETED_REASON.to_string(),
-                    )
-                }
-            },
+            }
         };
         let s = &mut file.steps[i];
         s.transaction_step_status_id = st;
@@ -232,5 +257,5 @@ fn run(
             now,
         ),
     }
-    Ok(())
+    Ok(true)
 }

@@ -7,7 +7,8 @@
 //! itself; the format version is [`FORMAT_VERSION`]. Each part's module says
 //! how it works: `journal` (commits and their replay), `keys` (the key
 //! index), `fields` (the field indexes), `txn_index`, `attachments`,
-//! `packs`, `idempotency`, `api_keys`, `lock`, `rebuild` and `check`.
+//! `packs`, `idempotency`, `api_keys`, `lock`, `rebuild`, `check`, `sim`
+//! (outcome rules and read counts) and `snapshot` (snapshots, restore, reset).
 //!
 //! The aggregates are the truth; everything under `index/` and `queue/` can be
 //! rebuilt from them by `store check --repair`. `idempotency/` cannot (nothing
@@ -37,6 +38,9 @@ mod query;
 mod read;
 pub mod rebuild;
 pub mod safefs;
+pub mod sim;
+pub mod snapshot;
+pub mod tree;
 mod tx;
 pub mod txn_index;
 
@@ -72,10 +76,13 @@ pub use tx::JsonTx;
 /// 9: API keys ([`api_keys`]; a payctl of format 8 would serve a store
 /// that has keys without asking for one);
 /// 10: the event log ([`events`]; a payctl of format 9 would change records
-/// without recording their events).
+/// without recording their events);
+/// 11: outcome rules, read counts and snapshots ([`sim`], [`snapshot`]; a
+/// payctl of format 10 would not finish a restore that a crash
+/// interrupted, and would ignore the rules).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;

@@ -397,6 +397,12 @@ impl JsonStore {
     /// Whether there was anything to finish or read through (`false`: the
     /// store's files are as the last commit left them).
     pub(super) fn recover(&mut self, wanted: Mode) -> Result<bool> {
+        // A restore (or reset) past its commit point is finished first: no
+        // journal can be pending beside it (it settles them before).
+        if self.lock.lstat_entry(snapshot::RESTORE)?.is_some() {
+            self.lock_exclusive()?;
+            snapshot::finish_restore(&self.root)?;
+        }
         let journal = self.root.join(journal::JOURNAL);
         let temp = format!("{}{}", journal::JOURNAL, atomic::TEMP_SUFFIX);
         // Point commits' changes applied before the machine restarted may

@@ -24,6 +24,7 @@ pub mod pool;
 mod queries;
 mod reads;
 pub mod schema;
+pub mod snapshot;
 pub mod tx;
 
 use std::collections::HashMap;

@@ -135,10 +135,11 @@ impl PgStore {
             return Ok(());
         }
         let sql = format!(
-            "SELECT pg_advisory_xact_lock({lock}); {tables} {indexes} {counts} \
+            "SELECT pg_advisory_xact_lock({lock}); {tables} {sim} {indexes} {counts} \
              UPDATE payctl_meta SET value = '{version}' WHERE name = 'schema_version';",
             lock = schema::CREATE_LOCK,
             tables = schema::TABLES,
+            sim = super::snapshot::TABLES,
             indexes = schema::INDEXES,
             counts = schema::COUNTS,
             version = schema::SCHEMA_VERSION
@@ -159,6 +160,7 @@ impl PgStore {
             let mut t = conn.client().transaction()?;
             t.execute("SELECT pg_advisory_xact_lock($1)", &[&schema::CREATE_LOCK])?;
             t.batch_execute(schema::TABLES)?;
+            t.batch_execute(super::snapshot::TABLES)?;
             t.batch_execute(schema::INDEXES)?;
             t.batch_execute(schema::COUNTS)?;
             let had = t

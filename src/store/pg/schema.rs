@@ -27,8 +27,11 @@
 /// database gets the empty table at its next open);
 /// 6: `payctl_events` and `payctl_event_head`, the event log (a payctl of
 /// version 5 would change records without their events; an older database
-/// gets the empty log at its next open).
-pub const SCHEMA_VERSION: u32 = 6;
+/// gets the empty log at its next open);
+/// 7: the tables of issue 37, rules, read counts and snapshots
+/// (`snapshot::TABLES`; an older database gets them, empty, at its next
+/// open).
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// The rows of `payctl_counts` that hold the number of customers: a commit
 /// adds its new customers to one of them, chosen at random, so that
