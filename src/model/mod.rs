@@ -14,6 +14,7 @@ pub mod limits;
 pub mod reply;
 pub mod status;
 pub mod txn;
+pub mod webhook;
 
 pub use customer::*;
 

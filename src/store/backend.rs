@@ -603,6 +603,11 @@ impl Tx<'_> {
         self.inner.put_events(events)
     }
 
+    /// Changes to the webhook documents (see [`super::webhooks`]).
+    pub fn hook_ops(&mut self, ops: Vec<super::webhooks::HookOp>) {
+        self.inner.hook_ops(ops)
+    }
+
     /// [`Tx::commit`], saying how the commit ended: a loop of commits (the
     /// worker) stops at one that was committed but not finished, since its
     /// next commit would first have to finish it.

@@ -88,6 +88,7 @@ struct Data {
     /// The event log's lines, sequence `i + 1` at `i`, and the last hash.
     events: Vec<String>,
     events_hash: String,
+    hooks: super::webhooks::MemHooks,
 }
 
 impl MemoryStore {
@@ -109,6 +110,7 @@ impl MemoryStore {
                 api_key_order: Vec::new(),
                 events: Vec::new(),
                 events_hash: crate::model::event::GENESIS.to_string(),
+                hooks: Default::default(),
             })),
             armed: Default::default(),
             turns: Default::default(),
@@ -384,11 +386,22 @@ impl Storage for MemoryStore {
             api_keys: Vec::new(),
             api_used: Vec::new(),
             events: Vec::new(),
+            hooks: Vec::new(),
         })
     }
 
     fn events_last(&self) -> Result<u64> {
         Ok(self.data().events.len() as u64)
+    }
+
+    fn hook_doc(&self, name: &str) -> Result<Option<String>> {
+        Ok(self.data().hooks.doc(name))
+    }
+    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
+        Ok(self.data().hooks.docs(prefix))
+    }
+    fn hook_log(&self, name: &str) -> Result<Vec<String>> {
+        Ok(self.data().hooks.log(name))
     }
 
     fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
@@ -466,6 +479,7 @@ struct MemoryTx<'s> {
     idempotency: Vec<idempotency::Record>,
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
+    hooks: Vec<super::webhooks::HookOp>,
 }
 
 impl MemoryTx<'_> {
@@ -550,6 +564,7 @@ impl MemoryTx<'_> {
                 k.last_used = Some(at.clone());
             }
         }
+        d.hooks.apply(&self.hooks);
         if let Some((a, result)) = armed {
             d.idempotency.retain(|_, r| !r.expired(a.now));
             d.idempotency.insert(
@@ -647,8 +662,13 @@ impl StorageTx for MemoryTx<'_> {
         self.events.extend(events)
     }
 
+    fn hook_ops(&mut self, ops: Vec<super::webhooks::HookOp>) {
+        self.hooks.extend(ops)
+    }
+
     fn is_empty(&self) -> bool {
         self.events.is_empty()
+            && self.hooks.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()

@@ -30,6 +30,7 @@ pub mod pg;
 pub mod report;
 pub mod storage;
 pub mod types;
+pub mod webhooks;
 
 pub use backend::{Store, Tx, retrying};
 pub use json::{FORMAT_VERSION, JsonStore, JsonTx, Known, Opened};

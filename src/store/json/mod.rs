@@ -39,6 +39,7 @@ pub mod rebuild;
 pub mod safefs;
 mod tx;
 pub mod txn_index;
+mod webhooks;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

@@ -12,6 +12,7 @@
 //! exactly one worker. A command that ends without committing rolls back.
 
 mod api_keys;
+mod webhooks;
 pub mod check;
 pub mod conn;
 mod events;
@@ -992,6 +993,15 @@ impl crate::store::storage::Storage for PgStore {
     }
     fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
         PgStore::record_event_lines(self, record_id)
+    }
+    fn hook_doc(&self, name: &str) -> Result<Option<String>> {
+        PgStore::hook_doc(self, name)
+    }
+    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
+        PgStore::hook_docs(self, prefix)
+    }
+    fn hook_log(&self, name: &str) -> Result<Vec<String>> {
+        PgStore::hook_log(self, name)
     }
     fn begin(&self) -> Box<dyn crate::store::storage::StorageTx + '_> {
         Box::new(PgStore::begin(self))

@@ -27,8 +27,11 @@
 /// database gets the empty table at its next open);
 /// 6: `payctl_events` and `payctl_event_head`, the event log (a payctl of
 /// version 5 would change records without their events; an older database
-/// gets the empty log at its next open).
-pub const SCHEMA_VERSION: u32 = 6;
+/// gets the empty log at its next open);
+/// 7: `payctl_webhook_docs` and `payctl_webhook_log`, the webhooks, their
+/// outboxes and their delivery attempts (a payctl of version 6 would not
+/// deliver; an older database gets the empty tables at its next open).
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// The rows of `payctl_counts` that hold the number of customers: a commit
 /// adds its new customers to one of them, chosen at random, so that
@@ -99,6 +102,16 @@ CREATE TABLE IF NOT EXISTS payctl_event_head (
 INSERT INTO payctl_event_head (one, seq, hash)
     VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000')
     ON CONFLICT DO NOTHING;
+CREATE TABLE IF NOT EXISTS payctl_webhook_docs (
+    name text PRIMARY KEY,
+    body text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS payctl_webhook_log (
+    seq bigserial PRIMARY KEY,
+    name text NOT NULL,
+    line text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS payctl_webhook_log_name ON payctl_webhook_log (name, seq);
 CREATE TABLE IF NOT EXISTS payctl_counts (
     name text NOT NULL,
     slot integer NOT NULL,

@@ -25,6 +25,7 @@ pub struct PgTx<'s> {
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
     events: Vec<crate::model::event::NewEvent>,
+    hooks: Vec<crate::store::webhooks::HookOp>,
 }
 
 impl<'s> PgTx<'s> {
@@ -41,6 +42,7 @@ impl<'s> PgTx<'s> {
             api_keys: Vec::new(),
             api_used: Vec::new(),
             events: Vec::new(),
+            hooks: Vec::new(),
         }
     }
 
@@ -114,6 +116,7 @@ impl<'s> PgTx<'s> {
 
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
+            && self.hooks.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()
@@ -236,6 +239,7 @@ impl<'s> PgTx<'s> {
                 )?;
             }
             super::api_keys::write(c, &self.api_keys, &self.api_used)?;
+            super::webhooks::write(c, &self.hooks)?;
             // Last: the head's lock is held only until the COMMIT below.
             super::events::write(c, &self.events)?;
             if let Some((a, result)) = &idem {
@@ -308,6 +312,9 @@ impl crate::store::storage::StorageTx for PgTx<'_> {
     }
     fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
         self.events.extend(events)
+    }
+    fn hook_ops(&mut self, ops: Vec<crate::store::webhooks::HookOp>) {
+        self.hooks.extend(ops)
     }
     fn is_empty(&self) -> bool {
         PgTx::is_empty(self)
