@@ -5,6 +5,7 @@ pub(crate) mod address;
 pub mod api_keys;
 pub(crate) mod body;
 pub(crate) mod dict;
+pub mod deliver;
 pub mod events;
 pub(crate) mod idempotency;
 pub mod import;
@@ -18,6 +19,7 @@ pub(crate) mod program;
 pub(crate) mod rules;
 pub(crate) mod summary;
 pub(crate) mod txn;
+pub mod webhooks;
 pub(crate) mod worker;
 
 use chrono::NaiveDate;
