@@ -25,6 +25,7 @@ mod query_params;
 mod records;
 pub mod request;
 pub mod server;
+mod webhooks;
 pub(crate) mod tls;
 
 use std::path::PathBuf;

@@ -346,6 +346,8 @@ fn body_schema(b: Body) -> Option<&'static str> {
         Body::InstrumentUpdate => "InstrumentUpdate",
         Body::Attach => "Attach",
         Body::TxnCreate => "TransactionCreate",
+        Body::WebhookCreate => "WebhookCreate",
+        Body::EventResend => "EventResend",
     })
 }
 

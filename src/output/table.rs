@@ -300,9 +300,25 @@ fn layout(kind: RecordKind) -> Option<Vec<Col>> {
             col("secret (shown once)", Path("secret")),
             col("expires", Time("expires")),
         ],
+        RecordKind::Webhook | RecordKind::NewWebhook => vec![
+            col("webhook_id", Path("webhook_id")),
+            col("url", Path("url")),
+            col("events", Path("events")),
+            col("secret", Path("secret")),
+        ],
+        RecordKind::WebhookDelivery => vec![
+            col("time", Time("created_datetime")),
+            col("event", Path("event_id")),
+            col("try", Path("attempt")),
+            col("status", First(&["status_code", "error"])),
+            col("ms", Path("duration_ms")),
+            col("outcome", Path("outcome")),
+            col("next retry", Time("next_retry")),
+        ],
         RecordKind::WorkerSummary
         | RecordKind::Health
         | RecordKind::Document
+        | RecordKind::WebhookResend
         | RecordKind::Summary => return None,
     };
     Some(cols)
