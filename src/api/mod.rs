@@ -11,6 +11,7 @@ pub(crate) mod access_log;
 pub mod auth;
 pub(crate) mod body;
 pub mod client;
+mod deliverer;
 pub mod dry_run;
 pub mod endpoints;
 pub(crate) mod hide;
@@ -25,8 +26,8 @@ mod query_params;
 mod records;
 pub mod request;
 pub mod server;
-mod webhooks;
 pub(crate) mod tls;
+mod webhooks;
 
 use std::path::PathBuf;
 use std::time::Duration;

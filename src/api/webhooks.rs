@@ -13,9 +13,10 @@ pub fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
     let page = &req.query.page;
     let p = |i| req.param(i);
     Ok(match req.endpoint.op {
-        Op::WebhookCreate => {
-            Response::one(kind, &core::webhooks::create(&b.write()?, ctx, &body_of(req))?)
-        }
+        Op::WebhookCreate => Response::one(
+            kind,
+            &core::webhooks::create(&b.write()?, ctx, &body_of(req))?,
+        ),
         Op::WebhookList => Response::page(kind, core::webhooks::list(&b.read()?, page)?),
         Op::WebhookGet => Response::one(kind, &core::webhooks::get(&b.read()?, p(0))?),
         Op::WebhookDelete => Response::Id(core::webhooks::delete(&b.write()?, ctx, p(0))?),

@@ -346,11 +346,7 @@ fn record(
     }
 }
 
-fn advance(
-    open: &Open<'_>,
-    w: &Webhook,
-    change: impl FnOnce(&mut webhook::Outbox),
-) -> Result<()> {
+fn advance(open: &Open<'_>, w: &Webhook, change: impl FnOnce(&mut webhook::Outbox)) -> Result<()> {
     advance_with(open, w, None, change)
 }
 

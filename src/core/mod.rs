@@ -4,8 +4,8 @@
 pub(crate) mod address;
 pub mod api_keys;
 pub(crate) mod body;
-pub(crate) mod dict;
 pub mod deliver;
+pub(crate) mod dict;
 pub mod events;
 pub(crate) mod idempotency;
 pub mod import;

@@ -74,9 +74,11 @@ impl MemHooks {
                 HookOp::Put(name, None) => {
                     self.docs.remove(name);
                 }
-                HookOp::Append(name, line) => {
-                    self.logs.entry(name.clone()).or_default().push(line.clone())
-                }
+                HookOp::Append(name, line) => self
+                    .logs
+                    .entry(name.clone())
+                    .or_default()
+                    .push(line.clone()),
             }
         }
     }

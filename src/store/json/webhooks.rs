@@ -50,7 +50,10 @@ impl JsonStore {
             Err(e) => {
                 return Err(Error::store(
                     code::STORE_IO,
-                    format!("cannot read {}: {e}", self.root.join(WEBHOOKS_DIR).display()),
+                    format!(
+                        "cannot read {}: {e}",
+                        self.root.join(WEBHOOKS_DIR).display()
+                    ),
                 ));
             }
         }

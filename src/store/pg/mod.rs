@@ -12,13 +12,13 @@
 //! exactly one worker. A command that ends without committing rolls back.
 
 mod api_keys;
-mod webhooks;
 pub mod check;
 pub mod conn;
 mod events;
 pub mod pool;
 pub mod schema;
 pub mod tx;
+mod webhooks;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
