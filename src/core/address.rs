@@ -274,7 +274,7 @@ pub fn create(store: &Store, ctx: &Ctx, cid: &str, body: &Value) -> Result<Strin
         demote_others(&mut customer, &aid, ctx);
     }
     customer.addresses.push(address);
-    let mut tx = store.begin();
+    let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.put_customer(&customer);
     tx.commit_created(&aid)?;
     Ok(aid)
