@@ -5,7 +5,7 @@
 //! recorded.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::Local;
@@ -53,30 +53,19 @@ fn spawn(
             read: &read,
             write: &write,
         };
-        while !stop.load(Ordering::SeqCst) {
-            let mut pause = PAUSE;
-            match deliver::run_once(&open, &opts, &stop) {
-                Ok(s) => {
-                    if s.delivered + s.retrying + s.failed > 0 && !quiet {
-                        ui.err_line(format_args!(
-                            "webhooks: {} delivered, {} to retry, {} failed",
-                            s.delivered, s.retrying, s.failed
-                        ));
-                    }
-                    if let Some(at) = s.next_due_ms {
-                        let ms = (at - chrono::Utc::now().timestamp_millis()).max(0) as u64;
-                        pause = pause.min(Duration::from_millis(ms));
-                    }
-                }
-                Err(e) => ui.err_line(format_args!(
-                    "note: webhooks: {}",
-                    crate::output::mask::mask_text(&e.to_string())
-                )),
+        let report = |r: crate::error::Result<deliver::Summary>| match r {
+            Ok(s) if s.delivered + s.retrying + s.failed > 0 && !quiet => {
+                ui.err_line(format_args!(
+                    "webhooks: {} delivered, {} to retry, {} failed",
+                    s.delivered, s.retrying, s.failed
+                ))
             }
-            let end = std::time::Instant::now() + pause;
-            while std::time::Instant::now() < end && !stop.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
+            Ok(_) => {}
+            Err(e) => ui.err_line(format_args!(
+                "note: webhooks: {}",
+                crate::output::mask::mask_text(&e.to_string())
+            )),
+        };
+        deliver::run_until(&open, &opts, &stop, PAUSE, &report);
     })
 }

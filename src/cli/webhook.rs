@@ -225,27 +225,28 @@ fn deliver_here(g: &Global, watch: bool, pause: Duration) -> Result<Response> {
         read: &read,
         write: &write,
     };
-    let mut total = deliver::Summary::default();
-    loop {
+    if !watch {
         let s = deliver::run_once(&open, &opts, stop)?;
-        total.delivered += s.delivered;
-        total.retrying += s.retrying;
-        total.failed += s.failed;
-        if !watch || stop.load(Ordering::SeqCst) {
-            break;
-        }
-        if s.delivered + s.retrying + s.failed > 0 {
-            g.ui.err_line(format_args!(
-                "webhooks: {} delivered, {} to retry, {} failed",
-                s.delivered, s.retrying, s.failed
-            ));
-        }
-        let wait = s
-            .next_due_ms
-            .map(|at| (at - chrono::Utc::now().timestamp_millis()).max(0) as u64)
-            .map_or(pause, |ms| pause.min(Duration::from_millis(ms)));
-        nap(wait, stop);
+        return Ok(Response::one(RecordKind::Summary, &s));
     }
+    let total = std::sync::Mutex::new(deliver::Summary::default());
+    let report = |r: Result<deliver::Summary>| match r {
+        Ok(s) => {
+            if s.delivered + s.retrying + s.failed > 0 {
+                g.ui.err_line(format_args!(
+                    "webhooks: {} delivered, {} to retry, {} failed",
+                    s.delivered, s.retrying, s.failed
+                ));
+            }
+            let mut t = total.lock().unwrap_or_else(|e| e.into_inner());
+            t.delivered += s.delivered;
+            t.retrying += s.retrying;
+            t.failed += s.failed;
+        }
+        Err(e) => g.ui.err_line(format_args!("note: webhooks: {e}")),
+    };
+    deliver::run_until(&open, &opts, stop, pause, &report);
+    let total = total.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(Response::one(RecordKind::Summary, &total))
 }
 

@@ -203,6 +203,65 @@ pub fn run_once(open: &Open<'_>, opts: &Options, stop: &AtomicBool) -> Result<Su
     }
 }
 
+/// Deliver until `stop` is set: each webhook with something to do in a
+/// thread of its own (at most `opts.concurrency` at once), the webhooks
+/// looked at again every `pause`, so that a receiver that takes its time
+/// holds up only its own webhook. `report` is told what each webhook's
+/// turn did. Returns once the attempts in hand are recorded.
+pub fn run_until(
+    open: &Open<'_>,
+    opts: &Options,
+    stop: &AtomicBool,
+    pause: Duration,
+    report: &(dyn Fn(Result<Summary>) + Sync),
+) {
+    let agent = agent(opts.timeout);
+    let busy: std::sync::Mutex<std::collections::HashSet<String>> = Default::default();
+    let due: std::sync::Mutex<std::collections::HashMap<String, i64>> = Default::default();
+    std::thread::scope(|s| {
+        let (agent, busy, due) = (&agent, &busy, &due);
+        while !stop.load(Ordering::SeqCst) {
+            match (open.read)().and_then(|st| st.webhooks()) {
+                Ok(hooks) => {
+                    for w in hooks {
+                        let mut b = busy.lock().unwrap_or_else(|e| e.into_inner());
+                        let waiting = due
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get(&w.webhook_id)
+                            .is_some_and(|at| *at > now_ms());
+                        if b.len() >= opts.concurrency.max(1) {
+                            break;
+                        }
+                        if waiting || !b.insert(w.webhook_id.clone()) {
+                            continue;
+                        }
+                        drop(b);
+                        s.spawn(move || {
+                            let r = one_webhook(open, opts, stop, agent, &w);
+                            let mut d = due.lock().unwrap_or_else(|e| e.into_inner());
+                            match r.as_ref().ok().and_then(|s| s.next_due_ms) {
+                                Some(at) => d.insert(w.webhook_id.clone(), at),
+                                None => d.remove(&w.webhook_id),
+                            };
+                            drop(d);
+                            report(r);
+                            busy.lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .remove(&w.webhook_id);
+                        });
+                    }
+                }
+                Err(e) => report(Err(e)),
+            }
+            let end = Instant::now() + pause;
+            while Instant::now() < end && !stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    });
+}
+
 /// How many events after the cursor are read at a time.
 const CHUNK: u64 = 256;
 

@@ -32,4 +32,5 @@ mod store;
 mod txn;
 mod typed_output;
 mod ux;
+mod webhooks;
 mod worker;
