@@ -49,6 +49,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('dict', 'dict', [CompletionResultType]::ParameterValue, 'Dictionaries: the values other requests refer to by number (/dictionaries)')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'The event log: what changed, who changed it, when (GET /events; ours)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'One record''s events, oldest first: who changed it, when, and what it became (ours)')
+            [CompletionResult]::new('webhook', 'webhook', [CompletionResultType]::ParameterValue, 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, '`payctl listen`')
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
@@ -1111,6 +1113,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List events, oldest first (GET /events)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one event (GET /events/{event_id})')
             [CompletionResult]::new('tail', 'tail', [CompletionResultType]::ParameterValue, 'Follow new events, one JSON line each, until interrupted (polls GET /events)')
+            [CompletionResult]::new('resend', 'resend', [CompletionResultType]::ParameterValue, 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1185,10 +1188,32 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'payctl;events;resend' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--webhook', '--webhook', [CompletionResultType]::ParameterName, 'The webhook to send it to (whk_…)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'payctl;events;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List events, oldest first (GET /events)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one event (GET /events/{event_id})')
             [CompletionResult]::new('tail', 'tail', [CompletionResultType]::ParameterValue, 'Follow new events, one JSON line each, until interrupted (polls GET /events)')
+            [CompletionResult]::new('resend', 'resend', [CompletionResultType]::ParameterValue, 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1199,6 +1224,9 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             break
         }
         'payctl;events;help;tail' {
+            break
+        }
+        'payctl;events;help;resend' {
             break
         }
         'payctl;events;help;help' {
@@ -1224,6 +1252,221 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a webhook and print its signing secret, once (POST /webhooks)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List webhooks, oldest first, secrets masked (GET /webhooks)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})')
+            [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)')
+            [CompletionResult]::new('deliver', 'deliver', [CompletionResultType]::ParameterValue, 'Deliver what is due to every webhook, without a server, then exit (or --watch)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;webhook;create' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Where the events are POSTed: an http:// or https:// URL')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Only events of these types or globs (`transaction.*`), comma-separated or repeated [default: *]')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What the webhook is for (0-500 characters)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;list' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000; default 50, with --all 1000 per request)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;get' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;delete' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;deliveries' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000; default 50, with --all 1000 per request)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;deliver' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'With --watch: seconds between two looks at the log (0.1-60)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep delivering new events and retries until Ctrl-C or SIGTERM')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a webhook and print its signing secret, once (POST /webhooks)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List webhooks, oldest first, secrets masked (GET /webhooks)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})')
+            [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)')
+            [CompletionResult]::new('deliver', 'deliver', [CompletionResultType]::ParameterValue, 'Deliver what is due to every webhook, without a server, then exit (or --watch)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;webhook;help;create' {
+            break
+        }
+        'payctl;webhook;help;list' {
+            break
+        }
+        'payctl;webhook;help;get' {
+            break
+        }
+        'payctl;webhook;help;delete' {
+            break
+        }
+        'payctl;webhook;help;deliveries' {
+            break
+        }
+        'payctl;webhook;help;deliver' {
+            break
+        }
+        'payctl;webhook;help;help' {
+            break
+        }
+        'payctl;listen' {
+            [CompletionResult]::new('--data-dir', '--data-dir', [CompletionResultType]::ParameterName, 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, else json]')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for another payctl that holds the store')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto, always, never (NO_COLOR is respected)')
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`')
+            [CompletionResult]::new('--http-timeout', '--http-timeout', [CompletionResultType]::ParameterName, 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots')
+            [CompletionResult]::new('--forward-to', '--forward-to', [CompletionResultType]::ParameterName, 'POST each event here, signed: an http:// or https:// URL')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Only events of these types or globs, comma-separated or repeated [default: *]')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret [default: a new whsec_… each run, printed on stderr]')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between two looks at the log (0.1-60)')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header row and page footer (rows only, for `awk` and `cut`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -1527,6 +1770,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Confirm destructive commands without asking')
             [CompletionResult]::new('--no-worker', '--no-worker', [CompletionResultType]::ParameterName, 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker')
+            [CompletionResult]::new('--no-webhooks', '--no-webhooks', [CompletionResultType]::ParameterName, 'Deliver no webhooks: leave it to `payctl webhook deliver`')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No access log on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No access log on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -1709,6 +1953,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('dict', 'dict', [CompletionResultType]::ParameterValue, 'Dictionaries: the values other requests refer to by number (/dictionaries)')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'The event log: what changed, who changed it, when (GET /events; ours)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'One record''s events, oldest first: who changed it, when, and what it became (ours)')
+            [CompletionResult]::new('webhook', 'webhook', [CompletionResultType]::ParameterValue, 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Follow the events and POST each, signed, to a local URL (development; ours)')
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'Integrity of the store')
@@ -1855,6 +2101,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List events, oldest first (GET /events)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one event (GET /events/{event_id})')
             [CompletionResult]::new('tail', 'tail', [CompletionResultType]::ParameterValue, 'Follow new events, one JSON line each, until interrupted (polls GET /events)')
+            [CompletionResult]::new('resend', 'resend', [CompletionResultType]::ParameterValue, 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)')
             break
         }
         'payctl;help;events;list' {
@@ -1866,7 +2113,40 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;help;events;tail' {
             break
         }
+        'payctl;help;events;resend' {
+            break
+        }
         'payctl;help;history' {
+            break
+        }
+        'payctl;help;webhook' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a webhook and print its signing secret, once (POST /webhooks)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List webhooks, oldest first, secrets masked (GET /webhooks)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})')
+            [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)')
+            [CompletionResult]::new('deliver', 'deliver', [CompletionResultType]::ParameterValue, 'Deliver what is due to every webhook, without a server, then exit (or --watch)')
+            break
+        }
+        'payctl;help;webhook;create' {
+            break
+        }
+        'payctl;help;webhook;list' {
+            break
+        }
+        'payctl;help;webhook;get' {
+            break
+        }
+        'payctl;help;webhook;delete' {
+            break
+        }
+        'payctl;help;webhook;deliveries' {
+            break
+        }
+        'payctl;help;webhook;deliver' {
+            break
+        }
+        'payctl;help;listen' {
             break
         }
         'payctl;help;worker' {

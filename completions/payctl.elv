@@ -46,6 +46,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand dict 'Dictionaries: the values other requests refer to by number (/dictionaries)'
             cand events 'The event log: what changed, who changed it, when (GET /events; ours)'
             cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
+            cand webhook 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)'
+            cand listen '`payctl listen`'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
             cand store 'Integrity of the store'
@@ -1032,6 +1034,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand list 'List events, oldest first (GET /events)'
             cand get 'Show one event (GET /events/{event_id})'
             cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand resend 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;events;list'= {
@@ -1102,10 +1105,31 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'payctl;events;resend'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --webhook 'The webhook to send it to (whk_…)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'payctl;events;help'= {
             cand list 'List events, oldest first (GET /events)'
             cand get 'Show one event (GET /events/{event_id})'
             cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand resend 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;events;help;list'= {
@@ -1113,6 +1137,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
         &'payctl;events;help;get'= {
         }
         &'payctl;events;help;tail'= {
+        }
+        &'payctl;events;help;resend'= {
         }
         &'payctl;events;help;help'= {
         }
@@ -1136,6 +1162,205 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
             cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand create 'Create a webhook and print its signing secret, once (POST /webhooks)'
+            cand list 'List webhooks, oldest first, secrets masked (GET /webhooks)'
+            cand get 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})'
+            cand delete 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})'
+            cand deliveries 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
+            cand deliver 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;webhook;create'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --url 'Where the events are POSTed: an http:// or https:// URL'
+            cand --events 'Only events of these types or globs (`transaction.*`), comma-separated or repeated [default: *]'
+            cand --description 'What the webhook is for (0-500 characters)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;list'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;get'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;delete'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;deliveries'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;deliver'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --interval 'With --watch: seconds between two looks at the log (0.1-60)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
+            cand --watch 'Keep delivering new events and retries until Ctrl-C or SIGTERM'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;help'= {
+            cand create 'Create a webhook and print its signing secret, once (POST /webhooks)'
+            cand list 'List webhooks, oldest first, secrets masked (GET /webhooks)'
+            cand get 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})'
+            cand delete 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})'
+            cand deliveries 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
+            cand deliver 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;webhook;help;create'= {
+        }
+        &'payctl;webhook;help;list'= {
+        }
+        &'payctl;webhook;help;get'= {
+        }
+        &'payctl;webhook;help;delete'= {
+        }
+        &'payctl;webhook;help;deliveries'= {
+        }
+        &'payctl;webhook;help;deliver'= {
+        }
+        &'payctl;webhook;help;help'= {
+        }
+        &'payctl;listen'= {
+            cand --data-dir 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)'
+            cand --database-url 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used'
+            cand -o 'Output format [default: table on a terminal, else json]'
+            cand --output 'Output format [default: table on a terminal, else json]'
+            cand --context 'The context of the config file to use (see `payctl config`) [default: the file''s current-context]; flags and environment variables still win over it'
+            cand --actor 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters'
+            cand --lock-timeout 'Seconds to wait for another payctl that holds the store'
+            cand --color 'Colour: auto, always, never (NO_COLOR is respected)'
+            cand --base-url 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`'
+            cand --http-timeout 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way'
+            cand --ca-cert 'Remote mode over https://: trust the service''s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots'
+            cand --forward-to 'POST each event here, signed: an http:// or https:// URL'
+            cand --events 'Only events of these types or globs, comma-separated or repeated [default: *]'
+            cand --secret 'The signing secret [default: a new whsec_… each run, printed on stderr]'
+            cand --interval 'Seconds between two looks at the log (0.1-60)'
+            cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+            cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
+            cand -y 'Confirm destructive commands without asking'
+            cand --yes 'Confirm destructive commands without asking'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -1417,6 +1642,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -y 'Confirm destructive commands without asking'
             cand --yes 'Confirm destructive commands without asking'
             cand --no-worker 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'
+            cand --no-webhooks 'Deliver no webhooks: leave it to `payctl webhook deliver`'
             cand -q 'No access log on stderr'
             cand --quiet 'No access log on stderr'
             cand -h 'Print help (see more with ''--help'')'
@@ -1586,6 +1812,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand dict 'Dictionaries: the values other requests refer to by number (/dictionaries)'
             cand events 'The event log: what changed, who changed it, when (GET /events; ours)'
             cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
+            cand webhook 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)'
+            cand listen 'Follow the events and POST each, signed, to a local URL (development; ours)'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
             cand store 'Integrity of the store'
@@ -1697,6 +1925,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand list 'List events, oldest first (GET /events)'
             cand get 'Show one event (GET /events/{event_id})'
             cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand resend 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
         }
         &'payctl;help;events;list'= {
         }
@@ -1704,7 +1933,31 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;help;events;tail'= {
         }
+        &'payctl;help;events;resend'= {
+        }
         &'payctl;help;history'= {
+        }
+        &'payctl;help;webhook'= {
+            cand create 'Create a webhook and print its signing secret, once (POST /webhooks)'
+            cand list 'List webhooks, oldest first, secrets masked (GET /webhooks)'
+            cand get 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})'
+            cand delete 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})'
+            cand deliveries 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
+            cand deliver 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
+        }
+        &'payctl;help;webhook;create'= {
+        }
+        &'payctl;help;webhook;list'= {
+        }
+        &'payctl;help;webhook;get'= {
+        }
+        &'payctl;help;webhook;delete'= {
+        }
+        &'payctl;help;webhook;deliveries'= {
+        }
+        &'payctl;help;webhook;deliver'= {
+        }
+        &'payctl;help;listen'= {
         }
         &'payctl;help;worker'= {
         }

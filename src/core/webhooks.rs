@@ -154,6 +154,20 @@ fn globs(obj: &Obj<'_>, errs: &mut Errors) -> Option<Vec<String>> {
     errs.clean_since(mark).then_some(out)
 }
 
+/// How every answer but the create shows a webhook: the URL without its
+/// password, the secret reduced to its last 4 characters.
+pub fn shown(w: &Webhook) -> WebhookShown {
+    WebhookShown {
+        webhook_id: w.webhook_id.clone(),
+        url: crate::mask::url_password(&w.url),
+        events: w.events.clone(),
+        description: w.description.clone(),
+        secret: webhook::masked_secret(&w.secret),
+        created_datetime: w.created_datetime.clone(),
+        created_by: w.created_by.clone(),
+    }
+}
+
 /// The event of a webhook created or deleted (its data: the webhook as
 /// shown, never its secret).
 fn event_of(w: &Webhook, event_type: &str, ctx: &Ctx) -> NewEvent {
@@ -163,7 +177,7 @@ fn event_of(w: &Webhook, event_type: &str, ctx: &Ctx) -> NewEvent {
         customer_profile_id: None,
         actor: ctx.actor.clone(),
         created_datetime: ctx.now.clone(),
-        data: serde_json::to_string(&w.shown()).expect("webhooks serialize"),
+        data: serde_json::to_string(&shown(w)).expect("webhooks serialize"),
     }
 }
 
@@ -193,12 +207,12 @@ pub fn find(store: &Store, id: &str) -> Result<Webhook> {
 
 /// `webhook get`.
 pub fn get(store: &Store, id: &str) -> Result<WebhookShown> {
-    Ok(find(store, id)?.shown())
+    Ok(shown(&find(store, id)?))
 }
 
 /// `webhook list`: oldest first.
 pub fn list(store: &Store, req: &PageRequest) -> Result<Page<WebhookShown>> {
-    let all: Vec<WebhookShown> = store.webhooks()?.iter().map(Webhook::shown).collect();
+    let all: Vec<WebhookShown> = store.webhooks()?.iter().map(shown).collect();
     paginate(all, |w| &w.webhook_id, req)
 }
 
