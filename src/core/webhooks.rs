@@ -14,9 +14,8 @@ use super::paging::{Page, PageRequest, paginate};
 use crate::error::{Error, Errors, Result, code};
 use crate::model::event::{self, NewEvent};
 use crate::model::id;
-use crate::model::webhook::{
-    self, Delivery, MAX_DESCRIPTION, MAX_GLOBS, MAX_URL, Outbox, Webhook, WebhookShown,
-};
+use crate::model::webhook::{self, MAX_DESCRIPTION, MAX_GLOBS, MAX_URL, WebhookShown};
+pub use crate::model::webhook::{Delivery, Outbox, Webhook};
 use crate::store::Store;
 
 /// The fields of a create's body.
