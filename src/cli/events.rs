@@ -33,6 +33,9 @@ Examples:
 #[command(defer = true)]
 pub enum EventsCommand {
     /// List events, oldest first (GET /events)
+    #[command(
+        after_help = "Examples:\n  payctl events list --type 'customer_profile.*' --since 2026-11-27\n  payctl events list --record csp_0123456789abcdefghij -o table"
+    )]
     List {
         #[command(flatten)]
         filter: FilterArgs,
@@ -43,12 +46,16 @@ pub enum EventsCommand {
         page: PageArgs,
     },
     /// Show one event (GET /events/{event_id})
+    #[command(after_help = "Example:\n  payctl events get evt_00000000010123456789")]
     Get {
         /// The event's id (evt_…)
         #[arg(value_name = "EVT")]
         evt: String,
     },
     /// Follow new events, one JSON line each, until interrupted (polls GET /events)
+    #[command(
+        after_help = "Examples:\n  payctl events tail --type 'transaction.*'\n  payctl events tail --from 1 | jq -r .event_type"
+    )]
     Tail {
         #[command(flatten)]
         filter: FilterArgs,
@@ -63,6 +70,9 @@ pub enum EventsCommand {
     ///
     /// The deliverer (`payctl serve`, `payctl webhook deliver`) sends it at its next
     /// pass, one attempt, listed by `webhook deliveries` with resend: true.
+    #[command(
+        after_help = "Example:\n  payctl events resend evt_00000000010123456789 --webhook whk_0123456789abcdefghij"
+    )]
     Resend {
         /// The event's id (evt_…)
         #[arg(value_name = "EVT")]

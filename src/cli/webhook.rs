@@ -44,7 +44,9 @@ pub enum WebhookCommand {
     /// Create a webhook and print its signing secret, once (POST /webhooks)
     #[command(
         after_help = "Prints data: [{\"webhook_id\", \"url\", \"events\", \"description\", \"secret\": \"whsec_…\", …}]: the secret\n\
-is shown this once (take it from -o json; -o id prints the webhook's id). Records webhook.created."
+is shown this once (take it from -o json; -o id prints the webhook's id). Records webhook.created.\n\n\
+Examples:\n  payctl webhook create --url https://hooks.example.com/payctl\n  \
+payctl webhook create --url http://localhost:3000/in --events 'transaction.*,attachment.*' --description billing"
     )]
     Create {
         /// Where the events are POSTed: an http:// or https:// URL
@@ -58,11 +60,15 @@ is shown this once (take it from -o json; -o id prints the webhook's id). Record
         description: Option<String>,
     },
     /// List webhooks, oldest first, secrets masked (GET /webhooks)
+    #[command(
+        after_help = "Examples:\n  payctl webhook list -o table\n  payctl webhook list -o id"
+    )]
     List {
         #[command(flatten)]
         page: PageArgs,
     },
     /// Show one webhook, its secret masked (GET /webhooks/{webhook_id})
+    #[command(after_help = "Example:\n  payctl webhook get whk_0123456789abcdefghij")]
     Get {
         /// The webhook's id (whk_…)
         #[arg(value_name = "WHK")]
@@ -72,12 +78,18 @@ is shown this once (take it from -o json; -o id prints the webhook's id). Record
     ///
     /// Asks for confirmation; where no one can be asked only --yes allows it.
     /// Records webhook.deleted. Answers data: [{"id": WHK}].
+    #[command(after_help = "Example:\n  payctl webhook delete whk_0123456789abcdefghij --yes")]
     Delete {
         /// The webhook's id (whk_…)
         #[arg(value_name = "WHK")]
         whk: String,
     },
     /// List a webhook's delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)
+    #[command(
+        after_help = "Each attempt: event_id, event_type, attempt, created_datetime, status_code or error,\n\
+duration_ms, outcome (delivered, retrying, failed), next_retry, resend.\n\n\
+Example:\n  payctl webhook deliveries whk_0123456789abcdefghij -o table"
+    )]
     Deliveries {
         /// The webhook's id (whk_…)
         #[arg(value_name = "WHK")]
@@ -89,6 +101,10 @@ is shown this once (take it from -o json; -o id prints the webhook's id). Record
     ///
     /// Each webhook gets its events in order until one waits for a retry; up to 8
     /// webhooks are served at once. Prints data: [{"delivered", "retrying", "failed"}].
+    #[command(
+        after_help = "Examples:\n  payctl webhook deliver                 # what is due now, then exit\n  \
+payctl webhook deliver --watch         # until Ctrl-C (cron-free delivery without a server)"
+    )]
     Deliver {
         /// Keep delivering new events and retries until Ctrl-C or SIGTERM
         #[arg(long)]

@@ -317,7 +317,8 @@ fn one_webhook(
         let (events, read_to) = super::events::after(&store, outbox.cursor, CHUNK, &filter)?;
         drop(store);
         let Some(e) = events.into_iter().next() else {
-            if read_to > outbox.cursor {
+            // (A retry always names an event found here; never loop on one.)
+            if read_to > outbox.cursor && outbox.retry.is_none() {
                 // Nothing for it there: the cursor moves past.
                 advance(open, w, |ob| {
                     if ob.retry.is_none() {
