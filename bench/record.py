@@ -21,8 +21,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PREFIX = {"run": "", "pg": "pg-", "serve": "serve-"}
-SCRIPT = {"run": "bench/run.sh", "pg": "bench/pg.sh", "serve": "bench/serve.sh"}
+PREFIX = {"run": "", "pg": "pg-", "serve": "serve-", "events": "events-"}
+SCRIPT = {"run": "bench/run.sh", "pg": "bench/pg.sh", "serve": "bench/serve.sh", "events": "bench/events.sh"}
 
 
 def size(n):

@@ -442,6 +442,15 @@ fn schemas() -> Value {
             .filter(|f| *f != "address_type_id")
             .collect::<Vec<_>>(),
     );
+    // What a schema cannot say: the default address stays the default
+    // until another address becomes it (spec 3.2), so `false` on it is a
+    // conflict (409, 21003), like a delete of it.
+    let mut address_update = address_update;
+    if let Some(d) = address_update.pointer_mut("/properties/is_default") {
+        d["description"] = json!(
+            "`true` makes this address the default (the previous one stops being it, in the same write); `false` on the profile's default address is refused with 409 (21003): a profile keeps its default until another address becomes it."
+        );
+    }
     let mut all = json!({
         "ErrorEnvelope": {
             "type": "object",

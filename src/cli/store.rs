@@ -186,6 +186,7 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
             "queued": counts.queued,
             "idempotency_keys": counts.idempotency_keys,
             "api_keys": counts.api_keys,
+            "events": counts.events,
         })],
     ))
 }

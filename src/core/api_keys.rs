@@ -125,7 +125,7 @@ pub fn create(
         revoked: None,
         last_used: None,
     };
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_api_key(&key)?;
     tx.commit()?;
     Ok(Created { key, secret })
@@ -141,7 +141,7 @@ pub fn revoke(store: &Store, now: &str, name: &str) -> Result<ApiKey> {
         .ok_or_else(|| Error::not_found("API key", name))?;
     if key.revoked.is_none() {
         key.revoked = Some(now.to_string());
-        let mut tx = store.begin();
+        let mut tx = store.begin_without_events();
         tx.put_api_key(&key)?;
         tx.commit()?;
     }
@@ -151,7 +151,7 @@ pub fn revoke(store: &Store, now: &str, name: &str) -> Result<ApiKey> {
 /// Record that the keys of `used` (`(hash, time)`) were accepted, on
 /// `store` (opened for writing).
 pub fn record_use(store: &Store, used: &[(String, String)]) -> Result<()> {
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.api_keys_used(used)?;
     if tx.is_empty() {
         return Ok(());

@@ -290,7 +290,7 @@ fn one_webhook(
             drop(store);
             let attempt = e.as_ref().map(|e| attempt(agent, w, e));
             let write = (open.write)()?;
-            let mut tx = write.begin();
+            let mut tx = write.begin_without_events();
             let mut ob = write.outbox(&w.webhook_id)?;
             ob.resend.retain(|x| *x != evt);
             if write.webhook(&w.webhook_id)?.is_some() {
@@ -419,7 +419,7 @@ fn advance_with(
     change: impl FnOnce(&mut webhook::Outbox),
 ) -> Result<()> {
     let store = (open.write)()?;
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     if store.webhook(&w.webhook_id)?.is_some() {
         let mut ob = store.outbox(&w.webhook_id)?;
         change(&mut ob);

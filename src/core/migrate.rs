@@ -20,6 +20,8 @@ pub struct Counts {
     pub idempotency_keys: usize,
     /// API keys, revoked and expired ones included.
     pub api_keys: usize,
+    /// Events of the log, copied as they are (the chain whole).
+    pub events: u64,
 }
 
 /// Copy `source` into the empty `target` (created with the source's
@@ -40,7 +42,7 @@ pub fn migrate(
         if ids.is_empty() {
             break;
         }
-        let mut tx = target.begin();
+        let mut tx = target.begin_without_events();
         for id in &ids {
             let c = source
                 .customer(id)?
@@ -56,7 +58,7 @@ pub fn migrate(
     want.transactions = txns.len();
     progress("transactions", 0, txns.len());
     for (i, chunk) in txns.chunks(BATCH).enumerate() {
-        let mut tx = target.begin();
+        let mut tx = target.begin_without_events();
         for s in chunk {
             let t: TxnFile = source
                 .txn(&s.id)?
@@ -76,7 +78,7 @@ pub fn migrate(
     want.queued = queue.len();
     want.idempotency_keys = keys.len();
     want.api_keys = api_keys.len();
-    let mut tx = target.begin();
+    let mut tx = target.begin_without_events();
     for q in &queue {
         tx.enqueue(q);
     }
@@ -95,6 +97,20 @@ pub fn migrate(
     tx.api_keys_used(&used)?;
     if !tx.is_empty() {
         tx.commit()?;
+    }
+    // The event log as it is, a segment at a time: the target's chain is
+    // the source's.
+    let last = source.events_last()?;
+    want.events = last;
+    progress("events", 0, last as usize);
+    let mut seq = 1;
+    while seq <= last {
+        let to = (seq + 1023).min(last);
+        let mut tx = target.begin_without_events();
+        tx.put_sealed_events(source.event_lines(seq, to)?)?;
+        tx.commit()?;
+        progress("events", to as usize, last as usize);
+        seq = to + 1;
     }
     let got = counts(target, now)?;
     if got != want {
@@ -117,6 +133,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
         queued: store.queue()?.len(),
         idempotency_keys: store.idempotency_records(now)?.len(),
         api_keys: store.api_keys()?.len(),
+        events: store.events_last()?,
         ..Counts::default()
     };
     let mut start = 0;

@@ -257,7 +257,7 @@ pub fn resend(store: &Store, event_id: &str, body: &Value) -> Result<Resend> {
     let mut outbox = store.outbox(&w.webhook_id)?;
     if !outbox.resend.contains(&e.event_id) {
         outbox.resend.push(e.event_id.clone());
-        let mut tx = store.begin();
+        let mut tx = store.begin_without_events();
         tx.put_outbox(&w.webhook_id, &outbox);
         tx.commit()?;
     }

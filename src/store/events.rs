@@ -10,6 +10,8 @@
 
 use serde::Serialize;
 
+pub use crate::model::event::{Event, GENESIS, sequence_of, verify};
+
 use crate::mask;
 use crate::model::event::NewEvent;
 use crate::model::status;

@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
+use super::memory_turn::Turn;
+
 use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
 use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
@@ -37,33 +39,6 @@ pub struct MemoryStore {
     /// This handle's turn, from [`MemoryStore::reopen_for_writing`] until
     /// it is dropped.
     turn: Option<Turn>,
-}
-
-/// The writer's turn on an in-memory store: one handle opened for writing
-/// at a time, as the JSON directory's exclusive lock and the database's
-/// row and key locks give, so that a read-modify-write (an idempotency
-/// key's look-up and its create, a worker's claim) is never interleaved
-/// with another's.
-struct Turn(Arc<(Mutex<bool>, Condvar)>);
-
-impl Turn {
-    fn take(turns: &Arc<(Mutex<bool>, Condvar)>) -> Turn {
-        let (taken, freed) = &**turns;
-        let mut t = taken.lock().unwrap_or_else(|e| e.into_inner());
-        while *t {
-            t = freed.wait(t).unwrap_or_else(|e| e.into_inner());
-        }
-        *t = true;
-        Turn(Arc::clone(turns))
-    }
-}
-
-impl Drop for Turn {
-    fn drop(&mut self) {
-        let (taken, freed) = &*self.0;
-        *taken.lock().unwrap_or_else(|e| e.into_inner()) = false;
-        freed.notify_one();
-    }
 }
 
 #[derive(Clone)]
@@ -387,6 +362,7 @@ impl Storage for MemoryStore {
             api_used: Vec::new(),
             events: Vec::new(),
             hooks: Vec::new(),
+            sealed: Vec::new(),
         })
     }
 
@@ -476,6 +452,7 @@ struct MemoryTx<'s> {
     enqueued: Vec<QueueItem>,
     dequeued: Vec<QueueItem>,
     events: Vec<crate::model::event::NewEvent>,
+    sealed: Vec<String>,
     idempotency: Vec<idempotency::Record>,
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
@@ -522,6 +499,12 @@ impl MemoryTx<'_> {
             if d.txns.insert(id.clone(), t.clone()).is_none() {
                 d.txn_order.push(id);
             }
+        }
+        for line in &self.sealed {
+            let e = crate::model::event::parse(line)
+                .map_err(|e| crate::error::Error::one(crate::error::code::INVALID_VALUE, e))?;
+            d.events.push(line.clone());
+            d.events_hash = e.hash;
         }
         for e in &self.events {
             let seq = d.events.len() as u64 + 1;
@@ -666,9 +649,15 @@ impl StorageTx for MemoryTx<'_> {
         self.hooks.extend(ops)
     }
 
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        self.sealed.extend(lines);
+        Ok(())
+    }
+
     fn is_empty(&self) -> bool {
         self.events.is_empty()
             && self.hooks.is_empty()
+            && self.sealed.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()

@@ -26,6 +26,7 @@ pub mod idempotency;
 pub mod json;
 #[doc(hidden)]
 pub mod memory;
+mod memory_turn;
 pub mod pg;
 pub mod report;
 pub mod storage;

@@ -220,6 +220,10 @@ pub trait StorageTx {
     /// Changes to the webhook documents and logs (see `store::webhooks`).
     fn hook_ops(&mut self, ops: Vec<super::webhooks::HookOp>);
 
+    /// Events already sealed, copied as they are after the last one
+    /// (`store migrate` into an empty store: the chain is kept whole).
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()>;
+
     /// Whether nothing was put into it.
     fn is_empty(&self) -> bool;
 

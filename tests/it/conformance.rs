@@ -216,7 +216,7 @@ fn put_and_read(fx: &Fx) {
     let mut c = store.customer(&a).unwrap().expect("the new customer");
     assert_eq!(c.profile.customer_key, "key-a");
     c.profile.customer_profile_individual.first_name = "Augusta".into();
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_customer(&c);
     // Read back inside the transaction before the commit.
     assert_eq!(
@@ -252,7 +252,7 @@ fn put_and_read(fx: &Fx) {
     let mut file = store.txn(&t).unwrap().expect("the new transaction");
     assert_eq!(file.transaction.transaction_id, t);
     file.transaction.transaction_status_reason = Some("changed".into());
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_txn(&file);
     tx.commit().unwrap();
     drop(store);
@@ -416,7 +416,7 @@ fn txns_programs_and_queue(fx: &Fx) {
         assert!(!other.is_queued(&first), "claimed twice");
         assert!(other.is_queued(&queue[1]));
     }
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.dequeue(&first);
     tx.commit().unwrap();
     drop(store);
@@ -494,7 +494,7 @@ fn idempotency(fx: &Fx) {
     let mut c = store.customer(&a).unwrap().unwrap();
     c.profile.customer_profile_individual.first_name = "Idem".into();
     store.arm_idempotency("key-1", "fp-1", now);
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_customer(&c);
     tx.commit_created(&a).unwrap();
     assert!(!store.disarm_idempotency(), "taken by the commit");
@@ -516,7 +516,7 @@ fn idempotency(fx: &Fx) {
     );
     let mut copy = r.clone();
     copy.key = "key-copied".into();
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_idempotency(&copy).unwrap();
     tx.commit().unwrap();
     drop(store);
@@ -677,7 +677,7 @@ fn atomic_commit(fx: &Fx) {
     } else {
         bad.profile.customer_key = "atomic-a".into();
     }
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_customer(&good);
     tx.enqueue(&payctl::store::QueueItem::txn("trn_notreal"));
     tx.put_customer(&bad);
@@ -724,7 +724,7 @@ fn invariants_before_commit(fx: &Fx) {
         x.is_default = true;
     }
     c.profile.customer_profile_individual.first_name = "Broken".into();
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_customer(&c);
     let e = tx.commit().expect_err("two default addresses");
     assert!(e.has_code(30010), "{:?}: {e:?}", fx.kind);
@@ -747,7 +747,7 @@ fn serialized_then_put(fx: &Fx) {
     let model = fx.profile("ser-model", "Ada", "Lovelace", "ada@example.com");
     let store = fx.write();
     let model = store.customer(&model).unwrap().expect("the model");
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     let mut ids = Vec::new();
     for i in 0..300 {
         let mut c = model.clone();
@@ -863,7 +863,7 @@ fn api_keys(fx: &Fx) {
     let mut dup = got.clone();
     dup.hash = keys::hash(b"another secret");
     dup.revoked = None;
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     let e = tx
         .put_api_key(&dup)
         .and_then(|()| tx.commit())
@@ -939,7 +939,7 @@ fn webhooks(fx: &Fx) {
         resend: false,
     };
     let store = fx.write();
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_outbox(
         &a,
         &Outbox {
@@ -956,7 +956,7 @@ fn webhooks(fx: &Fx) {
         fx.kind
     );
     let store = fx.write();
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     tx.put_outbox(
         &a,
         &Outbox {
@@ -1002,6 +1002,98 @@ fn webhooks(fx: &Fx) {
     fx.clean("webhook deleted");
 }
 
+/// The event log: every change in its commit, a gapless sequence, a chain
+/// that verifies, each record's history in order, nothing for a refusal;
+/// concurrent writers never break the chain.
+fn events(fx: &Fx) {
+    let types = |store: &Store| -> Vec<String> {
+        store
+            .events(1, u64::MAX)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.event_type)
+            .collect()
+    };
+    assert_eq!(fx.read().events_last().unwrap(), 0);
+    let csp = fx.profile("ev-aaa", "Ada", "Lovelace", "ada@example.com");
+    let prm = fx.program();
+    fx.attach(&prm, &csp);
+    fx.worker();
+    let trn = fx.txn(&prm, &csp);
+    fx.worker();
+    let all = types(&fx.read());
+    assert_eq!(
+        all,
+        [
+            "customer_profile.created",
+            "attachment.requested",
+            "attachment.attached",
+            "transaction.created",
+            "transaction_step.created",
+            "transaction_step.failed",
+            "transaction.failed",
+        ],
+        "{:?}",
+        fx.kind
+    );
+    let store = fx.read();
+    let evs = store.events(1, u64::MAX).unwrap();
+    for (i, e) in evs.iter().enumerate() {
+        assert_eq!(e.sequence, i as u64 + 1, "{:?}", fx.kind);
+        assert_eq!(
+            payctl::store::events::sequence_of(&e.event_id),
+            Some(e.sequence)
+        );
+    }
+    assert_eq!(evs[0].record_id, csp);
+    assert_eq!(evs[0].actor, "conformance");
+    assert_eq!(evs[2].actor, "SYSTEM");
+    // The data is the record as a GET shows it: masked.
+    let data: Value = serde_json::from_str(evs[0].data.get()).unwrap();
+    let get = fx.call(Request::new(Op::ProfileGet).at([csp.as_str()]));
+    assert_eq!(
+        data["customer_profile_individual"]["ssn"],
+        get["data"][0]["customer_profile_individual"]["ssn"]
+    );
+    assert_eq!(
+        data["customer_profile_individual"]["ssn"]
+            .as_str()
+            .unwrap()
+            .len(),
+        4
+    );
+    // A record's history, oldest first; one event by its id.
+    let history: Vec<String> = store
+        .record_events(&trn)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.event_type)
+        .collect();
+    assert_eq!(history, ["transaction.created", "transaction.failed"]);
+    let got = fx.call(Request::new(Op::EventGet).at([evs[3].event_id.as_str()]));
+    assert_eq!(got["data"][0]["event_type"], "transaction.created");
+    drop(store);
+    // A refused request records nothing.
+    let dup = fx.call(Request::new(Op::ProfileCreate).body(common::profile_body("ev-aaa")));
+    assert!(!dup["errors"].is_null());
+    assert_eq!(fx.read().events_last().unwrap(), 7);
+    // Concurrent writers: one gapless chain.
+    fx.race(8, |i| {
+        Request::new(Op::ProfileCreate).body(common::profile_body(&format!("ev-race-{i}")))
+    });
+    let store = fx.read();
+    assert_eq!(store.events_last().unwrap(), 15);
+    let lines = store.event_lines(1, 15).unwrap();
+    let mut prev = payctl::store::events::GENESIS.to_string();
+    for (i, l) in lines.iter().enumerate() {
+        prev = payctl::store::events::verify(l, i as u64 + 1, &prev)
+            .unwrap_or_else(|e| panic!("{:?}: event {}: {e}", fx.kind, i + 1))
+            .hash;
+    }
+    drop(store);
+    fx.clean("events");
+}
+
 macro_rules! conformance {
     ($($case:ident),* $(,)?) => {
         mod memory {
@@ -1042,4 +1134,5 @@ conformance!(
     serialized_then_put,
     api_keys,
     webhooks,
+    events,
 );

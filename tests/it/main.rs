@@ -11,6 +11,7 @@ mod conformance;
 mod crash;
 mod dict;
 mod docs;
+mod events;
 mod faults;
 mod frame;
 mod full_disk;

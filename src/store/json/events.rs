@@ -134,6 +134,30 @@ impl JsonStore {
 }
 
 impl JsonTx<'_> {
+    /// Append events sealed elsewhere, as they are (`store migrate`).
+    pub(super) fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        let mut head = None;
+        for line in lines {
+            let e = event::parse(&line).map_err(|e| Error::one(code::INVALID_VALUE, e))?;
+            self.append(&segment_rel(e.sequence), &format!("{line}\n"))?;
+            self.append(
+                &record_rel(&e.record_id),
+                &format!("{} {}\n", e.record_id, e.sequence),
+            )?;
+            head = Some(Head {
+                sequence: e.sequence,
+                hash: e.hash,
+            });
+        }
+        if let Some(h) = head {
+            self.put(
+                EVENTS_HEAD.to_string(),
+                serde_json::to_vec(&h).expect("a head serializes"),
+            );
+        }
+        Ok(())
+    }
+
     /// Seal the transaction's events after the store's last one: their
     /// lines, their record buckets and the new head join the journal.
     pub(super) fn stage_events(&mut self) -> Result<()> {

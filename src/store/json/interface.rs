@@ -145,6 +145,10 @@ impl storage::StorageTx for JsonTx<'_> {
     fn hook_ops(&mut self, ops: Vec<crate::store::webhooks::HookOp>) {
         JsonTx::hook_ops(self, ops)
     }
+
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        JsonTx::put_sealed_events(self, lines)
+    }
     fn is_empty(&self) -> bool {
         JsonTx::is_empty(self)
     }

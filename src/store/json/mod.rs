@@ -71,10 +71,12 @@ pub use tx::JsonTx;
 /// 8: packed customer records ([`packs`]; a payctl of format 7 would not
 /// find them);
 /// 9: API keys ([`api_keys`]; a payctl of format 8 would serve a store
-/// that has keys without asking for one).
+/// that has keys without asking for one);
+/// 10: the event log ([`events`]; a payctl of format 9 would change records
+/// without recording their events).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;

@@ -50,6 +50,29 @@ impl PgStore {
     }
 }
 
+/// Events sealed elsewhere, copied as they are (`store migrate`).
+pub(super) fn write_sealed(
+    c: &mut postgres::Client,
+    lines: &[String],
+) -> std::result::Result<(), postgres::Error> {
+    let parsed: Vec<event::Event> = lines.iter().filter_map(|l| event::parse(l).ok()).collect();
+    let Some(last) = parsed.last() else {
+        return Ok(());
+    };
+    let seqs: Vec<i64> = parsed.iter().map(|e| e.sequence as i64).collect();
+    let records: Vec<String> = parsed.iter().map(|e| e.record_id.clone()).collect();
+    c.execute(
+        "INSERT INTO payctl_events (seq, record_id, line) \
+         SELECT * FROM unnest($1::int8[], $2::text[], $3::text[])",
+        &[&seqs, &records, &lines],
+    )?;
+    c.execute(
+        "UPDATE payctl_event_head SET seq = $1, hash = $2 WHERE one = 1",
+        &[&(last.sequence as i64), &last.hash],
+    )?;
+    Ok(())
+}
+
 /// Seal `events` after the head and write them (see `PgTx::write`), in the
 /// write's database transaction.
 pub(super) fn write(

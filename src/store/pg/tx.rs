@@ -26,6 +26,7 @@ pub struct PgTx<'s> {
     api_used: Vec<(String, String)>,
     events: Vec<crate::model::event::NewEvent>,
     hooks: Vec<crate::store::webhooks::HookOp>,
+    sealed: Vec<String>,
 }
 
 impl<'s> PgTx<'s> {
@@ -43,6 +44,7 @@ impl<'s> PgTx<'s> {
             api_used: Vec::new(),
             events: Vec::new(),
             hooks: Vec::new(),
+            sealed: Vec::new(),
         }
     }
 
@@ -117,6 +119,7 @@ impl<'s> PgTx<'s> {
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
             && self.hooks.is_empty()
+            && self.sealed.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()
             && self.enqueued.is_empty()
@@ -241,6 +244,7 @@ impl<'s> PgTx<'s> {
             super::api_keys::write(c, &self.api_keys, &self.api_used)?;
             super::webhooks::write(c, &self.hooks)?;
             // Last: the head's lock is held only until the COMMIT below.
+            super::events::write_sealed(c, &self.sealed)?;
             super::events::write(c, &self.events)?;
             if let Some((a, result)) = &idem {
                 let result = serde_json::Value::String(result.clone()).to_string();
@@ -315,6 +319,11 @@ impl crate::store::storage::StorageTx for PgTx<'_> {
     }
     fn hook_ops(&mut self, ops: Vec<crate::store::webhooks::HookOp>) {
         self.hooks.extend(ops)
+    }
+
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        self.sealed.extend(lines);
+        Ok(())
     }
     fn is_empty(&self) -> bool {
         PgTx::is_empty(self)

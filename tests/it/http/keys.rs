@@ -515,7 +515,7 @@ fn add_keys(env: &Env, n: usize) {
         kept: None,
     };
     let store = local.write().unwrap();
-    let mut tx = store.begin();
+    let mut tx = store.begin_without_events();
     for i in 0..n {
         tx.put_api_key(&ApiKey {
             name: format!("bulk-{i:05}"),
