@@ -5495,7 +5495,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__serve)
-            opts="-o -y -q -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --listen --token --token-file --no-worker --worker-interval --no-webhooks --max-body --request-timeout --quiet --log-format --tls-cert --tls-key --rate-limit --help"
+            opts="-o -y -q -h --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --listen --token --token-file --no-worker --worker-interval --no-webhooks --max-body --request-timeout --quiet --log-format --tls-cert --tls-key --rate-limit --no-ui --ui-session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5582,6 +5582,10 @@ _payctl() {
                     return 0
                     ;;
                 --rate-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ui-session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1637,6 +1637,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --tls-cert 'Serve HTTPS with this certificate: a PEM file with the server''s certificate, then any intermediate ones (needs --tls-key)'
             cand --tls-key 'The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users cannot read (chmod 600)'
             cand --rate-limit 'At most N requests a second per credential (token or key; without one, per client address), in bursts of up to N; more: 429 with Retry-After (10012). Health and readiness are never limited'
+            cand --ui-session 'Seconds a console sign-in lasts (its session cookie''s Max-Age), on a server with API keys or a token: 1-604800 (a week), default 8 hours'
             cand --no-input 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
             cand --no-headers 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
             cand -y 'Confirm destructive commands without asking'
@@ -1645,6 +1646,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --no-webhooks 'Deliver no webhooks: leave it to `payctl webhook deliver`'
             cand -q 'No access log on stderr'
             cand --quiet 'No access log on stderr'
+            cand --no-ui 'Serve no console: /ui/ answers 404 like any path without an endpoint'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

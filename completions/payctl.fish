@@ -1641,12 +1641,14 @@ json\t'One JSON object per line: ts, method, path, status, ms, key, request_id'"
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-cert -d 'Serve HTTPS with this certificate: a PEM file with the server\'s certificate, then any intermediate ones (needs --tls-key)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-key -d 'The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users cannot read (chmod 600)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l rate-limit -d 'At most N requests a second per credential (token or key; without one, per client address), in bursts of up to N; more: 429 with Retry-After (10012). Health and readiness are never limited' -r
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l ui-session -d 'Seconds a console sign-in lasts (its session cookie\'s Max-Age), on a server with API keys or a token: 1-604800 (a week), default 8 hours' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-worker -d 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-webhooks -d 'Deliver no webhooks: leave it to `payctl webhook deliver`'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s q -l quiet -d 'No access log on stderr'
+complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-ui -d 'Serve no console: /ui/ answers 404 like any path without an endpoint'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r

@@ -200,6 +200,45 @@ impl Auth {
         Err(unauthorized(refusal))
     }
 
+    /// Who the secret whose SHA-256 is `hash` stands for now: the console
+    /// (see [`super::ui`]) keeps the hash of the key a session signed in
+    /// with, never the key, and asks again at each request, so that a key
+    /// revoked or expired since ends its sessions at once (401).
+    pub async fn by_hash(self: &Arc<Self>, store: &Local, hash: &str) -> Result<Caller> {
+        if let Some(token) = &self.token
+            && constant_time_eq(hash.as_bytes(), token.as_bytes())
+        {
+            return Ok(Caller::Key {
+                name: api_keys::TOKEN_NAME.into(),
+                role: Role::Admin,
+            });
+        }
+        let (me, local, h) = (self.clone(), store.clone(), hash.to_string());
+        let (key, _) = tokio::task::spawn_blocking(move || me.lookup(&local, Some(&h)))
+            .await
+            .map_err(|e| {
+                Error::store(
+                    code::STORE_IO,
+                    format!("the request failed inside the server: {e}"),
+                )
+            })??;
+        let now = chrono::Utc::now()
+            .naive_utc()
+            .format(crate::core::TIME_FORMAT)
+            .to_string();
+        let Some(k) = key else {
+            return Err(unauthorized("the key is no longer one of this server's"));
+        };
+        if let Some(why) = k.refusal(&now) {
+            return Err(unauthorized(why));
+        }
+        self.note_use(store, &k, now);
+        Ok(Caller::Key {
+            name: k.name,
+            role: k.role,
+        })
+    }
+
     /// The key of `hash` (revoked and expired ones included), and whether
     /// the store has any key: from the keys kept since the store's stamp
     /// last changed, else from the store itself.

@@ -112,6 +112,7 @@ fn route_of(method: &str, path: &str) -> &'static str {
         .collect();
     match segments.map(|s| endpoints::route(method, &s)) {
         Some(Route::Found(e, _)) => e.path,
+        _ if super::ui::owns(path) => super::ui::route_of(path),
         _ => "unmatched",
     }
 }

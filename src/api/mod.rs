@@ -6,6 +6,7 @@
 //! could send), `limit` (`--rate-limit`), `access_log` (and `X-Request-Id`),
 //! `metrics` and `probe` (readiness and the metrics route); `body` reads a
 //! request's body and `hide` keeps the store's whereabouts out of answers.
+//! `ui` is the read-only web console under `/ui/`, built on the table.
 
 pub(crate) mod access_log;
 pub mod auth;
@@ -27,6 +28,7 @@ mod records;
 pub mod request;
 pub mod server;
 pub(crate) mod tls;
+pub mod ui;
 mod webhooks;
 
 use std::path::PathBuf;

@@ -61,25 +61,37 @@ pub fn cross_site(headers: &HeaderMap, scheme: &str) -> Result<()> {
     let deny = |what: String| refused(code::CROSS_SITE, what);
     let why = "a server without --token answers only what no web page can send; \
                give the server a --token-file to be reached otherwise";
-    let host = match headers.get(header::HOST) {
-        None => None,
-        Some(v) => {
-            let text = v.to_str().unwrap_or("");
-            match host_port(text) {
-                Some((h, p)) if is_loopback_host(&h) => Some((h, p)),
-                _ => {
-                    return Err(deny(format!(
-                        "header Host: `{}` is not a loopback name or address (localhost, \
-                         *.localhost, 127.0.0.0/8, [::1]); {why}",
-                        shown(text, 100)
-                    )));
-                }
-            }
+    if let Some(v) = headers.get(header::HOST) {
+        let text = v.to_str().unwrap_or("");
+        if !host_port(text).is_some_and(|(h, _)| is_loopback_host(&h)) {
+            return Err(deny(format!(
+                "header Host: `{}` is not a loopback name or address (localhost, \
+                 *.localhost, 127.0.0.0/8, [::1]); {why}",
+                shown(text, 100)
+            )));
         }
-    };
+    }
+    same_origin(headers, scheme).map_err(|mut e| {
+        for a in &mut e.errors {
+            a.message = format!("{}; {why}", a.message);
+        }
+        e
+    })
+}
+
+/// An `Origin` other than the server's own, `scheme://` + the `Host` it was
+/// reached on (`null` included), is refused (403, 10011), whatever the
+/// server's credentials: what the console's forms (sign-in, sign-out)
+/// require on top of `SameSite`. Requests without `Origin` pass.
+pub fn same_origin(headers: &HeaderMap, scheme: &str) -> Result<()> {
+    let deny = |what: String| refused(code::CROSS_SITE, what);
     let Some(origin) = headers.get(header::ORIGIN) else {
         return Ok(());
     };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .and_then(host_port);
     let text = origin.to_str().unwrap_or("");
     let default_port = if scheme == "https" { 443 } else { 80 };
     let own = |h: &(String, Option<u16>)| {
@@ -95,7 +107,7 @@ pub fn cross_site(headers: &HeaderMap, scheme: &str) -> Result<()> {
         return Ok(());
     }
     Err(deny(format!(
-        "header Origin: `{}` is not this server's own origin ({}); {why}",
+        "header Origin: `{}` is not this server's own origin ({})",
         shown(text, 100),
         match headers.get(header::HOST).and_then(|v| v.to_str().ok()) {
             Some(h) => format!("{scheme}://{}", shown(h, 100)),

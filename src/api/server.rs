@@ -49,6 +49,8 @@ pub struct Config {
     pub log_format: LogFormat,
     /// None: no webhook delivery (`--no-webhooks`).
     pub webhooks: Option<crate::core::deliver::Options>,
+    /// The console under `/ui/` (None: `--no-ui`; see [`super::ui`]).
+    pub console: Option<super::ui::Options>,
 }
 
 /// A line on stderr, through the [`Ui`](crate::output::ui::Ui).
@@ -93,6 +95,7 @@ struct App {
     /// [`handle`]): shutdown waits for them before it closes the store.
     in_flight: std::sync::atomic::AtomicUsize,
     limiter: Option<super::limit::Limiter>,
+    console: Option<super::ui::Console>,
 }
 
 /// One request counted in [`App::in_flight`] while it lives.
@@ -141,8 +144,11 @@ async fn run(cfg: Config) -> Result<()> {
         .map_err(|e| Error::usage(format!("--listen {}: {e}", cfg.listen)))?;
     let hidden = super::hide::hidden_texts(&cfg.store);
     let cfg_limit = cfg.rate_limit;
+    let auth = Arc::new(super::auth::Auth::new(cfg.token.as_deref()));
+    let console = super::ui::Console::of(&cfg, &auth);
     let app = Arc::new(App {
-        auth: Arc::new(super::auth::Auth::new(cfg.token.as_deref())),
+        auth,
+        console,
         cfg,
         stop: Arc::new(AtomicBool::new(false)),
         hidden,
@@ -329,7 +335,10 @@ async fn answer_and_log(
     let seen = access_log::Seen::begin(&mut req);
     let mut resp = match app.limiter.as_ref().and_then(|l| l.check(&req)) {
         Some(over) => error_reply(&over),
-        None => answer(&app, req).await,
+        None => match &app.console {
+            Some(console) if super::ui::owns(req.uri().path()) => console.answer(req).await,
+            _ => answer(&app, req).await,
+        },
     };
     // A change committed but not finished (a full disk): its answer was the
     // change's; this says what is left for the next opening of the store.

@@ -54,6 +54,15 @@ per credential (per client address without one), bursts of N, then 429 with Retr
 (10012) before anything runs; remote mode waits and sends again. Health and ready are not
 limited.
 
+The console: read-only HTML pages under /ui/ (profiles searched with the filters of `profile
+list`, a profile with its addresses, masked instruments, programs and transactions, a
+transaction with its parameters and its steps as a timeline), built on the same endpoints and
+masked as the API masks; no JavaScript, nothing loaded from elsewhere, a strict
+Content-Security-Policy. With keys or a token, a browser signs in at /ui/sign-in with a key
+(reader or above) and gets a session cookie (HttpOnly, SameSite=Strict, Secure under TLS) that
+lasts --ui-session seconds and ends with sign-out or the key's revocation; without either, the
+loopback and Origin rules above apply. --no-ui turns it off (404).
+
 Writes made with a key are audited with the key's name (`token` for the token), or
 `NAME:ACTOR` with an `X-Payctl-Actor` header (at most 64 characters in all, else 400); without
 keys and token, with the header's actor when given (1-64 characters once percent-decoded),
@@ -68,6 +77,7 @@ accepting, finishes the requests and the worker batch in hand, and exits 0.
 Examples:
   payctl serve
   payctl serve --listen 127.0.0.1:0 --no-worker     # a free port; drive the worker by POST /_payctl/worker
+  payctl serve                                      # then open http://127.0.0.1:8080/ui/
   payctl key create dashboards --role reader        # prints its secret once
   payctl key create ci --role admin --expires-in 90
   payctl serve --listen 0.0.0.0:8080                # keys in the store: every request needs one
@@ -140,6 +150,13 @@ pub struct ServeArgs {
     /// readiness are never limited
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub rate_limit: Option<u32>,
+    /// Serve no console: /ui/ answers 404 like any path without an endpoint
+    #[arg(long)]
+    pub no_ui: bool,
+    /// Seconds a console sign-in lasts (its session cookie's Max-Age), on a server with API
+    /// keys or a token: 1-604800 (a week), default 8 hours
+    #[arg(long, default_value_t = 28800, value_name = "SECS", conflicts_with = "no_ui", value_parser = clap::value_parser!(u64).range(1..=604_800))]
+    pub ui_session: u64,
 }
 
 impl ServeArgs {
@@ -197,6 +214,9 @@ impl ServeArgs {
             rate_limit: self.rate_limit.and_then(std::num::NonZeroU32::new),
             log_format: self.log_format,
             webhooks: (!self.no_webhooks).then(super::webhook::deliver_options),
+            console: (!self.no_ui).then(|| crate::api::ui::Options {
+                session: Duration::from_secs(self.ui_session),
+            }),
         })?;
         Ok(Response::Raw(String::new()))
     }

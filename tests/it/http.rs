@@ -2003,14 +2003,14 @@ fn a_store_replaced_under_serve_is_named_in_one_clean_sentence() {
 
 /// A private CA and a certificate it signed for `localhost` and 127.0.0.1,
 /// made for the test (rcgen), in PEM.
-struct Pki {
-    ca: String,
+pub(crate) struct Pki {
+    pub(crate) ca: String,
     cert: String,
     key: String,
 }
 
 impl Pki {
-    fn new() -> Pki {
+    pub(crate) fn new() -> Pki {
         use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
         let ca_key = KeyPair::generate().unwrap();
         let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
@@ -2037,7 +2037,7 @@ impl Pki {
     }
 
     /// ca.pem, cert.pem and key.pem (0600) in the test's directory.
-    fn files(&self, env: &Env) -> (String, String, String) {
+    pub(crate) fn files(&self, env: &Env) -> (String, String, String) {
         use std::os::unix::fs::PermissionsExt;
         let dir = env.dir.path();
         let write = |name: &str, text: &str| {

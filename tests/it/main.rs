@@ -8,6 +8,7 @@ mod address;
 mod concurrency;
 mod confidentiality;
 mod conformance;
+mod console;
 mod crash;
 mod dict;
 mod docs;
