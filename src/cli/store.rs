@@ -33,7 +33,7 @@ An unreadable journal.json or applied.json (30002 on every command) is moved asi
     },
     /// Copy this store into an empty one: a directory, or a PostgreSQL database
     #[command(
-        after_help = "The current store (--data-dir or --database-url) is copied in batches of 500 records (one commit each; a progress bar on a terminal) into TARGET, which must be empty: a directory that does not exist or is empty, or a database without a payctl schema (else 30018, nothing written). Customers, transactions, profile-program records, the worker's queue, the idempotency keys of the last 24 hours and the API keys (`payctl key`) are copied; then the counts of every kind are compared (30006 when they differ). The source is only read.
+        after_help = "The current store (--data-dir or --database-url) is copied in batches of 500 records (one commit each; a progress bar on a terminal) into TARGET, which must be empty: a directory that does not exist or is empty, or a database without a payctl schema (else 30018, nothing written). Customers, transactions, profile-program records, the worker's queue, the idempotency keys of the last 24 hours, the API keys (`payctl key`), the event log as it is and the webhooks (with their secrets, cursors and delivery attempts) are copied; then the counts of every kind are compared (30006 when they differ). The source is only read.
 
 Examples:
   payctl --data-dir ./store store migrate --to postgresql://payctl:PASSWORD@db:5432/payctl
@@ -187,6 +187,7 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
             "idempotency_keys": counts.idempotency_keys,
             "api_keys": counts.api_keys,
             "events": counts.events,
+            "webhooks": counts.webhooks,
         })],
     ))
 }

@@ -1,5 +1,5 @@
 //! `payctl store migrate --to TARGET`: copy every record of one store (its
-//! API keys included) into another, empty one, whichever their backends, in
+//! API keys, event log and webhooks included) into another, empty one, whichever their backends, in
 //! batches (one commit each), then verify that the target holds as many records of every kind
 //! as the source. The source is only read.
 
@@ -22,6 +22,8 @@ pub struct Counts {
     pub api_keys: usize,
     /// Events of the log, copied as they are (the chain whole).
     pub events: u64,
+    /// Webhooks, with their secrets, outbox cursors and delivery attempts.
+    pub webhooks: usize,
 }
 
 /// Copy `source` into the empty `target` (created with the source's
@@ -112,6 +114,19 @@ pub fn migrate(
         progress("events", to as usize, last as usize);
         seq = to + 1;
     }
+    // Webhooks after the log, whose sequences their cursors name: each
+    // with its secret (its receivers' signatures still verify), its
+    // cursor and its attempts.
+    let hooks = source.webhooks()?;
+    want.webhooks = hooks.len();
+    for w in &hooks {
+        let mut tx = target.begin_without_events();
+        tx.put_webhook(w, &source.outbox(&w.webhook_id)?);
+        for d in source.deliveries(&w.webhook_id)? {
+            tx.add_delivery(&d);
+        }
+        tx.commit()?;
+    }
     let got = counts(target, now)?;
     if got != want {
         return Err(Error::store(
@@ -134,6 +149,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
         idempotency_keys: store.idempotency_records(now)?.len(),
         api_keys: store.api_keys()?.len(),
         events: store.events_last()?,
+        webhooks: store.webhooks()?.len(),
         ..Counts::default()
     };
     let mut start = 0;

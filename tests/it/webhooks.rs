@@ -830,4 +830,36 @@ fn webhooks_on_postgres() {
     resend_on(&resend);
     secret_shown_once_on(&secret);
     a_failing_receiver_is_retried_on(&mut retry);
+    migrate_carries_webhooks();
+}
+
+/// `store migrate` carries each webhook with its secret, cursor and
+/// attempts: on the target, delivery resumes where it was, signed as
+/// before.
+fn migrate_carries_webhooks() {
+    let Some(url) = crate::common::pg::fresh_database("webhooks_migrated") else {
+        return;
+    };
+    let here = Env::new();
+    let rx = Receiver::start();
+    let (whk, secret) = create(&here, &rx.url, &[]);
+    here.create_profile("migrated-one");
+    ok(here.run(&["webhook", "deliver"]));
+    assert_eq!(rx.got().len(), 2);
+    let o = ok(here.run(&["store", "migrate", "--to", &url]));
+    assert_eq!(o.data()[0]["webhooks"], 1, "{o:?}");
+    let there = Env {
+        dir: tempfile::TempDir::new().unwrap(),
+        db: Some(url),
+        envs: Vec::new(),
+    };
+    assert_eq!(deliveries(&there, &whk).len(), 2);
+    there.create_profile("migrated-two");
+    ok(there.run(&["webhook", "deliver"]));
+    let got = rx.wait_for(3);
+    assert_eq!(got.len(), 3, "only the new event: {got:?}");
+    assert_eq!(
+        verified(&secret, &got[2])["event_type"],
+        "customer_profile.created"
+    );
 }

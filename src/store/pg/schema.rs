@@ -148,7 +148,7 @@ CREATE INDEX IF NOT EXISTS payctl_customers_tags ON payctl_customers
 
 /// The tables a store has, for `store migrate` (a target must have none of
 /// their rows) and for the check of a database in an unexpected state.
-pub const RECORD_TABLES: [&str; 7] = [
+pub const RECORD_TABLES: [&str; 9] = [
     "payctl_customers",
     "payctl_transactions",
     "payctl_attachments",
@@ -156,6 +156,8 @@ pub const RECORD_TABLES: [&str; 7] = [
     "payctl_idempotency",
     "payctl_keys",
     "payctl_events",
+    "payctl_webhook_docs",
+    "payctl_webhook_log",
 ];
 
 #[cfg(test)]
