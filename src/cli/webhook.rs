@@ -160,11 +160,17 @@ fn check_interval(secs: f64) -> Result<Duration> {
 }
 
 /// How delivery runs: the contract's timings, but for the first retry's
-/// delay, which `PAYCTL_WEBHOOK_BACKOFF_MS` shortens for tests.
+/// delay and the time an event is given up after, which
+/// `PAYCTL_WEBHOOK_BACKOFF_MS` and `PAYCTL_WEBHOOK_GIVE_UP_MS` shorten for
+/// tests.
 pub fn deliver_options() -> deliver::Options {
+    let ms = |name| super::env::var(name).and_then(|v| v.parse().ok());
     let mut o = deliver::Options::default();
-    if let Some(ms) = super::env::var("PAYCTL_WEBHOOK_BACKOFF_MS").and_then(|v| v.parse().ok()) {
+    if let Some(ms) = ms("PAYCTL_WEBHOOK_BACKOFF_MS") {
         o.backoff = Duration::from_millis(ms);
+    }
+    if let Some(ms) = ms("PAYCTL_WEBHOOK_GIVE_UP_MS") {
+        o.give_up = Duration::from_millis(ms);
     }
     o
 }

@@ -433,3 +433,30 @@ fn advance_with(
     }
     tx.commit()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_10_s_up_to_an_hour() {
+        let o = Options::default();
+        let secs: Vec<u64> = (1..=11).map(|n| backoff(&o, n).as_secs()).collect();
+        assert_eq!(
+            secs,
+            [10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600]
+        );
+        assert_eq!(backoff(&o, 1000).as_secs(), 3600);
+    }
+
+    #[test]
+    fn only_a_2xx_delivers() {
+        let sent = |status| Sent {
+            status,
+            error: None,
+            duration_ms: 0,
+        };
+        assert!(sent(Some(200)).ok() && sent(Some(204)).ok());
+        assert!(!sent(Some(302)).ok() && !sent(Some(500)).ok() && !sent(None).ok());
+    }
+}

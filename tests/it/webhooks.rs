@@ -361,6 +361,43 @@ fn a_failing_receiver_is_retried_then_delivered_in_order() {
     a_failing_receiver_is_retried_on(&mut Env::new());
 }
 
+/// An event still failing when its next attempt would fall past the give-up
+/// time (24 h; `PAYCTL_WEBHOOK_GIVE_UP_MS` here) is marked failed, and the
+/// webhook moves on to the next events.
+#[test]
+fn an_event_given_up_is_failed_and_the_webhook_moves_on() {
+    let mut env = Env::new();
+    env.envs.push(("PAYCTL_WEBHOOK_BACKOFF_MS", "150".into()));
+    env.envs.push(("PAYCTL_WEBHOOK_GIVE_UP_MS", "400".into()));
+    let rx = Receiver::start();
+    rx.answer(&[500, 503]);
+    let (whk, _) = create(&env, &rx.url, &[]);
+    env.create_profile("given-up");
+    ok(env.run(&["webhook", "deliver"]));
+    std::thread::sleep(Duration::from_millis(200));
+    let s = ok(env.run(&["webhook", "deliver"]));
+    assert_eq!(s.data()[0]["failed"], 1, "{s:?}");
+    assert_eq!(
+        s.data()[0]["delivered"],
+        1,
+        "the next event went out: {s:?}"
+    );
+    let outcomes: Vec<Value> = deliveries(&env, &whk)
+        .iter()
+        .map(|d| json!([d["attempt"], d["outcome"], d["status_code"]]))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            json!([1, "retrying", 500]),
+            json!([2, "failed", 503]),
+            json!([1, "delivered", 200])
+        ]
+    );
+    ok(env.run(&["webhook", "deliver"]));
+    assert_eq!(rx.got().len(), 3, "a failed event is not sent again");
+}
+
 /// A 302 is not followed: it is a failed attempt, retried later.
 #[test]
 fn a_redirect_is_not_followed() {
