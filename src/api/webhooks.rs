@@ -9,6 +9,14 @@ use crate::output::Response;
 
 /// Serve one of the webhook operations.
 pub fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
+    // A dry run of a webhook change would still create or delete it: refused.
+    if req.dry_run && req.endpoint.method != super::endpoints::Method::Get {
+        return Err(crate::error::Error::at(
+            crate::error::code::INVALID_VALUE,
+            "header Payctl-Dry-Run",
+            "webhooks and resends have no dry run: nothing was written",
+        ));
+    }
     let kind = req.endpoint.kind;
     let page = &req.query.page;
     let p = |i| req.param(i);

@@ -815,6 +815,22 @@ fn over_http_webhooks_are_admin_only() {
     )
     .refused(400, 10004);
     send("POST", "/webhooks", Some(&json!({})), &admin).refused(400, 10002);
+    let (h, v) = bearer(&admin);
+    server
+        .send(
+            "POST",
+            "/webhooks",
+            Some(&body.to_string()),
+            &[(h, v.as_str()), ("Payctl-Dry-Run", "true")],
+        )
+        .refused(400, 10001);
+    assert_eq!(
+        send("GET", "/webhooks", None, &admin).json["data"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     send("DELETE", &format!("/webhooks/{whk}"), None, &writer).refused(403, 10010);
     let del = send("DELETE", &format!("/webhooks/{whk}"), None, &admin);
     assert_eq!(del.json["data"][0]["id"], whk.as_str(), "{del:?}");
