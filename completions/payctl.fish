@@ -66,46 +66,13 @@ complete -c payctl -n "__fish_payctl_needs_command" -f -a "openapi" -d 'Print th
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "demo" -d 'Tour the whole lifecycle on a scratch store (a temporary directory unless --data-dir is given on this command line; PAYCTL_DATA_DIR and PAYCTL_DATABASE_URL are never written)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "generate-docs" -d 'Write completions/ and man/ into DIR (for maintainers)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "list" -d 'List customer profiles, oldest first (GET /customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "get" -d 'Show one customer profile (GET /customer-profiles/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "import" -d 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and not __fish_seen_subcommand_from create list get update import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
@@ -123,26 +90,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l home-phone -d 'home_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l office-phone -d 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l first-name -d 'Only profiles with this first name (any case)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l last-name -d 'Only profiles with this last name (any case)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l email -d 'Only profiles with this e-mail address (any case)' -r
@@ -151,45 +100,9 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l customer-type-id -d 'customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)' -r -f -a "Individual\t'Individual (id 1)'
 Organization\t'Organization (id 2)'
@@ -206,29 +119,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l mobile-phone -d 'mobile_phone: +, a digit 1-9, then 1 to 15 digits (required by a create)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l home-phone -d 'home_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l office-phone -d 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -l skip-existing -d 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a customer profile (POST /customer-profiles)'
@@ -237,46 +129,13 @@ complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a customer profile; only the fields given change (PUT /customer-profiles/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "import" -d 'Create many customer profiles from JSON Lines: one `profile create` body per line (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand profile; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "create" -d 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "list" -d 'List the addresses of a customer profile, oldest first (GET …/addresses)'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "get" -d 'Show one address (GET …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "update" -d 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "delete" -d 'Delete an address (DELETE …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and not __fish_seen_subcommand_from create list get update delete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
@@ -346,68 +205,14 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l city -d '1-50 characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l zip -d 'xxxxx or xxxxx-xxxx' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-type-id -d 'address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)' -r -f -a "Mailing\t'Mailing (id 1)'
 Street\t'Street (id 2)'
@@ -476,29 +281,8 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l address-line2 -d '1-256 characters (an empty string is accepted)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l city -d '1-50 characters' -r
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l zip -d 'xxxxx or xxxxx-xxxx' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "create" -d 'Add an address to a customer profile (POST /customer-profiles/{id}/addresses)'
@@ -507,45 +291,12 @@ complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change an address; only the fields given change (PUT …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete an address (DELETE …/addresses/{address_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand address; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "create" -d 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "list" -d 'List a profile\'s payment instruments, oldest first'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "get" -d 'Show one payment instrument'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "update" -d 'Change the label, the change reason or is_default (nothing else can change: 10003)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and not __fish_seen_subcommand_from create list get update help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
@@ -560,68 +311,14 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 Checking\t'Checking (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l type-id -d 'payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal' -r -f -a "Funding\t'Funding (id 1)'
 Withdrawal\t'Withdrawal (id 2)'"
@@ -635,9 +332,6 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l ach-type-id -d 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking' -r -f -a "Savings\t'Savings (id 1)'
 Checking\t'Checking (id 2)'"
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l tag -d 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "create" -d 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'
@@ -645,143 +339,35 @@ complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_see
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one payment instrument'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change the label, the change reason or is_default (nothing else can change: 10003)'
 complete -c payctl -n "__fish_payctl_using_subcommand instrument; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "list" -d 'List the Facilitator\'s Programs (GET /programs)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "applications" -d 'List the Applications of a Program (GET /programs/{id}/applications)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "attach" -d 'Ask for a customer profile to be attached to a Program (POST /programs/{id}/customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "profiles" -d 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "profile" -d 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and not __fish_seen_subcommand_from list applications attach profiles profile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from applications" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l reason -d 'customer_profile_program_status_reason: why the profile is attached (0-256 characters)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l timeout -d 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l wait -d 'Wait until the worker has processed the request (poll every 200 ms)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from attach" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profiles" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from profile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the Facilitator\'s Programs (GET /programs)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "applications" -d 'List the Applications of a Program (GET /programs/{id}/applications)'
@@ -789,117 +375,30 @@ complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "profiles" -d 'List the profile-program records of a Program, in any status (GET /programs/{id}/customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "profile" -d 'Show the profile-program record of one profile (GET /programs/{id}/customer-profiles/{csp})'
 complete -c payctl -n "__fish_payctl_using_subcommand program; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -f -a "list" -d 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -f -a "steps" -d 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and not __fish_seen_subcommand_from list steps help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the Transaction Templates of an Application (GET /applications/{id}/transaction-templates)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "steps" -d 'List the Steps of a Transaction Template in sequence order (GET /transaction-templates/{id}/transaction-template-steps)'
 complete -c payctl -n "__fish_payctl_using_subcommand template; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "create" -d 'Create a transaction (POST /transactions)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "get" -d 'Show one transaction (GET /transactions/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "list" -d 'List transactions, oldest first (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "parameters" -d 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "steps" -d 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and not __fish_seen_subcommand_from create get list parameters steps help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l body -d 'The request body, as the HTTP API takes it, in JSON from FILE or `-` for stdin (at most 1 MiB); flags override its fields' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l program -d 'program_id: a prm_ id or a program name' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l application -d 'application_id: an app_ id or an application name of the program' -r
@@ -910,46 +409,10 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l check -d 'A @target_checks value: \'AMOUNT;key=value;…\' (see below); repeatable' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l timeout -d 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l idempotency-key -d 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request\'s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / =' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l wait -d 'Wait until the worker has processed the request (poll every 200 ms)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -l dry-run -d 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one\'s id reads "(new)"); write nothing'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l status -d 'Only transactions with this transaction_status_id, or its name (Failed)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l template -d 'Only transactions of this template (id, or name in any application)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l program -d 'Only transactions of this program (id or name)' -r
@@ -957,269 +420,68 @@ complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subco
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from parameters" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from steps" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a transaction (POST /transactions)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one transaction (GET /transactions/{id})'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "list" -d 'List transactions, oldest first (ours)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "parameters" -d 'The stored parameters of a transaction, one record per name (GET /transactions/{id}/parameters)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "steps" -d 'The steps of a transaction, in sequence order; empty until `payctl worker` has run (GET /transactions/{id}/transaction-steps)'
 complete -c payctl -n "__fish_payctl_using_subcommand txn; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'List a dictionary\'s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and not __fish_seen_subcommand_from list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l country -d 'The country of `states` (GET /dictionaries/countries/{country_id}/states), 1 (the United States) when not given; a country that is not in `countries` answers 20001. Only `states` takes it: with another dictionary it is a usage error' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from help" -f -a "list" -d 'List a dictionary\'s values, or without NAME the dictionary names (GET /dictionaries/NAME)'
 complete -c payctl -n "__fish_payctl_using_subcommand dict; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -f -a "list" -d 'List events, oldest first (GET /events)'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -f -a "get" -d 'Show one event (GET /events/{event_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -f -a "tail" -d 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -f -a "resend" -d 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and not __fish_seen_subcommand_from list get tail resend help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l type -d 'Only events of this type or glob (`customer_profile.*`, `*.failed`); repeat, or separate with commas, for several' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l record -d 'Only the events of this record (an attachment\'s events carry its customer\'s id)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l since -d 'Only events created at or after this UTC time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.ffffff][Z])' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l type -d 'Only events of this type or glob (`customer_profile.*`, `*.failed`); repeat, or separate with commas, for several' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l record -d 'Only the events of this record (an attachment\'s events carry its customer\'s id)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l from -d 'Start at this sequence (the events from it on, then the new ones); default: only new ones' -r
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l interval -d 'Seconds between two looks at the log (0.1-60)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from tail" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l webhook -d 'The webhook to send it to (whk_…)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from resend" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from help" -f -a "list" -d 'List events, oldest first (GET /events)'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from help" -f -a "get" -d 'Show one event (GET /events/{event_id})'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from help" -f -a "tail" -d 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from help" -f -a "resend" -d 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
 complete -c payctl -n "__fish_payctl_using_subcommand events; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand history" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand history" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand history" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand history" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand history" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand history" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand history" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand history" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -f -a "create" -d 'Create a webhook and print its signing secret, once (POST /webhooks)'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -f -a "list" -d 'List webhooks, oldest first, secrets masked (GET /webhooks)'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -f -a "get" -d 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})'
@@ -1227,131 +489,23 @@ complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_se
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -f -a "deliveries" -d 'List a webhook\'s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -f -a "deliver" -d 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and not __fish_seen_subcommand_from create list get delete deliveries deliver help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l url -d 'Where the events are POSTed: an http:// or https:// URL' -r
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l events -d 'Only events of these types or globs (`transaction.*`), comma-separated or repeated [default: *]' -r
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l description -d 'What the webhook is for (0-500 characters)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l page-size -d 'Records per page (1-1000; default 50, with --all 1000 per request)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l page-number -d 'Page to show, from 1' -r
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l after -d 'Continue after this last_evaluated_key of the previous page' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -l all -d 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliveries" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l interval -d 'With --watch: seconds between two looks at the log (0.1-60)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -l watch -d 'Keep delivering new events and retries until Ctrl-C or SIGTERM'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from deliver" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a webhook and print its signing secret, once (POST /webhooks)'
@@ -1361,275 +515,47 @@ complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_s
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "deliveries" -d 'List a webhook\'s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "deliver" -d 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
 complete -c payctl -n "__fish_payctl_using_subcommand webhook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand listen" -l forward-to -d 'POST each event here, signed: an http:// or https:// URL' -r
 complete -c payctl -n "__fish_payctl_using_subcommand listen" -l events -d 'Only events of these types or globs, comma-separated or repeated [default: *]' -r
 complete -c payctl -n "__fish_payctl_using_subcommand listen" -l secret -d 'The signing secret [default: a new whsec_… each run, printed on stderr]' -r
 complete -c payctl -n "__fish_payctl_using_subcommand listen" -l interval -d 'Seconds between two looks at the log (0.1-60)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand listen" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand listen" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l interval -d 'Seconds between polls with --watch (fractions allowed, 0.01-86400)' -r
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand worker" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -l watch -d 'Keep polling the queue until interrupted (Ctrl-C or SIGTERM)'
 complete -c payctl -n "__fish_payctl_using_subcommand worker" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand init" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand init" -l catalog -d 'A catalog of Programs, Applications and Templates as JSON (the shape of the built-in one; at most 16 MiB)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand init" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand init" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand init" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store\'s invariants hold'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -f -a "migrate" -d 'Copy this store into an empty one: a directory, or a PostgreSQL database'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and not __fish_seen_subcommand_from check migrate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -l repair -d 'Rebuild derived data and remove stray temp files'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l to -d 'A directory, or postgresql://user:password@host:port/dbname' -r
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from migrate" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check that every file parses and has the current format, that the derived indexes agree with the records, and that the store\'s invariants hold'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "migrate" -d 'Copy this store into an empty one: a directory, or a PostgreSQL database'
 complete -c payctl -n "__fish_payctl_using_subcommand store; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "view" -d 'Show the contexts of the config file, the current one marked (a database-url\'s password is masked; tokens are never in the file)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "set-context" -d 'Create a context, or change the keys given of one (the other keys are kept)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "use-context" -d 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "delete-context" -d 'Delete a context (when it was the current one, no context is current any more)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and not __fish_seen_subcommand_from view set-context use-context delete-context help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l base-url -d 'Remote mode: the service this context sends commands to (http:// or https://)' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l data-dir -d 'The store directory of this context (a relative path is made absolute now)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l database-url -d 'A PostgreSQL database as the store of this context (postgresql://…); a password in it is written to the file (mode 0600) and never shown' -r
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l token-env -d 'Remote mode: the NAME of the environment variable the token is read from (the token itself is never written to the file); PAYCTL_TOKEN, when set, still wins' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from set-context" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from use-context" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from delete-context" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "view" -d 'Show the contexts of the config file, the current one marked (a database-url\'s password is masked; tokens are never in the file)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set-context" -d 'Create a context, or change the keys given of one (the other keys are kept)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "use-context" -d 'Make a context the current one: the context of every command that names no other (--context, PAYCTL_CONTEXT)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "delete-context" -d 'Delete a context (when it was the current one, no context is current any more)'
 complete -c payctl -n "__fish_payctl_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
+complete -c payctl -n "__fish_payctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l listen -d 'Address and port to listen on (port 0: a free one). Beyond loopback, API keys in the store (`payctl key create`) or a token (--token-file, PAYCTL_SERVE_TOKEN or --token) are required' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l token -d 'An admin credential named `token` (`Authorization: Bearer TOKEN`, compared in constant time), beside the store\'s API keys; with it every request needs a credential. 16 or more printable ASCII characters, no space, at least 4 distinct ones (`openssl rand -hex 16`). Every local user can read it in the process list: prefer --token-file or PAYCTL_SERVE_TOKEN' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l token-file -d 'Read the token (as --token) from FILE: its first line, the line break after it dropped. The file must not be readable by other users (chmod 600 or 640)' -r -F
@@ -1642,160 +568,31 @@ complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-cert -d 'Ser
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l tls-key -d 'The private key of --tls-cert: a PEM file (PKCS#8, PKCS#1 or SEC1) that other users cannot read (chmod 600)' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l rate-limit -d 'At most N requests a second per credential (token or key; without one, per client address), in bursts of up to N; more: 429 with Retry-After (10012). Health and readiness are never limited' -r
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l ui-session -d 'Seconds a console sign-in lasts (its session cookie\'s Max-Age), on a server with API keys or a token: 1-604800 (a week), default 8 hours' -r
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand serve" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-worker -d 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-webhooks -d 'Deliver no webhooks: leave it to `payctl webhook deliver`'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s q -l quiet -d 'No access log on stderr'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -l no-ui -d 'Serve no console: /ui/ answers 404 like any path without an endpoint'
 complete -c payctl -n "__fish_payctl_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -f -a "create" -d 'Create an API key and print its secret, once'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -f -a "list" -d 'List the keys: name, role, created, expires, last used, revoked (never a secret or its hash)'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -f -a "revoke" -d 'Revoke a key: every server of the store refuses it from its next request'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and not __fish_seen_subcommand_from create list revoke help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
 complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l role -d 'What the key may do: reader, writer or admin (each also what the one before may)' -r -f -a "reader\t'Every GET (and HEAD), the OpenAPI document included'
 writer\t'Reader, and every create, update, delete and attach'
 admin\t'Writer, and the administration routes /_payctl/* (the worker)'"
 complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l expires-in -d 'Days until the key is refused (1-3650) [default: never]' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -s y -l yes -d 'Confirm destructive commands without asking'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create an API key and print its secret, once'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the keys: name, role, created, expires, last used, revoked (never a secret or its hash)'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Revoke a key: every server of the store refuses it from its next request'
 complete -c payctl -n "__fish_payctl_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -s y -l yes -d 'Confirm destructive commands without asking'
+complete -c payctl -n "__fish_payctl_using_subcommand openapi" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand demo" -l keep -d 'Keep the scratch store instead of removing it at the end'
-complete -c payctl -n "__fish_payctl_using_subcommand demo" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
-json\t''
-jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
-id\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c payctl -n "__fish_payctl_using_subcommand generate-docs" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict events history webhook listen worker init store config completions serve key openapi demo generate-docs help" -f -a "profile" -d 'Customer profiles (/customer-profiles)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict events history webhook listen worker init store config completions serve key openapi demo generate-docs help" -f -a "address" -d 'Addresses of a customer profile (/customer-profiles/{id}/addresses)'
 complete -c payctl -n "__fish_payctl_using_subcommand help; and not __fish_seen_subcommand_from profile address instrument program template txn dict events history webhook listen worker init store config completions serve key openapi demo generate-docs help" -f -a "instrument" -d 'Bank-account payment instruments of a customer profile (/customer-profiles/{id}/payment-instruments)'

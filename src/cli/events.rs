@@ -34,7 +34,7 @@ Examples:
 pub enum EventsCommand {
     /// List events, oldest first (GET /events)
     #[command(
-        after_help = "Examples:\n  payctl events list --type 'customer_profile.*' --since 2026-11-27\n  payctl events list --record csp_0123456789abcdefghij -o table"
+        after_help = "Examples:\n  payctl events list --type 'customer_profile.*' --since 2026-11-27 -o table\n  payctl events list --record csp_… --all -o jsonl\n  payctl events list --type '*.failed' --page-size 100"
     )]
     List {
         #[command(flatten)]
@@ -46,7 +46,9 @@ pub enum EventsCommand {
         page: PageArgs,
     },
     /// Show one event (GET /events/{event_id})
-    #[command(after_help = "Example:\n  payctl events get evt_00000000010123456789")]
+    #[command(
+        after_help = "Example:\n  payctl events get evt_… -o json | jq .data[0].data   # the record after the change"
+    )]
     Get {
         /// The event's id (evt_…)
         #[arg(value_name = "EVT")]
@@ -54,7 +56,7 @@ pub enum EventsCommand {
     },
     /// Follow new events, one JSON line each, until interrupted (polls GET /events)
     #[command(
-        after_help = "Examples:\n  payctl events tail --type 'transaction.*'\n  payctl events tail --from 1 | jq -r .event_type"
+        after_help = "Examples:\n  payctl events tail --type 'transaction.*'            # new events only, until Ctrl-C\n  payctl events tail --from 1 | jq -r .event_type      # the whole log, then what comes"
     )]
     Tail {
         #[command(flatten)]

@@ -144,8 +144,9 @@ found among the first 5000). An address or instrument id is completed after the 
 profile id typed before it.
 
 Static scripts (this command): subcommands, flags and fixed values (formats, dictionary names)
-only, no ids; they do not run payctl. For a package that installs completion files, or a
-system where payctl is not on PATH when the shell starts. Regenerate them after an upgrade.
+only, no ids, and the global options right after `payctl` only; they do not run payctl. For a
+package that installs completion files, or a system where payctl is not on PATH when the shell
+starts. Regenerate them after an upgrade.
 
 Examples:
   source <(COMPLETE=bash payctl)

@@ -361,7 +361,7 @@ pub(super) fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
             )
         }),
         Command::Completions { shell } => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut cmd = super::docs::static_command();
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut cmd, "payctl", &mut buf);
             Ok(Response::Raw(String::from_utf8_lossy(&buf).into_owned()))
