@@ -284,6 +284,20 @@ fn one_webhook(
             break;
         }
         let outbox = store.outbox(&w.webhook_id)?;
+        // A log that went back (a store reset or restored) would leave the
+        // cursor past its end, and the webhook deaf until the log caught
+        // up: it follows the log from its end instead.
+        let last = store.events_last()?;
+        if outbox.cursor > last {
+            drop(store);
+            advance(open, w, |ob| {
+                if ob.cursor > last {
+                    ob.cursor = last;
+                    ob.retry = None;
+                }
+            })?;
+            continue;
+        }
         // Resends first: one attempt each, out of order.
         if let Some(evt) = outbox.resend.first().cloned() {
             let e = super::events::get(&store, &evt).ok();
@@ -447,6 +461,39 @@ mod tests {
             [10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600]
         );
         assert_eq!(backoff(&o, 1000).as_secs(), 3600);
+    }
+
+    #[test]
+    fn a_cursor_past_the_log_follows_it_from_its_end() {
+        use crate::store::memory::MemoryStore;
+        let m = MemoryStore::builtin("2026-01-02T03:04:05.000006");
+        let read = || Ok(Store::Memory(m.reopen()));
+        let write = || Ok(Store::Memory(m.reopen_for_writing()));
+        let ctx = crate::core::Ctx::new("t", chrono::Utc::now().naive_utc());
+        let w = crate::core::webhooks::create(
+            &write().unwrap(),
+            &ctx,
+            &serde_json::json!({"url": "http://127.0.0.1:9/x", "events": ["customer_profile.*"]}),
+        )
+        .unwrap();
+        let store = write().unwrap();
+        let mut tx = store.begin_without_events();
+        tx.put_outbox(
+            &w.webhook_id,
+            &webhook::Outbox {
+                cursor: 99,
+                ..Default::default()
+            },
+        );
+        tx.commit().unwrap();
+        drop(store);
+        let open = Open {
+            read: &read,
+            write: &write,
+        };
+        let s = run_once(&open, &Options::default(), &AtomicBool::new(false)).unwrap();
+        assert_eq!(s.delivered + s.retrying + s.failed, 0);
+        assert_eq!(read().unwrap().outbox(&w.webhook_id).unwrap().cursor, 1);
     }
 
     #[test]
