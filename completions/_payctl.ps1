@@ -49,6 +49,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('dict', 'dict', [CompletionResultType]::ParameterValue, 'Dictionaries: the values other requests refer to by number (/dictionaries)')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'The event log: what changed, who changed it, when (GET /events; ours)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'One record''s events, oldest first: who changed it, when, and what it became (ours)')
+            [CompletionResult]::new('webhook', 'webhook', [CompletionResultType]::ParameterValue, 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, '`payctl listen`')
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'The store: integrity, migration, snapshots and reset')
@@ -587,6 +589,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List events, oldest first (GET /events)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one event (GET /events/{event_id})')
             [CompletionResult]::new('tail', 'tail', [CompletionResultType]::ParameterValue, 'Follow new events, one JSON line each, until interrupted (polls GET /events)')
+            [CompletionResult]::new('resend', 'resend', [CompletionResultType]::ParameterValue, 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -616,10 +619,17 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'payctl;events;resend' {
+            [CompletionResult]::new('--webhook', '--webhook', [CompletionResultType]::ParameterName, 'The webhook to send it to (whk_…)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'payctl;events;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List events, oldest first (GET /events)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one event (GET /events/{event_id})')
             [CompletionResult]::new('tail', 'tail', [CompletionResultType]::ParameterValue, 'Follow new events, one JSON line each, until interrupted (polls GET /events)')
+            [CompletionResult]::new('resend', 'resend', [CompletionResultType]::ParameterValue, 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -632,6 +642,9 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;events;help;tail' {
             break
         }
+        'payctl;events;help;resend' {
+            break
+        }
         'payctl;events;help;help' {
             break
         }
@@ -640,6 +653,101 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
             [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;webhook' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a webhook and print its signing secret, once (POST /webhooks)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List webhooks, oldest first, secrets masked (GET /webhooks)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})')
+            [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)')
+            [CompletionResult]::new('deliver', 'deliver', [CompletionResultType]::ParameterValue, 'Deliver what is due to every webhook, without a server, then exit (or --watch)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;webhook;create' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Where the events are POSTed: an http:// or https:// URL')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Only events of these types or globs (`transaction.*`), comma-separated or repeated [default: *]')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What the webhook is for (0-500 characters)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;webhook;list' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000; default 50, with --all 1000 per request)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;webhook;get' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;webhook;delete' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;deliveries' {
+            [CompletionResult]::new('--page-size', '--page-size', [CompletionResultType]::ParameterName, 'Records per page (1-1000; default 50, with --all 1000 per request)')
+            [CompletionResult]::new('--page-number', '--page-number', [CompletionResultType]::ParameterName, 'Page to show, from 1')
+            [CompletionResult]::new('--after', '--after', [CompletionResultType]::ParameterName, 'Continue after this last_evaluated_key of the previous page')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'payctl;webhook;deliver' {
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'With --watch: seconds between two looks at the log (0.1-60)')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Keep delivering new events and retries until Ctrl-C or SIGTERM')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'payctl;webhook;help' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a webhook and print its signing secret, once (POST /webhooks)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List webhooks, oldest first, secrets masked (GET /webhooks)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})')
+            [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)')
+            [CompletionResult]::new('deliver', 'deliver', [CompletionResultType]::ParameterValue, 'Deliver what is due to every webhook, without a server, then exit (or --watch)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'payctl;webhook;help;create' {
+            break
+        }
+        'payctl;webhook;help;list' {
+            break
+        }
+        'payctl;webhook;help;get' {
+            break
+        }
+        'payctl;webhook;help;delete' {
+            break
+        }
+        'payctl;webhook;help;deliveries' {
+            break
+        }
+        'payctl;webhook;help;deliver' {
+            break
+        }
+        'payctl;webhook;help;help' {
+            break
+        }
+        'payctl;listen' {
+            [CompletionResult]::new('--forward-to', '--forward-to', [CompletionResultType]::ParameterName, 'POST each event here, signed: an http:// or https:// URL')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Only events of these types or globs, comma-separated or repeated [default: *]')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret [default: a new whsec_… each run, printed on stderr]')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between two looks at the log (0.1-60)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -938,6 +1046,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('--rate-limit', '--rate-limit', [CompletionResultType]::ParameterName, 'At most N requests a second per credential (token or key; without one, per client address), in bursts of up to N; more: 429 with Retry-After (10012). Health and readiness are never limited')
             [CompletionResult]::new('--ui-session', '--ui-session', [CompletionResultType]::ParameterName, 'Seconds a console sign-in lasts (its session cookie''s Max-Age), on a server with API keys or a token: 1-604800 (a week), default 8 hours')
             [CompletionResult]::new('--no-worker', '--no-worker', [CompletionResultType]::ParameterName, 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker')
+            [CompletionResult]::new('--no-webhooks', '--no-webhooks', [CompletionResultType]::ParameterName, 'Deliver no webhooks: leave it to `payctl webhook deliver`')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No access log on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No access log on stderr')
             [CompletionResult]::new('--no-ui', '--no-ui', [CompletionResultType]::ParameterName, 'Serve no console: /ui/ answers 404 like any path without an endpoint')
@@ -1016,6 +1125,8 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('dict', 'dict', [CompletionResultType]::ParameterValue, 'Dictionaries: the values other requests refer to by number (/dictionaries)')
             [CompletionResult]::new('events', 'events', [CompletionResultType]::ParameterValue, 'The event log: what changed, who changed it, when (GET /events; ours)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'One record''s events, oldest first: who changed it, when, and what it became (ours)')
+            [CompletionResult]::new('webhook', 'webhook', [CompletionResultType]::ParameterValue, 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Follow the events and POST each, signed, to a local URL (development; ours)')
             [CompletionResult]::new('worker', 'worker', [CompletionResultType]::ParameterValue, 'Do the background work: attachments, transaction steps')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a store, with the built-in catalog or your own')
             [CompletionResult]::new('store', 'store', [CompletionResultType]::ParameterValue, 'The store: integrity, migration, snapshots and reset')
@@ -1163,6 +1274,7 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List events, oldest first (GET /events)')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one event (GET /events/{event_id})')
             [CompletionResult]::new('tail', 'tail', [CompletionResultType]::ParameterValue, 'Follow new events, one JSON line each, until interrupted (polls GET /events)')
+            [CompletionResult]::new('resend', 'resend', [CompletionResultType]::ParameterValue, 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)')
             break
         }
         'payctl;help;events;list' {
@@ -1174,7 +1286,40 @@ Register-ArgumentCompleter -Native -CommandName 'payctl' -ScriptBlock {
         'payctl;help;events;tail' {
             break
         }
+        'payctl;help;events;resend' {
+            break
+        }
         'payctl;help;history' {
+            break
+        }
+        'payctl;help;webhook' {
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a webhook and print its signing secret, once (POST /webhooks)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List webhooks, oldest first, secrets masked (GET /webhooks)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})')
+            [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})')
+            [CompletionResult]::new('deliveries', 'deliveries', [CompletionResultType]::ParameterValue, 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)')
+            [CompletionResult]::new('deliver', 'deliver', [CompletionResultType]::ParameterValue, 'Deliver what is due to every webhook, without a server, then exit (or --watch)')
+            break
+        }
+        'payctl;help;webhook;create' {
+            break
+        }
+        'payctl;help;webhook;list' {
+            break
+        }
+        'payctl;help;webhook;get' {
+            break
+        }
+        'payctl;help;webhook;delete' {
+            break
+        }
+        'payctl;help;webhook;deliveries' {
+            break
+        }
+        'payctl;help;webhook;deliver' {
+            break
+        }
+        'payctl;help;listen' {
             break
         }
         'payctl;help;worker' {

@@ -52,6 +52,9 @@ _payctl() {
             payctl,key)
                 cmd="payctl__subcmd__key"
                 ;;
+            payctl,listen)
+                cmd="payctl__subcmd__listen"
+                ;;
             payctl,openapi)
                 cmd="payctl__subcmd__openapi"
                 ;;
@@ -75,6 +78,9 @@ _payctl() {
                 ;;
             payctl,txn)
                 cmd="payctl__subcmd__txn"
+                ;;
+            payctl,webhook)
+                cmd="payctl__subcmd__webhook"
                 ;;
             payctl,worker)
                 cmd="payctl__subcmd__worker"
@@ -166,6 +172,9 @@ _payctl() {
             payctl__subcmd__events,list)
                 cmd="payctl__subcmd__events__subcmd__list"
                 ;;
+            payctl__subcmd__events,resend)
+                cmd="payctl__subcmd__events__subcmd__resend"
+                ;;
             payctl__subcmd__events,tail)
                 cmd="payctl__subcmd__events__subcmd__tail"
                 ;;
@@ -177,6 +186,9 @@ _payctl() {
                 ;;
             payctl__subcmd__events__subcmd__help,list)
                 cmd="payctl__subcmd__events__subcmd__help__subcmd__list"
+                ;;
+            payctl__subcmd__events__subcmd__help,resend)
+                cmd="payctl__subcmd__events__subcmd__help__subcmd__resend"
                 ;;
             payctl__subcmd__events__subcmd__help,tail)
                 cmd="payctl__subcmd__events__subcmd__help__subcmd__tail"
@@ -217,6 +229,9 @@ _payctl() {
             payctl__subcmd__help,key)
                 cmd="payctl__subcmd__help__subcmd__key"
                 ;;
+            payctl__subcmd__help,listen)
+                cmd="payctl__subcmd__help__subcmd__listen"
+                ;;
             payctl__subcmd__help,openapi)
                 cmd="payctl__subcmd__help__subcmd__openapi"
                 ;;
@@ -240,6 +255,9 @@ _payctl() {
                 ;;
             payctl__subcmd__help,txn)
                 cmd="payctl__subcmd__help__subcmd__txn"
+                ;;
+            payctl__subcmd__help,webhook)
+                cmd="payctl__subcmd__help__subcmd__webhook"
                 ;;
             payctl__subcmd__help,worker)
                 cmd="payctl__subcmd__help__subcmd__worker"
@@ -279,6 +297,9 @@ _payctl() {
                 ;;
             payctl__subcmd__help__subcmd__events,list)
                 cmd="payctl__subcmd__help__subcmd__events__subcmd__list"
+                ;;
+            payctl__subcmd__help__subcmd__events,resend)
+                cmd="payctl__subcmd__help__subcmd__events__subcmd__resend"
                 ;;
             payctl__subcmd__help__subcmd__events,tail)
                 cmd="payctl__subcmd__help__subcmd__events__subcmd__tail"
@@ -390,6 +411,24 @@ _payctl() {
                 ;;
             payctl__subcmd__help__subcmd__txn,steps)
                 cmd="payctl__subcmd__help__subcmd__txn__subcmd__steps"
+                ;;
+            payctl__subcmd__help__subcmd__webhook,create)
+                cmd="payctl__subcmd__help__subcmd__webhook__subcmd__create"
+                ;;
+            payctl__subcmd__help__subcmd__webhook,delete)
+                cmd="payctl__subcmd__help__subcmd__webhook__subcmd__delete"
+                ;;
+            payctl__subcmd__help__subcmd__webhook,deliver)
+                cmd="payctl__subcmd__help__subcmd__webhook__subcmd__deliver"
+                ;;
+            payctl__subcmd__help__subcmd__webhook,deliveries)
+                cmd="payctl__subcmd__help__subcmd__webhook__subcmd__deliveries"
+                ;;
+            payctl__subcmd__help__subcmd__webhook,get)
+                cmd="payctl__subcmd__help__subcmd__webhook__subcmd__get"
+                ;;
+            payctl__subcmd__help__subcmd__webhook,list)
+                cmd="payctl__subcmd__help__subcmd__webhook__subcmd__list"
                 ;;
             payctl__subcmd__instrument,create)
                 cmd="payctl__subcmd__instrument__subcmd__create"
@@ -688,6 +727,48 @@ _payctl() {
             payctl__subcmd__txn__subcmd__help,steps)
                 cmd="payctl__subcmd__txn__subcmd__help__subcmd__steps"
                 ;;
+            payctl__subcmd__webhook,create)
+                cmd="payctl__subcmd__webhook__subcmd__create"
+                ;;
+            payctl__subcmd__webhook,delete)
+                cmd="payctl__subcmd__webhook__subcmd__delete"
+                ;;
+            payctl__subcmd__webhook,deliver)
+                cmd="payctl__subcmd__webhook__subcmd__deliver"
+                ;;
+            payctl__subcmd__webhook,deliveries)
+                cmd="payctl__subcmd__webhook__subcmd__deliveries"
+                ;;
+            payctl__subcmd__webhook,get)
+                cmd="payctl__subcmd__webhook__subcmd__get"
+                ;;
+            payctl__subcmd__webhook,help)
+                cmd="payctl__subcmd__webhook__subcmd__help"
+                ;;
+            payctl__subcmd__webhook,list)
+                cmd="payctl__subcmd__webhook__subcmd__list"
+                ;;
+            payctl__subcmd__webhook__subcmd__help,create)
+                cmd="payctl__subcmd__webhook__subcmd__help__subcmd__create"
+                ;;
+            payctl__subcmd__webhook__subcmd__help,delete)
+                cmd="payctl__subcmd__webhook__subcmd__help__subcmd__delete"
+                ;;
+            payctl__subcmd__webhook__subcmd__help,deliver)
+                cmd="payctl__subcmd__webhook__subcmd__help__subcmd__deliver"
+                ;;
+            payctl__subcmd__webhook__subcmd__help,deliveries)
+                cmd="payctl__subcmd__webhook__subcmd__help__subcmd__deliveries"
+                ;;
+            payctl__subcmd__webhook__subcmd__help,get)
+                cmd="payctl__subcmd__webhook__subcmd__help__subcmd__get"
+                ;;
+            payctl__subcmd__webhook__subcmd__help,help)
+                cmd="payctl__subcmd__webhook__subcmd__help__subcmd__help"
+                ;;
+            payctl__subcmd__webhook__subcmd__help,list)
+                cmd="payctl__subcmd__webhook__subcmd__help__subcmd__list"
+                ;;
             *)
                 ;;
         esac
@@ -695,7 +776,7 @@ _payctl() {
 
     case "${cmd}" in
         payctl)
-            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help --version profile address instrument program template txn dict events history worker init store sim config completions serve key openapi demo generate-docs help"
+            opts="-o -y -h -V --data-dir --database-url --output --context --actor --no-input --no-headers --yes --lock-timeout --color --base-url --http-timeout --ca-cert --help --version profile address instrument program template txn dict events history webhook listen worker init store sim config completions serve key openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1323,7 +1404,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__events)
-            opts="-h --help list get tail help"
+            opts="-h --help list get tail resend help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1351,7 +1432,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__events__subcmd__help)
-            opts="list get tail help"
+            opts="list get tail resend help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1393,6 +1474,20 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__events__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__events__subcmd__help__subcmd__resend)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1458,6 +1553,24 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__events__subcmd__resend)
+            opts="-h --webhook --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --webhook)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__events__subcmd__tail)
             opts="-h --type --record --from --interval --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1503,7 +1616,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help)
-            opts="profile address instrument program template txn dict events history worker init store sim config completions serve key openapi demo generate-docs help"
+            opts="profile address instrument program template txn dict events history webhook listen worker init store sim config completions serve key openapi demo generate-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1727,7 +1840,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help__subcmd__events)
-            opts="list get tail"
+            opts="list get tail resend"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1755,6 +1868,20 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__help__subcmd__events__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__events__subcmd__resend)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1953,6 +2080,20 @@ _payctl() {
         payctl__subcmd__help__subcmd__key__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__listen)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2482,6 +2623,104 @@ _payctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        payctl__subcmd__help__subcmd__webhook)
+            opts="create list get delete deliveries deliver"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__webhook__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__webhook__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__webhook__subcmd__deliver)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__webhook__subcmd__deliveries)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__webhook__subcmd__get)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__help__subcmd__webhook__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         payctl__subcmd__help__subcmd__worker)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2925,6 +3164,36 @@ _payctl() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__listen)
+            opts="-h --forward-to --events --secret --interval --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --forward-to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3503,7 +3772,7 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__serve)
-            opts="-q -h --listen --token --token-file --no-worker --worker-interval --max-body --request-timeout --quiet --log-format --tls-cert --tls-key --rate-limit --no-ui --ui-session --help"
+            opts="-q -h --listen --token --token-file --no-worker --worker-interval --no-webhooks --max-body --request-timeout --quiet --log-format --tls-cert --tls-key --rate-limit --no-ui --ui-session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4557,6 +4826,256 @@ _payctl() {
             return 0
             ;;
         payctl__subcmd__txn__subcmd__steps)
+            opts="-h --page-size --page-number --after --all --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --page-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --page-number)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook)
+            opts="-h --help create list get delete deliveries deliver help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__create)
+            opts="-h --url --events --description --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__delete)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__deliver)
+            opts="-h --watch --interval --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__deliveries)
+            opts="-h --page-size --page-number --after --all --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --page-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --page-number)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__get)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help)
+            opts="create list get delete deliveries deliver help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help__subcmd__deliver)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help__subcmd__deliveries)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help__subcmd__get)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        payctl__subcmd__webhook__subcmd__list)
             opts="-h --page-size --page-number --after --all --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

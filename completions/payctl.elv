@@ -46,6 +46,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand dict 'Dictionaries: the values other requests refer to by number (/dictionaries)'
             cand events 'The event log: what changed, who changed it, when (GET /events; ours)'
             cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
+            cand webhook 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)'
+            cand listen '`payctl listen`'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
             cand store 'The store: integrity, migration, snapshots and reset'
@@ -508,6 +510,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand list 'List events, oldest first (GET /events)'
             cand get 'Show one event (GET /events/{event_id})'
             cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand resend 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;events;list'= {
@@ -533,10 +536,16 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'payctl;events;resend'= {
+            cand --webhook 'The webhook to send it to (whk_…)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'payctl;events;help'= {
             cand list 'List events, oldest first (GET /events)'
             cand get 'Show one event (GET /events/{event_id})'
             cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand resend 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'payctl;events;help;list'= {
@@ -545,6 +554,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;events;help;tail'= {
         }
+        &'payctl;events;help;resend'= {
+        }
         &'payctl;events;help;help'= {
         }
         &'payctl;history'= {
@@ -552,6 +563,85 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --page-number 'Page to show, from 1'
             cand --after 'Continue after this last_evaluated_key of the previous page'
             cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;webhook'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand create 'Create a webhook and print its signing secret, once (POST /webhooks)'
+            cand list 'List webhooks, oldest first, secrets masked (GET /webhooks)'
+            cand get 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})'
+            cand delete 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})'
+            cand deliveries 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
+            cand deliver 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;webhook;create'= {
+            cand --url 'Where the events are POSTed: an http:// or https:// URL'
+            cand --events 'Only events of these types or globs (`transaction.*`), comma-separated or repeated [default: *]'
+            cand --description 'What the webhook is for (0-500 characters)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;webhook;list'= {
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;webhook;get'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;webhook;delete'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;deliveries'= {
+            cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
+            cand --page-number 'Page to show, from 1'
+            cand --after 'Continue after this last_evaluated_key of the previous page'
+            cand --all 'Every page, in order, printed as it comes (-o json: one envelope holding every record; -o jsonl streams)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'payctl;webhook;deliver'= {
+            cand --interval 'With --watch: seconds between two looks at the log (0.1-60)'
+            cand --watch 'Keep delivering new events and retries until Ctrl-C or SIGTERM'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'payctl;webhook;help'= {
+            cand create 'Create a webhook and print its signing secret, once (POST /webhooks)'
+            cand list 'List webhooks, oldest first, secrets masked (GET /webhooks)'
+            cand get 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})'
+            cand delete 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})'
+            cand deliveries 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
+            cand deliver 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'payctl;webhook;help;create'= {
+        }
+        &'payctl;webhook;help;list'= {
+        }
+        &'payctl;webhook;help;get'= {
+        }
+        &'payctl;webhook;help;delete'= {
+        }
+        &'payctl;webhook;help;deliveries'= {
+        }
+        &'payctl;webhook;help;deliver'= {
+        }
+        &'payctl;webhook;help;help'= {
+        }
+        &'payctl;listen'= {
+            cand --forward-to 'POST each event here, signed: an http:// or https:// URL'
+            cand --events 'Only events of these types or globs, comma-separated or repeated [default: *]'
+            cand --secret 'The signing secret [default: a new whsec_… each run, printed on stderr]'
+            cand --interval 'Seconds between two looks at the log (0.1-60)'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -794,6 +884,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --rate-limit 'At most N requests a second per credential (token or key; without one, per client address), in bursts of up to N; more: 429 with Retry-After (10012). Health and readiness are never limited'
             cand --ui-session 'Seconds a console sign-in lasts (its session cookie''s Max-Age), on a server with API keys or a token: 1-604800 (a week), default 8 hours'
             cand --no-worker 'Run no background worker: leave it to `payctl worker` or to POST /_payctl/worker'
+            cand --no-webhooks 'Deliver no webhooks: leave it to `payctl webhook deliver`'
             cand -q 'No access log on stderr'
             cand --quiet 'No access log on stderr'
             cand --no-ui 'Serve no console: /ui/ answers 404 like any path without an endpoint'
@@ -859,6 +950,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand dict 'Dictionaries: the values other requests refer to by number (/dictionaries)'
             cand events 'The event log: what changed, who changed it, when (GET /events; ours)'
             cand history 'One record''s events, oldest first: who changed it, when, and what it became (ours)'
+            cand webhook 'Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)'
+            cand listen 'Follow the events and POST each, signed, to a local URL (development; ours)'
             cand worker 'Do the background work: attachments, transaction steps'
             cand init 'Create a store, with the built-in catalog or your own'
             cand store 'The store: integrity, migration, snapshots and reset'
@@ -971,6 +1064,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand list 'List events, oldest first (GET /events)'
             cand get 'Show one event (GET /events/{event_id})'
             cand tail 'Follow new events, one JSON line each, until interrupted (polls GET /events)'
+            cand resend 'Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)'
         }
         &'payctl;help;events;list'= {
         }
@@ -978,7 +1072,31 @@ set edit:completion:arg-completer[payctl] = {|@words|
         }
         &'payctl;help;events;tail'= {
         }
+        &'payctl;help;events;resend'= {
+        }
         &'payctl;help;history'= {
+        }
+        &'payctl;help;webhook'= {
+            cand create 'Create a webhook and print its signing secret, once (POST /webhooks)'
+            cand list 'List webhooks, oldest first, secrets masked (GET /webhooks)'
+            cand get 'Show one webhook, its secret masked (GET /webhooks/{webhook_id})'
+            cand delete 'Delete a webhook: no more deliveries; its attempts stay listed (DELETE /webhooks/{webhook_id})'
+            cand deliveries 'List a webhook''s delivery attempts, oldest first (GET /webhooks/{webhook_id}/deliveries)'
+            cand deliver 'Deliver what is due to every webhook, without a server, then exit (or --watch)'
+        }
+        &'payctl;help;webhook;create'= {
+        }
+        &'payctl;help;webhook;list'= {
+        }
+        &'payctl;help;webhook;get'= {
+        }
+        &'payctl;help;webhook;delete'= {
+        }
+        &'payctl;help;webhook;deliveries'= {
+        }
+        &'payctl;help;webhook;deliver'= {
+        }
+        &'payctl;help;listen'= {
         }
         &'payctl;help;worker'= {
         }

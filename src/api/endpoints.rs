@@ -92,6 +92,12 @@ pub enum Op {
     RuleAdd,
     RuleList,
     RuleDelete,
+    EventResend,
+    WebhookCreate,
+    WebhookList,
+    WebhookGet,
+    WebhookDelete,
+    WebhookDeliveries,
 }
 
 /// What the records of an answer are: declared per endpoint below, rendered
@@ -125,6 +131,8 @@ pub enum Body {
     Attach,
     TxnCreate,
     RuleCreate,
+    WebhookCreate,
+    EventResend,
 }
 
 #[derive(Debug)]
@@ -242,6 +250,12 @@ pub static ENDPOINTS: &[Endpoint] = &[
     // The event log (ours).
     get("/events", Op::EventList, Kind::Event, Query::Events, "List events, oldest first: every change, who made it and when (ours)"),
     get("/events/{event_id}", Op::EventGet, Kind::Event, Query::None, "Show one event (ours)"),
+    ep(Post, "/events/{event_id}/resend", Op::EventResend, Kind::WebhookResend, Query::None, Body::EventResend, "Queue an event for a webhook once more (ours; admin)"),
+    ep(Post, "/webhooks", Op::WebhookCreate, Kind::NewWebhook, Query::None, Body::WebhookCreate, "Create a webhook; its signing secret is in this answer only (ours; admin)"),
+    get("/webhooks", Op::WebhookList, Kind::Webhook, Query::Paging, "List webhooks, oldest first (ours; admin)"),
+    get("/webhooks/{webhook_id}", Op::WebhookGet, Kind::Webhook, Query::None, "Show one webhook (ours; admin)"),
+    ep(Delete, "/webhooks/{webhook_id}", Op::WebhookDelete, Kind::Id, Query::None, Body::None, "Delete a webhook: no more deliveries (ours; admin)"),
+    get("/webhooks/{webhook_id}/deliveries", Op::WebhookDeliveries, Kind::WebhookDelivery, Query::Paging, "List a webhook's delivery attempts, oldest first (ours; admin)"),
     // Administration (ours), under /_payctl/ only.
     get("/_payctl/health", Op::Health, Kind::Health, Query::None, "200 while the server runs (alive); the store is not opened"),
     get("/_payctl/ready", Op::Ready, Kind::Health, Query::None, "200 when the store answers: opened for reading and its worker queue read within 2 s; else 503 with Retry-After"),
@@ -575,6 +589,12 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             Response::page(kind, core::events::list(&b.read()?, &filter, page)?)
         }
         Op::EventGet => Response::one(kind, &core::events::get(&b.read()?, p(0))?),
+        Op::EventResend
+        | Op::WebhookCreate
+        | Op::WebhookList
+        | Op::WebhookGet
+        | Op::WebhookDelete
+        | Op::WebhookDeliveries => super::webhooks::serve(b, ctx, req)?,
         Op::TxnParameters => Response::page(kind, txn::parameters_of(&b.read()?, p(0), page)?),
         Op::TxnSteps => Response::page(kind, txn::steps(&super::sim::polled(b, req)?, p(0), page)?),
         Op::DictNames => dict_page(kind, dict::names(), page)?,

@@ -13,6 +13,7 @@ pub(crate) mod access_log;
 pub mod auth;
 pub(crate) mod body;
 pub mod client;
+mod deliverer;
 pub mod dry_run;
 pub mod endpoints;
 pub(crate) mod hide;
@@ -30,6 +31,7 @@ pub mod server;
 mod sim;
 pub(crate) mod tls;
 pub mod ui;
+mod webhooks;
 
 use std::path::PathBuf;
 use std::time::Duration;

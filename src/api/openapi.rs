@@ -347,6 +347,8 @@ fn body_schema(b: Body) -> Option<&'static str> {
         Body::Attach => "Attach",
         Body::TxnCreate => "TransactionCreate",
         Body::RuleCreate => "RuleCreate",
+        Body::WebhookCreate => "WebhookCreate",
+        Body::EventResend => "EventResend",
     })
 }
 

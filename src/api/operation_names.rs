@@ -63,6 +63,12 @@ pub(super) fn operation_id(e: &Endpoint) -> String {
         Op::RuleAdd => "addRule".into(),
         Op::RuleList => "listRules".into(),
         Op::RuleDelete => "deleteRule".into(),
+        Op::EventResend => "resendEvent".into(),
+        Op::WebhookCreate => "createWebhook".into(),
+        Op::WebhookList => "listWebhooks".into(),
+        Op::WebhookGet => "getWebhook".into(),
+        Op::WebhookDelete => "deleteWebhook".into(),
+        Op::WebhookDeliveries => "listWebhookDeliveries".into(),
     };
     if e.alias {
         format!("{base}Alias")
@@ -97,6 +103,12 @@ pub(super) fn tag(op: Op) -> &'static str {
         }
         Op::DictNames | Op::Dict | Op::DictStates => "Dictionaries",
         Op::EventList | Op::EventGet => "Events",
+        Op::EventResend
+        | Op::WebhookCreate
+        | Op::WebhookList
+        | Op::WebhookGet
+        | Op::WebhookDelete
+        | Op::WebhookDeliveries => "Webhooks",
         Op::Health | Op::Ready | Op::Metrics | Op::Worker | Op::OpenApi => "Administration",
         Op::SnapshotSave
         | Op::SnapshotList

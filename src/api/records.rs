@@ -47,9 +47,10 @@ fn writable(schema: &str) -> Option<&'static [&'static str]> {
         "StoredParameter" => txn::PARAMETER_FIELDS,
         "StoredParameterValue" => txn::VALUE_FIELDS,
         "Program" | "Application" | "Template" | "TemplateStep" | "ParameterMapping" | "Step"
-        | "Event" => &[],
+        | "Event" | "WebhookDelivery" | "WebhookResend" => &[],
         "Rule" => crate::core::sim::FIELDS,
         "Snapshot" | "Reset" => &[],
+        "Webhook" => crate::core::webhooks::FIELDS,
         // Not records: the envelope's parts, the answers of the service.
         _ => return None,
     })
@@ -68,6 +69,9 @@ fn derived() -> Map<String, Value> {
     g.subschema_for::<model::reply::Health>();
     g.subschema_for::<model::Profile>();
     g.subschema_for::<model::event::Event>();
+    g.subschema_for::<model::webhook::WebhookShown>();
+    g.subschema_for::<model::webhook::Delivery>();
+    g.subschema_for::<crate::core::webhooks::Resend>();
     g.subschema_for::<model::Address>();
     g.subschema_for::<model::Instrument>();
     g.subschema_for::<model::Attachment>();
@@ -290,6 +294,10 @@ pub fn record_schema_name(k: Kind) -> String {
         Kind::Parameter => "StoredParameter",
         Kind::Step => "Step",
         Kind::Event => "Event",
+        // The create's answer has the same fields, the secret whole.
+        Kind::Webhook | Kind::NewWebhook => "Webhook",
+        Kind::WebhookDelivery => "WebhookDelivery",
+        Kind::WebhookResend => "WebhookResend",
         Kind::Dictionary(name) => return dictionary_schema_name(name),
         Kind::DictionaryName => "DictionaryName",
         Kind::WorkerSummary => "WorkerSummary",
@@ -384,5 +392,26 @@ pub fn schemas() -> Map<String, Value> {
     for e in ENDPOINTS.iter().filter(|e| e.kind != Kind::Document) {
         all.insert(envelope_name(e), envelope(e));
     }
+    webhook_requests(&mut all);
     all
+}
+
+/// The bodies of `POST /webhooks` and `POST /events/{id}/resend`.
+fn webhook_requests(all: &mut Map<String, Value>) {
+    use crate::model::webhook::{MAX_DESCRIPTION, MAX_GLOBS, MAX_URL};
+    all.insert("WebhookCreate".into(), json!({
+        "type": "object", "required": ["url"], "additionalProperties": false,
+        "properties": {
+            "url": {"type": "string", "minLength": 1, "maxLength": MAX_URL, "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$",
+                    "description": "where the events are POSTed: http:// or https://"},
+            "events": {"type": ["array", "null"], "minItems": 1, "maxItems": MAX_GLOBS,
+                       "items": {"type": "string", "minLength": 1, "maxLength": 200},
+                       "description": "event types or globs (`customer_profile.*`); default `[\"*\"]`, every event"},
+            "description": {"type": ["string", "null"], "maxLength": MAX_DESCRIPTION}
+        }
+    }));
+    all.insert("EventResend".into(), json!({
+        "type": "object", "required": ["webhook_id"], "additionalProperties": false,
+        "properties": {"webhook_id": {"type": "string", "minLength": 1, "description": "the webhook (`whk_…`) to send the event to once more"}}
+    }));
 }

@@ -47,6 +47,8 @@ pub struct Config {
     /// `--rate-limit`: requests a second per credential (see [`super::limit`]).
     pub rate_limit: Option<std::num::NonZeroU32>,
     pub log_format: LogFormat,
+    /// None: no webhook delivery (`--no-webhooks`).
+    pub webhooks: Option<crate::core::deliver::Options>,
     /// The console under `/ui/` (None: `--no-ui`; see [`super::ui`]).
     pub console: Option<super::ui::Options>,
 }
@@ -85,7 +87,7 @@ struct App {
     /// The token and the store's API keys (see [`super::auth`]).
     auth: Arc<super::auth::Auth>,
     /// Set on SIGTERM / Ctrl-C: the worker stops after the batch in hand.
-    stop: AtomicBool,
+    stop: Arc<AtomicBool>,
     /// What an answer never shows, longest first, with the words it says
     /// instead: the store's directory, the database's address.
     hidden: Vec<(String, &'static str)>,
@@ -148,7 +150,7 @@ async fn run(cfg: Config) -> Result<()> {
         auth,
         console,
         cfg,
-        stop: AtomicBool::new(false),
+        stop: Arc::new(AtomicBool::new(false)),
         hidden,
         in_flight: Default::default(),
         limiter: cfg_limit.map(super::limit::Limiter::new),
@@ -160,6 +162,7 @@ async fn run(cfg: Config) -> Result<()> {
         .cfg
         .worker_interval
         .map(|every| tokio::spawn(worker_loop(app.clone(), every, stop_rx)));
+    let hooks = super::deliverer::start(&app.cfg, &app.stop);
     tokio::spawn(super::metrics::upkeep());
     say!(app.cfg.ui, "listening on {}://{addr}", app.scheme());
 
@@ -213,6 +216,7 @@ async fn run(cfg: Config) -> Result<()> {
     if let Some(w) = worker {
         let _ = w.await;
     }
+    super::deliverer::finish(hooks).await;
     if tokio::time::timeout(DRAIN, graceful.shutdown())
         .await
         .is_err()

@@ -68,6 +68,21 @@ pub enum EventsCommand {
         #[arg(long, value_name = "SECS", default_value = "1")]
         interval: f64,
     },
+    /// Queue an event for a webhook once more, out of order (POST /events/{event_id}/resend; admin)
+    ///
+    /// The deliverer (`payctl serve`, `payctl webhook deliver`) sends it at its next
+    /// pass, one attempt, listed by `webhook deliveries` with resend: true.
+    #[command(
+        after_help = "Example:\n  payctl events resend evt_00000000010123456789 --webhook whk_0123456789abcdefghij"
+    )]
+    Resend {
+        /// The event's id (evt_…)
+        #[arg(value_name = "EVT")]
+        evt: String,
+        /// The webhook to send it to (whk_…)
+        #[arg(long, value_name = "WHK")]
+        webhook: String,
+    },
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -133,6 +148,11 @@ impl EventsCommand {
                 g.list(Request::new(Op::EventList).query(query), &page)
             }
             EventsCommand::Get { evt } => g.call(Request::new(Op::EventGet).at([evt])),
+            EventsCommand::Resend { evt, webhook } => g.call(
+                Request::new(Op::EventResend)
+                    .at([evt])
+                    .body(serde_json::json!({ "webhook_id": webhook })),
+            ),
             EventsCommand::Tail {
                 filter,
                 from,
@@ -144,7 +164,10 @@ impl EventsCommand {
 
 /// One page of the whole log (no filter): the cursor of `tail` moves over
 /// every event, the filter is applied to what it reads.
-fn page_of_log(g: &Global, page: PageRequest) -> Result<(Vec<Value>, usize, Option<String>)> {
+pub(super) fn page_of_log(
+    g: &Global,
+    page: PageRequest,
+) -> Result<(Vec<Value>, usize, Option<String>)> {
     match g.call(Request::new(Op::EventList).query(Params {
         page,
         ..Params::default()

@@ -25,6 +25,7 @@ pub mod store;
 pub mod template;
 pub mod txn;
 pub mod usage;
+pub mod webhook;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -325,6 +326,19 @@ pub enum Command {
         after_help = "Examples:\n  payctl history csp_…             # a profile, its attachments too\n  payctl history trn_… -o table      # a transaction's statuses"
     )]
     History(events::HistoryArgs),
+    /// Webhooks: events POSTed, signed, to your URLs, with retries (/webhooks; ours)
+    #[command(subcommand, after_help = webhook::WEBHOOK_HELP)]
+    Webhook(webhook::WebhookCommand),
+    /// Follow the events and POST each, signed, to a local URL (development; ours)
+    #[command(
+        after_help = "Prints the signing secret once on stderr, then one line per event forwarded on stdout:
+`TIME TYPE EVT -> POST URL STATUS (N ms)`. From now on, until Ctrl-C; no retries. Works on the
+local store or through --base-url (GET /events).
+
+Example:
+  payctl listen --forward-to http://localhost:3000/hooks --events 'transaction.*'"
+    )]
+    Listen(webhook::ListenArgs),
     /// Do the background work: attachments, transaction steps
     ///
     /// Bring every queued item as far as it can go: Pending attachments become

@@ -348,6 +348,8 @@ pub(super) fn dispatch(cmd: Command, g: &Global) -> Result<Response> {
         Command::Dict(c) => c.exec(g),
         Command::Events(c) => c.exec(g),
         Command::History(c) => c.exec(g),
+        Command::Webhook(c) => c.exec(g),
+        Command::Listen(c) => c.exec(g),
         Command::Worker(c) => c.exec(g),
         Command::Store(c) => c.exec(g),
         Command::Sim(c) => c.exec(g),

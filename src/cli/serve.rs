@@ -124,6 +124,9 @@ pub struct ServeArgs {
     /// Seconds between passes of the background worker (0.01-86400)
     #[arg(long, default_value_t = 2.0, value_name = "SECS", conflicts_with = "no_worker", value_parser = super::worker::parse_interval)]
     pub worker_interval: f64,
+    /// Deliver no webhooks: leave it to `payctl webhook deliver`
+    #[arg(long)]
+    pub no_webhooks: bool,
     /// Largest request body in bytes (larger: 413)
     #[arg(long, default_value_t = 1 << 20, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=(64 << 20)))]
     pub max_body: u64,
@@ -219,6 +222,7 @@ impl ServeArgs {
             tls,
             rate_limit: self.rate_limit.and_then(std::num::NonZeroU32::new),
             log_format: self.log_format,
+            webhooks: (!self.no_webhooks).then(super::webhook::deliver_options),
             console: (!self.no_ui).then(|| crate::api::ui::Options {
                 session: Duration::from_secs(self.ui_session),
             }),

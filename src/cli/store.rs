@@ -34,7 +34,7 @@ An unreadable journal.json or applied.json (30002 on every command) is moved asi
     },
     /// Copy this store into an empty one: a directory, or a PostgreSQL database
     #[command(
-        after_help = "The current store (--data-dir or --database-url) is copied in batches of 500 records (one commit each; a progress bar on a terminal) into TARGET, which must be empty: a directory that does not exist or is empty, or a database without a payctl schema (else 30018, nothing written). Customers, transactions, profile-program records, the worker's queue, the idempotency keys of the last 24 hours, the API keys (`payctl key`) and the outcome rules (`payctl sim rule`) are copied (snapshots are not: save them again on the target); then the counts of every kind are compared (30006 when they differ). The source is only read.
+        after_help = "The current store (--data-dir or --database-url) is copied in batches of 500 records (one commit each; a progress bar on a terminal) into TARGET, which must be empty: a directory that does not exist or is empty, or a database without a payctl schema (else 30018, nothing written). Customers, transactions, profile-program records, the worker's queue, the idempotency keys of the last 24 hours, the API keys (`payctl key`), the outcome rules (`payctl sim rule`), the event log as it is and the webhooks (with their secrets, cursors and delivery attempts) are copied (snapshots are not: save them again on the target); then the counts of every kind are compared (30006 when they differ). The source is only read.
 
 Examples:
   payctl --data-dir ./store store migrate --to postgresql://payctl:PASSWORD@db:5432/payctl
@@ -210,6 +210,7 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
             "api_keys": counts.api_keys,
             "events": counts.events,
             "rules": counts.rules,
+            "webhooks": counts.webhooks,
         })],
     ))
 }

@@ -1,6 +1,7 @@
 //! `payctl store migrate --to TARGET`: copy every record of one store (its
-//! API keys and outcome rules included; not its snapshots, which belong to
-//! their backend) into another, empty one, whichever their backends, in
+//! API keys, outcome rules, event log and webhooks included; not its
+//! snapshots, which belong to their backend) into another, empty one,
+//! whichever their backends, in
 //! batches (one commit each), then verify that the target holds as many records of every kind
 //! as the source. The source is only read.
 
@@ -25,6 +26,8 @@ pub struct Counts {
     pub events: u64,
     /// Outcome rules (`payctl sim rule`); snapshots are not copied.
     pub rules: usize,
+    /// Webhooks, with their secrets, outbox cursors and delivery attempts.
+    pub webhooks: usize,
 }
 
 /// Copy `source` into the empty `target` (created with the source's
@@ -120,6 +123,19 @@ pub fn migrate(
     for r in &rules {
         target.sim().add_rule(r)?;
     }
+    // Webhooks after the log, whose sequences their cursors name: each
+    // with its secret (its receivers' signatures still verify), its
+    // cursor and its attempts.
+    let hooks = source.webhooks()?;
+    want.webhooks = hooks.len();
+    for w in &hooks {
+        let mut tx = target.begin_without_events();
+        tx.put_webhook(w, &source.outbox(&w.webhook_id)?);
+        for d in source.deliveries(&w.webhook_id)? {
+            tx.add_delivery(&d);
+        }
+        tx.commit()?;
+    }
     let got = counts(target, now)?;
     if got != want {
         return Err(Error::store(
@@ -143,6 +159,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
         api_keys: store.api_keys()?.len(),
         events: store.events_last()?,
         rules: store.sim().rules()?.len(),
+        webhooks: store.webhooks()?.len(),
         ..Counts::default()
     };
     let mut start = 0;

@@ -4,6 +4,7 @@
 pub(crate) mod address;
 pub mod api_keys;
 pub(crate) mod body;
+pub mod deliver;
 pub(crate) mod dict;
 pub mod events;
 pub(crate) mod idempotency;
@@ -20,6 +21,7 @@ pub(crate) mod sim;
 pub(crate) mod snapshot;
 pub(crate) mod summary;
 pub(crate) mod txn;
+pub mod webhooks;
 pub(crate) mod worker;
 
 use chrono::NaiveDate;

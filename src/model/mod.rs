@@ -15,6 +15,7 @@ pub mod reply;
 pub mod sim_rule;
 pub mod status;
 pub mod txn;
+pub mod webhook;
 
 pub use customer::*;
 

@@ -47,6 +47,14 @@ pub enum RecordKind {
     NewApiKey,
     /// An event of the log (`events list`, `history`).
     Event,
+    /// A webhook as every answer but its create shows it (secret masked).
+    Webhook,
+    /// A webhook just created, with its whole signing secret (shown once).
+    NewWebhook,
+    /// A delivery attempt of a webhook.
+    WebhookDelivery,
+    /// An event queued again for a webhook (`events resend`).
+    WebhookResend,
     /// A report of ours that is not a record (store check, migrate, demo,
     /// generate-docs): no id; its scalar fields as columns.
     Summary,
@@ -75,7 +83,9 @@ impl RecordKind {
             Transaction => "transaction_id",
             Parameter => "transaction_parameter_id",
             Step => "transaction_step_id",
-            Event => "event_id",
+            Event | WebhookResend => "event_id",
+            Webhook | NewWebhook => "webhook_id",
+            WebhookDelivery => "delivery_id",
             DictionaryName => "dictionary_name",
             Context | ApiKey | NewApiKey => "name",
             Snapshot => "snapshot_name",

@@ -316,11 +316,27 @@ fn layout(kind: RecordKind) -> Option<Vec<Col>> {
             col("after", Path("after")),
             col("after polls", Path("after_polls")),
         ],
+        RecordKind::Webhook | RecordKind::NewWebhook => vec![
+            col("webhook_id", Path("webhook_id")),
+            col("url", Path("url")),
+            col("events", Path("events")),
+            col("secret", Path("secret")),
+        ],
+        RecordKind::WebhookDelivery => vec![
+            col("time", Time("created_datetime")),
+            col("event", Path("event_id")),
+            col("try", Path("attempt")),
+            col("status", First(&["status_code", "error"])),
+            col("ms", Path("duration_ms")),
+            col("outcome", Path("outcome")),
+            col("next retry", Time("next_retry")),
+        ],
         RecordKind::WorkerSummary
         | RecordKind::Health
         | RecordKind::Document
         | RecordKind::Summary
-        | RecordKind::Reset => return None,
+        | RecordKind::Reset
+        | RecordKind::WebhookResend => return None,
     };
     Some(cols)
 }

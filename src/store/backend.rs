@@ -634,6 +634,11 @@ impl Tx<'_> {
         self.inner.put_events(events)
     }
 
+    /// Changes to the webhook documents (see [`super::webhooks`]).
+    pub fn hook_ops(&mut self, ops: Vec<super::webhooks::HookOp>) {
+        self.inner.hook_ops(ops)
+    }
+
     /// Sealed events copied as they are (`store migrate`).
     pub fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
         self.inner.put_sealed_events(lines)

@@ -159,6 +159,15 @@ impl Storage for DryStore {
     fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
         self.inner.backend().record_event_lines(record_id)
     }
+    fn hook_doc(&self, name: &str) -> Result<Option<String>> {
+        self.inner.backend().hook_doc(name)
+    }
+    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
+        self.inner.backend().hook_docs(prefix)
+    }
+    fn hook_log(&self, name: &str) -> Result<Vec<String>> {
+        self.inner.backend().hook_log(name)
+    }
     fn begin(&self) -> Box<dyn StorageTx + '_> {
         Box::new(DryTx {
             store: self,
@@ -218,6 +227,8 @@ impl StorageTx for DryTx<'_> {
     }
     /// A dry run records no event (nothing was changed).
     fn put_events(&mut self, _events: Vec<crate::model::event::NewEvent>) {}
+    /// Nor does it change a webhook.
+    fn hook_ops(&mut self, _ops: Vec<crate::store::webhooks::HookOp>) {}
     fn put_sealed_events(&mut self, _lines: Vec<String>) -> Result<()> {
         Ok(())
     }

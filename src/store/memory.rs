@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
 mod sim;
+use super::memory_turn::Turn;
 
 use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
@@ -39,33 +40,6 @@ pub struct MemoryStore {
     /// This handle's turn, from [`MemoryStore::reopen_for_writing`] until
     /// it is dropped.
     turn: Option<Turn>,
-}
-
-/// The writer's turn on an in-memory store: one handle opened for writing
-/// at a time, as the JSON directory's exclusive lock and the database's
-/// row and key locks give, so that a read-modify-write (an idempotency
-/// key's look-up and its create, a worker's claim) is never interleaved
-/// with another's.
-struct Turn(Arc<(Mutex<bool>, Condvar)>);
-
-impl Turn {
-    fn take(turns: &Arc<(Mutex<bool>, Condvar)>) -> Turn {
-        let (taken, freed) = &**turns;
-        let mut t = taken.lock().unwrap_or_else(|e| e.into_inner());
-        while *t {
-            t = freed.wait(t).unwrap_or_else(|e| e.into_inner());
-        }
-        *t = true;
-        Turn(Arc::clone(turns))
-    }
-}
-
-impl Drop for Turn {
-    fn drop(&mut self) {
-        let (taken, freed) = &*self.0;
-        *taken.lock().unwrap_or_else(|e| e.into_inner()) = false;
-        freed.notify_one();
-    }
 }
 
 #[derive(Clone)]
@@ -92,6 +66,7 @@ struct Data {
     events_hash: String,
     /// Rules, read counts and snapshots (issue 37).
     sim: sim::SimData,
+    hooks: super::webhooks::MemHooks,
 }
 
 impl MemoryStore {
@@ -114,6 +89,7 @@ impl MemoryStore {
                 events: Vec::new(),
                 events_hash: crate::model::event::GENESIS.to_string(),
                 sim: Default::default(),
+                hooks: Default::default(),
             })),
             armed: Default::default(),
             turns: Default::default(),
@@ -389,12 +365,23 @@ impl Storage for MemoryStore {
             api_keys: Vec::new(),
             api_used: Vec::new(),
             events: Vec::new(),
+            hooks: Vec::new(),
             sealed: Vec::new(),
         })
     }
 
     fn events_last(&self) -> Result<u64> {
         Ok(self.data().events.len() as u64)
+    }
+
+    fn hook_doc(&self, name: &str) -> Result<Option<String>> {
+        Ok(self.data().hooks.doc(name))
+    }
+    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
+        Ok(self.data().hooks.docs(prefix))
+    }
+    fn hook_log(&self, name: &str) -> Result<Vec<String>> {
+        Ok(self.data().hooks.log(name))
     }
 
     fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
@@ -473,6 +460,7 @@ struct MemoryTx<'s> {
     idempotency: Vec<idempotency::Record>,
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
+    hooks: Vec<super::webhooks::HookOp>,
 }
 
 impl MemoryTx<'_> {
@@ -563,6 +551,7 @@ impl MemoryTx<'_> {
                 k.last_used = Some(at.clone());
             }
         }
+        d.hooks.apply(&self.hooks);
         if let Some((a, result)) = armed {
             d.idempotency.retain(|_, r| !r.expired(a.now));
             d.idempotency.insert(
@@ -660,6 +649,10 @@ impl StorageTx for MemoryTx<'_> {
         self.events.extend(events)
     }
 
+    fn hook_ops(&mut self, ops: Vec<super::webhooks::HookOp>) {
+        self.hooks.extend(ops)
+    }
+
     fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
         self.sealed.extend(lines);
         Ok(())
@@ -667,6 +660,7 @@ impl StorageTx for MemoryTx<'_> {
 
     fn is_empty(&self) -> bool {
         self.events.is_empty()
+            && self.hooks.is_empty()
             && self.sealed.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()

@@ -27,11 +27,13 @@ pub mod idempotency;
 pub mod json;
 #[doc(hidden)]
 pub mod memory;
+mod memory_turn;
 pub mod pg;
 pub mod report;
 pub mod sim;
 pub mod storage;
 pub mod types;
+pub mod webhooks;
 
 pub use backend::{Store, Tx, retrying};
 pub use json::{FORMAT_VERSION, JsonStore, JsonTx, Known, Opened};

@@ -151,6 +151,15 @@ pub trait Storage {
     /// The stored lines of the events of `record_id`, oldest first.
     fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>>;
 
+    /// A webhook document (see `store::webhooks`); `None` when absent.
+    fn hook_doc(&self, name: &str) -> Result<Option<String>>;
+
+    /// The webhook documents whose names start with `prefix`, by name.
+    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>>;
+
+    /// The lines of the webhook log `name`, oldest first.
+    fn hook_log(&self, name: &str) -> Result<Vec<String>>;
+
     /// Start a write transaction. Only a store opened for writing may write.
     fn begin(&self) -> Box<dyn StorageTx + '_>;
 }
@@ -207,6 +216,9 @@ pub trait StorageTx {
     /// seals them after its last event in the same commit (see
     /// `model::event`).
     fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>);
+
+    /// Changes to the webhook documents and logs (see `store::webhooks`).
+    fn hook_ops(&mut self, ops: Vec<super::webhooks::HookOp>);
 
     /// Events already sealed, copied as they are after the last one
     /// (`store migrate` into an empty store: the chain is kept whole).

@@ -36,4 +36,5 @@ mod store;
 mod txn;
 mod typed_output;
 mod ux;
+mod webhooks;
 mod worker;

@@ -444,11 +444,12 @@ struct Seeded {
     pin: String,
     trn: String,
     evt: String,
+    whk: String,
 }
 
 impl Seeded {
     /// The path parameters of `path` and their values.
-    fn params(&self) -> [(&str, &str); 9] {
+    fn params(&self) -> [(&str, &str); 10] {
         [
             ("customer_profile_id", &self.csp),
             ("program_id", &self.prm),
@@ -459,6 +460,7 @@ impl Seeded {
             ("address_id", &self.cpa),
             ("payment_instrument_id", &self.pin),
             ("event_id", &self.evt),
+            ("webhook_id", &self.whk),
         ]
     }
 
@@ -539,6 +541,30 @@ fn seed(env: &Env, s: &Server, doc: &Value) -> Seeded {
         "transaction_template_id",
     );
     let evt = first("/events".into(), "event_id");
+    // A webhook whose receiver refuses connections: serve's deliverer
+    // records a failed attempt (its deliveries then have a record).
+    let hook = s.post(
+        "/webhooks",
+        &json!({"url": "http://127.0.0.1:9/nobody", "events": ["*"]}),
+    );
+    assert_conforms(doc, "post", "/webhooks", &hook);
+    let whk = hook.json["data"][0]["webhook_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let resend = s.post(
+        &format!("/events/{evt}/resend"),
+        &json!({"webhook_id": whk}),
+    );
+    assert_conforms(doc, "post", "/events/{event_id}/resend", &resend);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while s.get(&format!("/webhooks/{whk}/deliveries")).json["data"]
+        .as_array()
+        .is_none_or(|d| d.is_empty())
+    {
+        assert!(std::time::Instant::now() < end, "no delivery attempt");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     Seeded {
         csp,
         prm,
@@ -548,6 +574,7 @@ fn seed(env: &Env, s: &Server, doc: &Value) -> Seeded {
         pin,
         trn,
         evt,
+        whk,
     }
 }
 

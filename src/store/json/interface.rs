@@ -91,6 +91,15 @@ impl storage::Storage for JsonStore {
     fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
         JsonStore::record_event_lines(self, record_id)
     }
+    fn hook_doc(&self, name: &str) -> Result<Option<String>> {
+        JsonStore::hook_doc(self, name)
+    }
+    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
+        JsonStore::hook_docs(self, prefix)
+    }
+    fn hook_log(&self, name: &str) -> Result<Vec<String>> {
+        JsonStore::hook_log(self, name)
+    }
     fn begin(&self) -> Box<dyn storage::StorageTx + '_> {
         Box::new(JsonStore::begin(self))
     }
@@ -133,6 +142,10 @@ impl storage::StorageTx for JsonTx<'_> {
     fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
         self.events.extend(events)
     }
+    fn hook_ops(&mut self, ops: Vec<crate::store::webhooks::HookOp>) {
+        JsonTx::hook_ops(self, ops)
+    }
+
     fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
         JsonTx::put_sealed_events(self, lines)
     }

@@ -43,6 +43,7 @@ pub mod snapshot;
 pub mod tree;
 mod tx;
 pub mod txn_index;
+mod webhooks;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

@@ -26,6 +26,7 @@ mod reads;
 pub mod schema;
 pub mod snapshot;
 pub mod tx;
+mod webhooks;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -374,6 +375,15 @@ impl crate::store::storage::Storage for PgStore {
     }
     fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
         PgStore::record_event_lines(self, record_id)
+    }
+    fn hook_doc(&self, name: &str) -> Result<Option<String>> {
+        PgStore::hook_doc(self, name)
+    }
+    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
+        PgStore::hook_docs(self, prefix)
+    }
+    fn hook_log(&self, name: &str) -> Result<Vec<String>> {
+        PgStore::hook_log(self, name)
     }
     fn begin(&self) -> Box<dyn crate::store::storage::StorageTx + '_> {
         Box::new(PgStore::begin(self))

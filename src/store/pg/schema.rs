@@ -29,8 +29,10 @@
 /// version 5 would change records without their events; an older database
 /// gets the empty log at its next open);
 /// 7: the tables of issue 37, rules, read counts and snapshots
-/// (`snapshot::TABLES`; an older database gets them, empty, at its next
-/// open).
+/// (`snapshot::TABLES`), and `payctl_webhook_docs` and `payctl_webhook_log`,
+/// the webhooks, their outboxes and their delivery attempts (a payctl of
+/// version 6 would ignore the rules and not deliver; an older database gets
+/// the empty tables at its next open).
 pub const SCHEMA_VERSION: u32 = 7;
 
 /// The rows of `payctl_counts` that hold the number of customers: a commit
@@ -102,6 +104,16 @@ CREATE TABLE IF NOT EXISTS payctl_event_head (
 INSERT INTO payctl_event_head (one, seq, hash)
     VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000')
     ON CONFLICT DO NOTHING;
+CREATE TABLE IF NOT EXISTS payctl_webhook_docs (
+    name text PRIMARY KEY,
+    body text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS payctl_webhook_log (
+    seq bigserial PRIMARY KEY,
+    name text NOT NULL,
+    line text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS payctl_webhook_log_name ON payctl_webhook_log (name, seq);
 CREATE TABLE IF NOT EXISTS payctl_counts (
     name text NOT NULL,
     slot integer NOT NULL,
@@ -138,7 +150,7 @@ CREATE INDEX IF NOT EXISTS payctl_customers_tags ON payctl_customers
 
 /// The tables a store has, for `store migrate` (a target must have none of
 /// their rows) and for the check of a database in an unexpected state.
-pub const RECORD_TABLES: [&str; 7] = [
+pub const RECORD_TABLES: [&str; 9] = [
     "payctl_customers",
     "payctl_transactions",
     "payctl_attachments",
@@ -146,6 +158,8 @@ pub const RECORD_TABLES: [&str; 7] = [
     "payctl_idempotency",
     "payctl_keys",
     "payctl_events",
+    "payctl_webhook_docs",
+    "payctl_webhook_log",
 ];
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ pub struct PgTx<'s> {
     api_keys: Vec<ApiKey>,
     api_used: Vec<(String, String)>,
     events: Vec<crate::model::event::NewEvent>,
+    hooks: Vec<crate::store::webhooks::HookOp>,
     sealed: Vec<String>,
 }
 
@@ -42,6 +43,7 @@ impl<'s> PgTx<'s> {
             api_keys: Vec::new(),
             api_used: Vec::new(),
             events: Vec::new(),
+            hooks: Vec::new(),
             sealed: Vec::new(),
         }
     }
@@ -116,6 +118,7 @@ impl<'s> PgTx<'s> {
 
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
+            && self.hooks.is_empty()
             && self.sealed.is_empty()
             && self.customers.is_empty()
             && self.txns.is_empty()
@@ -239,6 +242,7 @@ impl<'s> PgTx<'s> {
                 )?;
             }
             super::api_keys::write(c, &self.api_keys, &self.api_used)?;
+            super::webhooks::write(c, &self.hooks)?;
             // Last: the head's lock is held only until the COMMIT below.
             super::events::write_sealed(c, &self.sealed)?;
             super::events::write(c, &self.events)?;
@@ -313,6 +317,10 @@ impl crate::store::storage::StorageTx for PgTx<'_> {
     fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
         self.events.extend(events)
     }
+    fn hook_ops(&mut self, ops: Vec<crate::store::webhooks::HookOp>) {
+        self.hooks.extend(ops)
+    }
+
     fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
         self.sealed.extend(lines);
         Ok(())
