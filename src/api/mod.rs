@@ -29,6 +29,7 @@ mod records;
 pub mod request;
 pub mod server;
 mod sim;
+mod table;
 pub(crate) mod tls;
 pub mod ui;
 mod webhooks;

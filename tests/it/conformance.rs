@@ -1092,6 +1092,8 @@ fn events(fx: &Fx) {
     }
     drop(store);
     fx.clean("events");
+}
+
 /// Issue 37's storage (`store::sim`): rules kept in the order added and
 /// removed by id; read counts that concurrent readers never lose.
 fn sim_rules_and_polls(fx: &Fx) {

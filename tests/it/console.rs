@@ -164,6 +164,8 @@ impl Seeded {
         for trn in [&self.paid, &self.failed, &self.waiting, &self.check] {
             p.push(format!("/ui/transactions/{trn}"));
         }
+        p.push("/ui/events".to_string());
+        p.push("/ui/events?type=customer_profile.*&page_size=5".to_string());
         p
     }
 }
@@ -479,7 +481,7 @@ fn no_page_shows_a_whole_ssn_account_or_routing_number() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 10);
+    assert_eq!(seen, 12);
     // The last four digits are there, as the API answers them.
     let r = web.get(&format!("/ui/customer-profiles/{}", s.grace));
     let api = srv.get(&format!("/customer-profiles/{}", s.grace));
@@ -496,6 +498,71 @@ fn no_page_shows_a_whole_ssn_account_or_routing_number() {
         r.text.contains("<code>4321</code>"),
         "Grace's account, masked"
     );
+}
+
+#[test]
+fn the_events_page_and_each_records_history_show_the_log() {
+    let s = seed();
+    let webhook = s.env.run(&[
+        "webhook",
+        "create",
+        "--url",
+        "http://127.0.0.1:9/hook",
+        "--yes",
+    ]);
+    let whk = webhook.data()[0]["webhook_id"].as_str().map(str::to_string);
+    let srv = Server::start(&s.env, &["--quiet", "--no-webhooks"]);
+    let web = Web::new(&srv);
+    // The newest events first, each linking to its record's page.
+    let r = web.get("/ui/events");
+    html_ok(&r, "/ui/events");
+    let api = srv.get("/events?page_size=1000");
+    let all = api.json["data"].as_array().unwrap();
+    let newest = all.last().unwrap();
+    let oldest = &all[0];
+    let at = |needle: &str| {
+        r.text
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {}", r.text))
+    };
+    let (n, o) = (
+        at(&format!(">{}<", newest["sequence"])),
+        at(&format!(">{}<", oldest["sequence"])),
+    );
+    assert!(n < o, "newest first");
+    assert!(
+        r.text
+            .contains(&format!("href=\"/ui/customer-profiles/{}\"", s.ada))
+    );
+    assert!(r.text.contains("customer_profile.created"));
+    // Filtered as GET /events filters.
+    let r = web.get("/ui/events?type=transaction.failed");
+    html_ok(&r, "filtered");
+    assert!(r.text.contains("transaction.failed"));
+    assert!(!r.text.contains("customer_profile.created"));
+    let r = web.get("/ui/events?type=bogus");
+    assert_eq!(r.status, 400, "{r:?}");
+    assert!(r.text.contains("type"));
+    // A profile's and a transaction's history.
+    let r = web.get(&format!("/ui/customer-profiles/{}", s.ada));
+    assert!(r.text.contains("History"), "{}", r.text);
+    assert!(r.text.contains("customer_profile.created"));
+    assert!(r.text.contains("attachment.attached"));
+    let r = web.get(&format!("/ui/transactions/{}", s.failed));
+    assert!(r.text.contains("transaction.failed"), "{}", r.text);
+    // A webhook's page and its deliveries (none yet: serve delivers none).
+    if let Some(whk) = whk {
+        let r = web.get(&format!("/ui/webhooks/{whk}"));
+        html_ok(&r, "webhook");
+        assert!(r.text.contains("http://127.0.0.1:9/hook"));
+        assert!(r.text.contains("Deliveries"));
+        assert!(
+            !r.text
+                .contains(webhook.data()[0]["secret"].as_str().unwrap())
+        );
+    } else {
+        panic!("webhook create: {webhook:?}");
+    }
 }
 
 #[test]

@@ -16,6 +16,7 @@ use crate::api::endpoints::percent_encode;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Nav {
     Customers,
+    Events,
     None,
 }
 
@@ -54,6 +55,7 @@ pub fn layout(title: &str, caller: Option<&Caller>, nav: Nav, body: Markup) -> M
                     @if let Some(c) = caller {
                         nav {
                             a href="/ui/" class=[(nav == Nav::Customers).then_some("active")] { "Customers" }
+                            a href="/ui/events" class=[(nav == Nav::Events).then_some("active")] { "Events" }
                         }
                         div.who { (who(c)) }
                     }

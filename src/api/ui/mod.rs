@@ -18,6 +18,7 @@
 //! - Only `GET` (and `HEAD`) reach pages; `POST` only signs in and out.
 
 mod assets;
+mod events;
 mod fetch;
 mod html;
 mod profile;
@@ -81,7 +82,7 @@ pub struct Page {
     pub render: fn(&Api, &Input) -> Result<Out>,
 }
 
-/// Every page. Events and webhooks come with the event log.
+/// Every page.
 pub static PAGES: &[Page] = &[
     Page {
         path: "/ui/",
@@ -100,6 +101,18 @@ pub static PAGES: &[Page] = &[
         query: Query::None,
         own: &[],
         render: transaction::render,
+    },
+    Page {
+        path: "/ui/events",
+        query: Query::Events,
+        own: &[],
+        render: events::render,
+    },
+    Page {
+        path: "/ui/webhooks/{}",
+        query: Query::Paging,
+        own: &[],
+        render: events::webhook,
     },
 ];
 

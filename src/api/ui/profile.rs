@@ -3,7 +3,8 @@
 //! payment instruments (masked), its attachment to each program with its
 //! status and reason, and its transactions with this customer's amount and
 //! their status (`GET /transactions?customer=`, paged by the page's query).
-//! Its history has a place here once the event log exists ([`history`]).
+//! Its history: the newest events of the profile and its attachments
+//! (`super::events::history`).
 
 use std::collections::HashMap;
 
@@ -70,7 +71,7 @@ pub fn render(api: &Api, input: &Input) -> Result<Out> {
         (instruments_section(api, &instruments.data, &programs))
         (addresses_section(api, &addresses.data))
         (transactions_section(api, csp, &txns)?)
-        @if let Some(h) = history(api, csp) { (h) }
+        @if let Some(h) = super::events::history(api, csp) { (h) }
     };
     Ok(Out::Html(html::layout(
         &name,
@@ -78,12 +79,6 @@ pub fn render(api: &Api, input: &Input) -> Result<Out> {
         Nav::Customers,
         body,
     )))
-}
-
-/// The profile's history, once the event log exists (`GET /events?record_id=`);
-/// None until then.
-fn history(_api: &Api, _csp: &str) -> Option<Markup> {
-    None
 }
 
 fn program_name(programs: &[Value], prm: &Value) -> String {

@@ -86,6 +86,7 @@ pub fn render(api: &Api, input: &Input) -> Result<Out> {
         ])))
         (parameters_section(api, &params))
         (timeline(api, &t, &status, &steps, &template_steps))
+        @if let Some(h) = super::events::history(api, trn) { (h) }
     };
     Ok(Out::Html(html::layout(
         &format!("Transaction {trn}"),
