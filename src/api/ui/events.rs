@@ -21,8 +21,11 @@ const HISTORY: u32 = 100;
 fn record_link(e: &Value) -> Markup {
     let rid = text(&e["record_id"]);
     let csp = text(&e["customer_profile_id"]);
+    let trn = text(&e["data"]["transaction_id"]);
     let href = if rid.starts_with("trn_") {
         Some(link("/ui/transactions", &rid))
+    } else if rid.starts_with("trs_") && !trn.is_empty() {
+        Some(link("/ui/transactions", &trn))
     } else if rid.starts_with("csp_") {
         Some(link("/ui/customer-profiles", &rid))
     } else if !csp.is_empty() {

@@ -252,6 +252,12 @@ fn shots(s: &Seeded) -> Vec<(&'static str, String, u32, u32)> {
             390,
             1400,
         ),
+        (
+            "console-events.png",
+            "/ui/events?page_size=20".into(),
+            1280,
+            1100,
+        ),
     ]
 }
 
