@@ -468,3 +468,53 @@ fn the_log_on_postgresql() {
     assert_eq!(n, events.len() + 6);
     ok(env.store_check(false));
 }
+
+#[test]
+fn a_restore_continues_its_chain_and_a_reset_starts_the_log_again() {
+    let env = Env::new();
+    env.create_profile("events-x001");
+    ok(env.run(&["store", "snapshot", "save", "one"]));
+    env.create_profile("events-x002");
+    assert_eq!(all_events(&env).len(), 2);
+    // The restored log (one event), then the restore itself.
+    ok(env.run(&["store", "snapshot", "restore", "one", "--yes"]));
+    let after = all_events(&env);
+    assert_eq!(
+        types(&after),
+        ["customer_profile.created", "store.restored"],
+        "{after:?}"
+    );
+    assert_eq!(after[1]["record_id"], "store");
+    assert_eq!(after[1]["previous_hash"], after[0]["hash"]);
+    ok(env.store_check(false));
+    // A reset: every record and event gone, the reset the first event.
+    ok(env.run(&["store", "reset", "--yes"]));
+    let after = all_events(&env);
+    assert_eq!(types(&after), ["store.reset"], "{after:?}");
+    assert_eq!(after[0]["sequence"], 1);
+    ok(env.store_check(false));
+    env.create_profile("events-x003");
+    assert_eq!(all_events(&env).len(), 2);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL"]
+fn a_reset_and_a_restore_on_postgresql() {
+    let Some(env) = Env::database("events::a_reset_and_a_restore_on_postgresql") else {
+        return;
+    };
+    env.create_profile("events-y001");
+    ok(env.run(&["store", "snapshot", "save", "one"]));
+    env.create_profile("events-y002");
+    ok(env.run(&["store", "snapshot", "restore", "one", "--yes"]));
+    assert_eq!(
+        types(&all_events(&env)),
+        ["customer_profile.created", "store.restored"]
+    );
+    ok(env.store_check(false));
+    ok(env.run(&["store", "reset", "--yes"]));
+    assert_eq!(types(&all_events(&env)), ["store.reset"]);
+    env.create_profile("events-y003");
+    assert_eq!(all_events(&env).len(), 2);
+    ok(env.store_check(false));
+}
