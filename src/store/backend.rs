@@ -275,6 +275,20 @@ impl Store {
     fn check_events(&self, findings: &mut Vec<super::report::Finding>) -> Result<()> {
         const CHUNK: u64 = 1024;
         let last = self.events_last()?;
+        // The directory's head is its last line: events cut from the end
+        // leave the record index naming them.
+        if let Store::Json(s) = self {
+            let indexed = s.indexed_last()?;
+            if indexed > last {
+                findings.push(super::report::Finding {
+                    path: "events".into(),
+                    problem: format!(
+                        "the event log ends at sequence {last} but its record index names events up to {indexed}: events were removed from its end"
+                    ),
+                    repairable: false,
+                });
+            }
+        }
         let mut prev = event::GENESIS.to_string();
         let mut seq = 1;
         let mut expect = 1;

@@ -333,6 +333,15 @@ fn store_check_reports_every_kind_of_tampering_and_repair_never_rewrites_history
     l.remove(1);
     write_lines(&env, &l);
     env.store_check(false).refused(3, 30006).mentions("removed");
+    // Cut from the end: the last event gone (the log's head is its last
+    // line; the record index still names it).
+    let env = common::clone_env(&fixture);
+    let mut l = lines.clone();
+    l.pop();
+    write_lines(&env, &l);
+    env.store_check(false)
+        .refused(3, 30006)
+        .mentions("removed from its end");
     // Reordered: the second and third swapped.
     let env = common::clone_env(&fixture);
     let mut l = lines.clone();

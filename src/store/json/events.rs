@@ -5,8 +5,11 @@
 //!   that the event at any sequence is found by its file name and line;
 //! - `events/records/XX`: one line `RECORD_ID SEQUENCE` per event, in one
 //!   of 256 buckets by the record id's hash, for a record's history;
-//! - `events/head`: the last sequence and its hash, which the next commit
-//!   chains its events to.
+//! - `events/head`: which segment holds the last event (`{"segment": n}`),
+//!   rewritten only by the commit that starts a segment: the last event
+//!   (its sequence and hash, which the next commit chains to) is the last
+//!   line of that segment, read from its end. (A head rewritten by every
+//!   commit cost each create a new file.)
 //!
 //! All three are written by the commit that makes the change, through its
 //! journal (appends and a put), so a crash leaves the change with its events
@@ -27,9 +30,13 @@ pub const SEGMENT: u64 = 1024;
 
 #[derive(Serialize, Deserialize)]
 struct Head {
-    sequence: u64,
-    hash: String,
+    /// The segment that holds the last event.
+    segment: u64,
 }
+
+/// How much of a segment's end is read to find its last line (an event is
+/// about 1 KB; a longer last line is read whole).
+const TAIL: u64 = 64 * 1024;
 
 /// The segment file of `sequence` (from 1).
 pub(crate) fn segment_rel(sequence: u64) -> String {
@@ -53,7 +60,57 @@ impl JsonStore {
         };
         let head: Head = serde_json::from_slice(&bytes)
             .map_err(|e| Error::corrupt(&path, format!("not an event head: {e}")))?;
-        Ok((head.sequence, head.hash))
+        let seg = self
+            .root
+            .join(format!("{EVENTS_LOG}/{:08}.jsonl", head.segment));
+        let Some(line) = self.last_line(&seg)? else {
+            return Err(Error::corrupt(
+                &seg,
+                "the event log's head names this segment, which holds no event",
+            ));
+        };
+        let e = event::parse(&line).map_err(|e| Error::corrupt(&seg, e))?;
+        Ok((e.sequence, e.hash))
+    }
+
+    /// The last complete line of `path`, as committed (from the overlay of
+    /// a group or a pending journal when it names the file, else the end of
+    /// the file on disk).
+    fn last_line(&self, path: &Path) -> Result<Option<String>> {
+        let bytes = match self.overlaid(path)? {
+            Some(content) => content.unwrap_or_default(),
+            None => {
+                use std::os::unix::fs::FileExt;
+                let Some((f, len)) = safefs::open_len(path, safefs::How::READ)? else {
+                    return Ok(None);
+                };
+                let end = index::complete_len_of(
+                    f.try_clone().map_err(|e| Error::io(path, e))?,
+                    len,
+                    path,
+                )?;
+                let mut from = end.saturating_sub(TAIL);
+                loop {
+                    let mut buf = vec![0u8; (end - from) as usize];
+                    f.read_exact_at(&mut buf, from)
+                        .map_err(|e| Error::io(path, e))?;
+                    // A whole line: the window holds a newline before its
+                    // last one, or starts the file.
+                    let body = buf.strip_suffix(b"\n").unwrap_or(&buf);
+                    if from == 0 || body.contains(&b'\n') {
+                        break buf;
+                    }
+                    from = from.saturating_sub(TAIL * 16);
+                }
+            }
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        Ok(text
+            .trim_end_matches('\n')
+            .rsplit('\n')
+            .next()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string))
     }
 
     /// The stored lines of the events `from..=to` that exist, in order.
@@ -77,6 +134,24 @@ impl JsonStore {
             seq = first + SEGMENT;
         }
         Ok(out)
+    }
+
+    /// The highest sequence the record buckets name: more than the log's
+    /// last event when events were cut from its end (`store check`).
+    pub(crate) fn indexed_last(&self) -> Result<u64> {
+        let mut max = 0;
+        for b in 0..=255u8 {
+            let path = self.root.join(format!("{EVENTS_RECORDS}/{b:02x}"));
+            let Some(bytes) = self.read_bytes(&path)? else {
+                continue;
+            };
+            for line in String::from_utf8_lossy(&bytes).lines() {
+                if let Some(seq) = line.rsplit(' ').next().and_then(|s| s.parse::<u64>().ok()) {
+                    max = max.max(seq);
+                }
+            }
+        }
+        Ok(max)
     }
 
     /// The sequences of `record_id`'s events, oldest first.
@@ -127,7 +202,8 @@ impl JsonStore {
 impl JsonTx<'_> {
     /// Append events sealed elsewhere, as they are (`store migrate`).
     pub(super) fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
-        let mut head = None;
+        let (first, _) = self.store.events_head()?;
+        let mut last = first;
         for line in lines {
             let e = event::parse(&line).map_err(|e| Error::one(code::INVALID_VALUE, e))?;
             self.append(&segment_rel(e.sequence), &format!("{line}\n"))?;
@@ -135,27 +211,21 @@ impl JsonTx<'_> {
                 &record_rel(&e.record_id),
                 &format!("{} {}\n", e.record_id, e.sequence),
             )?;
-            head = Some(Head {
-                sequence: e.sequence,
-                hash: e.hash,
-            });
+            last = e.sequence;
         }
-        if let Some(h) = head {
-            self.put(
-                EVENTS_HEAD.to_string(),
-                serde_json::to_vec(&h).expect("a head serializes"),
-            );
-        }
+        self.point_head(first, last);
         Ok(())
     }
 
     /// Seal the transaction's events after the store's last one: their
-    /// lines, their record buckets and the new head join the journal.
+    /// lines and their record buckets join the journal (and the head, when
+    /// they start a segment).
     pub(super) fn stage_events(&mut self) -> Result<()> {
         if self.events.is_empty() {
             return Ok(());
         }
-        let (mut seq, mut hash) = self.store.events_head()?;
+        let (first, mut hash) = self.store.events_head()?;
+        let mut seq = first;
         for e in std::mem::take(&mut self.events) {
             seq += 1;
             let (line, h) = event::seal(&e, seq, &hash);
@@ -166,12 +236,22 @@ impl JsonTx<'_> {
                 &format!("{} {seq}\n", e.record_id),
             )?;
         }
-        let head = serde_json::to_vec(&Head {
-            sequence: seq,
-            hash,
-        })
-        .expect("a head serializes");
-        self.put(EVENTS_HEAD.to_string(), head);
+        self.point_head(first, seq);
         Ok(())
+    }
+
+    /// The head names the segment of `last` when the events after `first`
+    /// started it (or the log).
+    fn point_head(&mut self, first: u64, last: u64) {
+        let segment_of = |seq: u64| (seq - 1) / SEGMENT;
+        if last > first && (first == 0 || segment_of(first) != segment_of(last)) {
+            let head = Head {
+                segment: segment_of(last),
+            };
+            self.put(
+                EVENTS_HEAD.to_string(),
+                serde_json::to_vec(&head).expect("a head serializes"),
+            );
+        }
     }
 }

@@ -192,7 +192,7 @@ pub fn complete_len_in(dirs: &mut super::safefs::Dirs, rel: &str) -> Result<u64>
 }
 
 /// `len`: the file's length when it was opened.
-fn complete_len_of(mut f: std::fs::File, len: u64, path: &Path) -> Result<u64> {
+pub(crate) fn complete_len_of(mut f: std::fs::File, len: u64, path: &Path) -> Result<u64> {
     use std::os::unix::fs::FileExt;
     // What every commit leaves: the file ends with its newline.
     let mut last = [0u8];
