@@ -87,8 +87,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --office-phone 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'payctl;profile;list'= {
             cand --first-name 'Only profiles with this first name (any case)'
@@ -122,8 +122,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --home-phone 'home_phone: +, a digit 1-9, then 1 to 15 digits (optional)'
             cand --office-phone 'office_phone: +, a digit 1-9, then 1 to 15 digits (optional)'
             cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'payctl;profile;import'= {
             cand --skip-existing 'Skip lines whose customer_key a stored profile already has (instead of refusing)'
@@ -253,8 +253,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='
             cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'payctl;instrument;list'= {
             cand --page-size 'Records per page (1-1000; default 50, with --all 1000 per request)'
@@ -281,8 +281,8 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --ach-type-id 'payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking'
             cand --tag 'A payment_instrument_tags entry (repeatable, at most 50; keys unique)'
             cand --dry-run 'Check the request exactly as it would run (every rule, every reference) and print the record as it would be (a new one''s id reads "(new)"); write nothing'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'payctl;instrument;help'= {
             cand create 'Add a bank account (POST /customer-profiles/{id}/payment_instruments)'

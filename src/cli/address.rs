@@ -114,13 +114,13 @@ pub enum AddressCommand {
 #[derive(Debug, Args)]
 pub struct AddressFields {
     /// address_type_id: an id or a name: 1 Mailing, 2 Street, 3 Billing (cannot be updated)
-    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AddressType))]
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AddressType), hide_possible_values = true)]
     pub address_type_id: Option<u32>,
     /// is_default: make this the profile's one default address
     #[arg(long = "default", value_name = "BOOL", value_parser = parse_bool)]
     pub is_default: Option<bool>,
     /// country_id: only 1 (US, the United States) is supported
-    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::Country))]
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::Country), hide_possible_values = true)]
     pub country_id: Option<u32>,
     /// state_id: an id, a USPS code (CA) or a name (California); see `payctl dict list states`
     #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::State), hide_possible_values = true)]

@@ -83,10 +83,10 @@ pub enum InstrumentCommand {
 #[derive(Debug, Args)]
 pub struct InstrumentFields {
     /// payment_instrument_type_id: an id or a name: 1 Funding, 2 Withdrawal
-    #[arg(long = "type-id", value_name = "ID|NAME", value_parser = DictParser(Dict::InstrumentType))]
+    #[arg(long = "type-id", value_name = "ID|NAME", value_parser = DictParser(Dict::InstrumentType), hide_possible_values = true)]
     pub type_id: Option<u32>,
     /// payment_method_id: an id or a name: 1 ACH (the only one supported)
-    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::PaymentMethod))]
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::PaymentMethod), hide_possible_values = true)]
     pub payment_method_id: Option<u32>,
     /// is_default: one default per profile and instrument type
     #[arg(long = "default", value_name = "BOOL", value_parser = parse_bool)]
@@ -106,7 +106,7 @@ pub struct InstrumentFields {
     #[arg(long, value_name = "DIGITS", help = crate::core::instrument::ROUTING_RULE)]
     pub routing_number: Option<String>,
     /// payment_instrument_ach_type_id: an id or a name: 1 Savings, 2 Checking
-    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AchType))]
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::AchType), hide_possible_values = true)]
     pub ach_type_id: Option<u32>,
     /// A payment_instrument_tags entry (repeatable, at most 50; keys unique)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]

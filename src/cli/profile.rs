@@ -124,7 +124,7 @@ pub enum ProfileCommand {
 #[derive(Debug, Args)]
 pub struct ProfileFields {
     /// customer_type_id: an id or a name (1 Individual; see `payctl dict list customer-types`)
-    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::CustomerType))]
+    #[arg(long, value_name = "ID|NAME", value_parser = DictParser(Dict::CustomerType), hide_possible_values = true)]
     pub customer_type_id: Option<u32>,
     // The rule's text is core's, as the prompt and the error state it.
     #[arg(long, value_name = "KEY",
