@@ -29,6 +29,7 @@ mod packs;
 mod pg;
 mod profile;
 mod program;
+mod serve_cache;
 mod store;
 mod txn;
 mod typed_output;
