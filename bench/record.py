@@ -9,7 +9,7 @@ module; bench/serve.sh pipes its table into it:
 The shared check's output is kept the same way (`serveperf`: its lines as
 printed), and an A/B of two builds of the server (`ab`, bench/ab-serve.sh):
 
-    python3 ../shared/checks/serveperf.py json | python3 bench/record.py serveperf 100000
+    python3 serveperf.py json | python3 bench/record.py serveperf 100000
 
 A run is written as `bench/results/<UTC date>-<HHMM>-[pg-|serve-]<size>.md`
 (size: 100k, 1m, 20k, ...): a front matter block with the date, the script
@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREFIX = {"run": "", "pg": "pg-", "serve": "serve-", "events": "events-", "serveperf": "serve-",
           "ab": "ab-"}
 SCRIPT = {"run": "bench/run.sh", "pg": "bench/pg.sh", "serve": "bench/serve.sh", "events": "bench/events.sh",
-          "serveperf": "../shared/checks/serveperf.py", "ab": "bench/ab-serve.sh"}
+          "serveperf": "serveperf.py (the shared server check)", "ab": "bench/ab-serve.sh"}
 
 
 def size(n):
