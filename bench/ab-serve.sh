@@ -7,6 +7,9 @@
 #
 #   bash bench/ab-serve.sh /tmp/payctl-before target/release/payctl [ROUNDS] [SECONDS]
 #
+# BENCH_MODE=create: durable creates with unique keys (a wrk Lua script)
+# instead, each server on its own copy of the store, no nginx.
+#
 # The table goes to stdout; keep it with `| python3 bench/record.py ab 100000`.
 # Needs wrk, nginx and curl (Debian packages).
 set -euo pipefail
@@ -30,6 +33,42 @@ fi
 csp=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1]))['data']; print(d[len(d)//2]['id'])" "$dir/ids.json")
 pa=""; pb=""; pn=""
 trap 'kill $pa $pb $pn 2>/dev/null || true' EXIT
+if [ "${BENCH_MODE:-get}" = create ]; then
+    cat > "$dir/create.lua" <<'LUA'
+local counter = 0
+function setup(thread) counter = counter + 1; thread:set("wid", counter) end
+function init(args) n = 0; run = tostring(os.time()) end
+function request()
+  n = n + 1
+  local body = string.format('{"customer_type_id":1,"customer_key":"ab%s-%d-%d","customer_profile_individual":{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com","date_of_birth":"1990-12-10","mobile_phone":"+15551234567"}}', run, wid, n)
+  return wrk.format("POST", "/customer-profiles", {["Content-Type"]="application/json"}, body)
+end
+LUA
+    rm -rf "$dir/store-a" "$dir/store-b"
+    cp -a "$dir/store" "$dir/store-a"; cp -a "$dir/store" "$dir/store-b"
+    "$A" --data-dir "$dir/store-a" serve --listen 127.0.0.1:18081 --no-worker --quiet 2>"$dir/a.log" & pa=$!
+    "$B" --data-dir "$dir/store-b" serve --listen 127.0.0.1:18082 --no-worker --quiet 2>"$dir/b.log" & pb=$!
+    sleep 1.5
+    w() { wrk -t2 -c64 -d"${secs}s" --latency -s "$dir/create.lua" "$1" | awk '/Requests\/sec/{r=$2} /^ +99%/{p=$2} END{print r, p}'; }
+    echo "| round | A creates/s | A p99 | B creates/s | B p99 |"
+    echo "|---|---|---|---|---|"
+    : > "$dir/rounds"
+    for i in $(seq "$rounds"); do
+        a=$(w "http://127.0.0.1:18081/customer-profiles")
+        b=$(w "http://127.0.0.1:18082/customer-profiles")
+        echo "$a $b" >> "$dir/rounds"
+        echo "| $i | ${a/ / | } | ${b/ / | } |"
+    done
+    python3 - "$dir/rounds" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+a, b = (statistics.median(float(r[k]) for r in rows) for k in (0, 2))
+print(f"| median | {a:.0f} | | {b:.0f} | |\n\nB/A {b / a:.2f}x")
+PY
+    for s in a b; do "$A" --data-dir "$dir/store-$s" -o json store check > /dev/null && echo "store check $s: clean" >&2; done
+    rm -rf "$dir/store-a" "$dir/store-b"
+    exit 0
+fi
 "$A" --data-dir "$dir/store" serve --listen 127.0.0.1:18081 --no-worker --quiet 2>"$dir/a.log" & pa=$!
 "$B" --data-dir "$dir/store" serve --listen 127.0.0.1:18082 --no-worker --quiet 2>"$dir/b.log" & pb=$!
 sleep 1.5

@@ -61,6 +61,16 @@ impl<V: Clone, S: PartialEq + Copy> Memo<V, S> {
         inner.map.get(key).cloned()
     }
 
+    /// What is kept under the stamp `f` maps to `Some`, kept under that
+    /// one instead: for a writer of this process whose changes cannot
+    /// change these values (see [`super::Local`]'s `create_with`).
+    pub fn advance(&self, f: impl FnOnce(&S) -> Option<S>) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(next) = inner.stamp.as_ref().and_then(f) {
+            inner.stamp = Some(next);
+        }
+    }
+
     /// Keep `value` for `key`, read from the store after `stamp` was read;
     /// nothing when the memo has seen another stamp since.
     pub fn put(&self, stamp: S, key: String, value: V) {

@@ -146,9 +146,24 @@ impl endpoints::Backend for Local {
         f: &mut dyn FnMut(&Store) -> Result<crate::core::idempotency::Outcome>,
     ) -> Result<crate::core::idempotency::Outcome> {
         match &self.kept {
-            Some(kept) if self.database_url.is_none() => {
-                kept.group.write(|| self.open(Mode::Exclusive), |s| f(s))
-            }
+            Some(kept) if self.database_url.is_none() => kept.group.write(
+                || {
+                    let store = self.open(Mode::Exclusive)?;
+                    // The group's writes are creates, which change no API
+                    // key: the keys read before this writer came in (and no
+                    // other writer came between) still hold, and the
+                    // server's requests need not wait for the store to be
+                    // let go to know who sent them.
+                    if let Store::Json(js) = &store
+                        && let Some((before, after)) = js.writer_stamps()
+                    {
+                        kept.keys
+                            .advance(|(lock, keys)| (*lock == before).then_some((after, *keys)));
+                    }
+                    Ok(store)
+                },
+                |s| f(s),
+            ),
             _ => f(&self.write()?),
         }
     }

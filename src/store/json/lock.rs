@@ -68,6 +68,9 @@ pub struct Lock {
     /// `payctl.lock`, held by a writer (a reader has let go of it).
     _gate: Option<File>,
     root: PathBuf,
+    /// A writer's stamps of `payctl.lock` just before and just after it
+    /// marked itself inside (see [`mark_writer`]).
+    marked: Option<(Stamp, Stamp)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,9 +206,23 @@ const TURNS: u64 = 1 << 16;
 /// [`stamp`]) knows, with one `stat`, that the store may have changed,
 /// whoever changed it. Done before anything is written; a failure stops the
 /// writer (an answer kept would otherwise outlive the change).
-fn mark_writer(gate: &File) -> std::io::Result<()> {
-    let n = gate.metadata()?.len();
-    gate.set_len(n % TURNS + 1)
+/// Its stamps before and after (see [`Lock::marked`]).
+fn mark_writer(gate: &File) -> std::io::Result<(Stamp, Stamp)> {
+    let before = gate.metadata()?;
+    gate.set_len(before.len() % TURNS + 1)?;
+    Ok((stamp_of(&before), stamp_of(&gate.metadata()?)))
+}
+
+fn stamp_of(m: &std::fs::Metadata) -> Stamp {
+    Stamp([
+        m.dev() as i64,
+        m.ino() as i64,
+        m.size() as i64,
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec(),
+    ])
 }
 
 /// What `payctl.lock` of the store at `root` says of its writers: device,
@@ -363,13 +380,15 @@ impl Lock {
                 Mode::Shared => None,
                 Mode::Exclusive => gate,
             };
-            if let Some(g) = &gate {
-                mark_writer(g).map_err(|e| Error::io(&gate_path, e))?;
-            }
+            let marked = match &gate {
+                Some(g) => Some(mark_writer(g).map_err(|e| Error::io(&gate_path, e))?),
+                None => None,
+            };
             return Ok(Lock {
                 dir,
                 _gate: gate,
                 root: root.to_path_buf(),
+                marked,
             });
         }
     }
@@ -394,6 +413,13 @@ impl Lock {
     pub fn release(&mut self) {
         let _ = self.dir.unlock();
         self._gate = None;
+    }
+
+    /// A writer's stamps of `payctl.lock` (see [`stamp`]) just before it
+    /// marked itself inside, when no other writer could come between, and
+    /// just after: `None` for a reader, or without `payctl.lock`.
+    pub fn marked(&self) -> Option<(Stamp, Stamp)> {
+        self.marked
     }
 
     /// The device and inode of the store's directory locked.
