@@ -27,9 +27,10 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREFIX = {"run": "", "pg": "pg-", "serve": "serve-", "events": "events-", "serveperf": "serve-",
-          "ab": "ab-"}
+          "ab": "ab-", "perf": "perf-"}
 SCRIPT = {"run": "bench/run.sh", "pg": "bench/pg.sh", "serve": "bench/serve.sh", "events": "bench/events.sh",
-          "serveperf": "serveperf.py (the shared server check)", "ab": "bench/ab-serve.sh"}
+          "serveperf": "serveperf.py (the shared server check)", "ab": "bench/ab-serve.sh",
+          "perf": "perf.py (the shared scale check)"}
 
 
 def size(n):
@@ -111,7 +112,7 @@ def save(kind, profiles, text, transactions=None, verdict=None, load_range=None)
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in PREFIX:
-        sys.exit("usage: python3 bench/record.py run|pg|serve|serveperf|ab PROFILES < output")
+        sys.exit("usage: python3 bench/record.py run|pg|serve|serveperf|ab|perf PROFILES < output")
     text = sys.stdin.read()
     verdict = "FAILED" if "FAIL" in text else "every target met"
     save(sys.argv[1], int(sys.argv[2]), text, verdict=verdict)
