@@ -6,6 +6,11 @@ module; bench/serve.sh pipes its table into it:
 
     python3 bench/record.py serve PROFILES < table.md
 
+The shared check's output is kept the same way (`serveperf`: its lines as
+printed), and an A/B of two builds of the server (`ab`, bench/ab-serve.sh):
+
+    python3 serveperf.py json | python3 bench/record.py serveperf 100000
+
 A run is written as `bench/results/<UTC date>-<HHMM>-[pg-|serve-]<size>.md`
 (size: 100k, 1m, 20k, ...): a front matter block with the date, the script
 and its BENCH_* settings, the commit, the machine, the store's size, the
@@ -21,8 +26,11 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PREFIX = {"run": "", "pg": "pg-", "serve": "serve-", "events": "events-"}
-SCRIPT = {"run": "bench/run.sh", "pg": "bench/pg.sh", "serve": "bench/serve.sh", "events": "bench/events.sh"}
+PREFIX = {"run": "", "pg": "pg-", "serve": "serve-", "events": "events-", "serveperf": "serve-",
+          "ab": "ab-", "perf": "perf-"}
+SCRIPT = {"run": "bench/run.sh", "pg": "bench/pg.sh", "serve": "bench/serve.sh", "events": "bench/events.sh",
+          "serveperf": "serveperf.py (the shared server check)", "ab": "bench/ab-serve.sh",
+          "perf": "perf.py (the shared scale check)"}
 
 
 def size(n):
@@ -104,7 +112,7 @@ def save(kind, profiles, text, transactions=None, verdict=None, load_range=None)
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in PREFIX:
-        sys.exit("usage: python3 bench/record.py run|pg|serve PROFILES < output")
+        sys.exit("usage: python3 bench/record.py run|pg|serve|serveperf|ab|perf PROFILES < output")
     text = sys.stdin.read()
     verdict = "FAILED" if "FAIL" in text else "every target met"
     save(sys.argv[1], int(sys.argv[2]), text, verdict=verdict)

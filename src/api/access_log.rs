@@ -135,8 +135,14 @@ fn usable_id(v: &[u8]) -> Option<String> {
 
 /// 16 random bytes as 32 hex digits.
 fn new_id() -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes: [u8; 16] = rand::random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let mut id = String::with_capacity(32);
+    for b in bytes {
+        id.push(HEX[usize::from(b >> 4)] as char);
+        id.push(HEX[usize::from(b & 15)] as char);
+    }
+    id
 }
 
 /// At most `max` characters of `s`, `…` after a cut.

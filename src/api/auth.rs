@@ -34,6 +34,7 @@ use super::endpoints::{Backend, Endpoint, Method};
 use crate::core::api_keys;
 use crate::error::{ApiError, Error, Result, code};
 use crate::model::api_key::{ApiKey, Role};
+use crate::store::lock::Stamp;
 
 /// How often a server records a key's last use, at most.
 pub const USE_EVERY: Duration = Duration::from_secs(60);
@@ -134,6 +135,7 @@ impl Auth {
     pub async fn caller(
         self: &Arc<Self>,
         store: &Local,
+        stamps: Option<(Stamp, Option<Stamp>)>,
         method: &axum::http::Method,
         path: &str,
         headers: &HeaderMap,
@@ -158,30 +160,45 @@ impl Auth {
             Credential::Bearer(secret) => Some(api_keys::hash(secret)),
             _ => None,
         };
-        let (me, local) = (self.clone(), store.clone());
-        let (key, any) = tokio::task::spawn_blocking(move || me.lookup(&local, hash.as_deref()))
-            .await
-            .map_err(|e| {
-                Error::store(
-                    code::STORE_IO,
-                    format!("the request failed inside the server: {e}"),
-                )
-            })??;
-        let now = chrono::Utc::now()
-            .naive_utc()
-            .format(crate::core::TIME_FORMAT)
-            .to_string();
-        let refusal = match key {
-            Some(k) => match k.refusal(&now) {
-                None => {
-                    self.note_use(store, &k, now);
-                    return Ok(Caller::Key {
-                        name: k.name,
-                        role: k.role,
-                    });
+        // Kept while no writer came (see [`super::cache`]); the stamp is
+        // read before the store is.
+        let memo = store.kept.as_ref().zip(stamps);
+        let memo_key = hash.clone().unwrap_or_default();
+        let (key, any) = match memo.and_then(|(kept, st)| kept.keys.get(st, &memo_key)) {
+            Some(found) => found,
+            None => {
+                let (me, local) = (self.clone(), store.clone());
+                let found = tokio::task::spawn_blocking(move || me.lookup(&local, hash.as_deref()))
+                    .await
+                    .map_err(|e| {
+                        Error::store(
+                            code::STORE_IO,
+                            format!("the request failed inside the server: {e}"),
+                        )
+                    })??;
+                if let Some((kept, st)) = memo {
+                    kept.keys.put(st, memo_key, found.clone());
                 }
-                Some(why) => why,
-            },
+                found
+            }
+        };
+        let refusal = match key {
+            Some(k) => {
+                let now = chrono::Utc::now()
+                    .naive_utc()
+                    .format(crate::core::TIME_FORMAT)
+                    .to_string();
+                match k.refusal(&now) {
+                    None => {
+                        self.note_use(store, &k, now);
+                        return Ok(Caller::Key {
+                            name: k.name,
+                            role: k.role,
+                        });
+                    }
+                    Some(why) => why,
+                }
+            }
             None if self.token.is_none() && !any => return Ok(Caller::Open),
             None => match cred {
                 Credential::None => "send `Authorization: Bearer SECRET` with an API key of \
@@ -335,7 +352,9 @@ pub fn allow(caller: &Caller, e: &Endpoint, method: &str, path: &str) -> Result<
             Err(Error::refused(vec![ApiError::new(
                 code::FORBIDDEN,
                 format!(
-                    "the API key `{name}` has the role {role}; {method} {path} needs {article} {} key",
+                    "the API key `{name}` has the role {role}; {} {} needs {article} {} key",
+                    super::access_log::shown(method, 16),
+                    super::access_log::shown(path, 100),
                     roles.join(" or ")
                 ),
             )]))

@@ -12,10 +12,12 @@
 pub(crate) mod access_log;
 pub mod auth;
 pub(crate) mod body;
+pub(crate) mod cache;
 pub mod client;
 mod deliverer;
 pub mod dry_run;
 pub mod endpoints;
+pub(crate) mod headers;
 pub(crate) mod hide;
 pub(crate) mod limit;
 pub(crate) mod metrics;
@@ -54,12 +56,32 @@ pub struct Local {
 }
 
 /// What `payctl serve` keeps between requests: the identity of the store
-/// checked last (see [`crate::store::JsonStore::reopen`]) and the group
-/// commit of its creates (see [`crate::store::group`]).
-#[derive(Debug, Default)]
+/// checked last (see [`crate::store::JsonStore::reopen`]), the group
+/// commit of its creates (see [`crate::store::group`]), and the answers and
+/// API keys read while no writer came (see [`cache`]).
+#[derive(Debug)]
 pub struct Kept {
     known: std::sync::Mutex<Option<crate::store::Known>>,
     group: crate::store::group::GroupCommit,
+    answers: cache::Answers,
+    /// The key of each credential, and whether the store has any, while
+    /// neither the store's stamp nor `keys.json` changed (see
+    /// [`Local::keys_stamp`]).
+    pub(crate) keys: cache::Memo<
+        (Option<crate::model::api_key::ApiKey>, bool),
+        (crate::store::lock::Stamp, Option<crate::store::lock::Stamp>),
+    >,
+}
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept {
+            known: Default::default(),
+            group: Default::default(),
+            answers: cache::answers(),
+            keys: cache::Memo::new(1024),
+        }
+    }
 }
 
 impl Kept {
@@ -71,6 +93,30 @@ impl Kept {
 }
 
 impl Local {
+    /// The stamp of the store's writers (see [`crate::store::lock::stamp`]),
+    /// read now: for what `payctl serve` keeps (a JSON directory only).
+    pub(crate) fn stamp(&self) -> Option<crate::store::lock::Stamp> {
+        match (&self.kept, &self.database_url) {
+            (Some(_), None) => crate::store::lock::stamp(&self.data_dir),
+            _ => None,
+        }
+    }
+
+    /// [`Local::stamp`], with that of the API keys' file for a request
+    /// that carries a credential (`keys`): a key file edited by hand (an
+    /// expiry) holds at the next request that sends a key.
+    pub(crate) fn keys_stamp(
+        &self,
+        keys: bool,
+    ) -> Option<(crate::store::lock::Stamp, Option<crate::store::lock::Stamp>)> {
+        let stamp = self.stamp()?;
+        if !keys {
+            return Some((stamp, None));
+        }
+        let keys = self.data_dir.join(crate::store::json::api_keys::KEYS_FILE);
+        Some((stamp, crate::store::lock::file_stamp(&keys)))
+    }
+
     fn open(&self, mode: Mode) -> Result<Store> {
         let catalog = || {
             let now =
@@ -107,9 +153,24 @@ impl endpoints::Backend for Local {
         f: &mut dyn FnMut(&Store) -> Result<crate::core::idempotency::Outcome>,
     ) -> Result<crate::core::idempotency::Outcome> {
         match &self.kept {
-            Some(kept) if self.database_url.is_none() => {
-                kept.group.write(|| self.open(Mode::Exclusive), |s| f(s))
-            }
+            Some(kept) if self.database_url.is_none() => kept.group.write(
+                || {
+                    let store = self.open(Mode::Exclusive)?;
+                    // The group's writes are creates, which change no API
+                    // key: the keys read before this writer came in (and no
+                    // other writer came between) still hold, and the
+                    // server's requests need not wait for the store to be
+                    // let go to know who sent them.
+                    if let Store::Json(js) = &store
+                        && let Some((before, after)) = js.writer_stamps()
+                    {
+                        kept.keys
+                            .advance(|(lock, keys)| (*lock == before).then_some((after, *keys)));
+                    }
+                    Ok(store)
+                },
+                |s| f(s),
+            ),
             _ => f(&self.write()?),
         }
     }

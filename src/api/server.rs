@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use serde_json::Value;
 
 use super::Local;
@@ -62,21 +62,8 @@ macro_rules! say {
 
 /// Largest request head (request line and headers): 64 KiB, then 431.
 const MAX_HEAD: usize = 64 * 1024;
-/// Longest actor name (characters), as `--actor`.
-const MAX_ACTOR: usize = crate::limits::MAX_ACTOR;
-/// Longest `X-Payctl-Actor` as sent: [`MAX_ACTOR`] characters of 4 UTF-8
-/// bytes, each byte percent-encoded (`%F0%9F%98%80`, 12 bytes a character).
-pub const MAX_ACTOR_HEADER: usize = 4 * 3 * MAX_ACTOR;
-/// Headers whose second copy would be ignored: refused when sent twice
-/// (RFC 9112 refuses a second `Host` too). Every `Content-Type` sent must
-/// be JSON's (see [`super::body::not_json`]).
-const ONCE: [&str; 5] = [
-    "Authorization",
-    "X-Payctl-Actor",
-    "Idempotency-Key",
-    "Origin",
-    "Host",
-];
+pub use super::headers::MAX_ACTOR_HEADER;
+use super::headers::{actor_of, sent_once};
 /// Longest `Idempotency-Key`.
 const MAX_IDEMPOTENCY_KEY: usize = crate::core::idempotency::MAX_KEY;
 /// How long shutdown waits for requests in flight.
@@ -353,8 +340,12 @@ async fn answer_and_log(
 /// Every answer is an envelope; none may be kept by a cache (they carry
 /// records, or say what happened to a request).
 fn json_reply(status: u16, body: &Value) -> axum::response::Response {
-    let text = serde_json::to_string(body).unwrap_or_default();
-    let mut r = axum::response::Response::new(Body::from(text));
+    bytes_reply(status, serde_json::to_vec(body).unwrap_or_default().into())
+}
+
+/// [`json_reply`] of an envelope already serialized.
+fn bytes_reply(status: u16, body: axum::body::Bytes) -> axum::response::Response {
+    let mut r = axum::response::Response::new(Body::from(body));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     r.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -387,60 +378,6 @@ fn refused(c: u32, detail: impl std::fmt::Display) -> Error {
     Error::refused(vec![ApiError::new(c, detail)])
 }
 
-/// The actor of `X-Payctl-Actor` (None: not sent): visible ASCII,
-/// percent-encoded UTF-8 (remote mode encodes it so that any `--actor`
-/// travels), 1-64 characters once decoded with the rules of `--actor`, and
-/// never the worker's SYSTEM.
-fn actor_of(headers: &HeaderMap) -> Result<Option<String>> {
-    const NAME: &str = "X-Payctl-Actor";
-    let bad = |why: String| refused(code::INVALID_VALUE, format!("header {NAME}: {why}"));
-    let Some(v) = headers.get(NAME) else {
-        return Ok(None);
-    };
-    let rule = format!(
-        "an actor is 1-{MAX_ACTOR} characters, sent as visible ASCII with any other character \
-         percent-encoded as UTF-8 (`%C3%A9` for é), so at most {MAX_ACTOR_HEADER} bytes as sent"
-    );
-    let raw = v
-        .to_str()
-        .ok()
-        .filter(|t| t.chars().all(|c| !c.is_control()))
-        .ok_or_else(|| bad(format!("holds a byte that is not visible ASCII; {rule}")))?;
-    let raw = raw.trim();
-    if raw.len() > MAX_ACTOR_HEADER {
-        return Err(bad(format!("is {} bytes as sent; {rule}", raw.len())));
-    }
-    let actor = endpoints::percent_decode(raw, false)
-        .ok_or_else(|| bad(format!("is not percent-encoded UTF-8; {rule}")))?;
-    let n = actor.chars().count();
-    if n == 0 || n > MAX_ACTOR {
-        return Err(bad(format!(
-            "must be 1-{MAX_ACTOR} characters once percent-decoded (is {n})"
-        )));
-    }
-    crate::core::rules::clean_text(&actor).map_err(bad)?;
-    if actor.eq_ignore_ascii_case(crate::model::status::SYSTEM) {
-        return Err(bad(format!(
-            "`{actor}` is the background worker's actor; no request may write as it"
-        )));
-    }
-    Ok(Some(actor))
-}
-
-/// A header that counts sent twice (a second `Authorization` or
-/// `Idempotency-Key` would be ignored silently): 400 naming it.
-fn sent_once(headers: &HeaderMap) -> Result<()> {
-    for name in ONCE {
-        if headers.get_all(name).iter().nth(1).is_some() {
-            return Err(refused(
-                code::INVALID_VALUE,
-                format!("header {name}: sent more than once; send it once"),
-            ));
-        }
-    }
-    Ok(())
-}
-
 impl App {
     /// `https` with `--tls-cert`, else `http`.
     fn scheme(&self) -> &'static str {
@@ -465,7 +402,8 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
         || h.get(header::CONTENT_LENGTH)
             .is_some_and(|v| v.as_bytes() != b"0");
     match prepare(app, req).await {
-        Ok(Prepared::Call(request, ctx)) => {
+        Ok(Prepared::Kept(body)) => bytes_reply(200, body),
+        Ok(Prepared::Call(request, ctx, ticket)) => {
             let mut secrets = Vec::new();
             if let Some(b) = &request.body {
                 super::hide::sensitive_values(b, &mut secrets);
@@ -479,10 +417,14 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
             .await;
             match r {
                 Ok(Ok((resp, replayed))) => {
-                    let mut r = json_reply(
-                        if creates { 201 } else { 200 },
-                        &output::success_envelope(&resp),
-                    );
+                    let body: axum::body::Bytes =
+                        serde_json::to_vec(&output::success_envelope(&resp))
+                            .unwrap_or_default()
+                            .into();
+                    if let Some(t) = ticket {
+                        t.keep(&app.cfg.store, body.clone());
+                    }
+                    let mut r = bytes_reply(if creates { 201 } else { 200 }, body);
                     if replayed {
                         r.headers_mut()
                             .insert("idempotent-replayed", HeaderValue::from_static("true"));
@@ -531,7 +473,10 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
 }
 
 enum Prepared {
-    Call(Box<Request>, Ctx),
+    /// With the ticket to keep its answer (see [`super::cache`]).
+    Call(Box<Request>, Ctx, Option<super::cache::Ticket>),
+    /// The answer kept (see [`super::cache`]).
+    Kept(axum::body::Bytes),
     /// The OpenAPI document; whether the server requires a credential.
     Document(bool),
     /// `/_payctl/ready` or `/_payctl/metrics` (see [`super::probe`]).
@@ -543,12 +488,18 @@ async fn prepare(
     app: &Arc<App>,
     req: axum::extract::Request,
 ) -> std::result::Result<Prepared, axum::response::Response> {
+    // Read before the store is (see `cache`): once for the key and the answer.
+    let stamps = app
+        .cfg
+        .store
+        .keys_stamp(req.headers().contains_key(header::AUTHORIZATION));
     let fail = |e: Error| error_reply(&e);
     sent_once(req.headers()).map_err(fail)?;
     let caller = app
         .auth
         .caller(
             &app.cfg.store,
+            stamps,
             req.method(),
             req.uri().path(),
             req.headers(),
@@ -613,13 +564,7 @@ async fn prepare(
             return Err(r);
         }
     };
-    super::auth::allow(
-        &caller,
-        endpoint,
-        &shown(parts.method.as_str(), 16),
-        &shown(raw_path, 100),
-    )
-    .map_err(fail)?;
+    super::auth::allow(&caller, endpoint, parts.method.as_str(), raw_path).map_err(fail)?;
     match endpoint.op {
         Op::OpenApi => return Ok(Prepared::Document(caller.secured())),
         Op::Ready | Op::Metrics => return Ok(Prepared::Probe(endpoint.op)),
@@ -676,7 +621,6 @@ async fn prepare(
         .map_err(fail)?;
         Some(crate::core::body::parse_body_only(&bytes).map_err(fail)?)
     };
-    let ctx = Ctx::new(&actor, chrono::Utc::now().naive_utc());
     let dry_run = match super::body::header_text(&parts.headers, super::client::DRY_RUN_HEADER, 5)
         .map_err(fail)?
     {
@@ -696,5 +640,11 @@ async fn prepare(
         .dry_run(dry_run);
     request.params = params;
     request.body = body;
-    Ok(Prepared::Call(Box::new(request), ctx))
+    // A profile's answer kept since no writer came (see `cache`).
+    let ticket = match super::cache::lookup(&app.cfg.store, &request, stamps.map(|s| s.0)) {
+        (Some(body), _) => return Ok(Prepared::Kept(body)),
+        (None, ticket) => ticket,
+    };
+    let ctx = Ctx::new(&actor, chrono::Utc::now().naive_utc());
+    Ok(Prepared::Call(Box::new(request), ctx, ticket))
 }

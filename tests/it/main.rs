@@ -30,6 +30,7 @@ mod packs;
 mod pg;
 mod profile;
 mod program;
+mod serve_cache;
 mod sim;
 mod snapshot;
 mod store;

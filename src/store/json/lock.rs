@@ -68,6 +68,9 @@ pub struct Lock {
     /// `payctl.lock`, held by a writer (a reader has let go of it).
     _gate: Option<File>,
     root: PathBuf,
+    /// A writer's stamps of `payctl.lock` just before and just after it
+    /// marked itself inside (see [`mark_writer`]).
+    marked: Option<(Stamp, Stamp)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +196,69 @@ fn writable_check(dir: &File, root: &Path) -> Result<()> {
     }
 }
 
+/// How far the writers' count kept as the size of `payctl.lock` goes
+/// before it starts again at 1 (a sparse file: no block is written).
+const TURNS: u64 = 1 << 16;
+
+/// A writer is inside: `payctl.lock` grows by a byte (its size is the
+/// count of writers modulo [`TURNS`], its modification time changes), so
+/// that a process that keeps answers across requests (`payctl serve`, see
+/// [`stamp`]) knows, with one `stat`, that the store may have changed,
+/// whoever changed it. Done before anything is written; a failure stops the
+/// writer (an answer kept would otherwise outlive the change).
+/// Its stamps before and after (see [`Lock::marked`]).
+fn mark_writer(gate: &File) -> std::io::Result<(Stamp, Stamp)> {
+    let before = gate.metadata()?;
+    gate.set_len(before.len() % TURNS + 1)?;
+    Ok((stamp_of(&before), stamp_of(&gate.metadata()?)))
+}
+
+fn stamp_of(m: &std::fs::Metadata) -> Stamp {
+    Stamp([
+        m.dev() as i64,
+        m.ino() as i64,
+        m.size() as i64,
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime(),
+        m.ctime_nsec(),
+    ])
+}
+
+/// What `payctl.lock` of the store at `root` says of its writers: device,
+/// inode, size, modification and change times. Every writer changes it
+/// before it writes (see [`mark_writer`]): while it is the same, no writer
+/// has been inside since it was read. `None` when `payctl.lock` is missing
+/// or is not a regular file (nothing can then be known without opening the
+/// store). The count wraps at [`TURNS`] writers, which takes far longer than
+/// a tick of the file system's clock, whose times are part of the stamp.
+pub fn stamp(root: &Path) -> Option<Stamp> {
+    file_stamp(&root.join(LOCK))
+}
+
+/// The same of any regular file (a link is not followed); `None` when
+/// there is none.
+pub fn file_stamp(path: &Path) -> Option<Stamp> {
+    let st =
+        rustix::fs::statat(rustix::fs::CWD, path, rustix::fs::AtFlags::SYMLINK_NOFOLLOW).ok()?;
+    if rustix::fs::FileType::from_raw_mode(st.st_mode) != rustix::fs::FileType::RegularFile {
+        return None;
+    }
+    Some(Stamp([
+        st.st_dev as i64,
+        st.st_ino as i64,
+        st.st_size as i64,
+        st.st_mtime as i64,
+        st.st_mtime_nsec as i64,
+        st.st_ctime as i64,
+        st.st_ctime_nsec as i64,
+    ]))
+}
+
+/// See [`stamp`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp([i64; 7]);
+
 /// Open `payctl.lock`: a writer creates it, a reader only opens it (a
 /// reader may be on a read-only mount). `None` when it cannot be used (see
 /// the module doc).
@@ -314,10 +380,15 @@ impl Lock {
                 Mode::Shared => None,
                 Mode::Exclusive => gate,
             };
+            let marked = match &gate {
+                Some(g) => Some(mark_writer(g).map_err(|e| Error::io(&gate_path, e))?),
+                None => None,
+            };
             return Ok(Lock {
                 dir,
                 _gate: gate,
                 root: root.to_path_buf(),
+                marked,
             });
         }
     }
@@ -342,6 +413,13 @@ impl Lock {
     pub fn release(&mut self) {
         let _ = self.dir.unlock();
         self._gate = None;
+    }
+
+    /// A writer's stamps of `payctl.lock` (see [`stamp`]) just before it
+    /// marked itself inside, when no other writer could come between, and
+    /// just after: `None` for a reader, or without `payctl.lock`.
+    pub fn marked(&self) -> Option<(Stamp, Stamp)> {
+        self.marked
     }
 
     /// The device and inode of the store's directory locked.

@@ -149,6 +149,12 @@ impl JsonStore {
         Ok(store)
     }
 
+    /// The stamps of `payctl.lock` before and after this writer marked
+    /// itself inside (see [`lock::Lock::marked`]).
+    pub fn writer_stamps(&self) -> Option<(lock::Stamp, lock::Stamp)> {
+        self.lock.marked()
+    }
+
     /// The identity of this open store (see [`Known`]); `None` without a
     /// `meta.json` (a reader of a pending journal that holds it).
     pub(super) fn known(&self) -> Result<Option<Known>> {
