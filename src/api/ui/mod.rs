@@ -232,7 +232,7 @@ impl Console {
         let none = HeaderMap::new();
         match self
             .auth
-            .caller(&self.store, &Method::GET, "/ui/", &none)
+            .caller(&self.store, None, &Method::GET, "/ui/", &none)
             .await
         {
             Ok(Caller::Open) => match super::origin::cross_site(headers, self.scheme()) {
@@ -323,7 +323,7 @@ impl Console {
         }
         match self
             .auth
-            .caller(&self.store, &Method::GET, "/ui/", &headers)
+            .caller(&self.store, None, &Method::GET, "/ui/", &headers)
             .await
         {
             Ok(Caller::Key { name, role }) if role >= Role::Reader => {
