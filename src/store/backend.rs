@@ -264,84 +264,8 @@ impl Store {
             Store::Json(s) => s.check_with(repair, progress)?,
             _ => self.backend().check(repair)?,
         };
-        self.check_events(&mut report.findings)?;
+        super::events::check(self, &mut report.findings)?;
         Ok(report)
-    }
-
-    /// Verify the event chain from the first event to the last, a segment
-    /// at a time (bounded memory): each event's sequence, id, previous
-    /// hash and hash. A changed, removed, added or reordered event is
-    /// reported by its id (or its place), once per break of the chain.
-    fn check_events(&self, findings: &mut Vec<super::report::Finding>) -> Result<()> {
-        const CHUNK: u64 = 1024;
-        let last = self.events_last()?;
-        // The directory's head is its last line: events cut from the end
-        // leave the record index naming them.
-        if let Store::Json(s) = self {
-            let indexed = s.indexed_last()?;
-            if indexed > last {
-                findings.push(super::report::Finding {
-                    path: "events".into(),
-                    problem: format!(
-                        "the event log ends at sequence {last} but its record index names events up to {indexed}: events were removed from its end"
-                    ),
-                    repairable: false,
-                });
-            }
-        }
-        let mut prev = event::GENESIS.to_string();
-        let mut seq = 1;
-        let mut expect = 1;
-        let mut reported = 0;
-        let mut report = |problem: String| {
-            reported += 1;
-            if reported <= 100 {
-                findings.push(super::report::Finding {
-                    path: "events".into(),
-                    problem,
-                    repairable: false,
-                });
-            }
-        };
-        while seq <= last {
-            let to = (seq + CHUNK - 1).min(last);
-            let lines = self.event_lines(seq, to)?;
-            if lines.len() as u64 != to - seq + 1 {
-                report(format!(
-                    "the event log holds {} of the events {seq}..{to} (the head says {last}): events were removed",
-                    lines.len()
-                ));
-            }
-            for line in &lines {
-                match event::verify(line, expect, &prev) {
-                    Ok(e) => prev = e.hash,
-                    Err(problem) => {
-                        let parsed = event::parse(line);
-                        let id = parsed
-                            .as_ref()
-                            .map(|e| e.event_id.clone())
-                            .unwrap_or_else(|_| format!("at sequence {expect}"));
-                        report(format!("event {id}: {problem}"));
-                        // Carry on from what the line says, so that one
-                        // break is reported once.
-                        if let Ok(e) = parsed {
-                            prev = e.hash;
-                            expect = e.sequence;
-                        }
-                    }
-                }
-                expect += 1;
-            }
-            seq = to + 1;
-        }
-        if reported > 100 {
-            findings.push(super::report::Finding {
-                path: "events".into(),
-                problem: format!("and {} more breaks of the event chain", reported - 100),
-                repairable: false,
-            });
-        }
-        Ok(())
     }
 
     /// The API key whose secret's SHA-256 is `hash` (see [`Storage::api_key`]).

@@ -12,7 +12,11 @@ use serde::Serialize;
 
 pub use crate::model::event::{Event, GENESIS, NewEvent, sequence_of, verify};
 
+use super::Store;
+use super::report::Finding;
+use crate::error::Result;
 use crate::mask;
+use crate::model::event;
 use crate::model::status;
 use crate::model::txn::TxnFile;
 use crate::model::{Address, Customer, Profile};
@@ -196,6 +200,82 @@ pub fn txn(by: &Author, before: Option<&TxnFile>, after: &TxnFile, out: &mut Vec
     {
         out.push(event(by, ty, tid, c, t));
     }
+}
+
+/// Verify the event chain from the first event to the last, a segment
+/// at a time (bounded memory): each event's sequence, id, previous
+/// hash and hash. A changed, removed, added or reordered event is
+/// reported by its id (or its place), once per break of the chain.
+pub fn check(store: &Store, findings: &mut Vec<Finding>) -> Result<()> {
+    const CHUNK: u64 = 1024;
+    let last = store.events_last()?;
+    // The directory's head is its last line: events cut from the end
+    // leave the record index naming them.
+    if let Store::Json(s) = store {
+        let indexed = s.indexed_last()?;
+        if indexed > last {
+            findings.push(Finding {
+                path: "events".into(),
+                problem: format!(
+                    "the event log ends at sequence {last} but its record index names events up to {indexed}: events were removed from its end"
+                ),
+                repairable: false,
+            });
+        }
+    }
+    let mut prev = event::GENESIS.to_string();
+    let mut seq = 1;
+    let mut expect = 1;
+    let mut reported = 0;
+    let mut report = |problem: String| {
+        reported += 1;
+        if reported <= 100 {
+            findings.push(Finding {
+                path: "events".into(),
+                problem,
+                repairable: false,
+            });
+        }
+    };
+    while seq <= last {
+        let to = (seq + CHUNK - 1).min(last);
+        let lines = store.event_lines(seq, to)?;
+        if lines.len() as u64 != to - seq + 1 {
+            report(format!(
+                "the event log holds {} of the events {seq}..{to} (the head says {last}): events were removed",
+                lines.len()
+            ));
+        }
+        for line in &lines {
+            match event::verify(line, expect, &prev) {
+                Ok(e) => prev = e.hash,
+                Err(problem) => {
+                    let parsed = event::parse(line);
+                    let id = parsed
+                        .as_ref()
+                        .map(|e| e.event_id.clone())
+                        .unwrap_or_else(|_| format!("at sequence {expect}"));
+                    report(format!("event {id}: {problem}"));
+                    // Carry on from what the line says, so that one
+                    // break is reported once.
+                    if let Ok(e) = parsed {
+                        prev = e.hash;
+                        expect = e.sequence;
+                    }
+                }
+            }
+            expect += 1;
+        }
+        seq = to + 1;
+    }
+    if reported > 100 {
+        findings.push(Finding {
+            path: "events".into(),
+            problem: format!("and {} more breaks of the event chain", reported - 100),
+            repairable: false,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
