@@ -88,6 +88,17 @@ fn concurrent_creates_share_commits_beside_cli_writers_and_all_land() {
     let check = env.run(&["store", "check"]);
     assert_eq!(check.code, 0, "{check:?}");
     assert_eq!(check.json["data"][0]["customers"], n);
+    // One event per create, grouped or not, in one gapless chain (which
+    // store check verified): each profile's created event, once.
+    let events = env.run(&["events", "list", "--all"]);
+    assert_eq!(events.code, 0, "{events:?}");
+    let mut recorded: Vec<&str> = events
+        .data()
+        .iter()
+        .map(|e| e["record_id"].as_str().unwrap())
+        .collect();
+    recorded.sort();
+    assert_eq!(recorded, ids, "each create recorded its event once");
 }
 
 #[test]
