@@ -25,24 +25,24 @@ function __fish_payctl_using_subcommand
 end
 
 complete -c payctl -n "__fish_payctl_needs_command" -l data-dir -d 'The store (default: the platform data dir, ~/.local/share/payctl on Linux)' -r -F
-complete -c payctl -n "__fish_payctl_needs_command" -l database-url -d 'A PostgreSQL database as the store instead of a directory: postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable, prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for the CA of verify-*). The first command creates the schema in an empty database. --data-dir is then not used' -r
-complete -c payctl -n "__fish_payctl_needs_command" -s o -l output -d 'Output format [default: table on a terminal, else json]' -r -f -a "table\t''
+complete -c payctl -n "__fish_payctl_needs_command" -l database-url -d 'A PostgreSQL database as the store instead of --data-dir: postgresql://user:password@host:port/dbname[?sslmode=…&sslrootcert=PATH]' -r
+complete -c payctl -n "__fish_payctl_needs_command" -s o -l output -d 'Output format: table, json, jsonl (one record per line) or id [default: table on a terminal, else json]' -r -f -a "table\t''
 json\t''
 jsonl\t'JSON Lines: one record per line (the records of `data`, nothing else); a failure is still the envelope'
 id\t''"
-complete -c payctl -n "__fish_payctl_needs_command" -l context -d 'The context of the config file to use (see `payctl config`) [default: the file\'s current-context]; flags and environment variables still win over it' -r
-complete -c payctl -n "__fish_payctl_needs_command" -l actor -d 'Name written to created_by / modified_by [default: the OS user name]; 1-64 characters, no control or invisible format characters' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l context -d 'The context of the config file to use (see `payctl config`) [default: its current-context]' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l actor -d 'Name written to created_by / modified_by, 1-64 characters [default: the OS user name]' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l lock-timeout -d 'Seconds to wait for another payctl that holds the store' -r
 complete -c payctl -n "__fish_payctl_needs_command" -l color -d 'Colour: auto, always, never (NO_COLOR is respected)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c payctl -n "__fish_payctl_needs_command" -l base-url -d 'Remote mode: send each command to the service at URL (`payctl serve` or the real {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`' -r
-complete -c payctl -n "__fish_payctl_needs_command" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange with the service (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the outcome is unknown) once the request went out; exit 3 either way' -r
-complete -c payctl -n "__fish_payctl_needs_command" -l ca-cert -d 'Remote mode over https://: trust the service\'s certificate through the CA certificates of this PEM file, and only those (a private CA), instead of the public roots' -r -F
-complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT set to anything but empty, 0, false, no or off means the same'
+complete -c payctl -n "__fish_payctl_needs_command" -l base-url -d 'Remote mode: send each command to the service at URL; PAYCTL_TOKEN is its bearer token' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l http-timeout -d 'Remote mode: seconds to wait for each phase of an exchange (then 30007 when nothing was sent, 30020 once the request went out)' -r
+complete -c payctl -n "__fish_payctl_needs_command" -l ca-cert -d 'Remote mode over https://: trust only the CA certificates of this PEM file' -r -F
+complete -c payctl -n "__fish_payctl_needs_command" -l no-input -d 'Never prompt (prompts happen only when stdin is a terminal)'
 complete -c payctl -n "__fish_payctl_needs_command" -l no-headers -d 'Tables without their header row and page footer (rows only, for `awk` and `cut`)'
 complete -c payctl -n "__fish_payctl_needs_command" -s y -l yes -d 'Confirm destructive commands without asking'
-complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c payctl -n "__fish_payctl_needs_command" -s h -l help -d 'Print help'
 complete -c payctl -n "__fish_payctl_needs_command" -s V -l version -d 'Print version'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "profile" -d 'Customer profiles (/customer-profiles)'
 complete -c payctl -n "__fish_payctl_needs_command" -f -a "address" -d 'Addresses of a customer profile (/customer-profiles/{id}/addresses)'

@@ -218,11 +218,8 @@ pub struct GlobalArgs {
     /// The store (default: the platform data dir, ~/.local/share/payctl on Linux)
     #[arg(long, env = "PAYCTL_DATA_DIR", global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
-    /// A PostgreSQL database as the store instead of a directory:
-    /// postgresql://user:password@host:port/dbname (also postgres://; ?sslmode=disable,
-    /// prefer (the default), require, verify-ca or verify-full, and sslrootcert=PATH for
-    /// the CA of verify-*). The first command creates the schema in
-    /// an empty database. --data-dir is then not used
+    /// A PostgreSQL database as the store instead of --data-dir:
+    /// postgresql://user:password@host:port/dbname[?sslmode=…&sslrootcert=PATH]
     #[arg(
         long,
         env = "PAYCTL_DATABASE_URL",
@@ -231,7 +228,8 @@ pub struct GlobalArgs {
         value_name = "URL"
     )]
     pub database_url: Option<String>,
-    /// Output format [default: table on a terminal, else json]
+    /// Output format: table, json, jsonl (one record per line) or id [default: table on a
+    /// terminal, else json]
     #[arg(
         short = 'o',
         long,
@@ -239,11 +237,12 @@ pub struct GlobalArgs {
         ignore_case = true,
         global = true,
         value_enum,
+        hide_possible_values = true,
         value_name = "FORMAT"
     )]
     pub output: Option<Format>,
-    /// The context of the config file to use (see `payctl config`) [default: the file's
-    /// current-context]; flags and environment variables still win over it
+    /// The context of the config file to use (see `payctl config`) [default: its
+    /// current-context]
     #[arg(
         long,
         env = "PAYCTL_CONTEXT",
@@ -252,8 +251,7 @@ pub struct GlobalArgs {
         add = clap_complete::ArgValueCompleter::new(complete::contexts)
     )]
     pub context: Option<String>,
-    /// Name written to created_by / modified_by [default: the OS user name]; 1-64
-    /// characters, no control or invisible format characters
+    /// Name written to created_by / modified_by, 1-64 characters [default: the OS user name]
     #[arg(
         long,
         env = "PAYCTL_ACTOR",
@@ -262,8 +260,7 @@ pub struct GlobalArgs {
         value_name = "NAME"
     )]
     pub actor: Option<String>,
-    /// Never prompt (prompts happen only when stdin is a terminal). PAYCTL_NO_INPUT
-    /// set to anything but empty, 0, false, no or off means the same.
+    /// Never prompt (prompts happen only when stdin is a terminal)
     #[arg(long, env = "PAYCTL_NO_INPUT", global = true, action = clap::ArgAction::SetTrue,
           value_parser = clap::builder::FalseyValueParser::new())]
     pub no_input: bool,
@@ -277,19 +274,16 @@ pub struct GlobalArgs {
     #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", allow_negative_numbers = true, value_parser = args::parse_secs)]
     pub lock_timeout: f64,
     /// Colour: auto, always, never (NO_COLOR is respected)
-    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN", hide_possible_values = true)]
     pub color: ColorWhen,
-    /// Remote mode: send each command to the service at URL (`payctl serve` or the real
-    /// {base_url}) instead of the local store; PAYCTL_TOKEN is sent as `Authorization: Bearer`
+    /// Remote mode: send each command to the service at URL; PAYCTL_TOKEN is its bearer token
     #[arg(long, env = "PAYCTL_BASE_URL", global = true, value_name = "URL")]
     pub base_url: Option<String>,
-    /// Remote mode: seconds to wait for each phase of an exchange with the service
-    /// (connecting, sending, the answer). Then 30007 when nothing was sent, 30020 (the
-    /// outcome is unknown) once the request went out; exit 3 either way
+    /// Remote mode: seconds to wait for each phase of an exchange (then 30007 when nothing
+    /// was sent, 30020 once the request went out)
     #[arg(long, global = true, default_value_t = 30.0, value_name = "SECS", value_parser = args::parse_secs)]
     pub http_timeout: f64,
-    /// Remote mode over https://: trust the service's certificate through the CA certificates
-    /// of this PEM file, and only those (a private CA), instead of the public roots
+    /// Remote mode over https://: trust only the CA certificates of this PEM file
     #[arg(long, env = "PAYCTL_CA_CERT", global = true, value_name = "FILE")]
     pub ca_cert: Option<PathBuf>,
 }
