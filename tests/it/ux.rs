@@ -1116,6 +1116,18 @@ fn every_option_has_help_and_globals_come_last() {
         .expect("a heading of their own");
     let data_dir = help.find("--data-dir").expect("a global option");
     assert!(own < globals && globals < data_dir, "{help}");
+    // A help that reads at a glance: one line or two an option, no
+    // repeated value lists (the issue counted 123 lines here).
+    for args in [
+        ["instrument", "update", "--help"],
+        ["profile", "create", "--help"],
+    ] {
+        let o = Command::new(bin()).args(args).output().unwrap();
+        let help = String::from_utf8_lossy(&o.stdout);
+        let lines = help.lines().count();
+        assert!(lines <= 80, "{args:?}: {lines} lines\n{help}");
+        assert!(!help.contains("Possible values:"), "{args:?}\n{help}");
+    }
 }
 
 // ---------------------------------------------------------------- smaller things
