@@ -14,7 +14,9 @@
 //! All three are written by the commit that makes the change, through its
 //! journal (appends and a put), so a crash leaves the change with its events
 //! or neither. `store check` verifies the chain; `--repair` never rewrites
-//! the log (the record buckets are derived and rebuilt from it).
+//! the log. (The record buckets are derived from it, but nothing rebuilds
+//! them yet: a bucket lost by hand hides its records' events from
+//! `history`, never from the log.)
 
 use serde::{Deserialize, Serialize};
 
