@@ -237,8 +237,10 @@ fn rand_suffix() -> u64 {
         .unwrap_or(0)
 }
 
-/// The URL of a fresh, empty database, or `None` (after saying why on
-/// stderr) when no PostgreSQL can be started outside CI.
+/// The URL of a fresh, empty database. A test that needs one is
+/// `#[ignore = "needs PostgreSQL"]`; run, it fails when no PostgreSQL can be
+/// started (never passes by skipping). (An `Option` for its callers' `let …
+/// else`, always `Some`.)
 pub fn fresh_database(test: &str) -> Option<String> {
     let server = SERVER.get_or_init(|| start(false));
     let server = match server {
@@ -316,8 +318,8 @@ fn start_bouncer(server: &Server) -> Result<u16, String> {
 }
 
 /// A fresh database as `(direct URL, URL through PgBouncer in session
-/// mode)`, or `None` (after saying why) when PostgreSQL or PgBouncer is
-/// missing outside CI. In CI both are installed (.ci/run) and required.
+/// mode)`; like [`fresh_database`], it fails the test when PostgreSQL or
+/// PgBouncer is missing (.ci/run installs both).
 pub fn pooled_database(test: &str) -> Option<(String, String)> {
     let direct = fresh_database(test)?;
     let server = SERVER.get().and_then(|s| s.as_ref().ok())?;
