@@ -77,12 +77,7 @@ impl Filter {
     }
 
     fn matches(&self, e: &Event, since: Option<&str>) -> bool {
-        (self.types.is_empty()
-            || self
-                .types
-                .iter()
-                .any(|g| event::type_matches(g, &e.event_type)))
-            && self.record_id.as_ref().is_none_or(|r| *r == e.record_id)
+        self.matches_fields(&e.event_type, &e.record_id)
             && since.is_none_or(|s| e.created_datetime.as_str() >= s)
     }
 }

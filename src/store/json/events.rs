@@ -40,9 +40,19 @@ struct Head {
 /// about 1 KB; a longer last line is read whole).
 const TAIL: u64 = 64 * 1024;
 
+/// The segment that holds `sequence` (from 1).
+fn segment_of(sequence: u64) -> u64 {
+    (sequence - 1) / SEGMENT
+}
+
+/// The file of segment `n`.
+fn segment_file(n: u64) -> String {
+    format!("{EVENTS_LOG}/{n:08}.jsonl")
+}
+
 /// The segment file of `sequence` (from 1).
 pub(crate) fn segment_rel(sequence: u64) -> String {
-    format!("{EVENTS_LOG}/{:08}.jsonl", (sequence - 1) / SEGMENT)
+    segment_file(segment_of(sequence))
 }
 
 /// The bucket of a record's events: one of 256, by the low byte of the
@@ -62,9 +72,7 @@ impl JsonStore {
         };
         let head: Head = serde_json::from_slice(&bytes)
             .map_err(|e| Error::corrupt(&path, format!("not an event head: {e}")))?;
-        let seg = self
-            .root
-            .join(format!("{EVENTS_LOG}/{:08}.jsonl", head.segment));
+        let seg = self.root.join(segment_file(head.segment));
         let Some(line) = self.last_line(&seg)? else {
             return Err(Error::corrupt(
                 &seg,
@@ -123,7 +131,7 @@ impl JsonStore {
         let mut seq = from.max(1);
         while seq <= to {
             let rel = segment_rel(seq);
-            let first = (seq - 1) / SEGMENT * SEGMENT + 1;
+            let first = segment_of(seq) * SEGMENT + 1;
             let path = self.root.join(&rel);
             let bytes = self.read_bytes(&path)?.unwrap_or_default();
             let text = String::from_utf8_lossy(&bytes);
@@ -183,9 +191,9 @@ impl JsonStore {
         let mut out = Vec::with_capacity(seqs.len());
         let mut i = 0;
         while i < seqs.len() {
-            let seg = (seqs[i] - 1) / SEGMENT;
+            let seg = segment_of(seqs[i]);
             let mut j = i;
-            while j < seqs.len() && (seqs[j] - 1) / SEGMENT == seg {
+            while j < seqs.len() && segment_of(seqs[j]) == seg {
                 j += 1;
             }
             let lines = self.event_lines(seqs[i], seqs[j - 1])?;
@@ -245,7 +253,6 @@ impl JsonTx<'_> {
     /// The head names the segment of `last` when the events after `first`
     /// started it (or the log).
     fn point_head(&mut self, first: u64, last: u64) {
-        let segment_of = |seq: u64| (seq - 1) / SEGMENT;
         if last > first && (first == 0 || segment_of(first) != segment_of(last)) {
             let head = Head {
                 segment: segment_of(last),
