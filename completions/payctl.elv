@@ -420,7 +420,7 @@ set edit:completion:arg-completer[payctl] = {|@words|
             cand --template 'transaction_template_id: a trt_ id or a template name of the application'
             cand --reason 'transaction_status_reason'
             cand --tag 'A transaction_tags entry (repeatable, at most 50; replaces the tags of --body)'
-            cand --param 'A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable'
+            cand --param 'A parameter value: NAME=CSP:AMOUNT[:PIN] (@source_customers, @targets; PIN the account_id) or NAME=AMOUNT (@facilitator); repeatable'
             cand --check 'A @target_checks value: ''AMOUNT;key=value;…'' (see below); repeatable'
             cand --timeout 'Seconds to wait with --wait; then the answer is printed as without --wait, 30005 (Timed out) on stderr says what is still pending, and the exit code is 4'
             cand --idempotency-key 'Make a retry safe: a create given a KEY used in the last 24 hours for the same request (same command, ids and body) answers that request''s id and changes nothing; for another request it is refused (21005). 1-255 ASCII letters, digits or - _ . : ~ + / ='

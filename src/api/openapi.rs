@@ -233,7 +233,8 @@ pub(crate) fn rule(name: &str) -> Option<Value> {
             "description": format!("greater than 0, at most {} decimal places as written (`5.000` is refused like `0.001`), at most {} digits before the decimal point; kept exactly as sent. Send it as a JSON number written in decimal (`19.99`), from a decimal type rather than a binary float", rules::AMOUNT_PLACES, rules::AMOUNT_INT_DIGITS)})
         }
         "account_id" => {
-            json!({"type": "null", "description": "never accepted in a request: it is always null"})
+            json!({"type": ["string", "null"], "minLength": 1,
+            "description": "`@source_customers` and `@targets` values only (null elsewhere): the id of one of the value's customer's payment instruments, which the step then must use (it must be Active and of the step's type when the worker runs it); null lets any of the customer's instruments do"})
         }
         "customer_profile_individual" => schema_ref("Individual"),
         "payment_instrument_ach" => schema_ref("Ach"),

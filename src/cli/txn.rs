@@ -20,10 +20,11 @@ use crate::output::Response;
 const CREATE_HELP: &str = "\
 Parameters (docs/src/reference/parameters.md): every parameter must be mapped by a step of
 the template; every step that is not optional needs its parameters.
-  --param @source_customers=CSP:AMOUNT   a source customer, Attached to the program
-  --param @targets=CSP:AMOUNT            a target customer, Attached to the program
-  --param @facilitator=AMOUNT            the Facilitator's portion: an amount only
-  --check 'AMOUNT;KEY=VALUE;…'           a @target_checks value (a check to mail)
+  --param @source_customers=CSP:AMOUNT[:PIN]  a source customer, Attached to the program
+  --param @targets=CSP:AMOUNT[:PIN]           a target customer, Attached to the program
+                                              (PIN, optional: account_id, the instrument to use)
+  --param @facilitator=AMOUNT                 the Facilitator's portion: an amount only
+  --check 'AMOUNT;KEY=VALUE;…'                a @target_checks value (a check to mail)
 Check keys: first_name and last_name, or organization_name (the payee); address_line1,
 address_line2 (optional), city, state_id (a number or a USPS code such as IL), zip,
 country_id (default 1), check_note (optional). Values cannot contain `;`.
@@ -147,7 +148,7 @@ pub struct TxnFields {
     /// A transaction_tags entry (repeatable, at most 50; replaces the tags of --body)
     #[arg(long = "tag", value_name = "K=V", value_parser = parse_tag)]
     pub tags: Vec<Tag>,
-    /// A parameter value: NAME=CSP:AMOUNT (@source_customers, @targets) or NAME=AMOUNT (@facilitator); repeatable
+    /// A parameter value: NAME=CSP:AMOUNT[:PIN] (@source_customers, @targets; PIN the account_id) or NAME=AMOUNT (@facilitator); repeatable
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
     pub params: Vec<ParamArg>,
     /// A @target_checks value: 'AMOUNT;key=value;…' (see below); repeatable
@@ -179,12 +180,20 @@ fn parse_param(s: &str) -> std::result::Result<ParamArg, String> {
         .ok_or("expected NAME=CSP:AMOUNT or NAME=AMOUNT, e.g. @source_customers=csp_…:100.25")?;
     let mut value = Map::new();
     match rest.split_once(':') {
-        Some((csp, amt)) => {
+        Some((csp, tail)) => {
             value.insert(
                 "customer_profile_id".into(),
                 Value::String(csp.trim().to_string()),
             );
+            // `CSP:AMOUNT:PIN` names the instrument (account_id) to use.
+            let (amt, account) = match tail.split_once(':') {
+                Some((amt, pin)) => (amt, Some(pin.trim())),
+                None => (tail, None),
+            };
             value.insert("amount".into(), amount(amt)?);
+            if let Some(pin) = account {
+                value.insert("account_id".into(), Value::String(pin.to_string()));
+            }
         }
         None => {
             // A customer id without `:AMOUNT`: the amount is missing, not malformed.

@@ -66,7 +66,8 @@ pub struct ParamValue {
     #[serde(with = "rust_decimal::serde::arbitrary_precision")]
     #[schemars(schema_with = "super::amount_schema")]
     pub amount: Decimal,
-    /// Always null (the spec's field; never set).
+    /// `@source_customers`, `@targets`: null, or the id (`pin_`) of one of the
+    /// customer's payment instruments, the account the step must use.
     pub account_id: Option<String>,
     /// `@target_checks`: the note of the check.
     pub check_note: Option<String>,

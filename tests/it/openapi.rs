@@ -947,7 +947,7 @@ fn request_schemas_state_the_servers_field_rules() {
     assert_eq!(p["address_type_id"]["maximum"], 3);
     assert_eq!(
         schemas["ParameterValue"]["properties"]["account_id"]["type"],
-        "null"
+        json!(["string", "null"])
     );
     let list = &doc["paths"]["/transactions"]["get"]["parameters"];
     let query = |name: &str| {

@@ -1531,6 +1531,100 @@ fn ach_funding_needs_the_sources_funding_instrument() {
     }
 }
 
+/// `account_id` names one of the customer's instruments: it is checked when
+/// the transaction is created, stored, shown, and the worker needs that very
+/// instrument (Active, of the step's type), not just any.
+#[test]
+fn account_id_names_one_of_the_customers_instruments() {
+    let fx = Fx::new();
+    let a = fx.attached("cust-0001");
+    let b = fx.attached("cust-0002");
+    let a_funding = fx.instrument(&a, 1);
+    let a_withdrawal = fx.instrument(&a, 2);
+    let b_funding = fx.instrument(&b, 1);
+    let named = |csp: &str, pin: &str| with(&cust(csp, json!(1)), "account_id", Some(json!(pin)));
+
+    // Another customer's instrument, an unknown id, a wrong type of value.
+    for pin in [b_funding.as_str(), "pin_doesnotexist", ""] {
+        let o = fx.refused(
+            &fx.body(
+                "ach_funding",
+                &[("@source_customers", json!([named(&a, pin)]))],
+            ),
+            10001,
+            &format!("{VP}.account_id"),
+        );
+        o.mentions("payment instrument");
+    }
+    fx.refused(
+        &fx.body(
+            "ach_funding",
+            &[(
+                "@source_customers",
+                json!([with(&cust(&a, json!(1)), "account_id", Some(json!(7)))]),
+            )],
+        ),
+        10005,
+        &format!("{VP}.account_id"),
+    );
+    // Values without a customer carry no account.
+    let with_facilitator = fx.body(
+        "internal_transfer",
+        &[
+            ("@source_customers", json!([cust(&a, json!(3))])),
+            ("@targets", json!([cust(&b, json!(2))])),
+            (
+                "@facilitator",
+                json!([{"amount": 1, "account_id": a_funding.clone()}]),
+            ),
+        ],
+    );
+    let o = fx.create(&with_facilitator);
+    assert_eq!(o.code, 1, "{o:?}");
+    o.mentions("account_id").mentions("@facilitator");
+
+    // The customer's own instrument: stored and shown as sent.
+    let good = fx.accepted(&fx.body(
+        "ach_funding",
+        &[("@source_customers", json!([named(&a, &a_funding)]))],
+    ));
+    let p = fx.params(&good);
+    assert_eq!(
+        p[0]["transaction_parameter_values"][0]["account_id"],
+        a_funding
+    );
+    // Its Withdrawal instrument exists, but a Funding step cannot use it,
+    // although the customer has an Active Funding instrument too.
+    let wrong = fx.accepted(&fx.body(
+        "ach_funding",
+        &[("@source_customers", json!([named(&a, &a_withdrawal)]))],
+    ));
+    // The flag form `CSP:AMOUNT:PIN` says the same.
+    let flag = format!("@source_customers={a}:1.50:{a_funding}");
+    let o = fx.env.run(&common::txn_create_args(
+        &fx.prm,
+        "ach_funding",
+        &[flag.as_str()],
+    ));
+    assert_eq!(o.code, 0, "{o:?}");
+    let by_flag = o.id();
+    assert_eq!(
+        fx.params(&by_flag)[0]["transaction_parameter_values"][0]["account_id"],
+        a_funding
+    );
+
+    fx.worker();
+    assert_eq!(statuses(&fx.steps(&good)), [60]);
+    assert_eq!(statuses(&fx.steps(&by_flag)), [60]);
+    let steps = fx.steps(&wrong);
+    assert_eq!(statuses(&steps), [70]);
+    let reason = steps[0]["transaction_step_status_reason"].as_str().unwrap();
+    assert!(
+        reason.contains(&a_withdrawal) && reason.contains("Active Funding"),
+        "{reason}"
+    );
+}
+
 #[test]
 fn funding_and_payout_without_funding_cancels_later_steps() {
     let fx = Fx::new();

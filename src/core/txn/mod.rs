@@ -14,7 +14,9 @@
 //!   symbols; a key may occur once.
 //! - Value objects may carry every field of the stored parameters (so a
 //!   record read back can be sent again): fields that do not apply to the
-//!   parameter must be null or absent, `account_id` always.
+//!   parameter must be null or absent. `account_id` of a customer value is
+//!   null or one of that customer's instruments (`pin_`); the worker then
+//!   needs that very instrument Active and of the step's type.
 //! - `@target_checks` values need `country_id` (only 1). `address_line2` and
 //!   `check_note` are optional, up to 256 characters, empty allowed.
 //! - Amounts are kept as sent (`100.50` stays `100.50`); an exponent form such

@@ -127,13 +127,18 @@ fn generate(file: &TxnFile, template: &Template, now: &str) -> Vec<Step> {
         .collect()
 }
 
-/// The customer ids of parameter `name`.
-fn customers_of<'f>(file: &'f TxnFile, name: Option<&str>) -> Vec<&'f str> {
+/// The customer ids of parameter `name`, each with the `account_id` its
+/// value names (`None`: any of the customer's instruments will do).
+fn customers_of<'f>(file: &'f TxnFile, name: Option<&str>) -> Vec<(&'f str, Option<&'f str>)> {
     file.parameters
         .iter()
         .filter(|p| Some(p.transaction_parameter_name.as_str()) == name)
         .flat_map(|p| &p.transaction_parameter_values)
-        .filter_map(|v| v.customer_profile_id.as_deref())
+        .filter_map(|v| {
+            v.customer_profile_id
+                .as_deref()
+                .map(|c| (c, v.account_id.as_deref()))
+        })
         .collect()
 }
 
@@ -165,30 +170,42 @@ fn blocker(
         _ => return Ok(None),
     };
     let mut missing: Vec<&str> = Vec::new();
-    for cid in customers_of(file, param) {
-        if missing.contains(&cid) {
+    let mut named: Vec<(&str, &str)> = Vec::new();
+    for (cid, account) in customers_of(file, param) {
+        if missing.contains(&cid) || account.is_some_and(|a| named.contains(&(cid, a))) {
             continue;
         }
-        let has = tx.customer(cid)?.is_some_and(|c| {
-            c.instruments.iter().any(|i| {
-                i.payment_instrument_type_id == itype
-                    && i.payment_instrument_status_id == status::instrument::ACTIVE
-            })
-        });
-        if !has {
-            missing.push(cid);
+        let usable = |i: &crate::model::customer::Instrument| {
+            i.payment_instrument_type_id == itype
+                && i.payment_instrument_status_id == status::instrument::ACTIVE
+                && account.is_none_or(|a| a == i.payment_instrument_id)
+        };
+        let has = tx
+            .customer(cid)?
+            .is_some_and(|c| c.instruments.iter().any(usable));
+        match (has, account) {
+            (true, _) => {}
+            (false, Some(a)) => named.push((cid, a)),
+            (false, None) => missing.push(cid),
         }
     }
-    Ok(match missing.as_slice() {
-        [] => None,
-        [one] => Some(format!(
+    let mut why: Vec<String> = Vec::new();
+    match missing.as_slice() {
+        [] => {}
+        [one] => why.push(format!(
             "Customer Profile {one} has no Active {label} payment instrument."
         )),
-        many => Some(format!(
+        many => why.push(format!(
             "Customer Profiles {} have no Active {label} payment instrument.",
             many.join(", ")
         )),
-    })
+    }
+    for (cid, account) in named {
+        why.push(format!(
+            "Payment instrument {account} of Customer Profile {cid} (its account_id) is not an Active {label} payment instrument."
+        ));
+    }
+    Ok((!why.is_empty()).then(|| why.join(" ")))
 }
 
 /// Run the Pending steps in sequence and settle the transaction; `false`

@@ -75,6 +75,26 @@ fn empty_value(amount: Decimal) -> ParamValue {
     }
 }
 
+/// `account_id` of a customer value: null, or the id of one of that
+/// customer's payment instruments (the worker then checks that very
+/// instrument, see [`super::process`]).
+fn account_of(errs: &mut Errors, v: &Obj, c: &Customer) -> Option<String> {
+    let id = v.string("account_id", errs)?;
+    if c.instruments.iter().any(|i| i.payment_instrument_id == id) {
+        Some(id.to_string())
+    } else {
+        errs.invalid_hinted(
+            &v.at("account_id"),
+            format!(
+                "is not a payment instrument of customer profile {}: it must be null or the id of one of its payment instruments",
+                c.id()
+            ),
+            &format!("see `payctl instrument list {}`", c.id()),
+        );
+        None
+    }
+}
+
 /// Looks up customers once each while a body is validated.
 pub(super) struct Customers<'s> {
     pub(super) store: &'s Store,
@@ -112,18 +132,12 @@ pub(super) fn value(
             None
         }
     };
-    forbid(
-        errs,
-        v,
-        &["account_id"],
-        "is not accepted in a request (it is always null)",
-    );
     let mut out = amount.map(empty_value);
     match kind {
         None => {}
         Some(Kind::Amount) => {
             let why = format!("is not used by {name} values: they carry an amount only");
-            forbid(errs, v, &["customer_profile_id"], &why);
+            forbid(errs, v, &["customer_profile_id", "account_id"], &why);
             forbid(errs, v, CHECK_ONLY, &why);
         }
         Some(Kind::Customer) => {
@@ -166,8 +180,10 @@ pub(super) fn value(
                                 format!("{} ({state})", crate::error::title(code::NOT_ATTACHED)),
                             );
                         }
+                        let account = account_of(errs, v, c);
                         if let Some(o) = out.as_mut() {
                             o.customer_profile_id = Some(cid.to_string());
+                            o.account_id = account;
                         }
                     }
                 },
@@ -182,7 +198,7 @@ pub(super) fn value(
             let why = format!(
                 "is not used by {name} values: they carry an amount, a payee and a US address"
             );
-            forbid(errs, v, &["customer_profile_id"], &why);
+            forbid(errs, v, &["customer_profile_id", "account_id"], &why);
             let first_name = opt_text(errs, v, "first_name", 1, rules::NAME_MAX);
             let last_name = opt_text(errs, v, "last_name", 1, rules::NAME_MAX);
             let organization_name = opt_text(errs, v, "organization_name", 1, rules::NAME_MAX);
