@@ -246,9 +246,9 @@ impl Store {
         self.backend().armed().disarm()
     }
 
-    /// `store check [--repair]`.
     /// `store check [--repair]`: the backend's own check, then the event
-    /// chain's (which `--repair` never rewrites).
+    /// chain's (`--repair` never rewrites the log; it rebuilds the JSON
+    /// directory's record index of it).
     pub fn check(&self, repair: bool) -> Result<Report> {
         self.check_with(repair, &|_, _| {})
     }
@@ -264,7 +264,8 @@ impl Store {
             Store::Json(s) => s.check_with(repair, progress)?,
             _ => self.backend().check(repair)?,
         };
-        super::events::check(self, &mut report.findings)?;
+        let rebuilt = super::events::check(self, &mut report.findings, repair)?;
+        report.repaired.extend(rebuilt);
         Ok(report)
     }
 

@@ -206,14 +206,16 @@ pub fn txn(by: &Author, before: Option<&TxnFile>, after: &TxnFile, out: &mut Vec
 /// at a time (bounded memory): each event's sequence, id, previous
 /// hash and hash. A changed, removed, added or reordered event is
 /// reported by its id (or its place), once per break of the chain.
-pub fn check(store: &Store, findings: &mut Vec<Finding>) -> Result<()> {
+pub fn check(store: &Store, findings: &mut Vec<Finding>, repair: bool) -> Result<Vec<String>> {
     const CHUNK: u64 = 1024;
     let last = store.events_last()?;
     // The directory's head is its last line: events cut from the end
     // leave the record index naming them.
+    let mut cut = false;
     if let Store::Json(s) = store {
         let indexed = s.indexed_last()?;
         if indexed > last {
+            cut = true;
             findings.push(Finding {
                 path: "events".into(),
                 problem: format!(
@@ -223,6 +225,9 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>) -> Result<()> {
             });
         }
     }
+    // What the JSON directory's record buckets must hold, from the log.
+    let mut sums =
+        matches!(store, Store::Json(_)).then(crate::store::json::events::BucketSums::new);
     let mut prev = event::GENESIS.to_string();
     let mut seq = 1;
     let mut expect = 1;
@@ -248,7 +253,12 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>) -> Result<()> {
         }
         for line in &lines {
             match event::verify(line, expect, &prev) {
-                Ok(e) => prev = e.hash,
+                Ok(e) => {
+                    if let Some(sums) = sums.as_mut() {
+                        sums.add(&e.record_id, e.sequence);
+                    }
+                    prev = e.hash;
+                }
                 Err(problem) => {
                     let parsed = event::parse(line);
                     let id = parsed
@@ -259,6 +269,9 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>) -> Result<()> {
                     // Carry on from what the line says, so that one
                     // break is reported once.
                     if let Ok(e) = parsed {
+                        if let Some(sums) = sums.as_mut() {
+                            sums.add(&e.record_id, e.sequence);
+                        }
                         prev = e.hash;
                         expect = e.sequence;
                     }
@@ -275,7 +288,34 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>) -> Result<()> {
             repairable: false,
         });
     }
-    Ok(())
+    // The record index is compared with (and rebuilt from) a log whose
+    // chain holds only: when events were changed, removed or cut, its
+    // buckets are what is left of the evidence, and they stay as they are.
+    let mut repaired = Vec::new();
+    if let (Store::Json(s), Some(sums), false, 0) = (store, sums, cut, reported) {
+        let off = s.record_buckets_off(&sums)?;
+        if !off.is_empty() {
+            let names: Vec<String> = off.iter().map(|b| format!("{b:02x}")).collect();
+            if repair {
+                s.rebuild_record_buckets(&off, last)?;
+                repaired.push(format!(
+                    "rebuilt the event record index (events/records/{{{}}}) from the log",
+                    names.join(",")
+                ));
+            } else {
+                findings.push(Finding {
+                    path: "events/records".into(),
+                    problem: format!(
+                        "{} of the event record index's buckets ({}) do not list the events the log holds for their records: `history` would miss or misname events; `store check --repair` rebuilds them from the log",
+                        off.len(),
+                        names.join(", ")
+                    ),
+                    repairable: true,
+                });
+            }
+        }
+    }
+    Ok(repaired)
 }
 
 #[cfg(test)]

@@ -363,6 +363,93 @@ fn store_check_reports_every_kind_of_tampering_and_repair_never_rewrites_history
     ok(fixture.store_check(false));
 }
 
+/// The record index (`events/records/XX`) is derived from the log: a bucket
+/// lost or edited is named by `store check` and rebuilt by `--repair`, so
+/// that `history` finds every event again; while the chain is broken it is
+/// left as it is (it is evidence then).
+#[test]
+fn store_check_rebuilds_the_record_index_from_an_intact_log() {
+    let fixture = Env::new();
+    let mut ids = Vec::new();
+    for i in 0..6 {
+        let csp = fixture.create_profile(&format!("events-r{i:03}"));
+        ok(fixture.body(
+            &["profile", "update", &csp],
+            &json!({"customer_profile_individual": {"first_name": format!("Renamed{i}")}}),
+        ));
+        ids.push(csp);
+    }
+    let history = |env: &Env, id: &str| -> Vec<u64> {
+        ok(env.run(&["history", id]))
+            .data()
+            .iter()
+            .map(|e| e["sequence"].as_u64().unwrap())
+            .collect()
+    };
+    let want: Vec<Vec<u64>> = ids.iter().map(|id| history(&fixture, id)).collect();
+    assert!(want.iter().all(|h| h.len() == 2), "{want:?}");
+    let records = |env: &Env| env.path().join("events/records");
+    let bucket_of = |env: &Env, id: &str| -> std::path::PathBuf {
+        std::fs::read_dir(records(env))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| std::fs::read_to_string(p).unwrap().contains(id))
+            .expect("a bucket names the record")
+    };
+
+    // A bucket removed: the record's history is empty until the repair.
+    let env = common::clone_env(&fixture);
+    let lost = bucket_of(&env, &ids[0]);
+    std::fs::remove_file(&lost).unwrap();
+    assert!(history(&env, &ids[0]).is_empty());
+    let o = env.store_check(false);
+    assert_eq!(o.code, 3, "{o:?}");
+    o.mentions("events/records").mentions("--repair");
+    let log_before = std::fs::read(log_file(&env)).unwrap();
+    let o = env.store_check(true);
+    assert_eq!(o.code, 0, "{o:?}");
+    assert!(o.stdout.contains("rebuilt the event record index"), "{o:?}");
+    ok(env.store_check(false));
+    for (id, h) in ids.iter().zip(&want) {
+        assert_eq!(&history(&env, id), h, "{id}");
+    }
+    assert_eq!(std::fs::read(log_file(&env)).unwrap(), log_before);
+
+    // A line edited to name another record's event, and a stray line.
+    let env = common::clone_env(&fixture);
+    let path = bucket_of(&env, &ids[1]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let first = want[1][0];
+    // (Another record's event: a sequence past the log's end would read as
+    // events cut from it, which is evidence the repair keeps.)
+    let other = want[0][0];
+    let edited = text.replacen(
+        &format!("{} {first}\n", ids[1]),
+        &format!("{} {other}\n", ids[1]),
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&path, format!("{edited}garbage\n")).unwrap();
+    env.store_check(false)
+        .refused(3, 30006)
+        .mentions("events/records");
+    ok(env.store_check(true));
+    ok(env.store_check(false));
+    assert_eq!(history(&env, &ids[1]), want[1]);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+
+    // A broken chain: the buckets are left as they are by --repair.
+    let env = common::clone_env(&fixture);
+    let mut l = lines_of(&env);
+    l.remove(2);
+    write_lines(&env, &l);
+    let path = bucket_of(&env, &ids[2]);
+    let before = std::fs::read(&path).unwrap();
+    let o = env.store_check(true);
+    assert_ne!(o.code, 0, "{o:?}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
 #[test]
 fn store_migrate_copies_the_log_as_it_is() {
     let env = Env::new();

@@ -14,9 +14,11 @@
 //! All three are written by the commit that makes the change, through its
 //! journal (appends and a put), so a crash leaves the change with its events
 //! or neither. `store check` verifies the chain; `--repair` never rewrites
-//! the log. (The record buckets are derived from it, but nothing rebuilds
-//! them yet: a bucket lost by hand hides its records' events from
-//! `history`, never from the log.)
+//! the log. The record buckets are derived from it: `store check` compares
+//! each with what the log says it holds ([`BucketSums`], 16 bytes a bucket
+//! whatever the log's length) and `--repair` rewrites those that differ from
+//! the log, unless the buckets name events past the log's end (events cut
+//! from it: that evidence is kept).
 
 use serde::{Deserialize, Serialize};
 
@@ -36,9 +38,10 @@ struct Head {
     segment: u64,
 }
 
-/// How much of a segment's end is read to find its last line (an event is
-/// about 1 KB; a longer last line is read whole).
-const TAIL: u64 = 64 * 1024;
+/// How much of a segment's end is read to find its last line (an event of
+/// a profile is about 1 KB; a longer last line is read whole, in larger
+/// windows).
+const TAIL: u64 = 8 * 1024;
 
 /// The segment that holds `sequence` (from 1).
 fn segment_of(sequence: u64) -> u64 {
@@ -85,7 +88,8 @@ impl JsonStore {
 
     /// The last complete line of `path`, as committed (from the overlay of
     /// a group or a pending journal when it names the file, else the end of
-    /// the file on disk).
+    /// the file on disk). Only the line's own bytes are decoded: every
+    /// commit that records events reads it.
     fn last_line(&self, path: &Path) -> Result<Option<String>> {
         let bytes = match self.overlaid(path)? {
             Some(content) => content.unwrap_or_default(),
@@ -114,13 +118,12 @@ impl JsonStore {
                 }
             }
         };
-        let text = String::from_utf8_lossy(&bytes);
-        Ok(text
-            .trim_end_matches('\n')
-            .rsplit('\n')
-            .next()
-            .filter(|l| !l.is_empty())
-            .map(str::to_string))
+        let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let line = match body.iter().rposition(|&b| b == b'\n') {
+            Some(i) => &body[i + 1..],
+            None => body,
+        };
+        Ok((!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned()))
     }
 
     /// The stored lines of the events `from..=to` that exist, in order.
@@ -206,6 +209,78 @@ impl JsonStore {
             i = j;
         }
         Ok(out)
+    }
+}
+
+/// What each record bucket holds, as a count of lines and a wrapping sum
+/// of their hashes: the same whatever the order of the lines.
+pub(crate) struct BucketSums(Vec<(u64, u64)>);
+
+impl BucketSums {
+    pub(crate) fn new() -> Self {
+        BucketSums(vec![(0, 0); 256])
+    }
+
+    /// One line `RECORD_ID SEQUENCE` of bucket `b`.
+    fn add_to(&mut self, b: u8, record_id: &str, sequence: u64) {
+        let e = &mut self.0[usize::from(b)];
+        e.0 += 1;
+        e.1 = e.1.wrapping_add(super::check::h64(&(record_id, sequence)));
+    }
+
+    /// The line an event of the log puts in its record's bucket.
+    pub(crate) fn add(&mut self, record_id: &str, sequence: u64) {
+        self.add_to(keys::bucket(record_id), record_id, sequence);
+    }
+}
+
+impl JsonStore {
+    /// The record buckets whose lines are not those `want` says (from the
+    /// log), in order.
+    pub(crate) fn record_buckets_off(&self, want: &BucketSums) -> Result<Vec<u8>> {
+        let mut off = Vec::new();
+        for b in 0..=255u8 {
+            let mut have = BucketSums::new();
+            let path = self.root.join(format!("{EVENTS_RECORDS}/{b:02x}"));
+            if let Some(bytes) = self.read_bytes(&path)? {
+                for line in String::from_utf8_lossy(&bytes).split_terminator('\n') {
+                    match line.split_once(' ').map(|(r, s)| (r, s.parse::<u64>())) {
+                        Some((r, Ok(seq))) => have.add_to(b, r, seq),
+                        // A line that names no event: never what the log says.
+                        _ => have.add_to(b, line, u64::MAX),
+                    }
+                }
+            }
+            if have.0[usize::from(b)] != want.0[usize::from(b)] {
+                off.push(b);
+            }
+        }
+        Ok(off)
+    }
+
+    /// Rewrite the record buckets `which` from the log's events `1..=last`
+    /// (each file whole and atomically; the lines of the other buckets are
+    /// not kept in memory).
+    pub(crate) fn rebuild_record_buckets(&self, which: &[u8], last: u64) -> Result<()> {
+        const CHUNK: u64 = 1024;
+        let mut lines: BTreeMap<u8, String> = which.iter().map(|&b| (b, String::new())).collect();
+        let mut seq = 1;
+        while seq <= last {
+            let to = (seq + CHUNK - 1).min(last);
+            for line in self.event_lines(seq, to)? {
+                let Ok(e) = event::parse(&line) else { continue };
+                if let Some(text) = lines.get_mut(&keys::bucket(&e.record_id)) {
+                    text.push_str(&format!("{} {}\n", e.record_id, e.sequence));
+                }
+            }
+            seq = to + 1;
+        }
+        let dir = self.root.join(EVENTS_RECORDS);
+        atomic::ensure_dir(&dir)?;
+        for (b, text) in lines {
+            atomic::write_file(&dir.join(format!("{b:02x}")), text.as_bytes())?;
+        }
+        atomic::sync_dir(&dir)
     }
 }
 
