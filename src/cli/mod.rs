@@ -432,13 +432,6 @@ impl Global {
         Ctx::new(&self.actor, chrono::Utc::now().naive_utc())
     }
 
-    fn default_catalog(&self) -> impl FnOnce() -> crate::model::catalog::Catalog + '_ {
-        move || {
-            let ctx = self.ctx();
-            crate::catalog::builtin(crate::model::status::SYSTEM, &ctx.now)
-        }
-    }
-
     /// How a command waits for the store's lock: up to --lock-timeout,
     /// saying on stderr what it waits for, and stopping on the worker's
     /// SIGINT/SIGTERM.
@@ -453,41 +446,48 @@ impl Global {
         }
     }
 
-    fn open(&self, mode: Mode) -> Result<Store> {
-        if let Some(url) = &self.database_url {
-            let (store, opened) = Store::open_database(url, mode, self.default_catalog())?;
-            if opened == Opened::Created {
-                self.ui.err_line(format_args!(
-                    "note: created a new store with the built-in catalog in the database {}",
-                    store.root().display()
-                ));
-            }
-            return Ok(store);
+    /// Where the store is: --data-dir, or --database-url.
+    pub fn place(&self) -> crate::store::Place<'_> {
+        crate::store::Place {
+            data_dir: &self.data_dir,
+            database_url: self.database_url.as_deref(),
         }
-        let (store, opened) = Store::open(
-            &self.data_dir,
+    }
+
+    /// The store, through the one opener ([`crate::store::open()`]); a
+    /// store created or upgraded now is noted on stderr.
+    fn open(&self, mode: Mode) -> Result<Store> {
+        let upgrading = |from| {
+            // (From 7, only the version changes: see `JsonStore::upgrade`.)
+            let what = if from >= 7 {
+                "only its format version changes (one atomic commit)"
+            } else {
+                "its indexes are rebuilt from every record, once (one atomic commit)"
+            };
+            self.ui.err_line(format_args!(
+                "note: upgrading the store at {} from format {from} to {}: {what}",
+                self.data_dir.display(),
+                crate::store::FORMAT_VERSION
+            ))
+        };
+        let (store, opened) = crate::store::open(
+            self.place(),
             mode,
             self.wait(),
-            self.default_catalog(),
-            |from| {
-                // (From 7, only the version changes: see `JsonStore::upgrade`.)
-                let what = if from >= 7 {
-                    "only its format version changes (one atomic commit)"
-                } else {
-                    "its indexes are rebuilt from every record, once (one atomic commit)"
-                };
-                self.ui.err_line(format_args!(
-                    "note: upgrading the store at {} from format {from} to {}: {what}",
-                    self.data_dir.display(),
-                    crate::store::FORMAT_VERSION
-                ))
-            },
+            crate::store::By::Command,
+            upgrading,
         )?;
         if opened == Opened::Created {
-            self.ui.err_line(format_args!(
-                "note: created a new store with the built-in catalog at {}",
-                self.data_dir.display()
-            ));
+            match &self.database_url {
+                Some(_) => self.ui.err_line(format_args!(
+                    "note: created a new store with the built-in catalog in the database {}",
+                    store.root().display()
+                )),
+                None => self.ui.err_line(format_args!(
+                    "note: created a new store with the built-in catalog at {}",
+                    self.data_dir.display()
+                )),
+            }
         }
         Ok(store)
     }
