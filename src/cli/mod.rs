@@ -554,26 +554,31 @@ impl Global {
     }
 
     /// The catalog that the prompts offer and check answers against: the
-    /// store's, or in remote mode the service's programs (never the local
-    /// store's, which may not exist and is not where the create goes). The
-    /// service's age limits are not part of its API: in remote mode the
-    /// prompts accept any plausible date of birth and the service decides.
+    /// programs through the endpoint table (`GET /programs`), so that in
+    /// remote mode they are the service's (never the local store's, which
+    /// may not exist and is not where the create goes). The Facilitator's
+    /// age limits are not part of the API: the local store's are checked at
+    /// the prompt; in remote mode the prompts accept any plausible date of
+    /// birth and the service decides.
     pub fn prompt_catalog(&self) -> Result<crate::model::catalog::Catalog> {
         use crate::model::catalog::{Catalog, Facilitator, Program};
-        if self.remote.is_none() {
-            return self.read()?.catalog();
-        }
-        let mut query = crate::api::endpoints::Params::default();
-        query.page.size = crate::core::paging::MAX_PAGE_SIZE;
-        let records =
-            match self.call(Request::new(crate::api::endpoints::Op::ProgramList).query(query))? {
-                Response::List { data, .. } | Response::Records(_, data) => data,
-                Response::Id(_) | Response::Raw(_) => Vec::new(),
+        let mut programs = Vec::new();
+        let mut after = None;
+        loop {
+            let page = crate::core::paging::PageRequest {
+                size: crate::core::paging::MAX_PAGE_SIZE,
+                number: None,
+                after: after.clone(),
             };
-        let text = |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
-        let programs = records
-            .iter()
-            .map(|p| Program {
+            let req = Request::new(crate::api::endpoints::Op::ProgramList).page(page);
+            let (records, next) = match self.call(req)? {
+                Response::List { data, paging, .. } => (data, paging.last_evaluated_key),
+                Response::Records(_, data) => (data, None),
+                Response::Id(_) | Response::Raw(_) => (Vec::new(), None),
+            };
+            let text =
+                |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+            programs.extend(records.iter().map(|p| Program {
                 program_id: text(p, "program_id"),
                 program_name: text(p, "program_name"),
                 program_description: text(p, "program_description"),
@@ -583,13 +588,22 @@ impl Global {
                 modified_by: text(p, "modified_by"),
                 modified_date_time: text(p, "modified_date_time"),
                 applications: Vec::new(),
-            })
-            .collect();
-        Ok(Catalog {
-            facilitator: Facilitator {
+            }));
+            // (A key that does not move on would never end: the last page.)
+            match next {
+                Some(key) if after.as_ref() != Some(&key) => after = Some(key),
+                _ => break,
+            }
+        }
+        let facilitator = match &self.remote {
+            None => self.read()?.catalog()?.facilitator,
+            Some(_) => Facilitator {
                 min_age: 0,
                 max_age: 150,
             },
+        };
+        Ok(Catalog {
+            facilitator,
             programs,
         })
     }
