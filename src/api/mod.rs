@@ -19,6 +19,7 @@ pub mod dry_run;
 pub mod endpoints;
 pub(crate) mod headers;
 pub(crate) mod hide;
+pub mod import;
 pub(crate) mod limit;
 pub(crate) mod metrics;
 pub mod openapi;
