@@ -7,7 +7,8 @@
 //! `metrics` and `probe` (readiness and the metrics route); `body` reads a
 //! request's body and `hide` keeps the store's whereabouts out of answers;
 //! `sim` serves the snapshot and rule routes of issue 37; `ui` is the
-//! read-only web console under `/ui/`, built on the table.
+//! read-only web console under `/ui/`, built on the table; `import` sends
+//! `profile import`'s lines as creates in remote mode.
 
 pub(crate) mod access_log;
 pub mod auth;
