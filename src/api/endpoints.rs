@@ -514,13 +514,26 @@ fn health(kind: Kind) -> Response {
     Response::one(kind, &health)
 }
 
+/// The operation behind `POST /_payctl/worker`: every queued item as far as
+/// it can go, until the queue is empty or `stop` is set (between batches),
+/// with the actor SYSTEM. Every worker runs through here: this endpoint,
+/// `payctl serve`'s background passes and the local `payctl worker` (whose
+/// backend opens the store once per batch, and whose `stop` is its Ctrl-C).
+pub fn worker_run(
+    b: &dyn Backend,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<core::worker::Run> {
+    let ctx = Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc());
+    let run = core::worker::run_once(&|| b.write(), &ctx, stop)?;
+    super::metrics::worker_ran(&run.summary);
+    Ok(run)
+}
+
 /// One pass of the background work (`POST /_payctl/worker`): every queued
 /// item as far as it can go, as `payctl worker` does once.
 pub fn worker_pass(b: &dyn Backend) -> Result<Response> {
     static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    let ctx = Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc());
-    let run = core::worker::run_once(&|| b.write(), &ctx, &NEVER)?;
-    super::metrics::worker_ran(&run.summary);
+    let run = worker_run(b, &NEVER)?;
     if run.held.is_empty() {
         Ok(Response::one(Kind::WorkerSummary, &run.summary))
     } else {

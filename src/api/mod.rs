@@ -7,7 +7,8 @@
 //! `metrics` and `probe` (readiness and the metrics route); `body` reads a
 //! request's body and `hide` keeps the store's whereabouts out of answers;
 //! `sim` serves the snapshot and rule routes of issue 37; `ui` is the
-//! read-only web console under `/ui/`, built on the table.
+//! read-only web console under `/ui/`, built on the table; `import` sends
+//! `profile import`'s lines as creates in remote mode.
 
 pub(crate) mod access_log;
 pub mod auth;
@@ -19,6 +20,7 @@ pub mod dry_run;
 pub mod endpoints;
 pub(crate) mod headers;
 pub(crate) mod hide;
+pub mod import;
 pub(crate) mod limit;
 pub(crate) mod metrics;
 pub mod openapi;
@@ -117,27 +119,16 @@ impl Local {
         Some((stamp, crate::store::lock::file_stamp(&keys)))
     }
 
+    /// The store, through the one opener ([`crate::store::open()`]).
     fn open(&self, mode: Mode) -> Result<Store> {
-        let catalog = || {
-            let now =
-                crate::core::Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc())
-                    .now;
-            crate::catalog::builtin(crate::model::status::SYSTEM, &now)
+        let place = crate::store::Place {
+            data_dir: &self.data_dir,
+            database_url: self.database_url.as_deref(),
         };
-        if let Some(url) = &self.database_url {
-            return Store::open_database_pooled(url, mode, self.lock_timeout, catalog);
-        }
-        if let Some(kept) = &self.kept {
-            return crate::store::JsonStore::reopen(
-                &self.data_dir,
-                mode,
-                self.lock_timeout,
-                &kept.known,
-                catalog,
-            )
-            .map(Store::Json);
-        }
-        Store::open(&self.data_dir, mode, self.lock_timeout, catalog, |_| {}).map(|(s, _)| s)
+        let by = crate::store::By::Server {
+            known: self.kept.as_ref().map(|k| &k.known),
+        };
+        crate::store::open(place, mode, self.lock_timeout.into(), by, |_| {}).map(|(s, _)| s)
     }
 }
 

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::Local;
 use super::access_log::{self, LogFormat, shown};
-use super::endpoints::{self, Backend, Method, Op, Params, Request, Route};
+use super::endpoints::{self, Method, Op, Params, Request, Route};
 use crate::core::Ctx;
 use crate::error::{ApiError, Error, Result, code};
 use crate::output;
@@ -260,14 +260,10 @@ async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watc
             _ = stop.changed() => return,
         }
         let a = app.clone();
-        let pass = tokio::task::spawn_blocking(move || {
-            let ctx = Ctx::new(crate::model::status::SYSTEM, chrono::Utc::now().naive_utc());
-            crate::core::worker::run_once(&|| a.cfg.store.write(), &ctx, &a.stop)
-        })
-        .await;
+        let pass =
+            tokio::task::spawn_blocking(move || endpoints::worker_run(&a.cfg.store, &a.stop)).await;
         match pass {
             Ok(Ok(run)) => {
-                super::metrics::worker_ran(&run.summary);
                 if !run.summary.is_empty() && !app.cfg.quiet {
                     say!(
                         app.cfg.ui,

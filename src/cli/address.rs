@@ -9,7 +9,6 @@ use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_boo
 use super::complete;
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Request};
-use crate::core::address;
 use crate::error::Result;
 use crate::output::Response;
 
@@ -217,14 +216,17 @@ impl AddressCommand {
                     return g.call(Request::new(Op::AddressDelete).at([csp, cpa]).dry_run(true));
                 }
                 // Before a prompt, check (read-only) that the address exists and
-                // may go, so nobody is asked about a delete that would be refused.
-                // Without a prompt, nothing is opened before the confirmation.
+                // may go, so nobody is asked about a delete that would be refused:
+                // the delete's own dry run, in process. A service is asked only
+                // whether the address exists: one that does not know dry runs
+                // would delete it before the confirmation. Without a prompt,
+                // nothing is opened before the confirmation.
                 if g.ui.interactive() && !g.yes {
-                    if g.remote.is_some() {
-                        g.call(Request::new(Op::AddressGet).at([csp.as_str(), cpa.as_str()]))?;
-                    } else {
-                        address::check_delete(&g.read()?, &csp, &cpa)?;
-                    }
+                    let check = match g.remote {
+                        Some(_) => Request::new(Op::AddressGet),
+                        None => Request::new(Op::AddressDelete).dry_run(true),
+                    };
+                    g.call(check.at([csp.as_str(), cpa.as_str()]))?;
                 }
                 let shown = crate::error::shown_id(&cpa);
                 g.confirm(&format!("delete address {shown}"))?;

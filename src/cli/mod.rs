@@ -432,13 +432,6 @@ impl Global {
         Ctx::new(&self.actor, chrono::Utc::now().naive_utc())
     }
 
-    fn default_catalog(&self) -> impl FnOnce() -> crate::model::catalog::Catalog + '_ {
-        move || {
-            let ctx = self.ctx();
-            crate::catalog::builtin(crate::model::status::SYSTEM, &ctx.now)
-        }
-    }
-
     /// How a command waits for the store's lock: up to --lock-timeout,
     /// saying on stderr what it waits for, and stopping on the worker's
     /// SIGINT/SIGTERM.
@@ -453,41 +446,48 @@ impl Global {
         }
     }
 
-    fn open(&self, mode: Mode) -> Result<Store> {
-        if let Some(url) = &self.database_url {
-            let (store, opened) = Store::open_database(url, mode, self.default_catalog())?;
-            if opened == Opened::Created {
-                self.ui.err_line(format_args!(
-                    "note: created a new store with the built-in catalog in the database {}",
-                    store.root().display()
-                ));
-            }
-            return Ok(store);
+    /// Where the store is: --data-dir, or --database-url.
+    pub fn place(&self) -> crate::store::Place<'_> {
+        crate::store::Place {
+            data_dir: &self.data_dir,
+            database_url: self.database_url.as_deref(),
         }
-        let (store, opened) = Store::open(
-            &self.data_dir,
+    }
+
+    /// The store, through the one opener ([`crate::store::open()`]); a
+    /// store created or upgraded now is noted on stderr.
+    fn open(&self, mode: Mode) -> Result<Store> {
+        let upgrading = |from| {
+            // (From 7, only the version changes: see `JsonStore::upgrade`.)
+            let what = if from >= 7 {
+                "only its format version changes (one atomic commit)"
+            } else {
+                "its indexes are rebuilt from every record, once (one atomic commit)"
+            };
+            self.ui.err_line(format_args!(
+                "note: upgrading the store at {} from format {from} to {}: {what}",
+                self.data_dir.display(),
+                crate::store::FORMAT_VERSION
+            ))
+        };
+        let (store, opened) = crate::store::open(
+            self.place(),
             mode,
             self.wait(),
-            self.default_catalog(),
-            |from| {
-                // (From 7, only the version changes: see `JsonStore::upgrade`.)
-                let what = if from >= 7 {
-                    "only its format version changes (one atomic commit)"
-                } else {
-                    "its indexes are rebuilt from every record, once (one atomic commit)"
-                };
-                self.ui.err_line(format_args!(
-                    "note: upgrading the store at {} from format {from} to {}: {what}",
-                    self.data_dir.display(),
-                    crate::store::FORMAT_VERSION
-                ))
-            },
+            crate::store::By::Command,
+            upgrading,
         )?;
         if opened == Opened::Created {
-            self.ui.err_line(format_args!(
-                "note: created a new store with the built-in catalog at {}",
-                self.data_dir.display()
-            ));
+            match &self.database_url {
+                Some(_) => self.ui.err_line(format_args!(
+                    "note: created a new store with the built-in catalog in the database {}",
+                    store.root().display()
+                )),
+                None => self.ui.err_line(format_args!(
+                    "note: created a new store with the built-in catalog at {}",
+                    self.data_dir.display()
+                )),
+            }
         }
         Ok(store)
     }
@@ -554,26 +554,31 @@ impl Global {
     }
 
     /// The catalog that the prompts offer and check answers against: the
-    /// store's, or in remote mode the service's programs (never the local
-    /// store's, which may not exist and is not where the create goes). The
-    /// service's age limits are not part of its API: in remote mode the
-    /// prompts accept any plausible date of birth and the service decides.
+    /// programs through the endpoint table (`GET /programs`), so that in
+    /// remote mode they are the service's (never the local store's, which
+    /// may not exist and is not where the create goes). The Facilitator's
+    /// age limits are not part of the API: the local store's are checked at
+    /// the prompt; in remote mode the prompts accept any plausible date of
+    /// birth and the service decides.
     pub fn prompt_catalog(&self) -> Result<crate::model::catalog::Catalog> {
         use crate::model::catalog::{Catalog, Facilitator, Program};
-        if self.remote.is_none() {
-            return self.read()?.catalog();
-        }
-        let mut query = crate::api::endpoints::Params::default();
-        query.page.size = crate::core::paging::MAX_PAGE_SIZE;
-        let records =
-            match self.call(Request::new(crate::api::endpoints::Op::ProgramList).query(query))? {
-                Response::List { data, .. } | Response::Records(_, data) => data,
-                Response::Id(_) | Response::Raw(_) => Vec::new(),
+        let mut programs = Vec::new();
+        let mut after = None;
+        loop {
+            let page = crate::core::paging::PageRequest {
+                size: crate::core::paging::MAX_PAGE_SIZE,
+                number: None,
+                after: after.clone(),
             };
-        let text = |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
-        let programs = records
-            .iter()
-            .map(|p| Program {
+            let req = Request::new(crate::api::endpoints::Op::ProgramList).page(page);
+            let (records, next) = match self.call(req)? {
+                Response::List { data, paging, .. } => (data, paging.last_evaluated_key),
+                Response::Records(_, data) => (data, None),
+                Response::Id(_) | Response::Raw(_) => (Vec::new(), None),
+            };
+            let text =
+                |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+            programs.extend(records.iter().map(|p| Program {
                 program_id: text(p, "program_id"),
                 program_name: text(p, "program_name"),
                 program_description: text(p, "program_description"),
@@ -583,13 +588,22 @@ impl Global {
                 modified_by: text(p, "modified_by"),
                 modified_date_time: text(p, "modified_date_time"),
                 applications: Vec::new(),
-            })
-            .collect();
-        Ok(Catalog {
-            facilitator: Facilitator {
+            }));
+            // (A key that does not move on would never end: the last page.)
+            match next {
+                Some(key) if after.as_ref() != Some(&key) => after = Some(key),
+                _ => break,
+            }
+        }
+        let facilitator = match &self.remote {
+            None => self.read()?.catalog()?.facilitator,
+            Some(_) => Facilitator {
                 min_age: 0,
                 max_age: 150,
             },
+        };
+        Ok(Catalog {
+            facilitator,
             programs,
         })
     }

@@ -455,67 +455,39 @@ fn only_field(e: Error, path: &str) -> Vec<String> {
 pub fn profile_form(g: &Global) -> Result<Form> {
     let fac = g.prompt_catalog()?.facilitator;
     let ctx = g.ctx();
-    let ask = |path: &'static str, prompt: &str, ask: Ask| Field {
-        path,
-        prompt: prompt.to_string(),
-        ask,
-    };
-    let fields = profile::REQUIRED
-        .iter()
-        .map(|path| match path.rsplit('.').next().unwrap_or(path) {
-            "customer_type_id" => ask(path, "customer type", Ask::Dict(Dict::CustomerType)),
-            "customer_key" => ask(
-                path,
-                &format!("customer_key ({})", profile::KEY_RULE),
-                Ask::Text,
-            ),
-            "first_name" => ask(path, "first name", Ask::Text),
-            "last_name" => ask(path, "last name", Ask::Text),
-            "date_of_birth" => ask(path, "date of birth (YYYY-MM-DD or MM/DD/YYYY)", Ask::Text),
-            "mobile_phone" => ask(
-                path,
-                "mobile phone (+ and digits, e.g. +15551234567)",
-                Ask::Text,
-            ),
-            other => ask(path, other, Ask::Text),
-        })
-        .collect();
-    // The create's own validation decides; only this field's errors count.
-    let check = move |body: &Value, path: &str| -> Vec<String> {
-        match crate::core::profile::validate_create(body, &ctx, &fac) {
-            Ok(_) => Vec::new(),
-            Err(e) => only_field(e, path),
-        }
-    };
+    let fields = fields(profile::REQUIRED, |name| match name {
+        "customer_type_id" => ("customer type".into(), Ask::Dict(Dict::CustomerType)),
+        "customer_key" => (format!("customer_key ({})", profile::KEY_RULE), Ask::Text),
+        "first_name" => ("first name".into(), Ask::Text),
+        "last_name" => ("last name".into(), Ask::Text),
+        "date_of_birth" => ("date of birth (YYYY-MM-DD or MM/DD/YYYY)".into(), Ask::Text),
+        "mobile_phone" => (
+            "mobile phone (+ and digits, e.g. +15551234567)".into(),
+            Ask::Text,
+        ),
+        other => (other.into(), Ask::Text),
+    });
     Ok(Form {
         fields,
-        check: Box::new(check),
+        check: checked_by(move |body| profile::validate_create(body, &ctx, &fac).map(drop)),
     })
 }
 
 /// `address create`: the required fields of core::address, checked by its
 /// own field rules.
 pub fn address_form() -> Form {
-    let ask = |path: &'static str, prompt: &str, ask: Ask| Field {
-        path,
-        prompt: prompt.to_string(),
-        ask,
-    };
-    let fields = address::REQUIRED
-        .iter()
-        .map(|name| match *name {
-            "address_type_id" => ask(name, "address type", Ask::Dict(Dict::AddressType)),
-            "is_default" => ask(name, "the profile's default address?", Ask::Bool),
-            "country_id" => ask(name, "country", Ask::Dict(Dict::Country)),
-            "state_id" => ask(name, "state", Ask::Dict(Dict::State)),
-            "first_name" => ask(name, "first name", Ask::Text),
-            "last_name" => ask(name, "last name", Ask::Text),
-            "address_line1" => ask(name, "address line 1", Ask::Text),
-            "city" => ask(name, "city", Ask::Text),
-            "zip" => ask(name, "zip (xxxxx or xxxxx-xxxx)", Ask::Text),
-            other => ask(other, other, Ask::Text),
-        })
-        .collect();
+    let fields = fields(address::REQUIRED, |name| match name {
+        "address_type_id" => ("address type".into(), Ask::Dict(Dict::AddressType)),
+        "is_default" => ("the profile's default address?".into(), Ask::Bool),
+        "country_id" => ("country".into(), Ask::Dict(Dict::Country)),
+        "state_id" => ("state".into(), Ask::Dict(Dict::State)),
+        "first_name" => ("first name".into(), Ask::Text),
+        "last_name" => ("last name".into(), Ask::Text),
+        "address_line1" => ("address line 1".into(), Ask::Text),
+        "city" => ("city".into(), Ask::Text),
+        "zip" => ("zip (xxxxx or xxxxx-xxxx)".into(), Ask::Text),
+        other => (other.into(), Ask::Text),
+    });
     Form {
         fields,
         check: Box::new(|body, path| {
@@ -543,56 +515,58 @@ pub fn instrument_form(g: &Global) -> Result<Form> {
         })
         .collect();
     let mut programs = Some(programs);
-    let ask = |path: &'static str, prompt: &str, ask: Ask| Field {
-        path,
-        prompt: prompt.to_string(),
-        ask,
-    };
-    let fields = instrument::REQUIRED
-        .iter()
-        .map(|path| match path.rsplit('.').next().unwrap_or(path) {
-            "program_id" => ask(
-                path,
-                "program (the customer must be Attached to it)",
-                Ask::OneOf(programs.take().unwrap_or_default()),
-            ),
-            "payment_instrument_type_id" => {
-                ask(path, "instrument type", Ask::Dict(Dict::InstrumentType))
-            }
-            "payment_method_id" => ask(path, "payment method", Ask::Dict(Dict::PaymentMethod)),
-            "payment_instrument_ach_type_id" => {
-                ask(path, "bank account type", Ask::Dict(Dict::AchType))
-            }
-            "account_number" => ask(
-                path,
-                &format!("account number ({})", instrument::ACCOUNT_RULE),
-                Ask::Secret,
-            ),
-            "routing_number" => ask(
-                path,
-                &format!("routing number ({})", instrument::ROUTING_RULE),
-                Ask::Secret,
-            ),
-            "is_default" => ask(path, "the default instrument of its type?", Ask::Bool),
-            "payment_instrument_label" => ask(path, "label", Ask::Text),
-            "payment_instrument_change_reason" => ask(path, "change reason", Ask::Text),
-            "payment_instrument_tags" => ask(
-                path,
-                "tags (KEY=VALUE, comma-separated, at least one)",
-                Ask::Tags,
-            ),
-            other => ask(path, other, Ask::Text),
-        })
-        .collect();
-    let check = move |body: &Value, path: &str| -> Vec<String> {
-        match crate::core::instrument::validate_create(body, &catalog, "", |_| true) {
-            Ok(_) => Vec::new(),
-            Err(e) => only_field(e, path),
-        }
-    };
+    let fields = fields(instrument::REQUIRED, |name| match name {
+        "program_id" => (
+            "program (the customer must be Attached to it)".into(),
+            Ask::OneOf(programs.take().unwrap_or_default()),
+        ),
+        "payment_instrument_type_id" => ("instrument type".into(), Ask::Dict(Dict::InstrumentType)),
+        "payment_method_id" => ("payment method".into(), Ask::Dict(Dict::PaymentMethod)),
+        "payment_instrument_ach_type_id" => ("bank account type".into(), Ask::Dict(Dict::AchType)),
+        "account_number" => (
+            format!("account number ({})", instrument::ACCOUNT_RULE),
+            Ask::Secret,
+        ),
+        "routing_number" => (
+            format!("routing number ({})", instrument::ROUTING_RULE),
+            Ask::Secret,
+        ),
+        "is_default" => ("the default instrument of its type?".into(), Ask::Bool),
+        "payment_instrument_label" => ("label".into(), Ask::Text),
+        "payment_instrument_change_reason" => ("change reason".into(), Ask::Text),
+        "payment_instrument_tags" => (
+            "tags (KEY=VALUE, comma-separated, at least one)".into(),
+            Ask::Tags,
+        ),
+        other => (other.into(), Ask::Text),
+    });
     Ok(Form {
         fields,
-        check: Box::new(check),
+        check: checked_by(move |body| {
+            instrument::validate_create(body, &catalog, "", |_| true).map(drop)
+        }),
+    })
+}
+
+/// The fields of a form: each required field (a JSON path), asked as `how`
+/// says from its last segment (`first_name` of
+/// `customer_profile_individual.first_name`).
+fn fields(required: &[&'static str], mut how: impl FnMut(&str) -> (String, Ask)) -> Vec<Field> {
+    required
+        .iter()
+        .map(|path| {
+            let (prompt, ask) = how(path.rsplit('.').next().unwrap_or(path));
+            Field { path, prompt, ask }
+        })
+        .collect()
+}
+
+/// Answers checked by the create's own validation of the whole body; only
+/// the errors of the field asked count.
+fn checked_by(validate: impl Fn(&Value) -> Result<()> + 'static) -> Check {
+    Box::new(move |body, path| match validate(body) {
+        Ok(()) => Vec::new(),
+        Err(e) => only_field(e, path),
     })
 }
 

@@ -4,11 +4,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::Global;
+use crate::api::endpoints::Backend;
 use crate::api::endpoints::{Op, Request};
-use crate::core::Ctx;
-use crate::core::worker::{self, Summary};
+use crate::core::worker::Summary;
 use crate::error::{Error, ErrorKind, Result, code};
-use crate::model::status::SYSTEM;
 use crate::output::{RecordKind, Response};
 
 // The arguments of `payctl worker` (its help is on `Command::Worker`).
@@ -35,10 +34,6 @@ pub fn parse_interval(s: &str) -> std::result::Result<f64, String> {
     } else {
         Err("must be 0.01-86400 seconds".to_string())
     }
-}
-
-fn system_ctx() -> Ctx {
-    Ctx::new(SYSTEM, chrono::Utc::now().naive_utc())
 }
 
 /// Sleep `d`, waking early when `stop` is set; whether it was set.
@@ -118,16 +113,15 @@ impl WorkerArgs {
         }
         let stop = interrupt::install();
         let progress = Progress::new(&g.ui);
-        // Each batch opens the store: the moment to count what is left.
-        let open = || {
-            let store = g.write()?;
-            if let Some(p) = &progress {
-                p.left(store.queue()?.len());
-            }
-            Ok(store)
+        // The endpoint's own operation (as `serve` runs it), on the local
+        // store: each batch opens it, the moment to count what is left.
+        let backend = Counted {
+            g,
+            progress: &progress,
         };
+        let run_once = || crate::api::endpoints::worker_run(&backend, stop);
         if !self.watch {
-            let run = worker::run_once(&open, &system_ctx(), stop);
+            let run = run_once();
             if let Some(p) = &progress {
                 p.done();
             }
@@ -148,7 +142,7 @@ impl WorkerArgs {
         let interval = Duration::from_secs_f64(self.interval);
         let mut total = Summary::default();
         loop {
-            let pass = worker::run_once(&open, &system_ctx(), stop);
+            let pass = run_once();
             if let Some(p) = &progress {
                 p.done();
             }
@@ -180,6 +174,26 @@ impl WorkerArgs {
             }
         }
         Ok(Response::one(RecordKind::WorkerSummary, &total))
+    }
+}
+
+/// The local store as the worker's endpoint opens it, once per batch,
+/// telling the progress bar how many items are still queued.
+struct Counted<'a> {
+    g: &'a Global,
+    progress: &'a Option<Progress>,
+}
+
+impl Backend for Counted<'_> {
+    fn read(&self) -> Result<crate::store::Store> {
+        self.g.read()
+    }
+    fn write(&self) -> Result<crate::store::Store> {
+        let store = self.g.write()?;
+        if let Some(p) = self.progress {
+            p.left(store.queue()?.len());
+        }
+        Ok(store)
     }
 }
 

@@ -362,14 +362,6 @@ fn deletable(c: &Customer, i: usize) -> Result<()> {
     Ok(())
 }
 
-/// Whether address `aid` exists and may be deleted, without changing anything
-/// (asked before a confirmation prompt).
-pub fn check_delete(store: &Store, cid: &str, aid: &str) -> Result<()> {
-    let customer = load(store, cid)?;
-    let i = position(&customer, aid)?;
-    deletable(&customer, i)
-}
-
 /// DELETE …/addresses/{address_id}: the default address cannot be deleted (21003).
 pub fn delete(store: &Store, ctx: &Ctx, cid: &str, aid: &str) -> Result<String> {
     let mut customer = load(store, cid)?;

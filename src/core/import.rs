@@ -35,6 +35,8 @@
 mod check;
 mod lines;
 
+pub use self::lines::{Lines, Next, unreadable};
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 
@@ -196,7 +198,7 @@ fn write_chunk(
     Ok(chunk)
 }
 
-/// Import the JSON Lines `input` (`size` bytes, 0 when unknown): every line
+/// Import the JSON Lines of `lines` (`size` bytes, 0 when unknown): every line
 /// checked first, then the new profiles written [`CHUNK`] per store
 /// transaction, in file order.
 ///
@@ -217,7 +219,7 @@ fn write_chunk(
 pub fn import<S: Read + Write + Seek>(
     open: Open<'_>,
     ctx: &Ctx,
-    input: &mut dyn Read,
+    lines: &mut Lines<'_>,
     size: u64,
     scratch: &mut S,
     answers: &mut dyn Write,
@@ -234,7 +236,7 @@ pub fn import<S: Read + Write + Seek>(
     };
     let (total, skipped, baseline) = {
         let mut w = std::io::BufWriter::with_capacity(256 << 10, &mut *scratch);
-        let counts = check(open, &fac, ctx, input, size, &mut w, opts, progress)?;
+        let counts = check(open, &fac, ctx, lines, size, &mut w, opts, progress)?;
         w.flush().map_err(scratch_error)?;
         counts
     };

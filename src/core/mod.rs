@@ -35,11 +35,9 @@ pub struct Ctx {
     pub today: NaiveDate,
 }
 
-/// How the audit fields write a time (UTC, no zone, microseconds): fixed
-/// width, so that times compare as their text does.
-pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.6f";
-/// What [`TIME_FORMAT`] writes, as a pattern (the OpenAPI document's).
-pub use crate::model::limits::TIME_PATTERN;
+/// How the audit fields write a time, and what it writes as a pattern (see
+/// [`crate::model::limits::TIME_FORMAT`]).
+pub use crate::model::limits::{TIME_FORMAT, TIME_PATTERN};
 
 impl Ctx {
     pub fn new(actor: &str, now: chrono::NaiveDateTime) -> Self {

@@ -3,8 +3,10 @@
 //! schemas and `core`'s validators read the same constants (re-exported
 //! where `core`, `mask` and `catalog` always had them).
 
-/// What the audit fields' time format writes (UTC, no zone, microseconds),
-/// as a pattern (the OpenAPI document's).
+/// How the audit fields write a time (UTC, no zone, microseconds): fixed
+/// width, so that times compare as their text does.
+pub const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.6f";
+/// What [`TIME_FORMAT`] writes, as a pattern (the OpenAPI document's).
 pub const TIME_PATTERN: &str = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}$";
 /// The longest tag key or value of any record.
 pub const TAG_MAX: usize = 50;

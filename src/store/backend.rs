@@ -51,8 +51,9 @@ pub enum Store {
 }
 
 impl Store {
-    /// The JSON directory at `root` (see [`JsonStore::open`]).
-    pub fn open(
+    /// The JSON directory at `root` (see [`JsonStore::open`]); opened
+    /// through [`super::open()`], the one opener.
+    pub(super) fn open(
         root: &Path,
         mode: Mode,
         wait: impl Into<lock::Wait>,
@@ -64,7 +65,7 @@ impl Store {
     }
 
     /// The database at `url` (see [`PgStore::open`]).
-    pub fn open_database(
+    pub(super) fn open_database(
         url: &str,
         mode: Mode,
         default_catalog: impl FnOnce() -> Catalog,
@@ -75,7 +76,7 @@ impl Store {
     /// The database at `url` on a connection of this process's pool for it
     /// (`payctl serve`: at most [`super::pg::pool::POOL_SIZE`] connections,
     /// a request waiting up to `wait` for one).
-    pub fn open_database_pooled(
+    pub(super) fn open_database_pooled(
         url: &str,
         mode: Mode,
         wait: std::time::Duration,

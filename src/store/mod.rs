@@ -1,6 +1,8 @@
 //! The only code that touches the disk or the database: the storage
 //! interface and its backends.
 //!
+//! - [`open()`]: the one way a store is opened, from its [`Place`] (a
+//!   directory or a database) and [`By`] whom (a command or the server).
 //! - [`storage`]: the interface ([`Storage`] and its write transaction
 //!   [`StorageTx`]); [`backend`]: the [`Store`] facade over the backends
 //!   that core uses; [`types`]: the types every backend shares;
@@ -28,6 +30,7 @@ pub mod json;
 #[doc(hidden)]
 pub mod memory;
 mod memory_turn;
+mod open;
 pub mod pg;
 pub mod report;
 pub mod sim;
@@ -37,6 +40,7 @@ pub mod webhooks;
 
 pub use backend::{Store, Tx, retrying};
 pub use json::{FORMAT_VERSION, JsonStore, JsonTx, Known, Opened};
+pub use open::{By, Place, open};
 pub use storage::{Storage, StorageTx};
 pub use types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
 

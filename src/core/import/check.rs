@@ -3,7 +3,7 @@
 //! the store, the refused lines reported (bounded), and each valid line's
 //! record written to the scratch file for the write pass.
 
-use super::lines::{Lines, Next};
+use super::lines::{Lines, Next, unreadable};
 use super::*;
 
 fn at_line(n: usize, e: ApiError) -> ApiError {
@@ -224,7 +224,7 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// Check every line of `input`, copying the lines to write to `scratch` as
+/// Check every line of `lines`, copying the lines to write to `scratch` as
 /// `N <customer record>\n`; the number of lines to write and of lines
 /// skipped. Reports `(bytes read, size)` through `progress`. The store is
 /// opened (shared) only to look up a batch's keys.
@@ -233,15 +233,12 @@ pub(super) fn check(
     open: Open<'_>,
     fac: &Facilitator,
     ctx: &Ctx,
-    input: &mut dyn Read,
+    lines: &mut Lines<'_>,
     size: u64,
     scratch: &mut dyn Write,
     opts: Options,
     progress: &mut dyn FnMut(Stage, usize, usize),
 ) -> Result<(usize, usize, Option<usize>)> {
-    let mut lines = Lines::new(BufReader::with_capacity(256 << 10, input));
-    let unreadable =
-        |e: std::io::Error| Error::one(code::MALFORMED, format!("FILE: cannot be read ({e})"));
     let mut tally = Tally {
         open,
         opts,

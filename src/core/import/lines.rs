@@ -11,37 +11,73 @@ const BATCH_LINES: usize = 4096;
 const BATCH_BYTES: usize = 8 << 20;
 
 /// Where the input was when it stopped being readable line by line.
-pub(super) enum Next {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
     /// A line (its bytes are in the caller's buffer, without the line end).
     Line,
-    /// A line longer than the cap: reading stops there.
+    /// A line longer than the cap: its bytes are not held. The local import
+    /// stops there; a caller that reads on gets the line after it.
     TooLong,
     End,
 }
 
-/// Reads the input's lines, at most [`caps::LINE_BYTES`] each, never holding
-/// more than one line: a trailing `\r` (CRLF files) and a byte-order mark at
-/// the very start are dropped.
-pub(super) struct Lines<R> {
-    input: R,
+/// The line source of `profile import`, local and remote alike: the
+/// input's lines, numbered from 1, at most [`caps::LINE_BYTES`] each, never
+/// holding more than one line: a trailing `\r` (CRLF files) and a
+/// byte-order mark at the very start are dropped.
+pub struct Lines<'a> {
+    input: Box<dyn BufRead + 'a>,
     /// The number of the line last read (1-based).
-    pub(super) n: usize,
+    pub n: usize,
     /// Bytes read so far.
-    pub(super) bytes: u64,
+    pub bytes: u64,
+    /// The line last answered [`Next::TooLong`] was left unread past the
+    /// cap: the next read skips the rest of it first.
+    rest: bool,
 }
 
-impl<R: BufRead> Lines<R> {
-    pub(super) fn new(input: R) -> Self {
+/// Why the input could not be read, once it was open.
+pub fn unreadable(e: std::io::Error) -> Error {
+    Error::one(code::MALFORMED, format!("FILE: cannot be read ({e})"))
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(input: impl BufRead + 'a) -> Self {
         Lines {
-            input,
+            input: Box::new(input),
             n: 0,
             bytes: 0,
+            rest: false,
         }
     }
 
+    /// Read past the end of a line left unread, without holding it.
+    fn skip_rest(&mut self) -> std::io::Result<()> {
+        while self.rest {
+            let avail = match self.input.fill_buf() {
+                Ok(a) => a,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                self.rest = false;
+                break;
+            }
+            let (used, ends) = match avail.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (avail.len(), false),
+            };
+            self.input.consume(used);
+            self.bytes += used as u64;
+            self.rest = !ends;
+        }
+        Ok(())
+    }
+
     /// Append the next line to `buf` (which it clears first).
-    pub(super) fn next(&mut self, buf: &mut Vec<u8>) -> std::io::Result<Next> {
+    pub fn next(&mut self, buf: &mut Vec<u8>) -> std::io::Result<Next> {
         buf.clear();
+        self.skip_rest()?;
         let mut any = false;
         loop {
             let avail = match self.input.fill_buf() {
@@ -63,6 +99,8 @@ impl<R: BufRead> Lines<R> {
             // One byte of slack for the `\r` of a CRLF line end.
             if buf.len() + part.len() > caps::LINE_BYTES + 1 {
                 self.n += 1;
+                self.rest = true;
+                buf.clear();
                 return Ok(Next::TooLong);
             }
             buf.extend_from_slice(part);
@@ -213,6 +251,26 @@ mod tests {
             Ok((2, caps::LINE_BYTES))
         );
         assert_eq!(got[2], Err(3));
+        // A caller that reads on (remote mode) gets the line after it.
+        let mut l = Lines::new(BufReader::with_capacity(16, &input[..]));
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            match l.next(&mut buf).unwrap() {
+                Next::End => break,
+                n => got.push((l.n, n, buf.len())),
+            }
+        }
+        assert_eq!(
+            got,
+            [
+                (1, Next::Line, 2),
+                (2, Next::Line, caps::LINE_BYTES),
+                (3, Next::TooLong, 0),
+                (4, Next::Line, 2)
+            ]
+        );
+        assert_eq!(l.bytes, input.len() as u64);
         // An endless line (/dev/zero) ends the same way.
         let mut l = Lines::new(BufReader::new(std::io::repeat(0)));
         let mut buf = Vec::new();

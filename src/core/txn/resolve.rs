@@ -44,61 +44,42 @@ pub(super) fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> R
             );
         }
     }
+    let apps = || catalog.programs.iter().flat_map(|p| &p.applications);
     if let Some(a) = &application {
-        let matches = |x: &&Application| x.application_id == *a || x.application_name == *a;
-        match r.program {
-            Some(p) => {
-                r.application = p.applications.iter().find(matches);
-                if r.application.is_none() {
-                    let elsewhere = catalog
-                        .programs
-                        .iter()
-                        .flat_map(|p| &p.applications)
-                        .any(|x| matches(&x));
-                    let rule = if elsewhere {
-                        format!("does not belong to the program {}", p.program_id)
-                    } else {
-                        "is not an application of this Facilitator".to_string()
-                    };
-                    errs.invalid_hinted(
-                        "application_id",
-                        rule,
-                        "see `payctl program applications`",
-                    );
-                }
+        let found = look_up(
+            r.program.map(|p| p.applications.as_slice()),
+            apps,
+            |x: &Application| x.application_id == *a || x.application_name == *a,
+        );
+        match (found, r.program) {
+            (Found::Here(x), _) => r.application = Some(x),
+            (found, Some(p)) => {
+                let rule = match found {
+                    Found::Elsewhere => format!("does not belong to the program {}", p.program_id),
+                    _ => "is not an application of this Facilitator".to_string(),
+                };
+                errs.invalid_hinted("application_id", rule, "see `payctl program applications`");
             }
-            None => {
-                r.application = catalog
-                    .programs
-                    .iter()
-                    .flat_map(|p| &p.applications)
-                    .find(matches);
-                if r.application.is_none() {
-                    errs.invalid(
-                        "application_id",
-                        "is not an application of this Facilitator",
-                    );
-                }
-            }
+            (_, None) => errs.invalid(
+                "application_id",
+                "is not an application of this Facilitator",
+            ),
         }
     }
     if let Some(t) = &template {
-        let matches =
-            |x: &&Template| x.transaction_template_id == *t || x.transaction_template_name == *t;
-        let all = || {
-            catalog
-                .programs
-                .iter()
-                .flat_map(|p| &p.applications)
-                .flat_map(|a| &a.transaction_templates)
-        };
-        match r.application {
-            Some(a) => {
-                r.template = a.transaction_templates.iter().find(matches);
-                if r.template.is_none() {
-                    let rule = if all().any(|x| matches(&x)) {
+        let found = look_up(
+            r.application.map(|a| a.transaction_templates.as_slice()),
+            || apps().flat_map(|a| &a.transaction_templates),
+            |x: &Template| x.transaction_template_id == *t || x.transaction_template_name == *t,
+        );
+        match (found, r.application) {
+            (Found::Here(x), _) => r.template = Some(x),
+            (found, Some(a)) => {
+                let rule = match found {
+                    Found::Elsewhere => {
                         format!("does not belong to the application {}", a.application_id)
-                    } else {
+                    }
+                    _ => {
                         let names: Vec<&str> = a
                             .transaction_templates
                             .iter()
@@ -110,24 +91,46 @@ pub(super) fn resolve<'c>(errs: &mut Errors, o: &Obj, catalog: &'c Catalog) -> R
                             }
                             None => "is not a transaction template".to_string(),
                         }
-                    };
-                    errs.invalid_hinted(
-                        "transaction_template_id",
-                        rule,
-                        &format!("see `payctl template list {}`", a.application_id),
-                    );
-                }
+                    }
+                };
+                errs.invalid_hinted(
+                    "transaction_template_id",
+                    rule,
+                    &format!("see `payctl template list {}`", a.application_id),
+                );
             }
-            None => {
-                r.template = all().find(matches);
-                if r.template.is_none() {
-                    errs.invalid(
-                        "transaction_template_id",
-                        "is not a transaction template of this Facilitator",
-                    );
-                }
-            }
+            (_, None) => errs.invalid(
+                "transaction_template_id",
+                "is not a transaction template of this Facilitator",
+            ),
         }
     }
     r
+}
+
+/// Where a name of the catalog was looked for: among its parent's (the
+/// program's applications, the application's templates) when the parent
+/// resolved, else among all of the Facilitator's.
+enum Found<'c, T> {
+    Here(&'c T),
+    /// Not the parent's, but another's.
+    Elsewhere,
+    Nowhere,
+}
+
+/// The one look-up of an application or a template by id or name.
+fn look_up<'c, T: 'c, I: Iterator<Item = &'c T>>(
+    parent: Option<&'c [T]>,
+    all: impl Fn() -> I,
+    matches: impl Fn(&T) -> bool,
+) -> Found<'c, T> {
+    let found = match parent {
+        Some(here) => here.iter().find(|x| matches(x)),
+        None => all().find(|x| matches(x)),
+    };
+    match found {
+        Some(x) => Found::Here(x),
+        None if parent.is_some() && all().any(&matches) => Found::Elsewhere,
+        None => Found::Nowhere,
+    }
 }
