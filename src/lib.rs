@@ -49,10 +49,14 @@
 //! - `api/`: the spec's endpoint table (`endpoints::ENDPOINTS`: method, path,
 //!   operation, record kind) and its transports: in process, `payctl serve`
 //!   (`server`, with its API keys in `auth`), remote mode (`client`), the
-//!   OpenAPI document. Most commands go through the table, so the CLI, the
-//!   server and the client agree on an endpoint; some still call core
-//!   directly (`profile import`'s remote reader, `address delete`'s
-//!   pre-check, the local `worker`, the prompts' catalog).
+//!   OpenAPI document. The commands go through the table, so the CLI, the
+//!   server and the client agree on an endpoint: the worker
+//!   (`endpoints::worker_run`), `address delete`'s pre-check (its own dry
+//!   run) and the prompts' list of programs included. Two paths still
+//!   reach core past it: a local `profile import` (one line reader,
+//!   `core::import::Lines`, feeds it and the remote import of
+//!   `api::import`), and the prompts' age limits of the Facilitator, which
+//!   no endpoint answers. One function opens a store (`store::open`).
 //! - `cli/`: parses arguments (clap), asks the prompts, renders through
 //!   `output`. Its rules are core's (defaults and limits it shows come from
 //!   `core` and `limits`), though it still decides a few of its own (the
