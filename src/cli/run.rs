@@ -98,6 +98,38 @@ fn seed_ids() -> Result<()> {
     Ok(())
 }
 
+/// The command that parses `argv`: the whole tree, or, when the line names
+/// top-level commands, the root with those alone. Before it parses, clap
+/// copies each global option into every top-level command (13 options, 30
+/// commands: a fifth of a `profile get`'s instructions), whichever the line
+/// names. Help, a version, completion and a line that names no command (an
+/// error, with its suggestions) get the whole tree; a global option's value
+/// that spells a command's name only keeps that command too.
+pub(crate) fn parser_for(argv: &[String]) -> clap::Command {
+    let full = <Cli as clap::CommandFactory>::command();
+    const WHOLE: &[&str] = &["-h", "--help", "help", "-V", "--version"];
+    if argv.iter().any(|a| WHOLE.contains(&a.as_str())) {
+        return full;
+    }
+    let named = |c: &clap::Command| {
+        argv.iter()
+            .any(|a| a == c.get_name() || c.get_all_aliases().any(|x| x == a))
+    };
+    if !full.get_subcommands().any(named) {
+        return full;
+    }
+    let mut root = <super::GlobalArgs as clap::Args>::augment_args(clap::Command::new(
+        full.get_name().to_string(),
+    ))
+    .args_override_self(full.is_args_override_self())
+    .subcommand_required(full.is_subcommand_required_set())
+    .arg_required_else_help(full.is_arg_required_else_help_set());
+    for c in full.get_subcommands().filter(|c| named(c)) {
+        root = root.subcommand(c.clone());
+    }
+    root
+}
+
 /// Run payctl; the exit code.
 pub fn main() -> i32 {
     for var in OUR_ENV {
@@ -116,7 +148,7 @@ pub fn main() -> i32 {
         .collect();
     // One clap command for both (building it is a good part of a point
     // operation's start-up).
-    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut cmd = parser_for(&argv);
     for secret in usage::secret_args(&cmd, &argv) {
         crate::output::mask::remember(&secret);
     }
@@ -441,4 +473,78 @@ pub(super) fn read_catalog(path: &std::path::Path) -> Result<String> {
         ));
     }
     String::from_utf8(bytes).map_err(|e| cannot(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a command line parses to (or the error it is refused with).
+    fn parsed(mut cmd: clap::Command, line: &[&str]) -> String {
+        let argv = std::iter::once("payctl").chain(line.iter().copied());
+        match cmd.try_get_matches_from_mut(argv) {
+            Ok(m) => match <Cli as clap::FromArgMatches>::from_arg_matches(&m) {
+                Ok(c) => format!("{c:?}"),
+                Err(e) => format!("{:?}: {}", e.kind(), e.format(&mut cmd).render()),
+            },
+            Err(e) => format!("{:?}: {}", e.kind(), e.render()),
+        }
+    }
+
+    /// The pruned root parses every line exactly as the whole tree does,
+    /// refusals and their messages included.
+    #[test]
+    fn the_pruned_command_parses_as_the_whole_tree() {
+        let lines: &[&[&str]] = &[
+            &["profile", "get", "csp_x"],
+            &["--data-dir", "/d", "profile", "list", "--all"],
+            &["profile", "list", "--data-dir", "/x", "-o", "json"],
+            &["-o", "json", "txn", "list", "--status", "60"],
+            &["--actor", "profile", "txn", "list"],
+            &["profile", "create", "--body", "-"],
+            &["profile", "get"],
+            &["profile", "gett", "x"],
+            &["profile", "get", "x", "--bogus"],
+            &["--bogus", "profile", "get", "x"],
+            &["store", "check", "--repair"],
+            &["webhook", "create", "--url", "http://127.0.0.1:9/x"],
+            &["events", "tail", "--from", "3"],
+            &["config", "set-context", "ci", "--data-dir", "/d"],
+            &["address", "list", "csp_1", "--page-size", "5"],
+            &[
+                "txn",
+                "create",
+                "--program",
+                "p",
+                "--param",
+                "@targets=csp_a:1",
+            ],
+            &["dict", "list", "states", "--country", "1"],
+            &["worker"],
+            &["-o", "yaml", "profile", "get", "x"],
+        ];
+        for line in lines {
+            let argv: Vec<String> = line.iter().map(|s| s.to_string()).collect();
+            let full = <Cli as clap::CommandFactory>::command();
+            let pruned = parser_for(&argv);
+            assert!(
+                pruned.get_subcommands().count() < full.get_subcommands().count()
+                    || line.iter().any(|a| a.starts_with("--bogus")),
+                "{line:?} was not pruned"
+            );
+            assert_eq!(parsed(pruned, line), parsed(full, line), "{line:?}");
+        }
+        // No command named: the whole tree, for its suggestions.
+        let full = <Cli as clap::CommandFactory>::command()
+            .get_subcommands()
+            .count();
+        for line in [&["profil", "get"][..], &["--help"], &["profile", "--help"]] {
+            let argv: Vec<String> = line.iter().map(|s| s.to_string()).collect();
+            assert_eq!(
+                parser_for(&argv).get_subcommands().count(),
+                full,
+                "{line:?}"
+            );
+        }
+    }
 }
