@@ -71,6 +71,9 @@ pub struct Kept {
         (Option<crate::model::api_key::ApiKey>, bool),
         (crate::store::lock::Stamp, Option<crate::store::lock::Stamp>),
     >,
+    /// What the commits of every request did: the warnings the server
+    /// logs after each request, the commits `/_payctl/health` counts.
+    pub(crate) outcomes: std::sync::Arc<crate::store::Outcomes>,
 }
 
 impl Default for Kept {
@@ -80,6 +83,7 @@ impl Default for Kept {
             group: Default::default(),
             answers: cache::answers(),
             keys: cache::Memo::new(1024),
+            outcomes: Default::default(),
         }
     }
 }
@@ -128,14 +132,16 @@ impl Local {
             return Store::open_database_pooled(url, mode, self.lock_timeout, catalog);
         }
         if let Some(kept) = &self.kept {
-            return crate::store::JsonStore::reopen(
+            let store = crate::store::JsonStore::reopen(
                 &self.data_dir,
                 mode,
                 self.lock_timeout,
                 &kept.known,
                 catalog,
             )
-            .map(Store::Json);
+            .map(Store::Json)?;
+            store.report_to(&kept.outcomes);
+            return Ok(store);
         }
         Store::open(&self.data_dir, mode, self.lock_timeout, catalog, |_| {}).map(|(s, _)| s)
     }
@@ -147,6 +153,9 @@ impl endpoints::Backend for Local {
     }
     fn write(&self) -> Result<Store> {
         self.open(Mode::Exclusive)
+    }
+    fn outcomes(&self) -> Option<&crate::store::Outcomes> {
+        self.kept.as_ref().map(|k| &*k.outcomes)
     }
     fn create_with(
         &self,

@@ -425,6 +425,10 @@ pub struct Global {
     unfinished: std::sync::Mutex<Option<Error>>,
     /// The context of the config file whose store this command uses.
     pub context: Option<config::Used>,
+    /// What the commits of the stores this command opened did (see
+    /// [`crate::store::Outcomes`]): the warnings printed at its end, and
+    /// whether a lost answer was a change's.
+    pub outcomes: std::sync::Arc<crate::store::Outcomes>,
 }
 
 impl Global {
@@ -462,6 +466,7 @@ impl Global {
                     store.root().display()
                 ));
             }
+            store.report_to(&self.outcomes);
             return Ok(store);
         }
         let (store, opened) = Store::open(
@@ -489,6 +494,7 @@ impl Global {
                 self.data_dir.display()
             ));
         }
+        store.report_to(&self.outcomes);
         Ok(store)
     }
 
@@ -632,6 +638,9 @@ impl Backend for Global {
     }
     fn write(&self) -> Result<Store> {
         Global::write(self)
+    }
+    fn outcomes(&self) -> Option<&crate::store::Outcomes> {
+        Some(&self.outcomes)
     }
 }
 

@@ -173,7 +173,9 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
                 &dir.display().to_string(),
             )));
         }
-        crate::store::Store::init(dir, g.wait(), &catalog)?
+        let store = crate::store::Store::init(dir, g.wait(), &catalog)?;
+        store.report_to(&g.outcomes);
+        store
     };
     let bar = g.ui.progress_bar();
     if let Ok(style) = indicatif::ProgressStyle::with_template(

@@ -19,8 +19,9 @@ impl JsonStore {
             atomic::ensure_dir(root)?;
         }
         let first = if initialized { mode } else { Mode::Exclusive };
+        let journal = std::sync::Arc::new(journal::State::default());
         if initialized && first == Mode::Exclusive {
-            journal::settle_ahead(root);
+            journal::settle_ahead(root, &journal);
         }
         let lock = lock::Lock::acquire(root, first, &wait)?;
         let mut store = JsonStore {
@@ -31,6 +32,7 @@ impl JsonStore {
             armed: Default::default(),
             overlay: None,
             group: None,
+            journal,
         };
         let mut opened = Opened::Existing;
         let mut version = None;
@@ -82,6 +84,7 @@ impl JsonStore {
             armed: Default::default(),
             overlay: None,
             group: None,
+            journal: Default::default(),
         };
         if store.format_version()? != FORMAT_VERSION {
             return Ok(None);
@@ -128,6 +131,7 @@ impl JsonStore {
                 armed: Default::default(),
                 overlay: None,
                 group: None,
+                journal: Default::default(),
             };
             store.recover(mode)?;
             if store.known()? == Some(was) {
@@ -235,6 +239,7 @@ impl JsonStore {
             armed: Default::default(),
             overlay: None,
             group: None,
+            journal: Default::default(),
         };
         // A journal left by a killed init (or any writer) is finished first.
         store.recover(Mode::Exclusive)?;
@@ -277,7 +282,7 @@ impl JsonStore {
                 },
             ],
         };
-        journal::commit_durable(&self.root, &journal)
+        journal::commit_durable(&self.root, &journal, &self.journal)
     }
 
     /// The store's format version; refused when this payctl cannot read it.
@@ -385,7 +390,7 @@ impl JsonStore {
             path: META.into(),
             data: String::from_utf8(to_bytes(&meta)).expect("json is utf-8"),
         });
-        journal::commit_durable(&self.root, &Journal { ops })
+        journal::commit_durable(&self.root, &Journal { ops }, &self.journal)
     }
 
     /// Finish a write that a killed process left half-applied, and remove the
@@ -440,7 +445,7 @@ impl JsonStore {
                 self.overlay = Some(journal::overlay(&self.root)?);
                 let why = e.first_message();
                 let why = why.split(" (while completing").next().unwrap_or_default();
-                journal::warn(format!(
+                self.journal.outcomes.warn(format!(
                     "a change committed earlier is not completed on disk yet ({why}); \
                      this answer includes it, read from {} without writing anything",
                     journal.display()

@@ -164,7 +164,7 @@ impl JsonStore {
                 });
             }
         }
-        journal::commit_durable(&self.root, &Journal { ops })?;
+        journal::commit_durable(&self.root, &Journal { ops }, &self.journal)?;
         piece_done()?;
 
         // 3. The records indexed again, in creation order.
@@ -202,7 +202,7 @@ impl JsonStore {
             },
             meta_op(false),
         ];
-        journal::commit_durable(&self.root, &Journal { ops })
+        journal::commit_durable(&self.root, &Journal { ops }, &self.journal)
     }
 
     /// The creation order that the store knows, as the position of each
