@@ -458,6 +458,17 @@ impl Global {
     }
 
     fn open(&self, mode: Mode) -> Result<Store> {
+        self.open_as(mode, false)
+    }
+
+    /// The store for `store check` (`mode`: shared, or exclusive for
+    /// `--repair`): the one command that opens a store whose rebuild was
+    /// interrupted, to report it and to finish it.
+    pub fn open_to_check(&self, mode: Mode) -> Result<Store> {
+        self.open_as(mode, true)
+    }
+
+    fn open_as(&self, mode: Mode, checking: bool) -> Result<Store> {
         if let Some(url) = &self.database_url {
             let (store, opened) = Store::open_database(url, mode, self.default_catalog())?;
             if opened == Opened::Created {
@@ -469,7 +480,12 @@ impl Global {
             store.report_to(&self.outcomes);
             return Ok(store);
         }
-        let (store, opened) = Store::open(
+        let open = if checking {
+            Store::open_to_check
+        } else {
+            Store::open
+        };
+        let (store, opened) = open(
             &self.data_dir,
             mode,
             self.wait(),

@@ -63,6 +63,18 @@ impl Store {
             .map(|(s, o)| (Store::Json(s), o))
     }
 
+    /// [`Store::open`] for `store check` (see [`JsonStore::open_to_check`]).
+    pub fn open_to_check(
+        root: &Path,
+        mode: Mode,
+        wait: impl Into<lock::Wait>,
+        default_catalog: impl FnOnce() -> Catalog,
+        upgrading: impl FnOnce(u32),
+    ) -> Result<(Store, Opened)> {
+        JsonStore::open_to_check(root, mode, wait, default_catalog, upgrading)
+            .map(|(s, o)| (Store::Json(s), o))
+    }
+
     /// The database at `url` (see [`PgStore::open`]).
     pub fn open_database(
         url: &str,

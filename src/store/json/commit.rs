@@ -93,6 +93,7 @@ impl JsonTx<'_> {
             group: self.store.group.clone(),
             root: self.store.root.clone(),
             journal: self.store.journal.clone(),
+            _registered: self.store.registered.clone(),
             ops: std::mem::take(&mut self.ops),
             customers: std::mem::take(&mut self.customers),
             serialized: std::mem::take(&mut self.serialized),
@@ -109,6 +110,9 @@ pub struct JsonPrepared {
     pub(super) root: PathBuf,
     /// The store's (see [`journal::State`]).
     pub(super) journal: std::sync::Arc<journal::State>,
+    /// The store's root stays registered until this is committed (see
+    /// [`safefs::register`]).
+    pub(super) _registered: std::sync::Arc<safefs::Registered>,
     pub(super) ops: Vec<Option<Op>>,
     pub(super) customers: BTreeMap<String, Customer>,
     /// See [`JsonTx::new_customer_serialized`].

@@ -124,6 +124,12 @@ pub struct JsonStore {
     /// What the journal keeps between this store's commits, and what they
     /// did (see [`journal::State`]).
     journal: std::sync::Arc<journal::State>,
+    /// Opened by `store check` ([`JsonStore::open_to_check`]): a store
+    /// whose rebuild was interrupted is opened, not refused.
+    checking: bool,
+    /// The store's root, registered while it is open (see
+    /// [`safefs::register`]); dropped after [`Drop::drop`] below.
+    registered: std::sync::Arc<safefs::Registered>,
 }
 
 impl JsonStore {
