@@ -178,6 +178,23 @@ impl Store {
         self.backend().profile_count()
     }
 
+    /// At most how many customers one commit may create, when the backend
+    /// has a limit: a database's, since each takes an advisory lock on its
+    /// key, and 5,000 fit PostgreSQL's default shared lock table
+    /// (`max_locks_per_transaction` 64 × `max_connections` 100 = 6,400).
+    pub fn max_creates_per_commit(&self) -> Option<usize> {
+        match self {
+            Store::Pg(_) => Some(5_000),
+            _ => None,
+        }
+    }
+
+    /// Where the idempotency record of `key` is, as errors name it (see
+    /// [`idempotency::place`]).
+    pub fn idempotency_place(&self, key: &str) -> std::path::PathBuf {
+        idempotency::place(self.root(), key)
+    }
+
     /// How many customers have been created in the store, when every new
     /// customer changes that count and reading it is cheap (the JSON
     /// directory: the records of `index/profiles.ids`); `None` elsewhere.
