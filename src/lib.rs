@@ -37,8 +37,10 @@
 //! - `core/`: the spec's rules (validation, defaults, state transitions, the
 //!   worker). It never prints and never touches the disk itself; the caller
 //!   passes a `Ctx` and a `Store`. It knows no backend's internals (a
-//!   commit says how it ended: `store::Tx::commit_outcome`), though it still
-//!   calls `store::fault::slow`, a test knob read from the environment.
+//!   commit says how it ended: `store::Tx::commit_outcome`; a backend's
+//!   limits and names come through the `Store` facade) and never reads the
+//!   environment (the tests' knobs are read in `store::fault`, behind the
+//!   `fault-injection` feature).
 //!   Errors are `error::ApiError`s with the field's path as data.
 //! - `output/`: renders envelopes, tables and ids, and masks sensitive values
 //!   on the way out.

@@ -236,6 +236,12 @@ pub trait Backend {
     /// Run the create `f` on the store opened for writing. A backend may
     /// gather concurrent creates into one commit (`payctl serve`: see
     /// [`crate::store::group`]); the answer then comes once it is durable.
+    /// What the commits of the stores it opened did (see
+    /// [`crate::store::Outcomes`]), when it keeps that: the CLI for its
+    /// process, `payctl serve` for its store.
+    fn outcomes(&self) -> Option<&crate::store::Outcomes> {
+        None
+    }
     fn create_with(
         &self,
         f: &mut dyn FnMut(&Store) -> Result<core::idempotency::Outcome>,
@@ -483,10 +489,10 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
         // Alive: the store is not opened (`Ready` opens it). `commits`: the
         // journal commits this process made (a group commit makes one for
         // many writes).
-        Op::Health => health(kind),
+        Op::Health => health(b, kind),
         Op::Ready => {
             b.read()?.queue()?;
-            health(kind)
+            health(b, kind)
         }
         Op::Metrics => {
             return Err(Error::usage(
@@ -506,10 +512,10 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
     })
 }
 
-fn health(kind: Kind) -> Response {
+fn health(b: &dyn Backend, kind: Kind) -> Response {
     let health = crate::model::reply::Health {
         status: "ok",
-        commits: crate::store::journal::committed() as u64,
+        commits: b.outcomes().map_or(0, |o| o.committed()) as u64,
     };
     Response::one(kind, &health)
 }

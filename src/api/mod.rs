@@ -73,6 +73,9 @@ pub struct Kept {
         (Option<crate::model::api_key::ApiKey>, bool),
         (crate::store::lock::Stamp, Option<crate::store::lock::Stamp>),
     >,
+    /// What the commits of every request did: the warnings the server
+    /// logs after each request, the commits `/_payctl/health` counts.
+    pub(crate) outcomes: std::sync::Arc<crate::store::Outcomes>,
 }
 
 impl Default for Kept {
@@ -82,6 +85,7 @@ impl Default for Kept {
             group: Default::default(),
             answers: cache::answers(),
             keys: cache::Memo::new(1024),
+            outcomes: Default::default(),
         }
     }
 }
@@ -128,7 +132,12 @@ impl Local {
         let by = crate::store::By::Server {
             known: self.kept.as_ref().map(|k| &k.known),
         };
-        crate::store::open(place, mode, self.lock_timeout.into(), by, |_| {}).map(|(s, _)| s)
+        let store = crate::store::open(place, mode, self.lock_timeout.into(), by, |_| {})
+            .map(|(s, _)| s)?;
+        if let Some(kept) = &self.kept {
+            store.report_to(&kept.outcomes);
+        }
+        Ok(store)
     }
 }
 
@@ -138,6 +147,9 @@ impl endpoints::Backend for Local {
     }
     fn write(&self) -> Result<Store> {
         self.open(Mode::Exclusive)
+    }
+    fn outcomes(&self) -> Option<&crate::store::Outcomes> {
+        self.kept.as_ref().map(|k| &*k.outcomes)
     }
     fn create_with(
         &self,

@@ -325,7 +325,13 @@ async fn answer_and_log(
     };
     // A change committed but not finished (a full disk): its answer was the
     // change's; this says what is left for the next opening of the store.
-    for w in crate::store::journal::take_warnings() {
+    let warnings = app
+        .cfg
+        .store
+        .kept
+        .as_ref()
+        .map(|k| k.outcomes.take_warnings());
+    for w in warnings.unwrap_or_default() {
         say!(app.cfg.ui, "warning: {}", output::mask::mask_text(&w));
     }
     super::metrics::request(&seen.method, &seen.path, &resp, seen.elapsed());

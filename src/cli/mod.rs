@@ -425,6 +425,10 @@ pub struct Global {
     unfinished: std::sync::Mutex<Option<Error>>,
     /// The context of the config file whose store this command uses.
     pub context: Option<config::Used>,
+    /// What the commits of the stores this command opened did (see
+    /// [`crate::store::Outcomes`]): the warnings printed at its end, and
+    /// whether a lost answer was a change's.
+    pub outcomes: std::sync::Arc<crate::store::Outcomes>,
 }
 
 impl Global {
@@ -454,9 +458,20 @@ impl Global {
         }
     }
 
+    fn open(&self, mode: Mode) -> Result<Store> {
+        self.open_as(mode, crate::store::By::Command)
+    }
+
+    /// The store for `store check` (`mode`: shared, or exclusive for
+    /// `--repair`): the one command that opens a store whose rebuild was
+    /// interrupted, to report it and to finish it.
+    pub fn open_to_check(&self, mode: Mode) -> Result<Store> {
+        self.open_as(mode, crate::store::By::Check)
+    }
+
     /// The store, through the one opener ([`crate::store::open()`]); a
     /// store created or upgraded now is noted on stderr.
-    fn open(&self, mode: Mode) -> Result<Store> {
+    fn open_as(&self, mode: Mode, by: crate::store::By<'_>) -> Result<Store> {
         let upgrading = |from| {
             // (From 7, only the version changes: see `JsonStore::upgrade`.)
             let what = if from >= 7 {
@@ -470,13 +485,7 @@ impl Global {
                 crate::store::FORMAT_VERSION
             ))
         };
-        let (store, opened) = crate::store::open(
-            self.place(),
-            mode,
-            self.wait(),
-            crate::store::By::Command,
-            upgrading,
-        )?;
+        let (store, opened) = crate::store::open(self.place(), mode, self.wait(), by, upgrading)?;
         if opened == Opened::Created {
             match &self.database_url {
                 Some(_) => self.ui.err_line(format_args!(
@@ -489,6 +498,7 @@ impl Global {
                 )),
             }
         }
+        store.report_to(&self.outcomes);
         Ok(store)
     }
 
@@ -646,6 +656,9 @@ impl Backend for Global {
     }
     fn write(&self) -> Result<Store> {
         Global::write(self)
+    }
+    fn outcomes(&self) -> Option<&crate::store::Outcomes> {
+        Some(&self.outcomes)
     }
 }
 

@@ -266,6 +266,7 @@ pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32
         remote,
         unfinished: std::sync::Mutex::new(None),
         context: resolved.context,
+        outcomes: Default::default(),
     };
     let mut result = match remote_err.or_else(|| seed_ids().err()) {
         Some(e) => Err(e),
@@ -277,7 +278,7 @@ pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32
     }
     // A change committed but not finished (a full disk): the answer is the
     // change's, and this says what is left for the next payctl.
-    for w in crate::store::journal::take_warnings() {
+    for w in global.outcomes.take_warnings() {
         ui.err_line(format_args!("warning: {}", output::mask::mask_text(&w)));
     }
     let unfinished = global
@@ -306,7 +307,7 @@ pub fn run(cli: Cli, parsed: Option<(&clap::Command, &clap::ArgMatches)>) -> i32
         }
         (Err(e), _) => (ui.print_error(e), e.exit_code()),
     };
-    let committed = crate::store::journal::committed() > 0;
+    let committed = global.outcomes.committed() > 0;
     match flushed {
         // A closed pipe (`payctl profile list | head`) ends quietly, unless
         // the answer it lost is a change's.
@@ -435,6 +436,7 @@ pub(super) fn init(a: InitArgs, g: &Global) -> Result<Response> {
         Some(url) => Store::init_database(url, &catalog)?,
         None => Store::init(&g.data_dir, g.wait(), &catalog)?,
     };
+    store.report_to(&g.outcomes);
     g.ui.err_line(format_args!(
         "note: created a new store at {}",
         store.root().display()

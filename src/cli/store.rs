@@ -74,9 +74,6 @@ impl StoreCommand {
             StoreCommand::Reset => return super::snapshot::reset(g),
         };
         g.local_only("store check")?;
-        // The one command that opens a store whose rebuild was interrupted:
-        // to report it, and to finish it with --repair.
-        crate::store::rebuild::allow_opening_rebuilding();
         let mut set_aside = Vec::new();
         if repair && g.database_url.is_none() {
             for aside in crate::store::JsonStore::set_aside_corrupt_journal(&g.data_dir, g.wait())?
@@ -96,7 +93,13 @@ impl StoreCommand {
                 ));
             }
         }
-        let store = if repair { g.write()? } else { g.read()? };
+        // The one command that opens a store whose rebuild was interrupted:
+        // to report it, and to finish it with --repair.
+        let store = g.open_to_check(if repair {
+            crate::store::Mode::Exclusive
+        } else {
+            crate::store::Mode::Shared
+        })?;
         // A progress bar over the record shards, on a terminal only.
         let bar = g.ui.progress_bar();
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -173,7 +176,9 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
                 &dir.display().to_string(),
             )));
         }
-        crate::store::Store::init(dir, g.wait(), &catalog)?
+        let store = crate::store::Store::init(dir, g.wait(), &catalog)?;
+        store.report_to(&g.outcomes);
+        store
     };
     let bar = g.ui.progress_bar();
     if let Ok(style) = indicatif::ProgressStyle::with_template(

@@ -5,8 +5,8 @@
 //! rest of the file and the store. If any line is refused, nothing is written
 //! and the bad lines are reported (`line N: <json path>: <rule>`), the first
 //! [`REPORTED_LINES`] in detail, then one error counting the rest. Otherwise
-//! the profiles are created in chunks of [`CHUNK`] ([`DB_CHUNK`] in a
-//! database), each chunk one store transaction: a crash loses at most the chunk in hand, never half of one,
+//! the profiles are created in chunks of [`CHUNK`] (fewer where the store
+//! says so: [`Store::max_creates_per_commit`]), each chunk one store transaction: a crash loses at most the chunk in hand, never half of one,
 //! and a re-run with `skip_existing` creates exactly the missing profiles.
 //!
 //! The store is not held for the whole run (issue 17): the input is read
@@ -62,11 +62,6 @@ use self::lines::{Batch, each_line};
 /// about a second. (10,000 gave 13,800 profiles a second at a million;
 /// 20,000 gives 15,800.)
 pub const CHUNK: usize = 20_000;
-
-/// Profiles created per transaction in a database: each takes an advisory
-/// lock on its key, and 5,000 fit PostgreSQL's default shared lock table
-/// (`max_locks_per_transaction` 64 × `max_connections` 100 = 6,400).
-pub const DB_CHUNK: usize = 5_000;
 
 /// Bad lines reported in detail; the rest are counted in one last error.
 pub const REPORTED_LINES: usize = 100;
@@ -153,7 +148,6 @@ fn write_chunk(
     opts: Options,
     unchanged: Option<usize>,
 ) -> Result<Chunk> {
-    crate::store::fault::slow("import-chunk");
     let store = open(Mode::Exclusive)?;
     let keys: Vec<&str> = news
         .iter()
@@ -228,10 +222,9 @@ pub fn import<S: Read + Write + Seek>(
 ) -> Result<Imported> {
     let (fac, chunk_size) = {
         let store = open(Mode::Shared)?;
-        let size = match store {
-            crate::store::Store::Pg(_) => DB_CHUNK,
-            _ => CHUNK,
-        };
+        let size = store
+            .max_creates_per_commit()
+            .map_or(CHUNK, |most| most.min(CHUNK));
         (store.catalog()?.facilitator, size)
     };
     let (total, skipped, baseline) = {

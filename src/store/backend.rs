@@ -21,7 +21,7 @@ use super::pg::PgStore;
 use super::report::Report;
 use super::storage::{Storage, StorageTx};
 use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
-use super::{JsonStore, Mode, Opened, idempotency, lock};
+use super::{JsonStore, Mode, Opened, Outcomes, idempotency, lock};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -61,6 +61,18 @@ impl Store {
         upgrading: impl FnOnce(u32),
     ) -> Result<(Store, Opened)> {
         JsonStore::open(root, mode, wait, default_catalog, upgrading)
+            .map(|(s, o)| (Store::Json(s), o))
+    }
+
+    /// [`Store::open`] for `store check` (see [`JsonStore::open_to_check`]).
+    pub fn open_to_check(
+        root: &Path,
+        mode: Mode,
+        wait: impl Into<lock::Wait>,
+        default_catalog: impl FnOnce() -> Catalog,
+        upgrading: impl FnOnce(u32),
+    ) -> Result<(Store, Opened)> {
+        JsonStore::open_to_check(root, mode, wait, default_catalog, upgrading)
             .map(|(s, o)| (Store::Json(s), o))
     }
 
@@ -165,6 +177,23 @@ impl Store {
 
     pub fn profile_count(&self) -> Result<usize> {
         self.backend().profile_count()
+    }
+
+    /// At most how many customers one commit may create, when the backend
+    /// has a limit: a database's, since each takes an advisory lock on its
+    /// key, and 5,000 fit PostgreSQL's default shared lock table
+    /// (`max_locks_per_transaction` 64 × `max_connections` 100 = 6,400).
+    pub fn max_creates_per_commit(&self) -> Option<usize> {
+        match self {
+            Store::Pg(_) => Some(5_000),
+            _ => None,
+        }
+    }
+
+    /// Where the idempotency record of `key` is, as errors name it (see
+    /// [`idempotency::place`]).
+    pub fn idempotency_place(&self, key: &str) -> std::path::PathBuf {
+        idempotency::place(self.root(), key)
     }
 
     /// How many customers have been created in the store, when every new
@@ -290,12 +319,33 @@ impl Store {
         self.backend().api_keys_stamp()
     }
 
+    /// What this store's commits did beyond their answers (see
+    /// [`Outcomes`]): the JSON directory's; `None` for a backend whose
+    /// commits either happen whole or fail.
+    pub fn outcomes(&self) -> Option<&Outcomes> {
+        match self {
+            Store::Json(s) => Some(s.outcomes()),
+            _ => None,
+        }
+    }
+
+    /// Have this store report what its commits did (see [`Outcomes`]) to
+    /// `to` as well, from the start: whoever opened it reads `to` after
+    /// the store is gone (the CLI's warnings and its closed-pipe note,
+    /// `payctl serve`'s log and health).
+    pub fn report_to(&self, to: &std::sync::Arc<Outcomes>) {
+        if let Some(o) = self.outcomes() {
+            o.report_to(to);
+        }
+    }
+
     /// A write transaction that records no event: for what has no event
     /// type (API keys) and for copying a store as it is (`store migrate`).
     pub fn begin_without_events(&self) -> Tx<'_> {
         Tx {
             inner: self.backend().begin(),
             store: self.backend(),
+            outcomes: self.outcomes(),
             broken: None,
             author: None,
             customers: Vec::new(),
@@ -369,6 +419,8 @@ pub struct Tx<'s> {
     inner: Box<dyn StorageTx + 's>,
     /// The store as committed: the versions before this transaction.
     store: &'s dyn Storage,
+    /// What the store's commits did (see [`Store::outcomes`]).
+    outcomes: Option<&'s Outcomes>,
     /// The first invariant a put broke.
     broken: Option<Violation>,
     /// Who makes the changes: `None` records no event ([`Store::begin`]).
@@ -588,10 +640,12 @@ impl Tx<'_> {
     /// worker) stops at one that was committed but not finished, since its
     /// next commit would first have to finish it.
     pub fn commit_outcome(self) -> Result<Committed> {
-        let before = super::json::journal::unfinished();
+        let unfinished = |o: Option<&Outcomes>| o.map_or(0, Outcomes::unfinished);
+        let outcomes = self.outcomes;
+        let before = unfinished(outcomes);
         self.commit()?;
         Ok(Committed {
-            unfinished: super::json::journal::unfinished() != before,
+            unfinished: unfinished(outcomes) != before,
         })
     }
 }

@@ -17,28 +17,81 @@
 //!   disk stays full: every later hit fails too).
 //!
 //! Unset, this costs one env lookup.
+//!
+//! All of it is compiled only with the `fault-injection` feature, which the
+//! test suite turns on (see Cargo.toml) and no build for users has: without
+//! it every knob here is a constant (no fault, no sleep, the defaults), and
+//! the environment is never read. The names of the points are always here
+//! ([`POINTS`]), for the tests to iterate.
 
+#[cfg(feature = "fault-injection")]
 use std::sync::OnceLock;
+#[cfg(feature = "fault-injection")]
 use std::sync::atomic::{AtomicU32, Ordering};
 
+/// The points of the write path of every commit (see store/atomic.rs and
+/// store/journal.rs), in the order a commit reaches them: what the crash
+/// and full-disk tests stop each command at.
+pub const WRITE_PATH: &[&str] = &[
+    "before-write",
+    "after-write",
+    "after-sync",
+    "after-rename",
+    "before-dir-sync",
+    "after-journal",
+    "before-journal-remove",
+    "before-settle",
+];
+
+/// Every point `PAYCTL_FAULT` may name: the [`WRITE_PATH`], then those of
+/// one operation (the sync that a writer makes before it takes the lock, a
+/// group commit's checkpoint, a piece of `store check --repair`'s rebuild,
+/// the steps of a snapshot and of a restore).
+pub const POINTS: &[&str] = &[
+    "before-write",
+    "after-write",
+    "after-sync",
+    "after-rename",
+    "before-dir-sync",
+    "after-journal",
+    "before-journal-remove",
+    "before-settle",
+    "before-settle-ahead",
+    "before-checkpoint",
+    "rebuild-piece",
+    "snapshot-copied",
+    "restore-staged",
+    "restore-swapped",
+    "restore-done",
+];
+
 /// ENOSPC on Linux and the BSDs.
+#[cfg(feature = "fault-injection")]
 const ENOSPC: i32 = 28;
 
+#[cfg(feature = "fault-injection")]
 #[derive(Debug, PartialEq, Eq)]
 enum Mode {
     Abort,
     NoSpace,
 }
 
+#[cfg(feature = "fault-injection")]
 struct Target {
     mode: Mode,
     point: String,
     from: u32,
 }
 
+// The knobs of the process under test, as its environment set them: a
+// test process's, never a store's (each test runs payctl as a process of
+// its own with the knob it wants).
+#[cfg(feature = "fault-injection")]
 static TARGET: OnceLock<Option<Target>> = OnceLock::new();
+#[cfg(feature = "fault-injection")]
 static HITS: AtomicU32 = AtomicU32::new(0);
 
+#[cfg(feature = "fault-injection")]
 fn parse(v: &str) -> Target {
     let (mode, rest) = match v.strip_prefix("enospc@") {
         Some(rest) => (Mode::NoSpace, rest),
@@ -55,8 +108,10 @@ fn parse(v: &str) -> Target {
 /// (see the module doc). The caller maps the error to the file concerned.
 // The tests' fault injection is switched on by the environment of the
 // process under test, read once here where the faults are; never set in use.
+#[cfg(feature = "fault-injection")]
 #[allow(clippy::disallowed_methods)]
 pub fn point(name: &str) -> std::io::Result<()> {
+    debug_assert!(POINTS.contains(&name), "{name} is not in fault::POINTS");
     let target = TARGET.get_or_init(|| std::env::var("PAYCTL_FAULT").ok().map(|v| parse(&v)));
     if let Some(t) = target
         && t.point == name
@@ -70,12 +125,20 @@ pub fn point(name: &str) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Without the `fault-injection` feature: go on.
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn point(_name: &str) -> std::io::Result<()> {
+    Ok(())
+}
+
 /// `PAYCTL_SLOW=<point>:<milliseconds>` (tests): sleep that long each time
 /// `point` is reached, to widen a window that other commands must be able
 /// to use (`import-chunk`: before each chunk of `profile import` takes the
 /// store's lock; `store-listed`: after a first use listed a directory that
 /// has no `meta.json` yet). Unset, this costs one env lookup.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.
+#[cfg(feature = "fault-injection")]
 #[allow(clippy::disallowed_methods)]
 pub fn slow(point: &str) {
     static SLOW: OnceLock<Option<(String, u64)>> = OnceLock::new();
@@ -90,6 +153,11 @@ pub fn slow(point: &str) {
         std::thread::sleep(std::time::Duration::from_millis(*ms));
     }
 }
+
+/// Without the `fault-injection` feature: no sleep.
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn slow(_point: &str) {}
 
 /// `PAYCTL_REBUILD_PIECE=<records>` (tests): the records per commit of
 /// `store check --repair`'s rebuild (see store/rebuild.rs), so that a small
@@ -117,14 +185,23 @@ pub fn split_bytes(default: usize) -> usize {
 /// changes before they take the lock (see store/journal.rs), so that a test
 /// reaches the sync under the lock. Unset, they do.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.
+#[cfg(feature = "fault-injection")]
 #[allow(clippy::disallowed_methods)]
 pub fn settle_ahead() -> bool {
     std::env::var_os("PAYCTL_SETTLE_AHEAD").is_none_or(|v| v != "0")
 }
 
+/// Without the `fault-injection` feature: they do.
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn settle_ahead() -> bool {
+    true
+}
+
 /// The positive count in the test knob `var`; `default` when it is unset
 /// or not one.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.
+#[cfg(feature = "fault-injection")]
 #[allow(clippy::disallowed_methods)]
 fn positive(var: &str, default: usize) -> usize {
     std::env::var(var)
@@ -134,7 +211,14 @@ fn positive(var: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-#[cfg(test)]
+/// Without the `fault-injection` feature: `default`.
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+fn positive(_var: &str, default: usize) -> usize {
+    default
+}
+
+#[cfg(all(test, feature = "fault-injection"))]
 mod tests {
     use super::*;
 

@@ -13,7 +13,8 @@
 //!   check and repair.
 //! - [`pg`]: the PostgreSQL backend.
 //! - [`memory`]: the in-memory backend of the tests; [`dry`]: the
-//!   dry-run overlay over a real store; [`fault`]: fault injection.
+//!   dry-run overlay over a real store; [`fault`]: fault injection;
+//!   [`outcomes`]: what a store's commits did beyond their answers.
 //! - [`sim`]: outcome rules, read counts and snapshots (issue 37).
 //!
 //! The JSON directory's format (every file and what it holds, how a commit
@@ -31,6 +32,7 @@ pub mod json;
 pub mod memory;
 mod memory_turn;
 mod open;
+pub mod outcomes;
 pub mod pg;
 pub mod report;
 pub mod sim;
@@ -41,9 +43,10 @@ pub mod webhooks;
 pub use backend::{Store, Tx, retrying};
 pub use json::{FORMAT_VERSION, JsonStore, JsonTx, Known, Opened};
 pub use open::{By, Place, open};
+pub use outcomes::Outcomes;
 pub use storage::{Storage, StorageTx};
 pub use types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
 
 // The JSON directory's modules that the command line, the server and the
-// tests reach by their old paths (`store::journal::take_warnings`, ...).
+// tests reach by their old paths (`store::journal::JOURNAL`, ...).
 pub use json::{atomic, check, fields, group, journal, lock, lock::Mode, rebuild, safefs};

@@ -26,6 +26,10 @@ pub enum By<'a> {
     /// upgraded, a pending journal completed), a database on a connection
     /// of its own.
     Command,
+    /// `store check`, as [`By::Command`]: the one command that opens a
+    /// directory whose rebuild was interrupted, to report it and to finish
+    /// it (see [`JsonStore::open_to_check`]).
+    Check,
     /// `payctl serve`, once per request: a database on a connection of this
     /// process's pool (at most [`super::pg::pool::POOL_SIZE`], a request
     /// waiting up to the lock's timeout for one); a directory reopened with
@@ -60,7 +64,7 @@ pub fn open(
     upgrading: impl FnOnce(u32),
 ) -> crate::error::Result<(Store, Opened)> {
     match (place.database_url, by) {
-        (Some(url), By::Command) => Store::open_database(url, mode, builtin_catalog),
+        (Some(url), By::Command | By::Check) => Store::open_database(url, mode, builtin_catalog),
         (Some(url), By::Server { .. }) => {
             Store::open_database_pooled(url, mode, wait.timeout, builtin_catalog)
                 .map(|s| (s, Opened::Existing))
@@ -68,6 +72,9 @@ pub fn open(
         (None, By::Server { known: Some(known) }) => {
             JsonStore::reopen(place.data_dir, mode, wait, known, builtin_catalog)
                 .map(|s| (Store::Json(s), Opened::Existing))
+        }
+        (None, By::Check) => {
+            Store::open_to_check(place.data_dir, mode, wait, builtin_catalog, upgrading)
         }
         (None, _) => Store::open(place.data_dir, mode, wait, builtin_catalog, upgrading),
     }

@@ -5,6 +5,7 @@
 //! twice. Every test spawns all its children first, then waits for them.
 
 use crate::common;
+use common::assert_check_passes as assert_clean;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Child;
@@ -26,11 +27,6 @@ fn spawn_body(env: &Env, args: &[&str], body: &Value) -> Child {
 
 fn finish_all(children: Vec<Child>) -> Vec<Out> {
     children.into_iter().map(finish).collect()
-}
-
-fn assert_clean(env: &Env) {
-    let o = env.run(&["store", "check"]);
-    assert_eq!(o.code, 0, "store check: {o:?}");
 }
 
 fn no_panic(o: &Out) {

@@ -35,13 +35,7 @@ struct Fx {
     backend: Box<dyn Backend + Send + Sync>,
     _dir: TempDir,
     ctx: Ctx,
-    /// A JSON directory's turn: the store's root is the process's (the
-    /// walk that refuses links starts there), so the JSON cases of this
-    /// binary run one at a time.
-    _turn: Option<std::sync::MutexGuard<'static, ()>>,
 }
-
-static JSON_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn ctx() -> Ctx {
     let now = chrono::NaiveDate::from_ymd_opt(2026, 1, 2)
@@ -58,12 +52,10 @@ impl Fx {
             backend: Box::new(MemoryStore::builtin(&ctx.now)),
             _dir: TempDir::new().expect("tempdir"),
             ctx,
-            _turn: None,
         }
     }
 
     fn json() -> Fx {
-        let turn = JSON_TURN.lock().unwrap_or_else(|e| e.into_inner());
         let dir = TempDir::new().expect("tempdir");
         Fx {
             kind: Kind::Json,
@@ -75,7 +67,6 @@ impl Fx {
             }),
             _dir: dir,
             ctx: ctx(),
-            _turn: Some(turn),
         }
     }
 
@@ -92,7 +83,6 @@ impl Fx {
             }),
             _dir: dir,
             ctx: ctx(),
-            _turn: None,
         })
     }
 

@@ -11,14 +11,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::common::bin;
+
 const REGENERATE: &str = "run `cargo run -- generate-docs .` and commit completions/ and man/";
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> std::path::PathBuf {
-    assert_cmd::cargo::cargo_bin("payctl")
 }
 
 #[test]

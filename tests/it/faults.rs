@@ -8,12 +8,13 @@
 #![allow(clippy::print_stderr, clippy::disallowed_methods)]
 
 use crate::common;
+use common::assert_check_passes as assert_clean;
 
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -33,11 +34,6 @@ fn finish_within(mut child: Child, limit: Duration) -> Option<Out> {
     let _ = child.kill();
     let _ = child.wait();
     None
-}
-
-fn assert_clean(env: &Env) {
-    let o = env.run(&["store", "check"]);
-    assert_eq!(o.code, 0, "store check: {o:?}");
 }
 
 /// `n` profile create bodies as JSON Lines.
@@ -251,19 +247,6 @@ fn worker_watch_stops_waiting_for_the_lock_on_sigterm() {
 
 // ------------------------------------------------------ read-only, owners
 
-/// A tmpfs mounted at `dir` (needs root); `None` when mounting is not
-/// possible here.
-fn mount_tmpfs(dir: &Path) -> Option<()> {
-    fs::create_dir_all(dir).unwrap();
-    let ok = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=64m", "tmpfs"])
-        .arg(dir)
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    ok.then_some(())
-}
-
 fn remount(dir: &Path, how: &str) {
     let ok = Command::new("mount")
         .args(["-o", &format!("remount,{how}")])
@@ -274,13 +257,6 @@ fn remount(dir: &Path, how: &str) {
     assert!(ok, "remount {how}");
 }
 
-struct Unmount(PathBuf);
-impl Drop for Unmount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
-
 /// A store on a read-only mount (a snapshot, a backup) is read; a write is
 /// refused with exit 3 saying the file system is read-only.
 #[test]
@@ -288,8 +264,7 @@ impl Drop for Unmount {
 fn a_store_on_a_read_only_mount_is_readable_and_writes_say_why_not() {
     let env = Env::new();
     let mnt = env.dir.path().join("store");
-    mount_tmpfs(&mnt).expect("mount a tmpfs: run as root");
-    let _unmount = Unmount(mnt.clone());
+    let _unmount = common::mount_tmpfs(&mnt, "size=64m").expect("mount a tmpfs: run as root");
     let id = env.create_profile("ro-001");
     let before = env.snapshot();
     remount(&mnt, "ro");

@@ -16,8 +16,9 @@
 #![allow(clippy::print_stderr)]
 
 use crate::common;
+use common::mount_tmpfs;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use common::{
@@ -394,26 +395,6 @@ fn reads_work_while_the_disk_is_full() {
 }
 
 // ------------------------------------------------- a real full disk (tmpfs)
-
-/// A tmpfs with `options` mounted at `dir` (needs root); `None` when mounting is
-/// not possible here.
-fn mount_tmpfs(dir: &Path, options: &str) -> Option<Unmount> {
-    std::fs::create_dir_all(dir).unwrap();
-    let ok = std::process::Command::new("mount")
-        .args(["-t", "tmpfs", "-o", options, "tmpfs"])
-        .arg(dir)
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    ok.then(|| Unmount(dir.to_path_buf()))
-}
-
-struct Unmount(PathBuf);
-impl Drop for Unmount {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount").arg(&self.0).status();
-    }
-}
 
 /// Fill the file system of `dir` with `filler` until ENOSPC, then free
 /// `pages` pages of it.

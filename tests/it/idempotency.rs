@@ -4,17 +4,12 @@
 //! `store check --repair` keeps the records.
 
 use crate::common;
+use common::attached;
 
 use std::path::PathBuf;
 
 use common::{Env, Out, address_body, profile_body, txn_create_args};
 use serde_json::{Value, json};
-
-/// A profile Attached to the default program, and the program id.
-fn attached(env: &Env, key: &str) -> (String, String) {
-    let (prm, csp) = env.attached_profile(key);
-    (csp, prm)
-}
 
 fn instrument_body(prm: &str, label: &str) -> Value {
     common::ach_instrument_body(

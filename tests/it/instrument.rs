@@ -1,23 +1,13 @@
 //! Payment instruments (spec 2.3, 4.3) through the binary.
 
 use crate::common;
+use common::attached;
 
 use common::{Env, Out};
 use serde_json::{Value, json};
 
 const ACCOUNT: &str = "000123456789";
 const ROUTING: &str = "021000021";
-
-/// A profile Attached to the default program, and the program id.
-fn attached(env: &Env, key: &str) -> (String, String) {
-    let csp = env.create_profile(key);
-    let prm = env.program_id();
-    env.run(&["program", "attach", &prm, &csp, "--reason", "onboarding"])
-        .id();
-    let w = env.run(&["worker"]);
-    assert_eq!(w.code, 0, "{w:?}");
-    (csp, prm)
-}
 
 fn body(prm: &str, type_id: u32, is_default: bool) -> Value {
     json!({

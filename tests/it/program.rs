@@ -2,15 +2,10 @@
 //! customer profiles to a program, and `payctl init --catalog`.
 
 use crate::common;
+use common::{program_record as record, succeeded as ok};
 
 use common::{Env, Out};
 use serde_json::{Value, json};
-
-fn ok(o: &Out) -> &Out {
-    assert_eq!(o.code, 0, "expected success: {o:?}");
-    assert!(o.json["errors"].is_null(), "{o:?}");
-    o
-}
 
 fn application_id(env: &Env) -> String {
     let o = env.run(&["program", "applications", &env.program_id()]);
@@ -42,11 +37,6 @@ fn attach(env: &Env, prm: &str, csp: &str, reason: Option<&str>) -> Out {
         args.extend(["--reason", r]);
     }
     env.run(&args)
-}
-
-fn record(env: &Env, prm: &str, csp: &str) -> Value {
-    let o = env.run(&["program", "profile", prm, csp]);
-    ok(&o).data()[0].clone()
 }
 
 #[test]

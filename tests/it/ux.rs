@@ -3,6 +3,7 @@
 //! (With a terminal: tests/it/interactive.rs.)
 
 use crate::common;
+use common::bin;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -11,10 +12,6 @@ use std::time::{Duration, Instant};
 use clap::CommandFactory;
 use common::{Env, Out, address_body, profile_body};
 use serde_json::{Value, json};
-
-fn bin() -> std::path::PathBuf {
-    assert_cmd::cargo::cargo_bin("payctl")
-}
 
 fn ok(o: &Out) -> &Out {
     assert_eq!(o.code, 0, "expected success: {o:?}");

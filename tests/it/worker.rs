@@ -3,18 +3,13 @@
 //! nothing half-done.
 
 use crate::common;
+use common::{program_record as record, succeeded as ok};
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Env, Out};
 use serde_json::{Value, json};
-
-fn ok(o: &Out) -> &Out {
-    assert_eq!(o.code, 0, "expected success: {o:?}");
-    assert!(o.json["errors"].is_null(), "{o:?}");
-    o
-}
 
 fn summary(attachments: u64) -> Value {
     json!({
@@ -29,11 +24,6 @@ fn summary(attachments: u64) -> Value {
 fn attach(env: &Env, prm: &str, csp: &str) {
     let o = env.run(&["program", "attach", prm, csp, "--reason", "test"]);
     assert_eq!(o.id(), csp);
-}
-
-fn record(env: &Env, prm: &str, csp: &str) -> Value {
-    let o = env.run(&["program", "profile", prm, csp]);
-    ok(&o).data()[0].clone()
 }
 
 fn queue_len(env: &Env) -> usize {

@@ -92,7 +92,12 @@ fn local(
     };
     let open = |mode: Mode| match mode {
         Mode::Shared => g.read(),
-        Mode::Exclusive => g.write(),
+        // Each chunk's commit (the import's only exclusive opening):
+        // tests widen the gap between chunks here (`PAYCTL_SLOW`).
+        Mode::Exclusive => {
+            crate::store::fault::slow("import-chunk");
+            g.write()
+        }
     };
     // One bar per stage, each with its own honest count: checking counts
     // bytes of the input (a spinner and the bytes read when its size is

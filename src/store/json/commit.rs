@@ -92,6 +92,8 @@ impl JsonTx<'_> {
         Ok(JsonPrepared {
             group: self.store.group.clone(),
             root: self.store.root.clone(),
+            journal: self.store.journal.clone(),
+            _registered: self.store.registered.clone(),
             ops: std::mem::take(&mut self.ops),
             customers: std::mem::take(&mut self.customers),
             serialized: std::mem::take(&mut self.serialized),
@@ -106,6 +108,11 @@ pub struct JsonPrepared {
     /// The open group that the commit stages into, if any.
     pub(super) group: Option<std::sync::Arc<group::Stage>>,
     pub(super) root: PathBuf,
+    /// The store's (see [`journal::State`]).
+    pub(super) journal: std::sync::Arc<journal::State>,
+    /// The store's root stays registered until this is committed (see
+    /// [`safefs::register`]).
+    pub(super) _registered: std::sync::Arc<safefs::Registered>,
     pub(super) ops: Vec<Option<Op>>,
     pub(super) customers: BTreeMap<String, Customer>,
     /// See [`JsonTx::new_customer_serialized`].
@@ -160,7 +167,7 @@ impl JsonPrepared {
             staged.stage(ops);
             return Ok(());
         }
-        journal::commit(&self.root, &Journal { ops })
+        journal::commit(&self.root, &Journal { ops }, &self.journal)
     }
 }
 

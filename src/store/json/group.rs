@@ -43,6 +43,7 @@ use super::journal::{self, Journal, Op};
 use super::{JsonStore, QUEUE_DIR, atomic};
 use crate::error::{Error, Result, code};
 use crate::store::backend::Store;
+use crate::store::outcomes::Outcomes;
 
 /// What the group's transactions changed so far, per store-relative path.
 #[derive(Debug, Default)]
@@ -242,14 +243,14 @@ impl Stage {
     /// Commit everything staged so far (see the module doc): the size of
     /// the journal written, or the error of an earlier commit or of this
     /// one (which every later commit then answers too).
-    fn commit(&self, root: &std::path::Path) -> Result<usize> {
+    fn commit(&self, root: &std::path::Path, outcomes: &Outcomes) -> Result<usize> {
         let _writer = self.writer();
         let journal = {
             let staged = self.staged();
             staged.check()?;
             staged.snapshot()
         };
-        journal::write_deferred(root, &journal)
+        journal::write_deferred(root, &journal, outcomes)
             .inspect_err(|e| {
                 self.staged().failed = Some(e.clone());
             })
@@ -432,12 +433,15 @@ impl Inner {
         st.seq += 1;
         let members = std::mem::take(&mut st.members);
         let target = match &st.store {
-            Some(Store::Json(s)) => s.group.clone().map(|stage| (stage, s.root().to_path_buf())),
+            Some(Store::Json(s)) => s.group.clone().map(|stage| {
+                let outcomes = s.journal.outcomes.clone();
+                (stage, s.root().to_path_buf(), outcomes)
+            }),
             _ => None,
         };
         drop(st);
         let committed = match &target {
-            Some((stage, root)) => stage.commit(root),
+            Some((stage, root, outcomes)) => stage.commit(root, outcomes),
             None => Err(Error::store(code::STORE_IO, "no store open for the group")),
         };
         let large = committed
@@ -541,7 +545,7 @@ impl JsonStore {
             .and_then(|()| journal::finish_pending(&self.root));
         if let Err(e) = applied {
             let why = e.first_message();
-            journal::warn(format!(
+            self.journal.outcomes.warn(format!(
                 "applying the committed changes failed: {why}; the next payctl that can write completes them"
             ));
         }
@@ -562,7 +566,7 @@ impl JsonStore {
         let journal = staged.take();
         // (The journal committed before is contained in this one: its
         // replay by `commit` first does no harm.)
-        journal::commit_durable(&self.root, &journal)
+        journal::commit_durable(&self.root, &journal, &self.journal)
             .inspect_err(|e| staged.failed = Some(e.clone()))
     }
 }

@@ -121,6 +121,22 @@ pub struct JsonStore {
     /// A writer in a group commit ([`group::GroupCommit`]): the changes its
     /// transactions committed, not written yet. Reads consult it first.
     group: Option<std::sync::Arc<group::Stage>>,
+    /// What the journal keeps between this store's commits, and what they
+    /// did (see [`journal::State`]).
+    journal: std::sync::Arc<journal::State>,
+    /// Opened by `store check` ([`JsonStore::open_to_check`]): a store
+    /// whose rebuild was interrupted is opened, not refused.
+    checking: bool,
+    /// The store's root, registered while it is open (see
+    /// [`safefs::register`]); dropped after [`Drop::drop`] below.
+    registered: std::sync::Arc<safefs::Registered>,
+}
+
+impl JsonStore {
+    /// What this store's commits did (see [`crate::store::Outcomes`]).
+    pub fn outcomes(&self) -> &crate::store::Outcomes {
+        &self.journal.outcomes
+    }
 }
 
 impl Drop for JsonStore {
@@ -129,7 +145,7 @@ impl Drop for JsonStore {
     /// writer does not wait for it.
     fn drop(&mut self) {
         self.lock.release();
-        journal::remove_retired(&self.root);
+        journal::remove_retired(&self.root, &self.journal);
     }
 }
 

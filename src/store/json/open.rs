@@ -11,16 +11,41 @@ impl JsonStore {
         default_catalog: impl FnOnce() -> Catalog,
         upgrading: impl FnOnce(u32),
     ) -> Result<(JsonStore, Opened)> {
+        Self::open_for(root, mode, wait, default_catalog, upgrading, false)
+    }
+
+    /// [`JsonStore::open`] for `store check`, the one command that opens a
+    /// store whose rebuild was interrupted (to report it, and to finish it
+    /// with `--repair`).
+    pub fn open_to_check(
+        root: &Path,
+        mode: Mode,
+        wait: impl Into<lock::Wait>,
+        default_catalog: impl FnOnce() -> Catalog,
+        upgrading: impl FnOnce(u32),
+    ) -> Result<(JsonStore, Opened)> {
+        Self::open_for(root, mode, wait, default_catalog, upgrading, true)
+    }
+
+    fn open_for(
+        root: &Path,
+        mode: Mode,
+        wait: impl Into<lock::Wait>,
+        default_catalog: impl FnOnce() -> Catalog,
+        upgrading: impl FnOnce(u32),
+        checking: bool,
+    ) -> Result<(JsonStore, Opened)> {
         let wait = wait.into();
-        safefs::set_root(root);
+        let registered = safefs::register(root);
         refuse_foreign(root)?;
         let initialized = safefs::exists(&root.join(META))?;
         if !initialized {
             atomic::ensure_dir(root)?;
         }
         let first = if initialized { mode } else { Mode::Exclusive };
+        let journal = std::sync::Arc::new(journal::State::default());
         if initialized && first == Mode::Exclusive {
-            journal::settle_ahead(root);
+            journal::settle_ahead(root, &journal);
         }
         let lock = lock::Lock::acquire(root, first, &wait)?;
         let mut store = JsonStore {
@@ -31,6 +56,9 @@ impl JsonStore {
             armed: Default::default(),
             overlay: None,
             group: None,
+            journal,
+            checking,
+            registered,
         };
         let mut opened = Opened::Existing;
         let mut version = None;
@@ -71,7 +99,7 @@ impl JsonStore {
         if !safefs::exists(&root.join(META))? {
             return Ok(None);
         }
-        safefs::set_root(root);
+        let registered = safefs::register(root);
         let wait = wait.into();
         let lock = lock::Lock::acquire(root, Mode::Shared, &wait)?;
         let mut store = JsonStore {
@@ -82,6 +110,9 @@ impl JsonStore {
             armed: Default::default(),
             overlay: None,
             group: None,
+            journal: Default::default(),
+            checking: false,
+            registered,
         };
         if store.format_version()? != FORMAT_VERSION {
             return Ok(None);
@@ -118,7 +149,7 @@ impl JsonStore {
         let wait = wait.into();
         let was = *known.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(was) = was {
-            safefs::set_root(root);
+            let registered = safefs::register(root);
             let lock = lock::Lock::acquire(root, mode, &wait)?;
             let mut store = JsonStore {
                 root: root.to_path_buf(),
@@ -128,6 +159,9 @@ impl JsonStore {
                 armed: Default::default(),
                 overlay: None,
                 group: None,
+                journal: Default::default(),
+                checking: false,
+                registered,
             };
             store.recover(mode)?;
             if store.known()? == Some(was) {
@@ -186,7 +220,7 @@ impl JsonStore {
         root: &Path,
         wait: impl Into<lock::Wait>,
     ) -> Result<Vec<PathBuf>> {
-        safefs::set_root(root);
+        let _registered = safefs::register(root);
         refuse_foreign(root)?;
         let names = [journal::JOURNAL, journal::APPLIED];
         if !safefs::exists(&root.join(META))? {
@@ -223,7 +257,7 @@ impl JsonStore {
     /// Create a new store with `catalog`; refused when one exists at `root`.
     pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<JsonStore> {
         let wait = wait.into();
-        safefs::set_root(root);
+        let registered = safefs::register(root);
         refuse_foreign(root)?;
         atomic::ensure_dir(root)?;
         let lock = lock::Lock::acquire(root, Mode::Exclusive, &wait)?;
@@ -235,6 +269,9 @@ impl JsonStore {
             armed: Default::default(),
             overlay: None,
             group: None,
+            journal: Default::default(),
+            checking: false,
+            registered,
         };
         // A journal left by a killed init (or any writer) is finished first.
         store.recover(Mode::Exclusive)?;
@@ -277,7 +314,7 @@ impl JsonStore {
                 },
             ],
         };
-        journal::commit_durable(&self.root, &journal)
+        journal::commit_durable(&self.root, &journal, &self.journal)
     }
 
     /// The store's format version; refused when this payctl cannot read it.
@@ -299,7 +336,7 @@ impl JsonStore {
         if meta.format_version < 1 {
             return Err(Error::corrupt(&path, "unknown format version"));
         }
-        if meta.rebuilding && !rebuild::may_open_rebuilding() {
+        if meta.rebuilding && !self.checking {
             return Err(rebuild::interrupted(&self.root));
         }
         Ok(meta.format_version)
@@ -385,7 +422,7 @@ impl JsonStore {
             path: META.into(),
             data: String::from_utf8(to_bytes(&meta)).expect("json is utf-8"),
         });
-        journal::commit_durable(&self.root, &Journal { ops })
+        journal::commit_durable(&self.root, &Journal { ops }, &self.journal)
     }
 
     /// Finish a write that a killed process left half-applied, and remove the
@@ -440,7 +477,7 @@ impl JsonStore {
                 self.overlay = Some(journal::overlay(&self.root)?);
                 let why = e.first_message();
                 let why = why.split(" (while completing").next().unwrap_or_default();
-                journal::warn(format!(
+                self.journal.outcomes.warn(format!(
                     "a change committed earlier is not completed on disk yet ({why}); \
                      this answer includes it, read from {} without writing anything",
                     journal.display()

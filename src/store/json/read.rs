@@ -57,7 +57,7 @@ impl JsonStore {
                     .stage(journal.ops);
                 Ok(())
             }
-            None => journal::commit(&self.root, &journal),
+            None => journal::commit(&self.root, &journal, &self.journal),
         }
     }
 

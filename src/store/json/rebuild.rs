@@ -26,7 +26,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::de::DeserializeOwned;
 
@@ -164,7 +163,7 @@ impl JsonStore {
                 });
             }
         }
-        journal::commit_durable(&self.root, &Journal { ops })?;
+        journal::commit_durable(&self.root, &Journal { ops }, &self.journal)?;
         piece_done()?;
 
         // 3. The records indexed again, in creation order.
@@ -202,7 +201,7 @@ impl JsonStore {
             },
             meta_op(false),
         ];
-        journal::commit_durable(&self.root, &Journal { ops })
+        journal::commit_durable(&self.root, &Journal { ops }, &self.journal)
     }
 
     /// The creation order that the store knows, as the position of each
@@ -263,19 +262,6 @@ impl JsonStore {
         let meta: Option<Meta> = self.read_json(&self.root.join(META)).ok().flatten();
         meta.is_some_and(|m| m.rebuilding)
     }
-}
-
-/// Set by `store check` alone: the one command that may open a store whose
-/// rebuild was interrupted (to report it, and to finish it with `--repair`).
-static MAY_OPEN_REBUILDING: AtomicBool = AtomicBool::new(false);
-
-/// Let this process open a store whose rebuild was interrupted (`store check`).
-pub fn allow_opening_rebuilding() {
-    MAY_OPEN_REBUILDING.store(true, Ordering::Relaxed);
-}
-
-pub(crate) fn may_open_rebuilding() -> bool {
-    MAY_OPEN_REBUILDING.load(Ordering::Relaxed)
 }
 
 /// Why a store whose rebuild was interrupted is refused: its indexes are

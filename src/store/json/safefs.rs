@@ -17,9 +17,11 @@
 //!   [`crate::core::rules::MAX_RECORD_BYTES`]) has the file's size checked
 //!   by `fstat` before a byte of it is read.
 //!
-//! The store's root is registered once per process by [`set_root`] (the
-//! store opens it); a path outside a registered root (no store yet) is opened
-//! the ordinary way, its last component still not followed.
+//! An open store registers its root for as long as it lives ([`register`]:
+//! the store holds the [`Registered`] it returns); a path is walked from
+//! the innermost open root that holds it, so two stores open in one
+//! process each keep their own. A path outside every open root (no store
+//! yet) is opened the ordinary way, its last component still not followed.
 //!
 //! Reading a file whole or by lines is in `safefs/reading.rs`, the
 //! directories opened once for many files in `safefs/dir.rs`; here, reaching
@@ -31,7 +33,7 @@ use std::io::Read;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
@@ -44,13 +46,49 @@ mod reading;
 pub use self::dir::{Dir, Dirs};
 pub use self::reading::{LINES_BUFFER, each_lines_piece, read};
 
-static ROOT: RwLock<Option<PathBuf>> = RwLock::new(None);
+/// The roots of the stores open in this process, each with how many
+/// [`Registered`] hold it: not a store's state, only where the walk of
+/// each path starts (see the module doc).
+static OPEN_ROOTS: RwLock<Vec<(PathBuf, usize)>> = RwLock::new(Vec::new());
 
-/// Register the store's root: every path under it is then opened component
-/// by component without following links.
-pub fn set_root(root: &Path) {
-    let mut r = ROOT.write().unwrap_or_else(|e| e.into_inner());
-    *r = Some(root.to_path_buf());
+/// A store's root, registered until the last clone is dropped (see
+/// [`register`]).
+#[derive(Debug)]
+pub struct Registered(PathBuf);
+
+/// Register `root` as an open store's: every path under it is then opened
+/// component by component from it, without following links, until the
+/// [`Registered`] returned (and every clone of it) is dropped.
+pub fn register(root: &Path) -> Arc<Registered> {
+    let mut roots = OPEN_ROOTS.write().unwrap_or_else(|e| e.into_inner());
+    match roots.iter_mut().find(|(r, _)| r == root) {
+        Some((_, n)) => *n += 1,
+        None => roots.push((root.to_path_buf(), 1)),
+    }
+    Arc::new(Registered(root.to_path_buf()))
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut roots = OPEN_ROOTS.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = roots.iter().position(|(r, _)| *r == self.0) {
+            roots[i].1 -= 1;
+            if roots[i].1 == 0 {
+                roots.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// The innermost open root that holds `path` (itself included).
+fn root_of(path: &Path) -> Option<PathBuf> {
+    let roots = OPEN_ROOTS.read().unwrap_or_else(|e| e.into_inner());
+    roots
+        .iter()
+        .map(|(r, _)| r)
+        .filter(|r| path.starts_with(r))
+        .max_by_key(|r| r.as_os_str().len())
+        .cloned()
 }
 
 fn errno_io(e: Errno) -> std::io::Error {
@@ -88,7 +126,7 @@ fn damaged(path: &Path, what: &str) -> Error {
 /// `path` as (the directory to start from, the directories to walk, the last
 /// component); `None` for a path with no last component.
 fn split(path: &Path) -> Option<(PathBuf, Vec<OsString>, OsString)> {
-    let root = ROOT.read().unwrap_or_else(|e| e.into_inner()).clone();
+    let root = root_of(path);
     let name = path.file_name()?.to_os_string();
     if let Some(root) = root
         && let Ok(rest) = path.strip_prefix(&root)
@@ -203,7 +241,7 @@ fn parent(path: &Path, create: bool) -> Result<Option<(OwnedFd, OsString)>> {
 /// The directory `path` as (the directory to start from, the directories
 /// to walk from it).
 fn dir_parts(path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
-    let root = ROOT.read().unwrap_or_else(|e| e.into_inner()).clone();
+    let root = root_of(path);
     if let Some(root) = root
         && let Ok(rest) = path.strip_prefix(&root)
     {

@@ -290,17 +290,9 @@ pub fn profile_lines(prefix: &str, n: usize) -> String {
         .collect()
 }
 
-/// Every fault point of the write path (src/store/fault.rs).
-pub const FAULT_POINTS: &[&str] = &[
-    "before-write",
-    "after-write",
-    "after-sync",
-    "after-rename",
-    "before-dir-sync",
-    "after-journal",
-    "before-journal-remove",
-    "before-settle",
-];
+/// Every fault point of the write path: payctl's own list, so that a
+/// point added there is tested here.
+pub const FAULT_POINTS: &[&str] = payctl::store::fault::WRITE_PATH;
 
 /// Every file below `dir`.
 pub fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -446,4 +438,64 @@ pub fn ok(o: Out) -> Out {
     assert_eq!(o.code, 0, "expected success: {o:?}");
     assert!(!o.stderr.contains("panicked"), "{o:?}");
     o
+}
+
+// Helpers that several test files share (each was written in two or more
+// of them before).
+
+/// `store check` answers exit 0 (what faults.rs and concurrency.rs ask
+/// after each step; [`assert_clean`] asks more).
+pub fn assert_check_passes(env: &Env) {
+    let o = env.run(&["store", "check"]);
+    assert_eq!(o.code, 0, "store check: {o:?}");
+}
+
+/// `o`, asserted to have succeeded with no error in its envelope.
+#[allow(dead_code)]
+pub fn succeeded(o: &Out) -> &Out {
+    assert_eq!(o.code, 0, "expected success: {o:?}");
+    assert!(o.json["errors"].is_null(), "{o:?}");
+    o
+}
+
+/// The program profile record of `csp` in `prm`.
+#[allow(dead_code)]
+pub fn program_record(env: &Env, prm: &str, csp: &str) -> Value {
+    let o = env.run(&["program", "profile", prm, csp]);
+    succeeded(&o).data()[0].clone()
+}
+
+/// A profile Attached to the default program, and the program id.
+#[allow(dead_code)]
+pub fn attached(env: &Env, key: &str) -> (String, String) {
+    let (prm, csp) = env.attached_profile(key);
+    (csp, prm)
+}
+
+/// The payctl binary the tests run.
+#[allow(dead_code)]
+pub fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("payctl")
+}
+
+/// A tmpfs with `options` mounted at `dir` (needs root), unmounted when
+/// the answer is dropped; `None` when mounting is not possible here.
+#[allow(dead_code)]
+pub fn mount_tmpfs(dir: &Path, options: &str) -> Option<Unmount> {
+    std::fs::create_dir_all(dir).unwrap();
+    let ok = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+        .arg(dir)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    ok.then(|| Unmount(dir.to_path_buf()))
+}
+
+/// A mount, unmounted when dropped (see [`mount_tmpfs`]).
+pub struct Unmount(PathBuf);
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
 }

@@ -30,12 +30,12 @@ use super::*;
 /// [`APPLIED`] only ever holds every change since the files were last
 /// synced, and `journal.json`, when both are there, holds all of it but
 /// what [`settle_ahead`] synced before it was written.
-pub(super) fn commit_applied(root: &Path, journal: &Journal, boot: &str) -> Result<()> {
+pub(super) fn commit_applied(root: &Path, journal: &Journal, boot: &str, st: &State) -> Result<()> {
     let path = root.join(JOURNAL);
     // A journal an earlier commit left unfinished, or changes applied before
     // the machine restarted: replayed and synced first.
     let before = match pending_applied(root)? {
-        Some(Applied::Current(text)) => Some(without_settled(text, boot)),
+        Some(Applied::Current(text)) => Some(without_settled(text, boot, st)),
         Some(Applied::Stale) => {
             recover(root)?;
             None
@@ -64,7 +64,8 @@ pub(super) fn commit_applied(root: &Path, journal: &Journal, boot: &str) -> Resu
     commit_text(
         &path,
         || atomic::write_temp(&path, &text),
-        || finish_applied(root, journal, &path, text.len()),
+        || finish_applied(root, journal, &path, text.len(), st),
+        &st.outcomes,
     )
 }
 
@@ -74,6 +75,7 @@ pub(super) fn finish_applied(
     journal: &Journal,
     path: &Path,
     size: usize,
+    st: &State,
 ) -> Result<()> {
     atomic::fault(path, "after-rename")?;
     atomic::sync_dir(root)?;
@@ -86,7 +88,7 @@ pub(super) fn finish_applied(
     // there.
     let applied = root.join(APPLIED);
     if safefs::rename(&applied, &root.join(RETIRED)).is_ok() {
-        RETIRED_PENDING.store(true, Ordering::SeqCst);
+        st.retired_pending.store(true, Ordering::SeqCst);
     }
     safefs::rename(path, &applied)?;
     if size > SETTLE_UNDER_LOCK_BYTES {

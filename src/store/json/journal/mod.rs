@@ -30,14 +30,15 @@ use std::ffi::OsStr;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::{atomic, safefs};
 use crate::error::{Error, Result};
+use crate::store::outcomes::Outcomes;
 
 mod applied;
 mod apply;
@@ -61,15 +62,26 @@ pub const APPLIED: &str = "applied.json";
 /// over any name that is not the store's.
 pub const RETIRED: &str = "applied.old";
 
-/// Whether this process renamed an [`APPLIED`] aside that it has not
-/// removed yet.
-static RETIRED_PENDING: AtomicBool = AtomicBool::new(false);
+/// What the journal keeps from one commit of an open store to the next:
+/// owned by the store ([`super::JsonStore`]), never by the process, so two
+/// stores in one process keep apart.
+#[derive(Debug, Default)]
+pub struct State {
+    /// What the commits did (see [`Outcomes`]).
+    pub outcomes: Arc<Outcomes>,
+    /// Whether a point commit renamed an [`APPLIED`] aside that is not
+    /// removed yet.
+    retired_pending: AtomicBool,
+    /// What [`settle_ahead`] made durable: the text of the [`APPLIED`] it
+    /// read.
+    settled_ahead: Mutex<Option<Vec<u8>>>,
+}
 
-/// Remove what this process's point commits renamed aside ([`RETIRED`]), if
+/// Remove what the store's point commits renamed aside ([`RETIRED`]), if
 /// anything: called when the store is let go. (Another payctl may have
 /// renamed its own there since, which is as obsolete.)
-pub fn remove_retired(root: &Path) {
-    if RETIRED_PENDING.swap(false, Ordering::SeqCst) {
+pub fn remove_retired(root: &Path, st: &State) {
+    if st.retired_pending.swap(false, Ordering::SeqCst) {
         let _ = safefs::remove(&root.join(RETIRED));
     }
 }
@@ -85,9 +97,6 @@ pub const SETTLE_BYTES: usize = 32 * 1024;
 /// leave changes out (or a test knob turned it off).
 pub const SETTLE_UNDER_LOCK_BYTES: usize = 2 * SETTLE_BYTES;
 
-/// What [`settle_ahead`] made durable: the text of the [`APPLIED`] it read.
-static SETTLED_AHEAD: Mutex<Option<Vec<u8>>> = Mutex::new(None);
-
 /// A writer about to take the store's lock: when [`APPLIED`] of this boot
 /// has grown past [`SETTLE_BYTES`], one `syncfs` now, outside the lock,
 /// makes durable every change it names (each was applied before its
@@ -98,15 +107,15 @@ static SETTLED_AHEAD: Mutex<Option<Vec<u8>>> = Mutex::new(None);
 /// the time a create held the lock. Nothing is changed here: on any error,
 /// or when a commit settled [`APPLIED`] meanwhile, the commit carries the
 /// changes as before.
-pub fn settle_ahead(root: &Path) {
+pub fn settle_ahead(root: &Path, st: &State) {
     if boot_id().is_none() || !crate::store::fault::settle_ahead() {
         return;
     }
     let path = root.join(APPLIED);
-    let Ok(Some(st)) = safefs::lstat(&path) else {
+    let Ok(Some(stat)) = safefs::lstat(&path) else {
         return;
     };
-    if (st.st_size.max(0) as usize) <= SETTLE_BYTES {
+    if (stat.st_size.max(0) as usize) <= SETTLE_BYTES {
         return;
     }
     let Ok(Some(text)) = safefs::read(&path, Some(4 * SETTLE_UNDER_LOCK_BYTES as u64)) else {
@@ -120,15 +129,16 @@ pub fn settle_ahead(root: &Path) {
     {
         return;
     }
-    *SETTLED_AHEAD.lock().unwrap_or_else(|e| e.into_inner()) = Some(text);
+    *st.settled_ahead.lock().unwrap_or_else(|e| e.into_inner()) = Some(text);
 }
 
 /// `text`, the [`APPLIED`] of this boot as a point commit found it under
 /// the lock, without the changes that [`settle_ahead`] made durable: they
 /// are the start of it, unless a commit settled it since (until then each
 /// point commit only adds to its end).
-fn without_settled(text: Vec<u8>, boot: &str) -> Vec<u8> {
-    let Some(synced) = SETTLED_AHEAD
+fn without_settled(text: Vec<u8>, boot: &str, st: &State) -> Vec<u8> {
+    let Some(synced) = st
+        .settled_ahead
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .take()
@@ -294,46 +304,6 @@ pub struct Journal {
     pub ops: Vec<Op>,
 }
 
-/// Changes committed by this process (journals renamed into place).
-static COMMITTED: AtomicUsize = AtomicUsize::new(0);
-/// Commits whose change was committed but not finished (see [`commit`]).
-static UNFINISHED: AtomicUsize = AtomicUsize::new(0);
-/// What went wrong after a commit point, for the caller to show.
-static WARNINGS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// How many changes this process has committed: a command whose answer
-/// cannot be delivered says so when this is not 0.
-pub fn committed() -> usize {
-    COMMITTED.load(Ordering::SeqCst)
-}
-
-/// How many of this process's commits were committed but not finished (a
-/// full disk): a loop of commits stops at the first, since its next commit
-/// would first have to finish this one.
-pub fn unfinished() -> usize {
-    UNFINISHED.load(Ordering::SeqCst)
-}
-
-/// Keep a warning for the caller to show (see [`take_warnings`]). At most
-/// the latest [`MAX_WARNINGS`] are kept (a long-lived process that never
-/// takes them does not grow).
-pub fn warn(message: String) {
-    let mut w = WARNINGS.lock().unwrap_or_else(|e| e.into_inner());
-    if w.len() >= MAX_WARNINGS {
-        w.remove(0);
-    }
-    w.push(message);
-}
-
-/// See [`warn`].
-pub const MAX_WARNINGS: usize = 100;
-
-/// The warnings of commits whose change was committed but not finished
-/// (see [`commit`]), taken: the CLI prints them on stderr.
-pub fn take_warnings() -> Vec<String> {
-    std::mem::take(&mut *WARNINGS.lock().unwrap_or_else(|e| e.into_inner()))
-}
-
 impl Journal {
     /// About the size of its JSON text, in bytes.
     pub(crate) fn size(&self) -> usize {
@@ -358,25 +328,25 @@ impl Journal {
 /// that opens the store replays the journal: so an error while applying it,
 /// syncing or removing it (a full disk: ENOSPC, EDQUOT, no inodes) is not
 /// the caller's failure. The change is left to the next payctl's replay,
-/// a warning naming the file is kept for [`take_warnings`], and the answer
+/// a warning naming the file is kept in the store's [`Outcomes`], and the answer
 /// is `Ok`: a command never reports as failed a change that it made.
 ///
 /// A point commit (at most [`BATCH_OPS`] operations, on a system that names
 /// its boot) takes the cheaper way of [`commit_applied`]; the rest
 /// [`commit_durable`].
-pub fn commit(root: &Path, journal: &Journal) -> Result<()> {
+pub fn commit(root: &Path, journal: &Journal, st: &State) -> Result<()> {
     match boot_id() {
         Some(boot) if !journal.ops.is_empty() && journal.ops.len() <= BATCH_OPS => {
-            commit_applied(root, journal, boot)
+            commit_applied(root, journal, boot, st)
         }
-        _ => commit_durable(root, journal),
+        _ => commit_durable(root, journal, st),
     }
 }
 
 /// [`commit`], every file it changes made durable before it returns (and
 /// the changes that point commits left unsynced first, see [`settle`]):
 /// for large journals, a store's creation and upgrade, a repair, a group.
-pub fn commit_durable(root: &Path, journal: &Journal) -> Result<()> {
+pub fn commit_durable(root: &Path, journal: &Journal, st: &State) -> Result<()> {
     if journal.ops.is_empty() {
         return Ok(());
     }
@@ -402,6 +372,7 @@ pub fn commit_durable(root: &Path, journal: &Journal) -> Result<()> {
             })
         },
         || finish(root, journal, &path, applied),
+        &st.outcomes,
     )
 }
 
@@ -413,15 +384,16 @@ fn commit_text(
     path: &Path,
     write_temp: impl FnOnce() -> Result<PathBuf>,
     finish: impl FnOnce() -> Result<()>,
+    outcomes: &Outcomes,
 ) -> Result<()> {
     let tmp = write_temp()?;
     atomic::rename_temp(&tmp, path)?;
     // The commit point.
-    COMMITTED.fetch_add(1, Ordering::SeqCst);
+    outcomes.count_committed();
     if let Err(e) = finish() {
-        UNFINISHED.fetch_add(1, Ordering::SeqCst);
+        outcomes.count_unfinished();
         let why = e.first_message();
-        warn(format!(
+        outcomes.warn(format!(
             "the change was committed ({}), but finishing it failed: {why}; \
              the next payctl that can write completes it",
             path.display()
@@ -437,18 +409,18 @@ fn commit_text(
 /// journal there is unchanged. From the rename on the change is made (any
 /// payctl that opens the store replays it): a failed sync of the directory
 /// is a warning, as in [`commit`].
-pub fn write_deferred(root: &Path, journal: &Journal) -> Result<()> {
+pub fn write_deferred(root: &Path, journal: &Journal, outcomes: &Outcomes) -> Result<()> {
     let path = root.join(JOURNAL);
     let mut text = Vec::with_capacity(journal.size() + 16);
     serde_json::to_writer(&mut text, journal).expect("journal serializes");
     let tmp = atomic::write_temp(&path, &text)?;
     atomic::rename_temp(&tmp, &path)?;
     // The commit point.
-    COMMITTED.fetch_add(1, Ordering::SeqCst);
+    outcomes.count_committed();
     let synced = atomic::fault(&path, "after-rename").and_then(|()| atomic::sync_dir(root));
     if let Err(e) = synced {
         let why = e.first_message();
-        warn(format!(
+        outcomes.warn(format!(
             "the change was committed ({}), but syncing its directory failed: {why}",
             path.display()
         ));
