@@ -20,7 +20,7 @@ use super::memory::MemoryStore;
 use super::pg::PgStore;
 use super::report::Report;
 use super::storage::{Storage, StorageTx};
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, QueueItem, TxnQuery, Window};
 use super::{JsonStore, Mode, Opened, idempotency, lock};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
@@ -152,18 +152,10 @@ impl Store {
         self.backend().key_owners(keys)
     }
 
-    pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        self.backend().profiles()
-    }
-
-    /// The candidates of an exact filter on `field` = `value` (see
-    /// [`Storage::profiles_with`]).
-    pub fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        self.backend().profiles_with(field, value)
-    }
-
-    pub fn profile_count(&self) -> Result<usize> {
-        self.backend().profile_count()
+    /// A page of the profiles, or of those a field's index names (see
+    /// [`Storage::profile_page`]).
+    pub fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
+        self.backend().profile_page(filter, w)
     }
 
     /// How many customers have been created in the store, when every new
@@ -179,39 +171,13 @@ impl Store {
         }
     }
 
-    pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        self.backend().profile_ids(start, end)
-    }
-
-    pub fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        self.backend().profile_position(cid)
-    }
-
     pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         self.backend().program_customers(program_id)
     }
 
-    pub fn txns(&self) -> Result<Vec<TxnSummary>> {
-        self.backend().txns()
-    }
-
-    /// The transactions that match `q`, in creation order, from the JSON
-    /// directory's transaction indexes (see [`super::txn_index`]) or the
-    /// database's column indexes.
-    pub fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        self.backend().txns_matching(q)
-    }
-
-    /// The creation-order position of transaction `tid` in the JSON
-    /// directory (`None` from a database: its matches are ids).
-    pub fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        self.backend().txn_position(tid)
-    }
-
-    /// The transaction ids at `positions` of the JSON directory's creation
-    /// order (empty from a database).
-    pub fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        self.backend().txn_ids_at(positions)
+    /// A page of the transactions that match `q` (see [`Storage::txn_page`]).
+    pub fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
+        self.backend().txn_page(q, w)
     }
 
     pub fn queue(&self) -> Result<Vec<QueueItem>> {

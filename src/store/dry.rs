@@ -13,7 +13,7 @@ use super::Store;
 use super::idempotency;
 use super::report::Report;
 use super::storage::{Storage, StorageTx};
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, QueueItem, TxnQuery, Window};
 use crate::error::{Error, Result};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -96,35 +96,14 @@ impl Storage for DryStore {
             None => self.inner.key_owner(key),
         }
     }
-    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        self.inner.profiles()
-    }
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        self.inner.profiles_with(field, value)
-    }
-    fn profile_count(&self) -> Result<usize> {
-        self.inner.profile_count()
-    }
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        self.inner.profile_ids(start, end)
-    }
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        self.inner.profile_position(cid)
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
+        self.inner.profile_page(filter, w)
     }
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         self.inner.program_customers(program_id)
     }
-    fn txns(&self) -> Result<Vec<TxnSummary>> {
-        self.inner.txns()
-    }
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        self.inner.txns_matching(q)
-    }
-    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        self.inner.txn_position(tid)
-    }
-    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        self.inner.txn_ids_at(positions)
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
+        self.inner.txn_page(q, w)
     }
     fn queue(&self) -> Result<Vec<QueueItem>> {
         self.inner.queue()

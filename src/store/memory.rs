@@ -20,7 +20,7 @@ use super::memory_turn::Turn;
 
 use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, ProfileSummary, QueueItem, TxnQuery, TxnSummary, Window};
 use super::{atomic, idempotency};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
@@ -157,47 +157,26 @@ impl Storage for MemoryStore {
         Ok(self.data().keys.get(key).cloned())
     }
 
-    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
         let d = self.data();
-        Ok(d.profile_order
-            .iter()
-            .filter_map(|id| d.customers.get(id))
-            .map(|c| ProfileSummary::of(&c.profile))
-            .collect())
-    }
-
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        let d = self.data();
-        Ok(Some(
-            d.profile_order
-                .iter()
-                .filter_map(|id| {
-                    let c = d.customers.get(id)?;
-                    field
-                        .values(&ProfileSummary::of(&c.profile))
-                        .iter()
-                        .any(|v| v == value)
-                        .then(|| id.clone())
-                })
-                .collect(),
-        ))
-    }
-
-    fn profile_count(&self) -> Result<usize> {
-        Ok(self.data().profile_order.len())
-    }
-
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        let d = self.data();
-        let end = end.min(d.profile_order.len());
-        Ok(d.profile_order
-            .get(start.min(end)..end)
-            .unwrap_or_default()
-            .to_vec())
-    }
-
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        Ok(self.data().profile_order.iter().position(|id| id == cid))
+        let order = &d.profile_order;
+        let Some((field, value)) = filter else {
+            return IdPage::cut(
+                order.len(),
+                w,
+                |after| Ok(order.iter().position(|id| id == after)),
+                |start, end| Ok(order[start..end].to_vec()),
+            );
+        };
+        let ids = order.iter().filter(|id| {
+            d.customers.get(*id).is_some_and(|c| {
+                field
+                    .values(&ProfileSummary::of(&c.profile))
+                    .iter()
+                    .any(|v| v == value)
+            })
+        });
+        Ok(IdPage::of(ids.cloned().collect(), w))
     }
 
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
@@ -210,30 +189,16 @@ impl Storage for MemoryStore {
             .collect())
     }
 
-    fn txns(&self) -> Result<Vec<TxnSummary>> {
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
         let d = self.data();
-        Ok(d.txn_order
+        let ids = d
+            .txn_order
             .iter()
             .filter_map(|id| d.txns.get(id))
             .map(TxnSummary::of)
-            .collect())
-    }
-
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        let one_of = |list: &Option<Vec<String>>, v: &str| {
-            list.as_ref().is_none_or(|l| l.iter().any(|x| x == v))
-        };
-        Ok(TxnMatches::Ids(
-            self.txns()?
-                .into_iter()
-                .filter(|s| {
-                    q.status.is_none_or(|st| st == s.status_id)
-                        && one_of(&q.templates, &s.template_id)
-                        && one_of(&q.programs, &s.program_id)
-                })
-                .map(|s| s.id)
-                .collect(),
-        ))
+            .filter(|s| q.matches(s))
+            .map(|s| s.id);
+        Ok(IdPage::of(ids.collect(), w))
     }
 
     fn queue(&self) -> Result<Vec<QueueItem>> {

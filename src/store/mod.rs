@@ -38,7 +38,7 @@ pub mod webhooks;
 pub use backend::{Store, Tx, retrying};
 pub use json::{FORMAT_VERSION, JsonStore, JsonTx, Known, Opened};
 pub use storage::{Storage, StorageTx};
-pub use types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+pub use types::{Field, IdPage, ProfileSummary, QueueItem, TxnQuery, TxnSummary, Window};
 
 // The JSON directory's modules that the command line, the server and the
 // tests reach by their old paths (`store::journal::take_warnings`, ...).

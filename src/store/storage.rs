@@ -1,6 +1,7 @@
 //! The storage interface that every backend implements, at the level of the
 //! aggregates: [`Storage`] (read a customer or a transaction, find a
-//! customer_key's owner, list profiles and transactions in creation order,
+//! customer_key's owner, page through profiles and transactions in creation
+//! order, filtered by the backend,
 //! list a program's profile records, see and claim pending work, keep
 //! idempotency records, look API keys up by their hash, check itself) and [`StorageTx`] (a write
 //! transaction: put aggregates, enqueue and dequeue work, commit all or
@@ -19,7 +20,7 @@ use std::path::Path;
 
 use super::idempotency;
 use super::report::Report;
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, QueueItem, TxnQuery, Window};
 use crate::error::Result;
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -53,51 +54,22 @@ pub trait Storage {
         keys.iter().map(|k| self.key_owner(k)).collect()
     }
 
-    /// Profile summaries in creation order, each in its latest version.
-    fn profiles(&self) -> Result<Vec<ProfileSummary>>;
-
-    /// The candidates of an exact filter on `field` = `value` (normalized,
-    /// see [`Field::normal`]): their ids, each once, in creation
-    /// order; an entry may be stale (the caller confirms it against the
-    /// record). `None` from a backend without such an index (the caller
-    /// reads every summary). (Not their positions: nothing needs them, and
-    /// a database counts the rows before each to tell one.)
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>>;
-
-    /// Number of customer profiles.
-    fn profile_count(&self) -> Result<usize>;
-
-    /// The profile ids at positions `start..end` of creation order (a page).
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>>;
-
-    /// The position of profile `cid` in creation order.
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>>;
+    /// A page of the profiles in creation order: the window `w` of all of
+    /// them, or of those whose `field` has had `value` (normalized, see
+    /// [`Field::normal`]) when `filter` is given. A filtered list comes from
+    /// the field's index and may hold stale entries (the caller confirms
+    /// each against the record). Never a read of every profile: the total
+    /// and the window's ids come from the backend's indexes.
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage>;
 
     /// The customers with a record in `program_id`, in the order the
     /// records were created.
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>>;
 
-    /// Transaction summaries in creation order, each in its latest version.
-    fn txns(&self) -> Result<Vec<TxnSummary>>;
-
-    /// The transactions that match `q` (an exact filter of `txn list`), in
-    /// creation order: positions in the backend's creation order (read a
-    /// page of them with [`Storage::txn_ids_at`]), or the ids themselves.
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches>;
-
-    /// The creation-order position of transaction `tid`, from a backend
-    /// whose matches are positions (`None` from the others).
-    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        let _ = tid;
-        Ok(None)
-    }
-
-    /// The transaction ids at `positions` of creation order, from a
-    /// backend whose matches are positions (empty from the others).
-    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        let _ = positions;
-        Ok(Vec::new())
-    }
+    /// A page of the transactions that match `q`, in creation order: the
+    /// exact filters ([`TxnQuery::is_indexed`]) from the backend's indexes,
+    /// the others over its summaries.
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage>;
 
     /// The pending work items, oldest first.
     fn queue(&self) -> Result<Vec<QueueItem>>;

@@ -35,7 +35,7 @@ use std::sync::{Arc, Mutex};
 use postgres::Client;
 use postgres::types::{ToSql, Type};
 
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, ProfileSummary, QueueItem, TxnQuery, TxnSummary, Window};
 use super::{Mode, Opened, idempotency};
 use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
@@ -316,29 +316,34 @@ impl crate::store::storage::Storage for PgStore {
     fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
         PgStore::key_owners(self, keys)
     }
-    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        PgStore::profiles(self)
-    }
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        PgStore::profiles_with(self, field, value).map(Some)
-    }
-    fn profile_count(&self) -> Result<usize> {
-        PgStore::profile_count(self)
-    }
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        PgStore::profile_ids(self, start, end)
-    }
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        PgStore::profile_position(self, cid)
+    /// Unfiltered: the kept count, and the page by `OFFSET`; filtered: the
+    /// column's index.
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
+        let Some((field, value)) = filter else {
+            return IdPage::cut(
+                self.profile_count()?,
+                w,
+                |after| self.profile_position(after),
+                |start, end| self.profile_ids(start, end),
+            );
+        };
+        Ok(IdPage::of(PgStore::profiles_with(self, field, value)?, w))
     }
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         PgStore::program_customers(self, program_id)
     }
-    fn txns(&self) -> Result<Vec<TxnSummary>> {
-        PgStore::txns(self)
-    }
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        PgStore::txns_matching(self, q).map(TxnMatches::Ids)
+    /// Without a customer: the columns' indexes; with one: the summaries.
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
+        let ids = if q.customer.is_none() {
+            PgStore::txns_matching(self, q)?
+        } else {
+            let all = PgStore::txns(self)?;
+            all.into_iter()
+                .filter(|s| q.matches(s))
+                .map(|s| s.id)
+                .collect()
+        };
+        Ok(IdPage::of(ids, w))
     }
     fn queue(&self) -> Result<Vec<QueueItem>> {
         PgStore::queue(self)
