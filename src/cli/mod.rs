@@ -459,7 +459,7 @@ impl Global {
             if opened == Opened::Created {
                 self.ui.err_line(format_args!(
                     "note: created a new store with the built-in catalog in the database {}",
-                    store.root().display()
+                    store.describe()
                 ));
             }
             return Ok(store);

@@ -405,7 +405,7 @@ pub(super) fn init(a: InitArgs, g: &Global) -> Result<Response> {
     };
     g.ui.err_line(format_args!(
         "note: created a new store at {}",
-        store.root().display()
+        store.describe()
     ));
     let programs = catalog
         .programs

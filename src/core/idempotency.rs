@@ -161,7 +161,7 @@ pub fn run(
         return match rec.result {
             Value::String(id) => Ok(Outcome::Replayed(id)),
             other => Err(Error::corrupt(
-                &crate::store::idempotency::place(store.root(), key),
+                &crate::store::idempotency::place(std::path::Path::new(&store.describe()), key),
                 format!(
                     "the result of key {} is not an id: {other}",
                     crate::error::shown_id(key)

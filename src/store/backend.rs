@@ -121,8 +121,8 @@ impl Store {
 
     /// Where the store is, for people: a directory, or the database's URL
     /// without its password.
-    pub fn root(&self) -> &Path {
-        self.backend().root()
+    pub fn describe(&self) -> String {
+        self.backend().describe()
     }
 
     pub fn scratch_file(&self) -> Result<std::fs::File> {
@@ -310,7 +310,7 @@ impl Store {
                         code::STORE_UNREADABLE,
                         format!(
                             "the event log of {} holds a damaged event: {e}",
-                            self.root().display()
+                            self.describe()
                         ),
                     )
                 })

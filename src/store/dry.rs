@@ -6,7 +6,6 @@
 //! nothing is written: the real store is never opened for writing.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::Mutex;
 
 use super::Store;
@@ -62,8 +61,8 @@ impl DryStore {
 }
 
 impl Storage for DryStore {
-    fn root(&self) -> &Path {
-        self.inner.root()
+    fn describe(&self) -> String {
+        self.inner.describe()
     }
     fn scratch_file(&self) -> Result<std::fs::File> {
         self.inner.scratch_file()

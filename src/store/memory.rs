@@ -12,7 +12,6 @@
 //! record larger than a record file may be.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
 mod sim;
@@ -32,7 +31,6 @@ use crate::model::txn::TxnFile;
 /// An in-memory store. [`MemoryStore::reopen`] gives another handle on
 /// the same data (as each command or request opens the store anew).
 pub struct MemoryStore {
-    root: PathBuf,
     data: Arc<Mutex<Data>>,
     armed: idempotency::ArmedSlot,
     /// Whether a handle holds the writer's turn, shared by every handle.
@@ -73,7 +71,6 @@ impl MemoryStore {
     /// An empty store with `catalog`.
     pub fn new(catalog: Catalog) -> MemoryStore {
         MemoryStore {
-            root: PathBuf::from("(memory)"),
             data: Arc::new(Mutex::new(Data {
                 catalog,
                 customers: HashMap::new(),
@@ -105,7 +102,6 @@ impl MemoryStore {
     /// Another handle on the same data, with nothing armed, for reading.
     pub fn reopen(&self) -> MemoryStore {
         MemoryStore {
-            root: self.root.clone(),
             data: Arc::clone(&self.data),
             armed: Default::default(),
             turns: Arc::clone(&self.turns),
@@ -127,8 +123,8 @@ impl MemoryStore {
 }
 
 impl Storage for MemoryStore {
-    fn root(&self) -> &Path {
-        &self.root
+    fn describe(&self) -> String {
+        "(memory)".to_string()
     }
 
     fn scratch_file(&self) -> Result<std::fs::File> {

@@ -16,8 +16,6 @@
 //! ([`super::memory::MemoryStore`]); [`super::Store`] is the facade over
 //! them that `core` and the CLI hold.
 
-use std::path::Path;
-
 use super::idempotency;
 use super::report::Report;
 use super::types::{Field, IdPage, QueueItem, TxnQuery, Window};
@@ -31,7 +29,7 @@ use crate::model::txn::TxnFile;
 pub trait Storage {
     /// Where the store is, for people: a directory, or the database's URL
     /// without its password.
-    fn root(&self) -> &Path;
+    fn describe(&self) -> String;
 
     /// An empty private scratch file for a command that reads its input
     /// twice (`profile import`).

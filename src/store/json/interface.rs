@@ -3,8 +3,8 @@ use super::*;
 /// The JSON directory behind the storage interface (its inherent methods,
 /// which the group commit and `store check --repair` also use).
 impl storage::Storage for JsonStore {
-    fn root(&self) -> &Path {
-        JsonStore::root(self)
+    fn describe(&self) -> String {
+        self.root.display().to_string()
     }
     fn scratch_file(&self) -> Result<std::fs::File> {
         JsonStore::scratch_file(self)

@@ -29,7 +29,6 @@ pub mod tx;
 mod webhooks;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use postgres::Client;
@@ -51,7 +50,6 @@ const PREFETCHED: i64 = 1000;
 /// An open database store.
 pub struct PgStore {
     target: Target,
-    shown_path: PathBuf,
     mode: Mode,
     /// On a connection of a pool (`payctl serve`): statements are kept prepared.
     pooled: bool,
@@ -111,7 +109,6 @@ impl PgStore {
         pool: Option<Arc<pool::Pool>>,
     ) -> PgStore {
         PgStore {
-            shown_path: PathBuf::from(&target.shown),
             target,
             mode,
             pooled: pool.is_some(),
@@ -129,10 +126,6 @@ impl PgStore {
     /// The database's URL without its password.
     pub fn shown(&self) -> &str {
         &self.target.shown
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.shown_path
     }
 
     pub(crate) fn err(&self, e: &postgres::Error) -> Error {
@@ -295,8 +288,8 @@ impl PgKeyIndex {
 
 /// The database behind the storage interface.
 impl crate::store::storage::Storage for PgStore {
-    fn root(&self) -> &Path {
-        PgStore::root(self)
+    fn describe(&self) -> String {
+        self.target.shown.clone()
     }
     fn scratch_file(&self) -> Result<std::fs::File> {
         PgStore::scratch_file(self)
