@@ -125,6 +125,10 @@ impl Storage for DryStore {
     fn api_keys(&self) -> Result<Vec<ApiKey>> {
         self.inner.backend().api_keys()
     }
+    /// None: a dry run's keys are looked up each time.
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        Ok(None)
+    }
     fn check(&self, _repair: bool) -> Result<Report> {
         Err(Error::usage("store check has no --dry-run"))
     }
@@ -170,6 +174,9 @@ impl StorageTx for DryTx<'_> {
     fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.put_customer(&c);
         Ok(())
+    }
+    fn new_customer_serialized(&mut self, c: Customer, _json: String) -> Result<()> {
+        self.new_customer(c)
     }
     fn put_txn(&mut self, t: &TxnFile) {
         let id = &t.transaction.transaction_id;

@@ -5,7 +5,8 @@
 //!   [`StorageTx`]); [`backend`]: the [`Store`] facade over the backends
 //!   that core uses; [`types`]: the types every backend shares;
 //!   [`idempotency`]: idempotency records; [`report`]: what `store check`
-//!   reports.
+//!   reports; `pending`: the writes a transaction holds until its commit,
+//!   shared by the in-memory and PostgreSQL backends.
 //! - [`json`]: the JSON directory (the default store): its layout, open
 //!   and upgrade, reads, transactions, journal, group commit, indexes,
 //!   check and repair.
@@ -28,6 +29,7 @@ pub mod json;
 #[doc(hidden)]
 pub mod memory;
 mod memory_turn;
+mod pending;
 pub mod pg;
 pub mod report;
 pub mod sim;

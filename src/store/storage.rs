@@ -107,9 +107,7 @@ pub trait Storage {
     /// that a caller may keep them between opens of the store and read
     /// them again only then; `None` from a backend without a cheap one
     /// (the caller looks each key up with [`Storage::api_key`]).
-    fn api_keys_stamp(&self) -> Result<Option<String>> {
-        Ok(None)
-    }
+    fn api_keys_stamp(&self) -> Result<Option<String>>;
 
     /// The sequence of the last event (0: none yet).
     fn events_last(&self) -> Result<u64>;
@@ -150,10 +148,7 @@ pub trait StorageTx {
     /// (`json` is `serde_json::to_string(&c)`: an import serialized it when
     /// it checked the line), for a backend that writes the text (a JSON
     /// directory packs it as it is). The others ignore it.
-    fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
-        let _ = json;
-        self.new_customer(c)
-    }
+    fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()>;
 
     /// A transaction aggregate as it is now (new or changed).
     fn put_txn(&mut self, t: &TxnFile);

@@ -41,7 +41,6 @@ use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 use crate::model::{Customer, id};
 pub use conn::Target;
-pub use tx::PgTx;
 
 /// The most customer rows a store opened for reading reads ahead with the
 /// ids of a page or of a filter's matches (see `PgStore::prefetched`).
@@ -268,11 +267,6 @@ impl PgStore {
     fn doc<T: serde::de::DeserializeOwned>(&self, what: &str, text: &str) -> Result<T> {
         serde_json::from_str(text).map_err(|e| self.corrupt(format!("{what}: {e}")))
     }
-
-    pub fn begin(&self) -> PgTx<'_> {
-        assert_eq!(self.mode, Mode::Exclusive, "write on a read-only store");
-        PgTx::new(self)
-    }
 }
 
 /// Every customer_key and its holder, read once (an import).
@@ -365,6 +359,11 @@ impl crate::store::storage::Storage for PgStore {
     fn has_api_keys(&self) -> Result<bool> {
         PgStore::has_api_keys(self)
     }
+    /// None: the keys change on other servers, and each lookup is one
+    /// indexed query.
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        Ok(None)
+    }
     fn events_last(&self) -> Result<u64> {
         PgStore::events_last(self)
     }
@@ -384,6 +383,7 @@ impl crate::store::storage::Storage for PgStore {
         PgStore::hook_log(self, name)
     }
     fn begin(&self) -> Box<dyn crate::store::storage::StorageTx + '_> {
-        Box::new(PgStore::begin(self))
+        assert_eq!(self.mode, Mode::Exclusive, "write on a read-only store");
+        Box::new(crate::store::pending::PendingTx::new(self))
     }
 }
