@@ -5,9 +5,12 @@
 //!
 //! The interface is the [`Storage`] trait (see storage.rs), at the level of
 //! the aggregates: read a customer or a transaction, find a customer_key's
-//! owner, list profiles and transactions in creation order, list a
+//! owner, page through profiles and transactions in creation order, list a
 //! program's profile records, claim pending work, keep idempotency records,
-//! and commit a set of changes atomically. `core` says only what the
+//! and commit a set of changes atomically. A [`Store`] dereferences to its
+//! backend's [`Storage`], so its reads are the interface's own, written
+//! once; the facade adds only what is the same for every backend. `core`
+//! says only what the
 //! aggregates are now (`put_customer`, `new_customer`, `put_txn`,
 //! `enqueue`, `dequeue`, `commit`); each backend derives its own indexes
 //! from them.
@@ -20,7 +23,7 @@ use super::memory::MemoryStore;
 use super::pg::PgStore;
 use super::report::Report;
 use super::storage::{Storage, StorageTx};
-use super::types::{Field, IdPage, QueueItem, TxnQuery, Window};
+use super::types::QueueItem;
 use super::{JsonStore, Mode, Opened, idempotency, lock};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
@@ -34,7 +37,8 @@ use crate::model::txn::TxnFile;
 /// size of a variant does not matter.)
 ///
 /// An enum rather than a `Box<dyn Storage>`: everything `core` asks goes
-/// through the [`Storage`] trait ([`Store::backend`]), but a few callers
+/// through the [`Storage`] trait (the store dereferences to
+/// [`Store::backend`]), but a few callers
 /// need the JSON directory itself (group commit stages into it, `store
 /// check` shows its progress, `payctl serve` reopens it), and a match on a
 /// variant says that more plainly than a downcast.
@@ -110,52 +114,13 @@ impl Store {
     }
 
     /// The backend, through the storage interface.
-    pub fn backend(&self) -> &dyn Storage {
+    pub fn backend(&self) -> &(dyn Storage + 'static) {
         match self {
             Store::Json(s) => s,
             Store::Pg(s) => s,
             Store::Memory(s) => s,
             Store::Dry(s) => s,
         }
-    }
-
-    /// Where the store is, for people: a directory, or the database's URL
-    /// without its password.
-    pub fn describe(&self) -> String {
-        self.backend().describe()
-    }
-
-    pub fn scratch_file(&self) -> Result<std::fs::File> {
-        self.backend().scratch_file()
-    }
-
-    pub fn catalog(&self) -> Result<Catalog> {
-        self.backend().catalog()
-    }
-
-    pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
-        self.backend().customer(cid)
-    }
-
-    pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
-        self.backend().txn(tid)
-    }
-
-    pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        self.backend().key_owner(key)
-    }
-
-    /// The holders of `keys`, in their order (an import's batch): the JSON
-    /// directory reads each bucket once for the batch, the database answers
-    /// the batch in one query.
-    pub fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
-        self.backend().key_owners(keys)
-    }
-
-    /// A page of the profiles, or of those a field's index names (see
-    /// [`Storage::profile_page`]).
-    pub fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
-        self.backend().profile_page(filter, w)
     }
 
     /// How many customers have been created in the store, when every new
@@ -169,34 +134,6 @@ impl Store {
             Store::Json(s) => s.ids_count(),
             _ => Ok(None),
         }
-    }
-
-    pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
-        self.backend().program_customers(program_id)
-    }
-
-    /// A page of the transactions that match `q` (see [`Storage::txn_page`]).
-    pub fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
-        self.backend().txn_page(q, w)
-    }
-
-    pub fn queue(&self) -> Result<Vec<QueueItem>> {
-        self.backend().queue()
-    }
-
-    /// Whether `item` is still queued; on a database opened for writing,
-    /// also claims it for this transaction (another worker skips it).
-    pub fn is_queued(&self, item: &QueueItem) -> bool {
-        self.backend().is_queued(item)
-    }
-
-    pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
-        self.backend().idempotency_record(key, now)
-    }
-
-    /// Every live idempotency record (`store migrate`).
-    pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
-        self.backend().idempotency_records(now)
     }
 
     /// Make the next [`Tx::commit_created`] on this store record `key` with
@@ -234,26 +171,6 @@ impl Store {
         Ok(report)
     }
 
-    /// The API key whose secret's SHA-256 is `hash` (see [`Storage::api_key`]).
-    pub fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
-        self.backend().api_key(hash)
-    }
-
-    /// Every API key, in creation order, with its last use.
-    pub fn api_keys(&self) -> Result<Vec<ApiKey>> {
-        self.backend().api_keys()
-    }
-
-    /// Whether the store holds any API key, revoked and expired included.
-    pub fn has_api_keys(&self) -> Result<bool> {
-        self.backend().has_api_keys()
-    }
-
-    /// See [`Storage::api_keys_stamp`].
-    pub fn api_keys_stamp(&self) -> Result<Option<String>> {
-        self.backend().api_keys_stamp()
-    }
-
     /// A write transaction that records no event: for what has no event
     /// type (API keys) and for copying a store as it is (`store migrate`).
     pub fn begin_without_events(&self) -> Tx<'_> {
@@ -281,11 +198,6 @@ impl Store {
         tx
     }
 
-    /// The sequence of the last event (0: none).
-    pub fn events_last(&self) -> Result<u64> {
-        self.backend().events_last()
-    }
-
     /// The events `from..=to` that exist, in order, parsed.
     pub fn events(&self, from: u64, to: u64) -> Result<Vec<Event>> {
         self.parse_events(self.backend().event_lines(from, to)?)
@@ -294,11 +206,6 @@ impl Store {
     /// The events of `record_id`, oldest first.
     pub fn record_events(&self, record_id: &str) -> Result<Vec<Event>> {
         self.parse_events(self.backend().record_event_lines(record_id)?)
-    }
-
-    /// The stored lines of the events `from..=to` (`store check`).
-    pub fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
-        self.backend().event_lines(from, to)
     }
 
     fn parse_events(&self, lines: Vec<String>) -> Result<Vec<Event>> {
@@ -316,6 +223,18 @@ impl Store {
                 })
             })
             .collect()
+    }
+}
+
+/// Everything a backend answers is asked through the storage interface:
+/// the facade adds only what is the same for every backend (events, check
+/// of the event chain, idempotency arming, transactions that record
+/// events and hold the invariants).
+impl std::ops::Deref for Store {
+    type Target = dyn Storage;
+
+    fn deref(&self) -> &(dyn Storage + 'static) {
+        self.backend()
     }
 }
 

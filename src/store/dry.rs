@@ -120,10 +120,10 @@ impl Storage for DryStore {
         &self.armed
     }
     fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
-        self.inner.backend().api_key(hash)
+        self.inner.api_key(hash)
     }
     fn api_keys(&self) -> Result<Vec<ApiKey>> {
-        self.inner.backend().api_keys()
+        self.inner.api_keys()
     }
     /// None: a dry run's keys are looked up each time.
     fn api_keys_stamp(&self) -> Result<Option<String>> {
@@ -133,22 +133,22 @@ impl Storage for DryStore {
         Err(Error::usage("store check has no --dry-run"))
     }
     fn events_last(&self) -> Result<u64> {
-        self.inner.backend().events_last()
+        self.inner.events_last()
     }
     fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
-        self.inner.backend().event_lines(from, to)
+        self.inner.event_lines(from, to)
     }
     fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
-        self.inner.backend().record_event_lines(record_id)
+        self.inner.record_event_lines(record_id)
     }
     fn hook_doc(&self, name: &str) -> Result<Option<String>> {
-        self.inner.backend().hook_doc(name)
+        self.inner.hook_doc(name)
     }
     fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
-        self.inner.backend().hook_docs(prefix)
+        self.inner.hook_docs(prefix)
     }
     fn hook_log(&self, name: &str) -> Result<Vec<String>> {
-        self.inner.backend().hook_log(name)
+        self.inner.hook_log(name)
     }
     fn begin(&self) -> Box<dyn StorageTx + '_> {
         Box::new(DryTx {

@@ -511,7 +511,7 @@ fn txn_filters(fx: &Fx) {
         .txn_page(&q(Some(created), None, None), &after_t1)
         .unwrap();
     assert_eq!((page.total, page.range.map(|r| r.start)), (2, Some(1)));
-    assert_eq!(page.ids, [t2.clone()]);
+    assert_eq!(page.ids, std::slice::from_ref(&t2));
     let by_customer = TxnQuery {
         customer: Some(a.clone()),
         ..TxnQuery::default()
