@@ -490,7 +490,7 @@ impl Global {
             match &self.database_url {
                 Some(_) => self.ui.err_line(format_args!(
                     "note: created a new store with the built-in catalog in the database {}",
-                    store.root().display()
+                    store.describe()
                 )),
                 None => self.ui.err_line(format_args!(
                     "note: created a new store with the built-in catalog at {}",

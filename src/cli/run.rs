@@ -439,7 +439,7 @@ pub(super) fn init(a: InitArgs, g: &Global) -> Result<Response> {
     store.report_to(&g.outcomes);
     g.ui.err_line(format_args!(
         "note: created a new store at {}",
-        store.root().display()
+        store.describe()
     ));
     let programs = catalog
         .programs

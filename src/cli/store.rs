@@ -199,14 +199,14 @@ fn migrate(g: &Global, to: &str) -> Result<Response> {
     bar.finish_and_clear();
     g.ui.err_line(format_args!(
         "note: copied the store into {} ({} customers, {} transactions); the source is unchanged",
-        target.root().display(),
+        target.describe(),
         counts.customers,
         counts.transactions
     ));
     Ok(Response::Records(
         crate::output::RecordKind::Summary,
         vec![serde_json::json!({
-            "target": target.root().display().to_string(),
+            "target": target.describe(),
             "customers": counts.customers,
             "transactions": counts.transactions,
             "attachments": counts.attachments,

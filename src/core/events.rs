@@ -9,9 +9,9 @@
 
 use crate::error::{Error, Result, code};
 use crate::model::event::{self, Event};
-use crate::store::Store;
+use crate::store::{IdPage, Store};
 
-use super::paging::{Page, PageRequest, paginate, paginate_ids};
+use super::paging::{Page, PageRequest, from_ids, paginate, window};
 
 /// The filters of `events list`.
 #[derive(Debug, Clone, Default)]
@@ -141,15 +141,16 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Ev
         // Every event from `first`: read the page by its sequences.
         let total = (last + 1 - first) as usize;
         let mut got = Vec::new();
-        let page = paginate_ids(
+        let ids = IdPage::cut(
             total,
-            req,
+            &window(req)?,
             |after| position(store, after, first, last),
             |start, end| {
                 got = store.events(first + start as u64, first + end as u64 - 1)?;
                 Ok(got.iter().map(|e| e.event_id.clone()).collect())
             },
         )?;
+        let page = from_ids(req, ids)?;
         return Ok(Page {
             items: got,
             paging: page.paging,

@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result, code};
 use crate::model::txn::TxnFile;
-use crate::store::Store;
+use crate::store::{Store, TxnQuery, Window};
 
 /// Records per commit.
 pub const BATCH: usize = 500;
@@ -39,12 +39,14 @@ pub fn migrate(
     progress: &mut dyn FnMut(&str, usize, usize),
 ) -> Result<Counts> {
     let mut want = Counts::default();
-    let total = source.profile_count()?;
+    let total = source.profile_page(None, &Window::at(0, 0))?.total;
     want.customers = total;
     let mut done = 0;
     progress("customers", 0, total);
     while done < total {
-        let ids = source.profile_ids(done, (done + BATCH).min(total))?;
+        let ids = source
+            .profile_page(None, &Window::at(done, BATCH.min(total - done)))?
+            .ids;
         if ids.is_empty() {
             break;
         }
@@ -60,15 +62,15 @@ pub fn migrate(
         done += ids.len();
         progress("customers", done, total);
     }
-    let txns = source.txns()?;
+    let txns = source.txn_page(&TxnQuery::default(), &Window::all())?.ids;
     want.transactions = txns.len();
     progress("transactions", 0, txns.len());
     for (i, chunk) in txns.chunks(BATCH).enumerate() {
         let mut tx = target.begin_without_events();
-        for s in chunk {
+        for id in chunk {
             let t: TxnFile = source
-                .txn(&s.id)?
-                .ok_or_else(|| vanished(&format!("transaction {}", s.id)))?;
+                .txn(id)?
+                .ok_or_else(|| vanished(&format!("transaction {id}")))?;
             tx.put_txn(&t);
         }
         tx.commit()?;
@@ -152,8 +154,10 @@ pub fn migrate(
 /// The records of each kind in `store`.
 pub fn counts(store: &Store, now: i64) -> Result<Counts> {
     let mut c = Counts {
-        customers: store.profile_count()?,
-        transactions: store.txns()?.len(),
+        customers: store.profile_page(None, &Window::at(0, 0))?.total,
+        transactions: store
+            .txn_page(&TxnQuery::default(), &Window::at(0, 0))?
+            .total,
         queued: store.queue()?.len(),
         idempotency_keys: store.idempotency_records(now)?.len(),
         api_keys: store.api_keys()?.len(),
@@ -164,7 +168,7 @@ pub fn counts(store: &Store, now: i64) -> Result<Counts> {
     };
     let mut start = 0;
     while start < c.customers {
-        let ids = store.profile_ids(start, start + BATCH)?;
+        let ids = store.profile_page(None, &Window::at(start, BATCH))?.ids;
         if ids.is_empty() {
             break;
         }

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::error::{Error, Result, code};
+use crate::store::{IdPage, Window};
 
 pub const DEFAULT_PAGE_SIZE: u32 = 50;
 pub const MAX_PAGE_SIZE: u32 = 1000;
@@ -68,41 +69,25 @@ impl<T> Page<T> {
 /// Cut one page out of `all` (already filtered, in creation order).
 pub fn paginate<T>(all: Vec<T>, key: impl Fn(&T) -> &str, req: &PageRequest) -> Result<Page<T>> {
     let total = all.len();
-    let (start, end) = bounds(total, req, |after| {
-        Ok(all.iter().position(|x| key(x) == after))
-    })?;
-    let items: Vec<T> = all.into_iter().skip(start).take(end - start).collect();
+    let range = window(req)?.range(total, |after| Ok(all.iter().position(|x| key(x) == after)))?;
+    let r = range.ok_or_else(not_a_key)?;
+    let items: Vec<T> = all.into_iter().skip(r.start).take(r.len()).collect();
     let last = items.last().map(|x| key(x).to_string());
-    Ok(page(items, req, start, end, total, last))
+    Ok(page(items, req, r.start, r.end, total, last))
 }
 
-/// Cut one page out of a list of `total` ids kept in an index rather than in
-/// memory: `position` finds the key of `--after`, `ids(start, end)` reads
-/// that range. The same rules, messages and paging as [`paginate`], without
-/// holding the whole list.
-pub fn paginate_ids(
-    total: usize,
-    req: &PageRequest,
-    position: impl FnOnce(&str) -> Result<Option<usize>>,
-    ids: impl FnOnce(usize, usize) -> Result<Vec<String>>,
-) -> Result<Page<String>> {
-    let (start, end) = bounds(total, req, position)?;
-    let items = if start < end {
-        ids(start, end)?
-    } else {
-        Vec::new()
-    };
-    let last = items.last().cloned();
-    Ok(page(items, req, start, end, total, last))
+/// The page of a list that a backend cut itself, [`window`] of `req`
+/// (see [`crate::store::Storage::profile_page`]). The same rules,
+/// messages and paging as [`paginate`], without holding the whole list.
+pub fn from_ids(req: &PageRequest, got: IdPage) -> Result<Page<String>> {
+    let r = got.range.ok_or_else(not_a_key)?;
+    let last = got.ids.last().cloned();
+    Ok(page(got.ids, req, r.start, r.end, got.total, last))
 }
 
-/// The range `start..end` of the page `req` asks for, out of `total` records;
-/// `position` finds the key of `--after`.
-fn bounds(
-    total: usize,
-    req: &PageRequest,
-    position: impl FnOnce(&str) -> Result<Option<usize>>,
-) -> Result<(usize, usize)> {
+/// The records `req` asks for, in the store's terms: its size and page
+/// number checked (the key of `--after` is looked for by the list).
+pub fn window(req: &PageRequest) -> Result<Window> {
     if req.size == 0 || req.size > MAX_PAGE_SIZE {
         return Err(Error::at(
             code::INVALID_VALUE,
@@ -112,15 +97,7 @@ fn bounds(
     }
     let size = req.size as usize;
     let start = match (&req.after, req.number) {
-        (Some(after), _) => match position(after)? {
-            Some(i) => i + 1,
-            None => {
-                return Err(Error::one(
-                    code::INVALID_VALUE,
-                    "last_evaluated_key (--after): is not a key of this list (give the last_evaluated_key of the previous page)",
-                ));
-            }
-        },
+        (Some(_), _) => 0,
         (None, Some(0)) => {
             return Err(Error::at(
                 code::INVALID_VALUE,
@@ -131,9 +108,19 @@ fn bounds(
         (None, Some(n)) => (n as usize - 1).saturating_mul(size),
         (None, None) => 0,
     };
-    // Past the last page: an empty page (end == start).
-    let end = start.saturating_add(size).min(total).max(start);
-    Ok((start, end))
+    Ok(Window {
+        after: req.after.clone(),
+        start,
+        size,
+    })
+}
+
+/// An `--after` that is not a key of the list.
+fn not_a_key() -> Error {
+    Error::one(
+        code::INVALID_VALUE,
+        "last_evaluated_key (--after): is not a key of this list (give the last_evaluated_key of the previous page)",
+    )
 }
 
 /// The page of `items` at `start..end` of `total`; `last` is the key of its last record.

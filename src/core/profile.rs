@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::Ctx;
 use super::body::{Obj, as_object};
-use super::paging::{Page, PageRequest, paginate, paginate_ids};
+use super::paging::{Page, PageRequest, from_ids, paginate, window};
 use super::rules;
 use crate::catalog::dictionaries as dict;
 pub use crate::error::key_in_use;
@@ -12,7 +12,7 @@ use crate::error::{Error, Errors, Result, code};
 use crate::model::catalog::Facilitator;
 use crate::model::{Audit, Customer, Individual, Profile, Tag, id};
 use crate::store::fields::{Field, tag_value};
-use crate::store::{ProfileSummary, Store};
+use crate::store::{ProfileSummary, Store, Window};
 
 pub const FIELDS: &[&str] = &[
     "customer_type_id",
@@ -411,14 +411,8 @@ impl Filter {
 /// matches, not with the store.
 pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Profile>> {
     if filter.is_empty() {
-        let total = store.profile_count()?;
-        return paginate_ids(
-            total,
-            req,
-            |key| store.profile_position(key),
-            |start, end| store.profile_ids(start, end),
-        )?
-        .try_map(|id| get(store, &id));
+        let got = store.profile_page(None, &window(req)?)?;
+        return from_ids(req, got)?.try_map(|id| get(store, &id));
     }
     let candidates: Vec<String> = if let Some(k) = &filter.customer_key {
         store.key_owner(k)?.into_iter().collect()
@@ -434,25 +428,13 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Pr
             let n = filter.first_name.as_deref().unwrap_or_default();
             (Field::FirstName, Field::FirstName.normal(n))
         };
-        match store.profiles_with(field, &value)? {
-            Some(ids) if filter.is_one_indexed() => {
-                return paginate_ids(
-                    ids.len(),
-                    req,
-                    |key| Ok(ids.iter().position(|id| id == key)),
-                    |start, end| Ok(ids[start..end].to_vec()),
-                )?
-                .try_map(|id| get(store, &id));
-            }
-            Some(ids) => ids,
-            // A backend without field indexes: every summary is a candidate.
-            None => store
-                .profiles()?
-                .into_iter()
-                .filter(|s| filter.matches(s))
-                .map(|s| s.id)
-                .collect(),
+        if filter.is_one_indexed() {
+            let got = store.profile_page(Some((field, &value)), &window(req)?)?;
+            return from_ids(req, got)?.try_map(|id| get(store, &id));
         }
+        store
+            .profile_page(Some((field, &value)), &Window::all())?
+            .ids
     };
     let mut matching: Vec<Profile> = Vec::new();
     for id in candidates {

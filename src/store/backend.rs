@@ -5,9 +5,12 @@
 //!
 //! The interface is the [`Storage`] trait (see storage.rs), at the level of
 //! the aggregates: read a customer or a transaction, find a customer_key's
-//! owner, list profiles and transactions in creation order, list a
+//! owner, page through profiles and transactions in creation order, list a
 //! program's profile records, claim pending work, keep idempotency records,
-//! and commit a set of changes atomically. `core` says only what the
+//! and commit a set of changes atomically. A [`Store`] dereferences to its
+//! backend's [`Storage`], so its reads are the interface's own, written
+//! once; the facade adds only what is the same for every backend. `core`
+//! says only what the
 //! aggregates are now (`put_customer`, `new_customer`, `put_txn`,
 //! `enqueue`, `dequeue`, `commit`); each backend derives its own indexes
 //! from them.
@@ -20,7 +23,7 @@ use super::memory::MemoryStore;
 use super::pg::PgStore;
 use super::report::Report;
 use super::storage::{Storage, StorageTx};
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::QueueItem;
 use super::{JsonStore, Mode, Opened, Outcomes, idempotency, lock};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
@@ -34,7 +37,8 @@ use crate::model::txn::TxnFile;
 /// size of a variant does not matter.)
 ///
 /// An enum rather than a `Box<dyn Storage>`: everything `core` asks goes
-/// through the [`Storage`] trait ([`Store::backend`]), but a few callers
+/// through the [`Storage`] trait (the store dereferences to
+/// [`Store::backend`]), but a few callers
 /// need the JSON directory itself (group commit stages into it, `store
 /// check` shows its progress, `payctl serve` reopens it), and a match on a
 /// variant says that more plainly than a downcast.
@@ -123,60 +127,13 @@ impl Store {
     }
 
     /// The backend, through the storage interface.
-    pub fn backend(&self) -> &dyn Storage {
+    pub fn backend(&self) -> &(dyn Storage + 'static) {
         match self {
             Store::Json(s) => s,
             Store::Pg(s) => s,
             Store::Memory(s) => s,
             Store::Dry(s) => s,
         }
-    }
-
-    /// Where the store is, for people: a directory, or the database's URL
-    /// without its password.
-    pub fn root(&self) -> &Path {
-        self.backend().root()
-    }
-
-    pub fn scratch_file(&self) -> Result<std::fs::File> {
-        self.backend().scratch_file()
-    }
-
-    pub fn catalog(&self) -> Result<Catalog> {
-        self.backend().catalog()
-    }
-
-    pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
-        self.backend().customer(cid)
-    }
-
-    pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
-        self.backend().txn(tid)
-    }
-
-    pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        self.backend().key_owner(key)
-    }
-
-    /// The holders of `keys`, in their order (an import's batch): the JSON
-    /// directory reads each bucket once for the batch, the database answers
-    /// the batch in one query.
-    pub fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
-        self.backend().key_owners(keys)
-    }
-
-    pub fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        self.backend().profiles()
-    }
-
-    /// The candidates of an exact filter on `field` = `value` (see
-    /// [`Storage::profiles_with`]).
-    pub fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        self.backend().profiles_with(field, value)
-    }
-
-    pub fn profile_count(&self) -> Result<usize> {
-        self.backend().profile_count()
     }
 
     /// At most how many customers one commit may create, when the backend
@@ -193,7 +150,7 @@ impl Store {
     /// Where the idempotency record of `key` is, as errors name it (see
     /// [`idempotency::place`]).
     pub fn idempotency_place(&self, key: &str) -> std::path::PathBuf {
-        idempotency::place(self.root(), key)
+        idempotency::place(std::path::Path::new(&self.describe()), key)
     }
 
     /// How many customers have been created in the store, when every new
@@ -207,60 +164,6 @@ impl Store {
             Store::Json(s) => s.ids_count(),
             _ => Ok(None),
         }
-    }
-
-    pub fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        self.backend().profile_ids(start, end)
-    }
-
-    pub fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        self.backend().profile_position(cid)
-    }
-
-    pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
-        self.backend().program_customers(program_id)
-    }
-
-    pub fn txns(&self) -> Result<Vec<TxnSummary>> {
-        self.backend().txns()
-    }
-
-    /// The transactions that match `q`, in creation order, from the JSON
-    /// directory's transaction indexes (see [`super::txn_index`]) or the
-    /// database's column indexes.
-    pub fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        self.backend().txns_matching(q)
-    }
-
-    /// The creation-order position of transaction `tid` in the JSON
-    /// directory (`None` from a database: its matches are ids).
-    pub fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        self.backend().txn_position(tid)
-    }
-
-    /// The transaction ids at `positions` of the JSON directory's creation
-    /// order (empty from a database).
-    pub fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        self.backend().txn_ids_at(positions)
-    }
-
-    pub fn queue(&self) -> Result<Vec<QueueItem>> {
-        self.backend().queue()
-    }
-
-    /// Whether `item` is still queued; on a database opened for writing,
-    /// also claims it for this transaction (another worker skips it).
-    pub fn is_queued(&self, item: &QueueItem) -> bool {
-        self.backend().is_queued(item)
-    }
-
-    pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
-        self.backend().idempotency_record(key, now)
-    }
-
-    /// Every live idempotency record (`store migrate`).
-    pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
-        self.backend().idempotency_records(now)
     }
 
     /// Make the next [`Tx::commit_created`] on this store record `key` with
@@ -299,26 +202,6 @@ impl Store {
         Ok(report)
     }
 
-    /// The API key whose secret's SHA-256 is `hash` (see [`Storage::api_key`]).
-    pub fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
-        self.backend().api_key(hash)
-    }
-
-    /// Every API key, in creation order, with its last use.
-    pub fn api_keys(&self) -> Result<Vec<ApiKey>> {
-        self.backend().api_keys()
-    }
-
-    /// Whether the store holds any API key, revoked and expired included.
-    pub fn has_api_keys(&self) -> Result<bool> {
-        self.backend().has_api_keys()
-    }
-
-    /// See [`Storage::api_keys_stamp`].
-    pub fn api_keys_stamp(&self) -> Result<Option<String>> {
-        self.backend().api_keys_stamp()
-    }
-
     /// What this store's commits did beyond their answers (see
     /// [`Outcomes`]): the JSON directory's; `None` for a backend whose
     /// commits either happen whole or fail.
@@ -343,7 +226,7 @@ impl Store {
     /// type (API keys) and for copying a store as it is (`store migrate`).
     pub fn begin_without_events(&self) -> Tx<'_> {
         Tx {
-            inner: self.backend().begin(),
+            inner: self.backend().begin(super::storage::Begin(())),
             store: self.backend(),
             outcomes: self.outcomes(),
             broken: None,
@@ -367,11 +250,6 @@ impl Store {
         tx
     }
 
-    /// The sequence of the last event (0: none).
-    pub fn events_last(&self) -> Result<u64> {
-        self.backend().events_last()
-    }
-
     /// The events `from..=to` that exist, in order, parsed.
     pub fn events(&self, from: u64, to: u64) -> Result<Vec<Event>> {
         self.parse_events(self.backend().event_lines(from, to)?)
@@ -380,11 +258,6 @@ impl Store {
     /// The events of `record_id`, oldest first.
     pub fn record_events(&self, record_id: &str) -> Result<Vec<Event>> {
         self.parse_events(self.backend().record_event_lines(record_id)?)
-    }
-
-    /// The stored lines of the events `from..=to` (`store check`).
-    pub fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
-        self.backend().event_lines(from, to)
     }
 
     fn parse_events(&self, lines: Vec<String>) -> Result<Vec<Event>> {
@@ -396,12 +269,24 @@ impl Store {
                         code::STORE_UNREADABLE,
                         format!(
                             "the event log of {} holds a damaged event: {e}",
-                            self.root().display()
+                            self.describe()
                         ),
                     )
                 })
             })
             .collect()
+    }
+}
+
+/// Everything a backend answers is asked through the storage interface:
+/// the facade adds only what is the same for every backend (events, check
+/// of the event chain, idempotency arming, transactions that record
+/// events and hold the invariants).
+impl std::ops::Deref for Store {
+    type Target = dyn Storage;
+
+    fn deref(&self) -> &(dyn Storage + 'static) {
+        self.backend()
     }
 }
 

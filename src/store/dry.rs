@@ -6,14 +6,13 @@
 //! nothing is written: the real store is never opened for writing.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::Mutex;
 
 use super::Store;
 use super::idempotency;
 use super::report::Report;
 use super::storage::{Storage, StorageTx};
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, QueueItem, TxnQuery, Window};
 use crate::error::{Error, Result};
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -62,8 +61,8 @@ impl DryStore {
 }
 
 impl Storage for DryStore {
-    fn root(&self) -> &Path {
-        self.inner.root()
+    fn describe(&self) -> String {
+        self.inner.describe()
     }
     fn scratch_file(&self) -> Result<std::fs::File> {
         self.inner.scratch_file()
@@ -96,35 +95,14 @@ impl Storage for DryStore {
             None => self.inner.key_owner(key),
         }
     }
-    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        self.inner.profiles()
-    }
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        self.inner.profiles_with(field, value)
-    }
-    fn profile_count(&self) -> Result<usize> {
-        self.inner.profile_count()
-    }
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        self.inner.profile_ids(start, end)
-    }
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        self.inner.profile_position(cid)
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
+        self.inner.profile_page(filter, w)
     }
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         self.inner.program_customers(program_id)
     }
-    fn txns(&self) -> Result<Vec<TxnSummary>> {
-        self.inner.txns()
-    }
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        self.inner.txns_matching(q)
-    }
-    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        self.inner.txn_position(tid)
-    }
-    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        self.inner.txn_ids_at(positions)
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
+        self.inner.txn_page(q, w)
     }
     fn queue(&self) -> Result<Vec<QueueItem>> {
         self.inner.queue()
@@ -142,33 +120,37 @@ impl Storage for DryStore {
         &self.armed
     }
     fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
-        self.inner.backend().api_key(hash)
+        self.inner.api_key(hash)
     }
     fn api_keys(&self) -> Result<Vec<ApiKey>> {
-        self.inner.backend().api_keys()
+        self.inner.api_keys()
+    }
+    /// None: a dry run's keys are looked up each time.
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        Ok(None)
     }
     fn check(&self, _repair: bool) -> Result<Report> {
         Err(Error::usage("store check has no --dry-run"))
     }
     fn events_last(&self) -> Result<u64> {
-        self.inner.backend().events_last()
+        self.inner.events_last()
     }
     fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
-        self.inner.backend().event_lines(from, to)
+        self.inner.event_lines(from, to)
     }
     fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
-        self.inner.backend().record_event_lines(record_id)
+        self.inner.record_event_lines(record_id)
     }
     fn hook_doc(&self, name: &str) -> Result<Option<String>> {
-        self.inner.backend().hook_doc(name)
+        self.inner.hook_doc(name)
     }
     fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
-        self.inner.backend().hook_docs(prefix)
+        self.inner.hook_docs(prefix)
     }
     fn hook_log(&self, name: &str) -> Result<Vec<String>> {
-        self.inner.backend().hook_log(name)
+        self.inner.hook_log(name)
     }
-    fn begin(&self) -> Box<dyn StorageTx + '_> {
+    fn begin(&self, _: crate::store::storage::Begin) -> Box<dyn StorageTx + '_> {
         Box::new(DryTx {
             store: self,
             customers: Vec::new(),
@@ -192,6 +174,9 @@ impl StorageTx for DryTx<'_> {
     fn new_customer(&mut self, c: Customer) -> Result<()> {
         self.put_customer(&c);
         Ok(())
+    }
+    fn new_customer_serialized(&mut self, c: Customer, _json: String) -> Result<()> {
+        self.new_customer(c)
     }
     fn put_txn(&mut self, t: &TxnFile) {
         let id = &t.transaction.transaction_id;

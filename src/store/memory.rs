@@ -12,15 +12,15 @@
 //! record larger than a record file may be.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
 mod sim;
 use super::memory_turn::Turn;
 
+use super::pending::{ApplyPending, Pending, PendingTx};
 use super::report::{Finding, Report};
 use super::storage::{Storage, StorageTx};
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, ProfileSummary, QueueItem, TxnQuery, TxnSummary, Window};
 use super::{atomic, idempotency};
 use crate::error::{Error, Result, code};
 use crate::model::Customer;
@@ -32,7 +32,6 @@ use crate::model::txn::TxnFile;
 /// An in-memory store. [`MemoryStore::reopen`] gives another handle on
 /// the same data (as each command or request opens the store anew).
 pub struct MemoryStore {
-    root: PathBuf,
     data: Arc<Mutex<Data>>,
     armed: idempotency::ArmedSlot,
     /// Whether a handle holds the writer's turn, shared by every handle.
@@ -73,7 +72,6 @@ impl MemoryStore {
     /// An empty store with `catalog`.
     pub fn new(catalog: Catalog) -> MemoryStore {
         MemoryStore {
-            root: PathBuf::from("(memory)"),
             data: Arc::new(Mutex::new(Data {
                 catalog,
                 customers: HashMap::new(),
@@ -105,7 +103,6 @@ impl MemoryStore {
     /// Another handle on the same data, with nothing armed, for reading.
     pub fn reopen(&self) -> MemoryStore {
         MemoryStore {
-            root: self.root.clone(),
             data: Arc::clone(&self.data),
             armed: Default::default(),
             turns: Arc::clone(&self.turns),
@@ -127,8 +124,8 @@ impl MemoryStore {
 }
 
 impl Storage for MemoryStore {
-    fn root(&self) -> &Path {
-        &self.root
+    fn describe(&self) -> String {
+        "(memory)".to_string()
     }
 
     fn scratch_file(&self) -> Result<std::fs::File> {
@@ -157,47 +154,26 @@ impl Storage for MemoryStore {
         Ok(self.data().keys.get(key).cloned())
     }
 
-    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
         let d = self.data();
-        Ok(d.profile_order
-            .iter()
-            .filter_map(|id| d.customers.get(id))
-            .map(|c| ProfileSummary::of(&c.profile))
-            .collect())
-    }
-
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        let d = self.data();
-        Ok(Some(
-            d.profile_order
-                .iter()
-                .filter_map(|id| {
-                    let c = d.customers.get(id)?;
-                    field
-                        .values(&ProfileSummary::of(&c.profile))
-                        .iter()
-                        .any(|v| v == value)
-                        .then(|| id.clone())
-                })
-                .collect(),
-        ))
-    }
-
-    fn profile_count(&self) -> Result<usize> {
-        Ok(self.data().profile_order.len())
-    }
-
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        let d = self.data();
-        let end = end.min(d.profile_order.len());
-        Ok(d.profile_order
-            .get(start.min(end)..end)
-            .unwrap_or_default()
-            .to_vec())
-    }
-
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        Ok(self.data().profile_order.iter().position(|id| id == cid))
+        let order = &d.profile_order;
+        let Some((field, value)) = filter else {
+            return IdPage::cut(
+                order.len(),
+                w,
+                |after| Ok(order.iter().position(|id| id == after)),
+                |start, end| Ok(order[start..end].to_vec()),
+            );
+        };
+        let ids = order.iter().filter(|id| {
+            d.customers.get(*id).is_some_and(|c| {
+                field
+                    .values(&ProfileSummary::of(&c.profile))
+                    .iter()
+                    .any(|v| v == value)
+            })
+        });
+        Ok(IdPage::of(ids.cloned().collect(), w))
     }
 
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
@@ -210,30 +186,16 @@ impl Storage for MemoryStore {
             .collect())
     }
 
-    fn txns(&self) -> Result<Vec<TxnSummary>> {
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
         let d = self.data();
-        Ok(d.txn_order
+        let ids = d
+            .txn_order
             .iter()
             .filter_map(|id| d.txns.get(id))
             .map(TxnSummary::of)
-            .collect())
-    }
-
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        let one_of = |list: &Option<Vec<String>>, v: &str| {
-            list.as_ref().is_none_or(|l| l.iter().any(|x| x == v))
-        };
-        Ok(TxnMatches::Ids(
-            self.txns()?
-                .into_iter()
-                .filter(|s| {
-                    q.status.is_none_or(|st| st == s.status_id)
-                        && one_of(&q.templates, &s.template_id)
-                        && one_of(&q.programs, &s.program_id)
-                })
-                .map(|s| s.id)
-                .collect(),
-        ))
+            .filter(|s| q.matches(s))
+            .map(|s| s.id);
+        Ok(IdPage::of(ids.collect(), w))
     }
 
     fn queue(&self) -> Result<Vec<QueueItem>> {
@@ -283,6 +245,11 @@ impl Storage for MemoryStore {
 
     fn has_api_keys(&self) -> Result<bool> {
         Ok(!self.data().api_keys.is_empty())
+    }
+
+    /// None: each lookup is a map's.
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        Ok(None)
     }
 
     /// The spec's invariants over the aggregates, and the derived state
@@ -352,22 +319,8 @@ impl Storage for MemoryStore {
         Ok(report)
     }
 
-    fn begin(&self) -> Box<dyn StorageTx + '_> {
-        Box::new(MemoryTx {
-            store: self,
-            customers: Vec::new(),
-            customer_at: HashMap::new(),
-            txns: Vec::new(),
-            txn_at: HashMap::new(),
-            enqueued: Vec::new(),
-            dequeued: Vec::new(),
-            idempotency: Vec::new(),
-            api_keys: Vec::new(),
-            api_used: Vec::new(),
-            events: Vec::new(),
-            hooks: Vec::new(),
-            sealed: Vec::new(),
-        })
+    fn begin(&self, _: crate::store::storage::Begin) -> Box<dyn StorageTx + '_> {
+        Box::new(PendingTx::new(self))
     }
 
     fn events_last(&self) -> Result<u64> {
@@ -445,41 +398,27 @@ fn derived(customers: &[Customer], txns: &[TxnFile]) -> Derived {
     d
 }
 
-/// A write transaction of the in-memory backend.
-struct MemoryTx<'s> {
-    store: &'s MemoryStore,
-    /// Customers in the order they were first put.
-    customers: Vec<Customer>,
-    customer_at: HashMap<String, usize>,
-    txns: Vec<TxnFile>,
-    txn_at: HashMap<String, usize>,
-    enqueued: Vec<QueueItem>,
-    dequeued: Vec<QueueItem>,
-    events: Vec<crate::model::event::NewEvent>,
-    sealed: Vec<String>,
-    idempotency: Vec<idempotency::Record>,
-    api_keys: Vec<ApiKey>,
-    api_used: Vec<(String, String)>,
-    hooks: Vec<super::webhooks::HookOp>,
-}
-
-impl MemoryTx<'_> {
+impl ApplyPending for MemoryStore {
     /// Apply everything to a copy of the store's data, then swap it in:
     /// all or nothing.
-    fn write(self, armed: Option<(idempotency::Armed, String)>) -> Result<()> {
-        let mut guard = self.store.data();
+    fn apply(&self, w: Pending, armed: Option<(idempotency::Armed, String)>) -> Result<()> {
+        let mut guard = self.data();
         let mut d = guard.clone();
-        for c in &self.customers {
-            let id = c.id().to_string();
+        for c in &w.customers {
             let size = serde_json::to_vec(c).map_or(0, |b| b.len()) as u64;
             if size >= atomic::RECORD_BYTES {
-                return Err(too_large(&format!("customer {id}"), size));
+                return Err(too_large(&format!("customer {}", c.id()), size));
             }
-            if let Some(holder) = d.keys.get(&c.profile.customer_key)
-                && *holder != id
-            {
-                return Err(crate::error::key_in_use());
-            }
+        }
+        w.check_unique(
+            |key| d.keys.get(key).cloned(),
+            |name| {
+                let held = d.api_keys.values().find(|k| k.name == name);
+                held.map(|k| k.hash.clone())
+            },
+        )?;
+        for c in &w.customers {
+            let id = c.id().to_string();
             let before = d.customers.insert(id.clone(), c.clone());
             match &before {
                 None => d.profile_order.push(id.clone()),
@@ -494,7 +433,7 @@ impl MemoryTx<'_> {
                 d.attachments.push((a.program_id.clone(), id.clone()));
             }
         }
-        for t in &self.txns {
+        for t in &w.txns {
             let id = t.transaction.transaction_id.clone();
             let size = serde_json::to_vec(t).map_or(0, |b| b.len()) as u64;
             if size >= atomic::RECORD_BYTES {
@@ -504,37 +443,30 @@ impl MemoryTx<'_> {
                 d.txn_order.push(id);
             }
         }
-        for line in &self.sealed {
+        for line in &w.sealed {
             let e = crate::model::event::parse(line)
                 .map_err(|e| crate::error::Error::one(crate::error::code::INVALID_VALUE, e))?;
             d.events.push(line.clone());
             d.events_hash = e.hash;
         }
-        for e in &self.events {
+        for e in &w.events {
             let seq = d.events.len() as u64 + 1;
             let (line, hash) = crate::model::event::seal(e, seq, &d.events_hash);
             d.events.push(line);
             d.events_hash = hash;
         }
-        for q in &self.enqueued {
+        for q in &w.enqueued {
             d.queue.insert(q.file_name(), q.clone());
         }
-        for q in &self.dequeued {
+        for q in &w.dequeued {
             d.queue.remove(&q.file_name());
         }
-        for r in &self.idempotency {
+        for r in &w.idempotency {
             d.idempotency
                 .entry(r.key.clone())
                 .or_insert_with(|| r.clone());
         }
-        for k in &self.api_keys {
-            // One name, one key (the database's UNIQUE index says the same).
-            if d.api_keys
-                .values()
-                .any(|o| o.name == k.name && o.hash != k.hash)
-            {
-                return Err(crate::error::name_in_use(&k.name));
-            }
+        for k in &w.api_keys {
             let mut k = k.clone();
             if let Some(old) = d.api_keys.get(&k.hash) {
                 k.last_used = old.last_used.clone();
@@ -544,14 +476,14 @@ impl MemoryTx<'_> {
             }
             d.api_keys.insert(k.hash.clone(), k);
         }
-        for (hash, at) in &self.api_used {
+        for (hash, at) in &w.api_used {
             if let Some(k) = d.api_keys.get_mut(hash)
                 && k.last_used.as_ref().is_none_or(|l| l < at)
             {
                 k.last_used = Some(at.clone());
             }
         }
-        d.hooks.apply(&self.hooks);
+        d.hooks.apply(&w.hooks);
         if let Some((a, result)) = armed {
             d.idempotency.retain(|_, r| !r.expired(a.now));
             d.idempotency.insert(
@@ -577,106 +509,4 @@ fn too_large(what: &str, size: u64) -> Error {
             atomic::RECORD_BYTES
         ),
     )
-}
-
-impl StorageTx for MemoryTx<'_> {
-    fn put_customer(&mut self, c: &Customer) {
-        match self.customer_at.get(c.id()) {
-            Some(&i) => self.customers[i] = c.clone(),
-            None => {
-                self.customer_at
-                    .insert(c.id().to_string(), self.customers.len());
-                self.customers.push(c.clone());
-            }
-        }
-    }
-
-    fn new_customer(&mut self, c: Customer) -> Result<()> {
-        self.put_customer(&c);
-        Ok(())
-    }
-
-    fn put_txn(&mut self, t: &TxnFile) {
-        let id = &t.transaction.transaction_id;
-        match self.txn_at.get(id) {
-            Some(&i) => self.txns[i] = t.clone(),
-            None => {
-                self.txn_at.insert(id.clone(), self.txns.len());
-                self.txns.push(t.clone());
-            }
-        }
-    }
-
-    fn customer(&self, id: &str) -> Result<Option<Customer>> {
-        match self.customer_at.get(id) {
-            Some(&i) => Ok(Some(self.customers[i].clone())),
-            None => self.store.customer(id),
-        }
-    }
-
-    fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
-        match self.txn_at.get(id) {
-            Some(&i) => Ok(Some(self.txns[i].clone())),
-            None => self.store.txn(id),
-        }
-    }
-
-    fn enqueue(&mut self, item: &QueueItem) {
-        self.enqueued.push(item.clone());
-    }
-
-    fn dequeue(&mut self, item: &QueueItem) {
-        self.dequeued.push(item.clone());
-    }
-
-    fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
-        self.idempotency.push(rec.clone());
-        Ok(())
-    }
-
-    fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
-        self.api_keys.retain(|k| k.hash != key.hash);
-        self.api_keys.push(key.clone());
-        Ok(())
-    }
-
-    fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
-        self.api_used.extend_from_slice(used);
-        Ok(())
-    }
-
-    fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
-        self.events.extend(events)
-    }
-
-    fn hook_ops(&mut self, ops: Vec<super::webhooks::HookOp>) {
-        self.hooks.extend(ops)
-    }
-
-    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
-        self.sealed.extend(lines);
-        Ok(())
-    }
-
-    fn is_empty(&self) -> bool {
-        self.events.is_empty()
-            && self.hooks.is_empty()
-            && self.sealed.is_empty()
-            && self.customers.is_empty()
-            && self.txns.is_empty()
-            && self.enqueued.is_empty()
-            && self.dequeued.is_empty()
-            && self.idempotency.is_empty()
-            && self.api_keys.is_empty()
-            && self.api_used.is_empty()
-    }
-
-    fn commit(self: Box<Self>) -> Result<()> {
-        self.write(None)
-    }
-
-    fn commit_created(self: Box<Self>, result: &str) -> Result<()> {
-        let armed = self.store.armed.take();
-        self.write(armed.map(|a| (a, result.to_string())))
-    }
 }

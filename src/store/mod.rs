@@ -7,7 +7,8 @@
 //!   [`StorageTx`]); [`backend`]: the [`Store`] facade over the backends
 //!   that core uses; [`types`]: the types every backend shares;
 //!   [`idempotency`]: idempotency records; [`report`]: what `store check`
-//!   reports.
+//!   reports; `pending`: the writes a transaction holds until its commit,
+//!   shared by the in-memory and PostgreSQL backends.
 //! - [`json`]: the JSON directory (the default store): its layout, open
 //!   and upgrade, reads, transactions, journal, group commit, indexes,
 //!   check and repair.
@@ -33,6 +34,7 @@ pub mod memory;
 mod memory_turn;
 mod open;
 pub mod outcomes;
+mod pending;
 pub mod pg;
 pub mod report;
 pub mod sim;
@@ -45,7 +47,7 @@ pub use json::{FORMAT_VERSION, JsonStore, JsonTx, Known, Opened};
 pub use open::{By, Place, open};
 pub use outcomes::Outcomes;
 pub use storage::{Storage, StorageTx};
-pub use types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+pub use types::{Field, IdPage, ProfileSummary, QueueItem, TxnQuery, TxnSummary, Window};
 
 // The JSON directory's modules that the command line, the server and the
 // tests reach by their old paths (`store::journal::JOURNAL`, ...).

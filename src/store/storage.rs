@@ -1,6 +1,7 @@
 //! The storage interface that every backend implements, at the level of the
 //! aggregates: [`Storage`] (read a customer or a transaction, find a
-//! customer_key's owner, list profiles and transactions in creation order,
+//! customer_key's owner, page through profiles and transactions in creation
+//! order, filtered by the backend,
 //! list a program's profile records, see and claim pending work, keep
 //! idempotency records, look API keys up by their hash, check itself) and [`StorageTx`] (a write
 //! transaction: put aggregates, enqueue and dequeue work, commit all or
@@ -15,11 +16,9 @@
 //! ([`super::memory::MemoryStore`]); [`super::Store`] is the facade over
 //! them that `core` and the CLI hold.
 
-use std::path::Path;
-
 use super::idempotency;
 use super::report::Report;
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, QueueItem, TxnQuery, Window};
 use crate::error::Result;
 use crate::model::Customer;
 use crate::model::api_key::ApiKey;
@@ -30,7 +29,7 @@ use crate::model::txn::TxnFile;
 pub trait Storage {
     /// Where the store is, for people: a directory, or the database's URL
     /// without its password.
-    fn root(&self) -> &Path;
+    fn describe(&self) -> String;
 
     /// An empty private scratch file for a command that reads its input
     /// twice (`profile import`).
@@ -53,51 +52,22 @@ pub trait Storage {
         keys.iter().map(|k| self.key_owner(k)).collect()
     }
 
-    /// Profile summaries in creation order, each in its latest version.
-    fn profiles(&self) -> Result<Vec<ProfileSummary>>;
-
-    /// The candidates of an exact filter on `field` = `value` (normalized,
-    /// see [`Field::normal`]): their ids, each once, in creation
-    /// order; an entry may be stale (the caller confirms it against the
-    /// record). `None` from a backend without such an index (the caller
-    /// reads every summary). (Not their positions: nothing needs them, and
-    /// a database counts the rows before each to tell one.)
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>>;
-
-    /// Number of customer profiles.
-    fn profile_count(&self) -> Result<usize>;
-
-    /// The profile ids at positions `start..end` of creation order (a page).
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>>;
-
-    /// The position of profile `cid` in creation order.
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>>;
+    /// A page of the profiles in creation order: the window `w` of all of
+    /// them, or of those whose `field` has had `value` (normalized, see
+    /// [`Field::normal`]) when `filter` is given. A filtered list comes from
+    /// the field's index and may hold stale entries (the caller confirms
+    /// each against the record). Never a read of every profile: the total
+    /// and the window's ids come from the backend's indexes.
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage>;
 
     /// The customers with a record in `program_id`, in the order the
     /// records were created.
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>>;
 
-    /// Transaction summaries in creation order, each in its latest version.
-    fn txns(&self) -> Result<Vec<TxnSummary>>;
-
-    /// The transactions that match `q` (an exact filter of `txn list`), in
-    /// creation order: positions in the backend's creation order (read a
-    /// page of them with [`Storage::txn_ids_at`]), or the ids themselves.
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches>;
-
-    /// The creation-order position of transaction `tid`, from a backend
-    /// whose matches are positions (`None` from the others).
-    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        let _ = tid;
-        Ok(None)
-    }
-
-    /// The transaction ids at `positions` of creation order, from a
-    /// backend whose matches are positions (empty from the others).
-    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        let _ = positions;
-        Ok(Vec::new())
-    }
+    /// A page of the transactions that match `q`, in creation order: the
+    /// exact filters ([`TxnQuery::is_indexed`]) from the backend's indexes,
+    /// the others over its summaries.
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage>;
 
     /// The pending work items, oldest first.
     fn queue(&self) -> Result<Vec<QueueItem>>;
@@ -137,9 +107,7 @@ pub trait Storage {
     /// that a caller may keep them between opens of the store and read
     /// them again only then; `None` from a backend without a cheap one
     /// (the caller looks each key up with [`Storage::api_key`]).
-    fn api_keys_stamp(&self) -> Result<Option<String>> {
-        Ok(None)
-    }
+    fn api_keys_stamp(&self) -> Result<Option<String>>;
 
     /// The sequence of the last event (0: none yet).
     fn events_last(&self) -> Result<u64>;
@@ -161,8 +129,16 @@ pub trait Storage {
     fn hook_log(&self, name: &str) -> Result<Vec<String>>;
 
     /// Start a write transaction. Only a store opened for writing may write.
-    fn begin(&self) -> Box<dyn StorageTx + '_>;
+    /// Only the facade can call it ([`Begin`]): everyone else starts a write
+    /// with `Store::begin_by` (its events recorded) or
+    /// `Store::begin_without_events`, which `Deref` would otherwise let a
+    /// caller skip.
+    fn begin(&self, _: Begin) -> Box<dyn StorageTx + '_>;
 }
+
+/// The pass to [`Storage::begin`]: made only by the facade
+/// (`store::backend`).
+pub struct Begin(pub(in crate::store) ());
 
 /// A write transaction of one backend: everything put into it is committed
 /// at once, or nothing is. Aggregates put into it are read back by
@@ -180,10 +156,7 @@ pub trait StorageTx {
     /// (`json` is `serde_json::to_string(&c)`: an import serialized it when
     /// it checked the line), for a backend that writes the text (a JSON
     /// directory packs it as it is). The others ignore it.
-    fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
-        let _ = json;
-        self.new_customer(c)
-    }
+    fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()>;
 
     /// A transaction aggregate as it is now (new or changed).
     fn put_txn(&mut self, t: &TxnFile);

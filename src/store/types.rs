@@ -207,7 +207,9 @@ pub fn tag_value(key: &str, value: &str) -> String {
     format!("{key}={value}")
 }
 
-/// An exact filter of `txn list`: every given part must match.
+/// A filter of `txn list`: every given part must match. The status, the
+/// templates and the programs are exact filters that a backend answers
+/// from its indexes; the customer is looked for in the summaries.
 #[derive(Debug, Default, Clone)]
 pub struct TxnQuery {
     pub status: Option<u32>,
@@ -215,13 +217,117 @@ pub struct TxnQuery {
     pub templates: Option<Vec<String>>,
     /// Program ids: one of them.
     pub programs: Option<Vec<String>>,
+    /// A customer named in the parameters.
+    pub customer: Option<String>,
 }
 
-/// What [`Store::txns_matching`] answers.
-pub enum TxnMatches {
-    /// The JSON directory: creation-order positions, sorted (the ids are
-    /// read for one page only, see [`Store::txn_ids_at`]).
-    Positions(Vec<usize>),
-    /// A database: the ids in creation order.
-    Ids(Vec<String>),
+impl TxnQuery {
+    /// Whether a backend answers it from its indexes alone: an exact
+    /// filter is given, and no customer.
+    pub fn is_indexed(&self) -> bool {
+        self.customer.is_none()
+            && (self.status.is_some() || self.templates.is_some() || self.programs.is_some())
+    }
+
+    /// Whether the transaction of summary `s` matches.
+    pub fn matches(&self, s: &TxnSummary) -> bool {
+        let one_of = |list: &Option<Vec<String>>, v: &str| {
+            list.as_ref().is_none_or(|l| l.iter().any(|x| x == v))
+        };
+        self.status.is_none_or(|st| st == s.status_id)
+            && one_of(&self.templates, &s.template_id)
+            && one_of(&self.programs, &s.program_id)
+            && self
+                .customer
+                .as_ref()
+                .is_none_or(|c| s.customers.contains(c))
+    }
+}
+
+/// Which records of a list a caller wants (a page): at most `size`, from
+/// the one after the record `after` when it is given, else from position
+/// `start` of the list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Window {
+    pub after: Option<String>,
+    pub start: usize,
+    pub size: usize,
+}
+
+impl Window {
+    /// The `size` records from position `start`.
+    pub fn at(start: usize, size: usize) -> Window {
+        Window {
+            after: None,
+            start,
+            size,
+        }
+    }
+
+    /// Every record of the list.
+    pub fn all() -> Window {
+        Window::at(0, usize::MAX)
+    }
+
+    /// The positions `start..end` of this window in a list of `total`
+    /// records, `position` finding the record `after`; `None` when `after`
+    /// is not one of the list's. (Past the end: an empty range.)
+    pub fn range(
+        &self,
+        total: usize,
+        position: impl FnOnce(&str) -> crate::error::Result<Option<usize>>,
+    ) -> crate::error::Result<Option<std::ops::Range<usize>>> {
+        let start = match &self.after {
+            Some(after) => match position(after)? {
+                Some(i) => i + 1,
+                None => return Ok(None),
+            },
+            None => self.start,
+        };
+        Ok(Some(
+            start..start.saturating_add(self.size).min(total).max(start),
+        ))
+    }
+}
+
+/// A backend's answer to a [`Window`] of a list: how many records the list
+/// has, where the window is in it (`None`: its `after` is not one of
+/// them), and the ids in the window, in creation order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdPage {
+    pub total: usize,
+    pub range: Option<std::ops::Range<usize>>,
+    pub ids: Vec<String>,
+}
+
+impl IdPage {
+    /// The window `w` of a list of `total` ids kept in an index rather
+    /// than in memory: `position` finds the record `after`, `ids(start,
+    /// end)` reads that range (only when it is not empty).
+    pub fn cut(
+        total: usize,
+        w: &Window,
+        position: impl FnOnce(&str) -> crate::error::Result<Option<usize>>,
+        ids: impl FnOnce(usize, usize) -> crate::error::Result<Vec<String>>,
+    ) -> crate::error::Result<IdPage> {
+        let range = w.range(total, position)?;
+        let ids = match &range {
+            Some(r) if r.start < r.end => ids(r.start, r.end)?,
+            _ => Vec::new(),
+        };
+        Ok(IdPage { total, range, ids })
+    }
+
+    /// The window `w` of the list `all`, in memory.
+    pub fn of(all: Vec<String>, w: &Window) -> IdPage {
+        let range = w
+            .range(all.len(), |after| Ok(all.iter().position(|id| id == after)))
+            .unwrap_or_default();
+        let total = all.len();
+        let ids = match &range {
+            Some(r) => all.into_iter().skip(r.start).take(r.len()).collect(),
+            None => Vec::new(),
+        };
+        IdPage { total, range, ids }
+    }
 }

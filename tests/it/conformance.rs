@@ -18,7 +18,7 @@ use payctl::api::{self, Local};
 use payctl::core::Ctx;
 use payctl::store::fields::Field;
 use payctl::store::memory::MemoryStore;
-use payctl::store::{Store, TxnMatches, TxnQuery};
+use payctl::store::{Store, TxnQuery, Window};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -227,7 +227,11 @@ fn put_and_read(fx: &Fx) {
         got.profile.customer_profile_individual.first_name,
         "Augusta"
     );
-    assert_eq!(store.profiles().unwrap()[0].first_name, "Augusta");
+    let named = |n: &str| store.profile_page(Some((Field::FirstName, n)), &Window::all());
+    assert!(
+        named("augusta").unwrap().ids.contains(&a),
+        "the index has the new name"
+    );
     assert!(store.customer("csp_doesnotexist").unwrap().is_none());
     assert!(store.customer("../etc/passwd").unwrap().is_none());
     assert!(store.txn("trn_doesnotexist").unwrap().is_none());
@@ -291,34 +295,41 @@ fn profiles_in_order(fx: &Fx) {
     }
     fx.clean("five creates");
     let store = fx.read();
-    assert_eq!(store.profile_count().unwrap(), 5);
+    assert_eq!(profile_count(&store), 5);
     let mut paged = Vec::new();
     for start in (0..6).step_by(2) {
-        paged.extend(store.profile_ids(start, start + 2).unwrap());
+        let page = store.profile_page(None, &Window::at(start, 2)).unwrap();
+        assert_eq!(page.total, 5);
+        paged.extend(page.ids);
     }
     assert_eq!(paged, ids, "{:?}: pages in creation order", fx.kind);
-    assert!(store.profile_ids(7, 9).unwrap().is_empty());
+    let past = store.profile_page(None, &Window::at(7, 2)).unwrap();
+    assert!(past.ids.is_empty());
     for (i, id) in ids.iter().enumerate() {
-        assert_eq!(store.profile_position(id).unwrap(), Some(i));
-    }
-    let listed: Vec<String> = store
-        .profiles()
-        .unwrap()
-        .into_iter()
-        .map(|s| s.id)
-        .collect();
-    assert_eq!(listed, ids);
-    let candidates = |field: Field, value: &str| -> Vec<String> {
-        let found = store.profiles_with(field, &field.normal(value)).unwrap();
-        let all = match found {
-            Some(c) => c,
-            None => store
-                .profiles()
-                .unwrap()
-                .into_iter()
-                .map(|s| s.id)
-                .collect(),
+        let after = Window {
+            after: Some(id.clone()),
+            start: 0,
+            size: 1,
         };
+        let page = store.profile_page(None, &after).unwrap();
+        assert_eq!(page.range.map(|r| r.start), Some(i + 1));
+        assert_eq!(
+            page.ids,
+            ids[i + 1..].iter().take(1).cloned().collect::<Vec<_>>()
+        );
+    }
+    let unknown = Window {
+        after: Some("csp_unknown".into()),
+        start: 0,
+        size: 1,
+    };
+    assert_eq!(store.profile_page(None, &unknown).unwrap().range, None);
+    assert_eq!(profile_ids(&store), ids);
+    let candidates = |field: Field, value: &str| -> Vec<String> {
+        let all = store
+            .profile_page(Some((field, &field.normal(value))), &Window::all())
+            .unwrap()
+            .ids;
         // Each once, in creation order.
         let positions: Vec<usize> = all
             .iter()
@@ -391,7 +402,7 @@ fn txns_programs_and_queue(fx: &Fx) {
     let t3 = fx.txn(&prm, &a);
     fx.clean("three transaction creates");
     let store = fx.read();
-    let order: Vec<String> = store.txns().unwrap().into_iter().map(|s| s.id).collect();
+    let order = txn_ids(&store);
     assert_eq!(order, [t1, t2, t3]);
     let queue = store.queue().unwrap();
     assert_eq!(queue.len(), 3);
@@ -415,13 +426,37 @@ fn txns_programs_and_queue(fx: &Fx) {
     assert_eq!(store.queue().unwrap().len(), 2);
 }
 
-/// The transactions that match an exact filter of `txn list`, as ids in
-/// creation order (a backend answers positions or ids).
+/// The transactions that match a filter of `txn list`, as ids in
+/// creation order.
 fn matching(store: &Store, q: &TxnQuery) -> Vec<String> {
-    match store.txns_matching(q).unwrap() {
-        TxnMatches::Ids(ids) => ids,
-        TxnMatches::Positions(p) => store.txn_ids_at(&p).unwrap(),
-    }
+    store.txn_page(q, &Window::all()).unwrap().ids
+}
+
+/// Every profile id, in creation order.
+fn profile_ids(store: &Store) -> Vec<String> {
+    store.profile_page(None, &Window::all()).unwrap().ids
+}
+
+/// The number of profiles.
+fn profile_count(store: &Store) -> usize {
+    store.profile_page(None, &Window::at(0, 0)).unwrap().total
+}
+
+/// Every transaction id, in creation order.
+fn txn_ids(store: &Store) -> Vec<String> {
+    store
+        .txn_page(&TxnQuery::default(), &Window::all())
+        .unwrap()
+        .ids
+}
+
+/// Every profile's id and customer_key, in creation order.
+fn profile_keys(store: &Store) -> Vec<(String, String)> {
+    profile_ids(store)
+        .iter()
+        .filter_map(|id| store.customer(id).unwrap())
+        .map(|c| (c.profile.customer_profile_id, c.profile.customer_key))
+        .collect()
 }
 
 /// The exact filters of `txn list` (status, template, program), before and
@@ -434,14 +469,15 @@ fn txn_filters(fx: &Fx) {
     let t1 = fx.txn(&prm, &a);
     let t2 = fx.txn(&prm, &a);
     let store = fx.read();
-    let all = store.txns().unwrap();
-    let created = all[0].status_id;
-    let template = all[0].template_id.clone();
+    let first = store.txn(&t1).unwrap().unwrap().transaction;
+    let created = first.transaction_status_id;
+    let template = first.transaction_template_id.clone();
     let q = |status: Option<u32>, templates: Option<Vec<String>>, programs: Option<Vec<String>>| {
         TxnQuery {
             status,
             templates,
             programs,
+            customer: None,
         }
     };
     let both = [t1.clone(), t2.clone()];
@@ -456,14 +492,31 @@ fn txn_filters(fx: &Fx) {
     );
     assert!(matching(&store, &q(None, None, Some(vec!["prm_none".into()]))).is_empty());
     assert!(matching(&store, &q(Some(created + 100), None, None)).is_empty());
-    if let TxnMatches::Positions(_) = store.txns_matching(&q(None, None, None)).unwrap() {
-        assert_eq!(store.txn_position(&t2).unwrap(), Some(1));
-    }
+    let after_t1 = Window {
+        after: Some(t1.clone()),
+        start: 0,
+        size: 1,
+    };
+    let page = store
+        .txn_page(&q(Some(created), None, None), &after_t1)
+        .unwrap();
+    assert_eq!((page.total, page.range.map(|r| r.start)), (2, Some(1)));
+    assert_eq!(page.ids, std::slice::from_ref(&t2));
+    let by_customer = TxnQuery {
+        customer: Some(a.clone()),
+        ..TxnQuery::default()
+    };
+    assert_eq!(matching(&store, &by_customer), both);
     drop(store);
     fx.worker();
     fx.clean("a worker pass over two transactions");
     let store = fx.read();
-    let after = store.txns().unwrap()[0].status_id;
+    let after = store
+        .txn(&t1)
+        .unwrap()
+        .unwrap()
+        .transaction
+        .transaction_status_id;
     assert_ne!(after, created, "{:?}: the worker moved them on", fx.kind);
     assert!(matching(&store, &q(Some(created), None, None)).is_empty());
     assert_eq!(
@@ -564,15 +617,12 @@ fn idempotency_races(fx: &Fx) {
             .idempotency_key(key("profile"))
     });
     let one = same(&e, "profile create");
-    let holders: Vec<_> = fx
-        .read()
-        .profiles()
-        .unwrap()
+    let holders: Vec<_> = profile_keys(&fx.read())
         .into_iter()
-        .filter(|p| p.customer_key == "race-one")
+        .filter(|(_, k)| k == "race-one")
         .collect();
     assert_eq!(holders.len(), 1, "{:?}", fx.kind);
-    assert_eq!(holders[0].id, one);
+    assert_eq!(holders[0].0, one);
 
     // 16 bodies under one key: one profile and 15 refusals (21005).
     let e = fx.race(2 * N, |i| {
@@ -585,12 +635,9 @@ fn idempotency_races(fx: &Fx) {
     for r in e.iter().filter(|e| !e["errors"].is_null()) {
         assert_eq!(r["errors"][0]["code"], 21005, "{:?}: {r}", fx.kind);
     }
-    let made = fx
-        .read()
-        .profiles()
-        .unwrap()
+    let made = profile_keys(&fx.read())
         .into_iter()
-        .filter(|p| p.customer_key.starts_with("race-many-"))
+        .filter(|(_, k)| k.starts_with("race-many-"))
         .count();
     assert_eq!(made, 1, "{:?}", fx.kind);
 
@@ -631,7 +678,7 @@ fn idempotency_races(fx: &Fx) {
     });
     same(&e, "attach");
 
-    let txns = fx.read().txns().unwrap().len();
+    let txns = txn_ids(&fx.read()).len();
     let body = fx.txn_body(&prm, &csp);
     let e = fx.race(N, |_| {
         Request::new(Op::TxnCreate)
@@ -639,9 +686,9 @@ fn idempotency_races(fx: &Fx) {
             .idempotency_key(key("txn"))
     });
     let tid = same(&e, "txn create");
-    let after = fx.read().txns().unwrap();
+    let after = txn_ids(&fx.read());
     assert_eq!(after.len(), txns + 1, "{:?}: one transaction", fx.kind);
-    assert!(after.iter().any(|t| t.id == tid));
+    assert!(after.contains(&tid));
     fx.clean("the races");
 }
 
@@ -769,7 +816,7 @@ fn serialized_then_put(fx: &Fx) {
     assert_eq!(first(&ids[7]), "Augusta", "{:?}: the put wins", fx.kind);
     assert_eq!(first(&ids[8]), "Ada");
     assert_eq!(first(&ids[299]), "Ada");
-    assert_eq!(store.profiles().unwrap().len(), 301);
+    assert_eq!(profile_ids(&store).len(), 301);
 }
 
 /// API keys: created, found by the hash of their secret (never by a
@@ -1165,7 +1212,7 @@ fn snapshots_and_reset(fx: &Fx) {
     let back = fx.write().sim().restore_snapshot("base").unwrap();
     assert_eq!(back.map(|s| s.snapshot_name), Some("base".to_string()));
     let store = fx.read();
-    assert_eq!(store.profile_count().unwrap(), 1, "{:?}", fx.kind);
+    assert_eq!(profile_count(&store), 1, "{:?}", fx.kind);
     assert!(store.customer(&later).unwrap().is_none());
     assert!(store.customer(&csp).unwrap().is_some());
     assert!(store.txn(&trn).unwrap().is_some());
@@ -1177,8 +1224,8 @@ fn snapshots_and_reset(fx: &Fx) {
     let removed = fx.write().sim().reset().unwrap();
     assert_eq!((removed.customer_profiles, removed.transactions), (1, 1));
     let store = fx.read();
-    assert_eq!(store.profile_count().unwrap(), 0);
-    assert!(store.txns().unwrap().is_empty());
+    assert_eq!(profile_count(&store), 0);
+    assert!(txn_ids(&store).is_empty());
     assert!(store.queue().unwrap().is_empty());
     assert!(store.key_owner("snapshot-1").unwrap().is_none());
     assert_eq!(store.sim().polls(key).unwrap(), 0);

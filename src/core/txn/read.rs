@@ -5,10 +5,10 @@ use std::collections::BTreeSet;
 
 use super::load;
 use crate::catalog::dictionaries as dict;
-use crate::core::paging::{Page, PageRequest, paginate, paginate_ids};
+use crate::core::paging::{Page, PageRequest, from_ids, paginate, window};
 use crate::error::{Errors, Result};
 use crate::model::txn::{Parameter, Step, Transaction};
-use crate::store::{Store, TxnMatches, TxnQuery, TxnSummary};
+use crate::store::{Store, TxnQuery};
 
 /// GET /transactions/{id}.
 pub fn get(store: &Store, tid: &str) -> Result<Transaction> {
@@ -90,49 +90,16 @@ pub fn list(store: &Store, filter: &Filter, req: &PageRequest) -> Result<Page<Tr
         errs.invalid("program", "is not the id or name of a program");
     }
     errs.finish()?;
-    if filter.customer.is_none()
-        && (filter.status.is_some() || templates.is_some() || programs.is_some())
-    {
-        let owned = |s: &Option<BTreeSet<&str>>| {
-            s.as_ref()
-                .map(|s| s.iter().map(|x| x.to_string()).collect::<Vec<_>>())
-        };
-        let q = TxnQuery {
-            status: filter.status,
-            templates: owned(&templates),
-            programs: owned(&programs),
-        };
-        let page = match store.txns_matching(&q)? {
-            TxnMatches::Positions(ps) => paginate_ids(
-                ps.len(),
-                req,
-                |after| {
-                    Ok(store
-                        .txn_position(after)?
-                        .and_then(|p| ps.binary_search(&p).ok()))
-                },
-                |start, end| store.txn_ids_at(&ps[start..end]),
-            )?,
-            TxnMatches::Ids(ids) => paginate(ids, |s| s, req)?,
-        };
-        return page.try_map(|id| get(store, &id));
-    }
-    let matching: Vec<TxnSummary> = store
-        .txns()?
-        .into_iter()
-        .filter(|s| {
-            filter.status.is_none_or(|x| s.status_id == x)
-                && templates
-                    .as_ref()
-                    .is_none_or(|t| t.contains(s.template_id.as_str()))
-                && programs
-                    .as_ref()
-                    .is_none_or(|p| p.contains(s.program_id.as_str()))
-                && filter
-                    .customer
-                    .as_ref()
-                    .is_none_or(|c| s.customers.contains(c))
-        })
-        .collect();
-    paginate(matching, |s| &s.id, req)?.try_map(|s| get(store, &s.id))
+    let owned = |s: &Option<BTreeSet<&str>>| {
+        s.as_ref()
+            .map(|s| s.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+    };
+    let q = TxnQuery {
+        status: filter.status,
+        templates: owned(&templates),
+        programs: owned(&programs),
+        customer: filter.customer.clone(),
+    };
+    let got = store.txn_page(&q, &window(req)?)?;
+    from_ids(req, got)?.try_map(|id| get(store, &id))
 }

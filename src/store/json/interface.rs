@@ -3,8 +3,8 @@ use super::*;
 /// The JSON directory behind the storage interface (its inherent methods,
 /// which the group commit and `store check --repair` also use).
 impl storage::Storage for JsonStore {
-    fn root(&self) -> &Path {
-        JsonStore::root(self)
+    fn describe(&self) -> String {
+        self.root.display().to_string()
     }
     fn scratch_file(&self) -> Result<std::fs::File> {
         JsonStore::scratch_file(self)
@@ -24,36 +24,43 @@ impl storage::Storage for JsonStore {
     fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
         JsonStore::key_owners(self, keys)
     }
-    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        JsonStore::profiles(self)
-    }
-    fn profiles_with(&self, field: fields::Field, value: &str) -> Result<Option<Vec<String>>> {
-        JsonStore::profiles_with(self, field, value)
-            .map(|c| Some(c.into_iter().map(|(_, id)| id).collect()))
-    }
-    fn profile_count(&self) -> Result<usize> {
-        JsonStore::profile_count(self)
-    }
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        JsonStore::profile_ids(self, start, end)
-    }
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        JsonStore::profile_position(self, cid)
+    /// Unfiltered: the creation-order index's count and range; filtered:
+    /// the field's bucket.
+    fn profile_page(&self, filter: Option<(fields::Field, &str)>, w: &Window) -> Result<IdPage> {
+        let Some((field, value)) = filter else {
+            return IdPage::cut(
+                self.profile_count()?,
+                w,
+                |after| self.profile_position(after),
+                |start, end| self.profile_ids(start, end),
+            );
+        };
+        let ids = JsonStore::profiles_with(self, field, value)?;
+        Ok(IdPage::of(ids.into_iter().map(|(_, id)| id).collect(), w))
     }
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         JsonStore::program_customers(self, program_id)
     }
-    fn txns(&self) -> Result<Vec<TxnSummary>> {
-        JsonStore::txns(self)
-    }
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        JsonStore::txns_matching(self, q).map(TxnMatches::Positions)
-    }
-    fn txn_position(&self, tid: &str) -> Result<Option<usize>> {
-        JsonStore::txn_position(self, tid)
-    }
-    fn txn_ids_at(&self, positions: &[usize]) -> Result<Vec<String>> {
-        JsonStore::txn_ids_at(self, positions)
+    /// The exact filters: the positions of the matches from the
+    /// transaction indexes, and the ids of one page read by position; the
+    /// others: the summary log.
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
+        if !q.is_indexed() {
+            let all = JsonStore::txns(self)?;
+            let ids = all.into_iter().filter(|s| q.matches(s)).map(|s| s.id);
+            return Ok(IdPage::of(ids.collect(), w));
+        }
+        let ps = JsonStore::txns_matching(self, q)?;
+        IdPage::cut(
+            ps.len(),
+            w,
+            |after| {
+                Ok(self
+                    .txn_position(after)?
+                    .and_then(|p| ps.binary_search(&p).ok()))
+            },
+            |start, end| self.txn_ids_at(&ps[start..end]),
+        )
     }
     fn queue(&self) -> Result<Vec<QueueItem>> {
         JsonStore::queue(self)
@@ -100,7 +107,7 @@ impl storage::Storage for JsonStore {
     fn hook_log(&self, name: &str) -> Result<Vec<String>> {
         JsonStore::hook_log(self, name)
     }
-    fn begin(&self) -> Box<dyn storage::StorageTx + '_> {
+    fn begin(&self, _: crate::store::storage::Begin) -> Box<dyn storage::StorageTx + '_> {
         Box::new(JsonStore::begin(self))
     }
 }

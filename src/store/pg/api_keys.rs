@@ -48,7 +48,7 @@ impl PgStore {
     }
 }
 
-/// The statements of a write transaction's keys (see `PgTx::write`): one
+/// The statements of a write transaction's keys (see `PgStore::apply`): one
 /// for the keys and one for their use, whatever their number (a
 /// migration's thousands of keys included).
 pub(super) fn write(

@@ -73,7 +73,7 @@ pub(super) fn write_sealed(
     Ok(())
 }
 
-/// Seal `events` after the head and write them (see `PgTx::write`), in the
+/// Seal `events` after the head and write them (see `PgStore::apply`), in the
 /// write's database transaction.
 pub(super) fn write(
     c: &mut postgres::Client,

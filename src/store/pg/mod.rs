@@ -29,20 +29,18 @@ pub mod tx;
 mod webhooks;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use postgres::Client;
 use postgres::types::{ToSql, Type};
 
-use super::types::{Field, ProfileSummary, QueueItem, TxnMatches, TxnQuery, TxnSummary};
+use super::types::{Field, IdPage, ProfileSummary, QueueItem, TxnQuery, TxnSummary, Window};
 use super::{Mode, Opened, idempotency};
 use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 use crate::model::{Customer, id};
 pub use conn::Target;
-pub use tx::PgTx;
 
 /// The most customer rows a store opened for reading reads ahead with the
 /// ids of a page or of a filter's matches (see `PgStore::prefetched`).
@@ -51,7 +49,6 @@ const PREFETCHED: i64 = 1000;
 /// An open database store.
 pub struct PgStore {
     target: Target,
-    shown_path: PathBuf,
     mode: Mode,
     /// On a connection of a pool (`payctl serve`): statements are kept prepared.
     pooled: bool,
@@ -111,7 +108,6 @@ impl PgStore {
         pool: Option<Arc<pool::Pool>>,
     ) -> PgStore {
         PgStore {
-            shown_path: PathBuf::from(&target.shown),
             target,
             mode,
             pooled: pool.is_some(),
@@ -129,10 +125,6 @@ impl PgStore {
     /// The database's URL without its password.
     pub fn shown(&self) -> &str {
         &self.target.shown
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.shown_path
     }
 
     pub(crate) fn err(&self, e: &postgres::Error) -> Error {
@@ -275,11 +267,6 @@ impl PgStore {
     fn doc<T: serde::de::DeserializeOwned>(&self, what: &str, text: &str) -> Result<T> {
         serde_json::from_str(text).map_err(|e| self.corrupt(format!("{what}: {e}")))
     }
-
-    pub fn begin(&self) -> PgTx<'_> {
-        assert_eq!(self.mode, Mode::Exclusive, "write on a read-only store");
-        PgTx::new(self)
-    }
 }
 
 /// Every customer_key and its holder, read once (an import).
@@ -295,8 +282,8 @@ impl PgKeyIndex {
 
 /// The database behind the storage interface.
 impl crate::store::storage::Storage for PgStore {
-    fn root(&self) -> &Path {
-        PgStore::root(self)
+    fn describe(&self) -> String {
+        self.target.shown.clone()
     }
     fn scratch_file(&self) -> Result<std::fs::File> {
         PgStore::scratch_file(self)
@@ -316,29 +303,34 @@ impl crate::store::storage::Storage for PgStore {
     fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
         PgStore::key_owners(self, keys)
     }
-    fn profiles(&self) -> Result<Vec<ProfileSummary>> {
-        PgStore::profiles(self)
-    }
-    fn profiles_with(&self, field: Field, value: &str) -> Result<Option<Vec<String>>> {
-        PgStore::profiles_with(self, field, value).map(Some)
-    }
-    fn profile_count(&self) -> Result<usize> {
-        PgStore::profile_count(self)
-    }
-    fn profile_ids(&self, start: usize, end: usize) -> Result<Vec<String>> {
-        PgStore::profile_ids(self, start, end)
-    }
-    fn profile_position(&self, cid: &str) -> Result<Option<usize>> {
-        PgStore::profile_position(self, cid)
+    /// Unfiltered: the kept count, and the page by `OFFSET`; filtered: the
+    /// column's index.
+    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
+        let Some((field, value)) = filter else {
+            return IdPage::cut(
+                self.profile_count()?,
+                w,
+                |after| self.profile_position(after),
+                |start, end| self.profile_ids(start, end),
+            );
+        };
+        Ok(IdPage::of(PgStore::profiles_with(self, field, value)?, w))
     }
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         PgStore::program_customers(self, program_id)
     }
-    fn txns(&self) -> Result<Vec<TxnSummary>> {
-        PgStore::txns(self)
-    }
-    fn txns_matching(&self, q: &TxnQuery) -> Result<TxnMatches> {
-        PgStore::txns_matching(self, q).map(TxnMatches::Ids)
+    /// Without a customer: the columns' indexes; with one: the summaries.
+    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
+        let ids = if q.customer.is_none() {
+            PgStore::txns_matching(self, q)?
+        } else {
+            let all = PgStore::txns(self)?;
+            all.into_iter()
+                .filter(|s| q.matches(s))
+                .map(|s| s.id)
+                .collect()
+        };
+        Ok(IdPage::of(ids, w))
     }
     fn queue(&self) -> Result<Vec<QueueItem>> {
         PgStore::queue(self)
@@ -367,6 +359,11 @@ impl crate::store::storage::Storage for PgStore {
     fn has_api_keys(&self) -> Result<bool> {
         PgStore::has_api_keys(self)
     }
+    /// None: the keys change on other servers, and each lookup is one
+    /// indexed query.
+    fn api_keys_stamp(&self) -> Result<Option<String>> {
+        Ok(None)
+    }
     fn events_last(&self) -> Result<u64> {
         PgStore::events_last(self)
     }
@@ -385,7 +382,11 @@ impl crate::store::storage::Storage for PgStore {
     fn hook_log(&self, name: &str) -> Result<Vec<String>> {
         PgStore::hook_log(self, name)
     }
-    fn begin(&self) -> Box<dyn crate::store::storage::StorageTx + '_> {
-        Box::new(PgStore::begin(self))
+    fn begin(
+        &self,
+        _: crate::store::storage::Begin,
+    ) -> Box<dyn crate::store::storage::StorageTx + '_> {
+        assert_eq!(self.mode, Mode::Exclusive, "write on a read-only store");
+        Box::new(crate::store::pending::PendingTx::new(self))
     }
 }
