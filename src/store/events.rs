@@ -297,7 +297,7 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>, repair: bool) -> Result
         if !off.is_empty() {
             let names: Vec<String> = off.iter().map(|b| format!("{b:02x}")).collect();
             if repair {
-                s.rebuild_record_buckets(&off, last)?;
+                s.rebuild_record_index(last)?;
                 repaired.push(format!(
                     "rebuilt the event record index (events/records/{{{}}}) from the log",
                     names.join(",")

@@ -363,21 +363,31 @@ fn store_check_reports_every_kind_of_tampering_and_repair_never_rewrites_history
     ok(fixture.store_check(false));
 }
 
-/// The record index (`events/records/XX`) is derived from the log: a bucket
-/// lost or edited is named by `store check` and rebuilt by `--repair`, so
-/// that `history` finds every event again; while the chain is broken it is
-/// left as it is (it is evidence then).
+/// The record index is derived from the log: the buckets
+/// (`events/records/XX`) hold the lines of every segment but the last, the
+/// last segment's companion (`events/log/NNNNNNNN.records`) its own. A
+/// bucket lost or edited, or a companion edited, is named by `store check`
+/// and rebuilt by `--repair`, so that `history` finds every event again;
+/// while the chain is broken the index is left as it is (it is evidence
+/// then).
 #[test]
 fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     let fixture = Env::new();
-    let mut ids = Vec::new();
-    for i in 0..6 {
-        let csp = fixture.create_profile(&format!("events-r{i:03}"));
+    // 1,030 creates: the first segment (1,024 events) is in the buckets,
+    // the rest and the updates below in the second segment's companion.
+    ok(fixture.run_with(
+        &["profile", "import", "-"],
+        Some(common::profile_lines("events-r", 1030).as_bytes()),
+    ));
+    let ids: Vec<String> = fixture.all_profiles()[..6]
+        .iter()
+        .map(|p| p["customer_profile_id"].as_str().unwrap().to_string())
+        .collect();
+    for (i, csp) in ids.iter().enumerate() {
         ok(fixture.body(
-            &["profile", "update", &csp],
+            &["profile", "update", csp],
             &json!({"customer_profile_individual": {"first_name": format!("Renamed{i}")}}),
         ));
-        ids.push(csp);
     }
     let history = |env: &Env, id: &str| -> Vec<u64> {
         ok(env.run(&["history", id]))
@@ -387,21 +397,27 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
             .collect()
     };
     let want: Vec<Vec<u64>> = ids.iter().map(|id| history(&fixture, id)).collect();
-    assert!(want.iter().all(|h| h.len() == 2), "{want:?}");
-    let records = |env: &Env| env.path().join("events/records");
+    for h in &want {
+        assert_eq!(h.len(), 2, "{want:?}");
+        assert!(h[0] <= 1024 && h[1] > 1024, "{want:?}");
+    }
+    let companion = |env: &Env| env.path().join("events/log/00000001.records");
+    assert!(companion(&fixture).exists());
+    assert!(!fixture.path().join("events/log/00000000.records").exists());
     let bucket_of = |env: &Env, id: &str| -> std::path::PathBuf {
-        std::fs::read_dir(records(env))
+        std::fs::read_dir(env.path().join("events/records"))
             .unwrap()
             .map(|e| e.unwrap().path())
             .find(|p| std::fs::read_to_string(p).unwrap().contains(id))
             .expect("a bucket names the record")
     };
+    ok(fixture.store_check(false));
 
-    // A bucket removed: the record's history is empty until the repair.
+    // A bucket removed: the record's creation is missing from its history
+    // until the repair.
     let env = common::clone_env(&fixture);
-    let lost = bucket_of(&env, &ids[0]);
-    std::fs::remove_file(&lost).unwrap();
-    assert!(history(&env, &ids[0]).is_empty());
+    std::fs::remove_file(bucket_of(&env, &ids[0])).unwrap();
+    assert_eq!(history(&env, &ids[0]), want[0][1..]);
     let o = env.store_check(false);
     assert_eq!(o.code, 3, "{o:?}");
     o.mentions("events/records").mentions("--repair");
@@ -415,17 +431,15 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     }
     assert_eq!(std::fs::read(log_file(&env)).unwrap(), log_before);
 
-    // A line edited to name another record's event, and a stray line.
+    // A bucket line edited to name another record's event, and a stray
+    // line. (A sequence past the log's end would read as events cut from
+    // it, which is evidence the repair keeps.)
     let env = common::clone_env(&fixture);
     let path = bucket_of(&env, &ids[1]);
     let text = std::fs::read_to_string(&path).unwrap();
-    let first = want[1][0];
-    // (Another record's event: a sequence past the log's end would read as
-    // events cut from it, which is evidence the repair keeps.)
-    let other = want[0][0];
     let edited = text.replacen(
-        &format!("{} {first}\n", ids[1]),
-        &format!("{} {other}\n", ids[1]),
+        &format!("{} {}\n", ids[1], want[1][0]),
+        &format!("{} {}\n", ids[1], want[0][0]),
         1,
     );
     assert_ne!(edited, text);
@@ -436,9 +450,22 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     ok(env.store_check(true));
     ok(env.store_check(false));
     assert_eq!(history(&env, &ids[1]), want[1]);
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 
-    // A broken chain: the buckets are left as they are by --repair.
+    // The companion's line of an update removed.
+    let env = common::clone_env(&fixture);
+    let text = std::fs::read_to_string(companion(&env)).unwrap();
+    let line = format!("{} {}\n", ids[2], want[2][1]);
+    assert!(text.contains(&line), "{text}");
+    std::fs::write(companion(&env), text.replace(&line, "")).unwrap();
+    assert_eq!(history(&env, &ids[2]), want[2][..1]);
+    env.store_check(false)
+        .refused(3, 30006)
+        .mentions("events/records");
+    ok(env.store_check(true));
+    assert_eq!(history(&env, &ids[2]), want[2]);
+    ok(env.store_check(false));
+
+    // A broken chain: --repair leaves the index as it is.
     let env = common::clone_env(&fixture);
     let mut l = lines_of(&env);
     l.remove(2);
@@ -448,6 +475,42 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     let o = env.store_check(true);
     assert_ne!(o.code, 0, "{o:?}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+/// A commit that starts a segment moves the companion of the one it leaves
+/// to the buckets: `history` reads the same across the boundary, one
+/// create at a time.
+#[test]
+fn the_record_index_moves_to_the_buckets_as_a_segment_fills() {
+    let env = Env::new();
+    ok(env.run_with(
+        &["profile", "import", "-"],
+        Some(common::profile_lines("events-b", 1020).as_bytes()),
+    ));
+    let first = env.all_profiles()[0]["customer_profile_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let seg0 = env.path().join("events/log/00000000.records");
+    assert!(seg0.exists());
+    let mut seqs = Vec::new();
+    for i in 0..8 {
+        ok(env.body(
+            &["profile", "update", &first],
+            &json!({"customer_profile_individual": {"first_name": format!("Again{i}")}}),
+        ));
+        let h: Vec<u64> = ok(env.run(&["history", &first]))
+            .data()
+            .iter()
+            .map(|e| e["sequence"].as_u64().unwrap())
+            .collect();
+        seqs.push(*h.last().unwrap());
+        assert_eq!(h.len(), i + 2, "{h:?}");
+    }
+    assert_eq!(seqs, (1021..=1028).collect::<Vec<u64>>());
+    assert!(!seg0.exists(), "the companion of a full segment is removed");
+    assert!(env.path().join("events/log/00000001.records").exists());
+    ok(env.store_check(false));
 }
 
 #[test]

@@ -80,10 +80,13 @@ pub use tx::JsonTx;
 /// without recording their events);
 /// 11: outcome rules, read counts and snapshots ([`sim`], [`snapshot`]; a
 /// payctl of format 10 would not finish a restore that a crash
-/// interrupted, and would ignore the rules).
+/// interrupted, and would ignore the rules);
+/// 12: the last segment's record lines in its companion
+/// ([`events`]; a payctl of format 11 would not find them: `history`
+/// would miss a record's latest events).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;
