@@ -359,32 +359,6 @@ impl JsonTx<'_> {
     pub fn commit(self) -> Result<()> {
         self.prepare()?.commit()
     }
-
-    /// Commit a create whose answer is `result` (the new id). When the store
-    /// has an idempotency key armed ([`Store::arm_idempotency`]), its record
-    /// with this result is written in the same commit.
-    pub fn commit_created(mut self, result: &str) -> Result<()> {
-        if let Some(a) = self.store.armed.take() {
-            let rel = idempotency::bucket_rel(&a.key);
-            let path = self.store.root.join(&rel);
-            // As the open group leaves it, when there is one.
-            let bytes = self.store.read_bytes(&path)?.unwrap_or_default();
-            let records = idempotency::parse(&bytes).map_err(|n| {
-                Error::corrupt(&path, format!("line {n} is not an idempotency record"))
-            })?;
-            let rec = idempotency::Record {
-                key: a.key,
-                fp: a.fp,
-                at: a.now,
-                result: serde_json::Value::String(result.to_string()),
-            };
-            match idempotency::write(&records, &rec, a.now) {
-                Ok(line) => self.append(&rel, &line)?,
-                Err(content) => self.put(rel, content.into_bytes()),
-            }
-        }
-        self.commit()
-    }
 }
 
 /// The write transaction behind the storage interface: each operation is
@@ -561,7 +535,30 @@ impl storage::StorageTx for JsonTx<'_> {
     fn commit(self: Box<Self>) -> Result<()> {
         JsonTx::commit(*self)
     }
+    /// Commit a create whose answer is `result` (the new id). When the store
+    /// has an idempotency key armed ([`Store::arm_idempotency`]), its record
+    /// with this result is written in the same commit.
     fn commit_created(self: Box<Self>, result: &str) -> Result<()> {
-        JsonTx::commit_created(*self, result)
+        let mut tx = *self;
+        if let Some(a) = tx.store.armed.take() {
+            let rel = idempotency::bucket_rel(&a.key);
+            let path = tx.store.root.join(&rel);
+            // As the open group leaves it, when there is one.
+            let bytes = tx.store.read_bytes(&path)?.unwrap_or_default();
+            let records = idempotency::parse(&bytes).map_err(|n| {
+                Error::corrupt(&path, format!("line {n} is not an idempotency record"))
+            })?;
+            let rec = idempotency::Record {
+                key: a.key,
+                fp: a.fp,
+                at: a.now,
+                result: serde_json::Value::String(result.to_string()),
+            };
+            match idempotency::write(&records, &rec, a.now) {
+                Ok(line) => tx.append(&rel, &line)?,
+                Err(content) => tx.put(rel, content.into_bytes()),
+            }
+        }
+        tx.commit()
     }
 }
