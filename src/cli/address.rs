@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::Global;
 use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_bool};
+use super::change::Fields;
 use super::complete;
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Request};
@@ -144,7 +145,7 @@ pub struct AddressFields {
     pub zip: Option<String>,
 }
 
-impl AddressFields {
+impl Fields for AddressFields {
     fn over(&self, body: Value) -> Value {
         let mut p = Patch::new();
         p.num("address_type_id", self.address_type_id)
@@ -170,24 +171,14 @@ impl AddressCommand {
                 fields,
                 idem,
                 dry,
-            } => {
-                idem.check()?;
-                let body = fields.over(body.read()?);
-                prompt::create_asking(
-                    g,
-                    body,
-                    || Ok(prompt::address_form()),
-                    |body| {
-                        g.call(
-                            Request::new(Op::AddressCreate)
-                                .at([csp.as_str()])
-                                .body(body.clone())
-                                .idempotency_key(idem.idempotency_key.clone())
-                                .dry_run(dry.dry_run),
-                        )
-                    },
-                )
-            }
+            } => g.create(
+                Request::new(Op::AddressCreate).at([csp.as_str()]),
+                &body,
+                &fields,
+                &idem,
+                &dry,
+                || Ok(prompt::address_form()),
+            ),
             AddressCommand::List { csp, page } => {
                 g.list(Request::new(Op::AddressList).at([csp]), &page)
             }
@@ -198,18 +189,13 @@ impl AddressCommand {
                 body,
                 fields,
                 dry,
-            } => {
-                let body = fields.over(body.read()?);
-                let updated = g.call(
-                    Request::new(Op::AddressUpdate)
-                        .at([csp.as_str(), cpa.as_str()])
-                        .body(body)
-                        .dry_run(dry.dry_run),
-                )?;
-                g.shown(updated, |id| {
-                    Request::new(Op::AddressGet).at([csp.as_str(), id])
-                })
-            }
+            } => g.update(
+                Request::new(Op::AddressUpdate).at([csp.as_str(), cpa.as_str()]),
+                &body,
+                &fields,
+                &dry,
+                |id| Request::new(Op::AddressGet).at([csp.as_str(), id]),
+            ),
             AddressCommand::Delete { csp, cpa, dry } => {
                 if dry.dry_run {
                     // Nothing is deleted: nobody needs to confirm it.

@@ -164,10 +164,7 @@ impl EventsCommand {
 
 /// One page of the whole log (no filter): the cursor of `tail` moves over
 /// every event, the filter is applied to what it reads.
-pub(super) fn page_of_log(
-    g: &Global,
-    page: PageRequest,
-) -> Result<(Vec<Value>, usize, Option<String>)> {
+fn page_of_log(g: &Global, page: PageRequest) -> Result<(Vec<Value>, usize, Option<String>)> {
     match g.call(Request::new(Op::EventList).query(Params {
         page,
         ..Params::default()
@@ -180,6 +177,53 @@ pub(super) fn page_of_log(
             "GET /events did not answer a list",
         )),
     }
+}
+
+/// Where `tail` and `webhook listen` start following the log: after the
+/// event at position `start(total)` (1-based) of its `total` events; from
+/// its first event when that position is 0 or past the end (`None`).
+pub(super) fn cursor_at(g: &Global, start: impl FnOnce(usize) -> usize) -> Result<Option<String>> {
+    let (_, total, _) = page_of_log(
+        g,
+        PageRequest {
+            size: 1,
+            number: Some(1),
+            after: None,
+        },
+    )?;
+    let start = start(total);
+    if start == 0 || start > total {
+        return Ok(None);
+    }
+    let (data, _, _) = page_of_log(
+        g,
+        PageRequest {
+            size: 1,
+            number: Some(u32::try_from(start).unwrap_or(u32::MAX)),
+            after: None,
+        },
+    )?;
+    Ok(data
+        .first()
+        .and_then(|e| e["event_id"].as_str())
+        .map(str::to_string))
+}
+
+/// The events after `cursor` (a page at most), the cursor moved past them,
+/// and whether more follow.
+pub(super) fn follow(g: &Global, cursor: &mut Option<String>) -> Result<(Vec<Value>, bool)> {
+    let (data, _, next) = page_of_log(
+        g,
+        PageRequest {
+            size: crate::core::paging::MAX_PAGE_SIZE,
+            number: if cursor.is_none() { Some(1) } else { None },
+            after: cursor.clone(),
+        },
+    )?;
+    if let Some(last) = data.last().and_then(|e| e["event_id"].as_str()) {
+        *cursor = Some(last.to_string());
+    }
+    Ok((data, next.is_some()))
 }
 
 fn tail(g: &Global, args: &FilterArgs, from: Option<u64>, interval: f64) -> Result<Response> {
@@ -199,46 +243,13 @@ fn tail(g: &Global, args: &FilterArgs, from: Option<u64>, interval: f64) -> Resu
     })?;
     let stop = super::worker::interrupt::install();
     // The cursor: the id of the last event read (None: before the first).
-    let (_, total, _) = page_of_log(
-        g,
-        PageRequest {
-            size: 1,
-            number: Some(1),
-            after: None,
-        },
-    )?;
-    let mut cursor: Option<String> = None;
-    let start = match from {
+    let mut cursor = cursor_at(g, |total| match from {
         Some(seq) => seq.saturating_sub(1) as usize,
         None => total,
-    };
-    if start > 0 && start <= total {
-        let (data, _, _) = page_of_log(
-            g,
-            PageRequest {
-                size: 1,
-                number: Some(u32::try_from(start).unwrap_or(u32::MAX)),
-                after: None,
-            },
-        )?;
-        cursor = data
-            .first()
-            .and_then(|e| e["event_id"].as_str())
-            .map(str::to_string);
-    }
+    })?;
     let pause = Duration::from_secs_f64(interval);
     while !stop.load(Ordering::SeqCst) {
-        let (data, _, next) = page_of_log(
-            g,
-            PageRequest {
-                size: crate::core::paging::MAX_PAGE_SIZE,
-                number: if cursor.is_none() { Some(1) } else { None },
-                after: cursor.clone(),
-            },
-        )?;
-        if let Some(last) = data.last().and_then(|e| e["event_id"].as_str()) {
-            cursor = Some(last.to_string());
-        }
+        let (data, more) = follow(g, &mut cursor)?;
         let shown: Vec<&Value> = data
             .iter()
             .filter(|v| {
@@ -257,7 +268,7 @@ fn tail(g: &Global, args: &FilterArgs, from: Option<u64>, interval: f64) -> Resu
             })
             .map_err(|e| Error::one(code::STORE_IO, format!("stdout: {e}")))?;
         }
-        if next.is_none() {
+        if !more {
             let end = std::time::Instant::now() + pause;
             while std::time::Instant::now() < end && !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(50));

@@ -5,6 +5,7 @@ use clap_complete::ArgValueCompleter;
 
 use super::Global;
 use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_bool, parse_tag};
+use super::change::Fields;
 use super::complete;
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Request};
@@ -113,7 +114,7 @@ pub struct InstrumentFields {
     pub tags: Vec<Tag>,
 }
 
-impl InstrumentFields {
+impl Fields for InstrumentFields {
     fn over(&self, body: serde_json::Value) -> serde_json::Value {
         let mut p = Patch::new();
         p.num("payment_instrument_type_id", self.type_id)
@@ -148,24 +149,14 @@ impl InstrumentCommand {
                 fields,
                 idem,
                 dry,
-            } => {
-                idem.check()?;
-                let body = fields.over(body.read()?);
-                prompt::create_asking(
-                    g,
-                    body,
-                    || prompt::instrument_form(g),
-                    |body| {
-                        g.call(
-                            Request::new(Op::InstrumentCreate)
-                                .at([csp.as_str()])
-                                .body(body.clone())
-                                .idempotency_key(idem.idempotency_key.clone())
-                                .dry_run(dry.dry_run),
-                        )
-                    },
-                )
-            }
+            } => g.create(
+                Request::new(Op::InstrumentCreate).at([csp.as_str()]),
+                &body,
+                &fields,
+                &idem,
+                &dry,
+                || prompt::instrument_form(g),
+            ),
             InstrumentCommand::List { csp, page } => {
                 g.list(Request::new(Op::InstrumentList).at([csp]), &page)
             }
@@ -178,18 +169,13 @@ impl InstrumentCommand {
                 body,
                 fields,
                 dry,
-            } => {
-                let body = fields.over(body.read()?);
-                let updated = g.call(
-                    Request::new(Op::InstrumentUpdate)
-                        .at([csp.as_str(), pin.as_str()])
-                        .body(body)
-                        .dry_run(dry.dry_run),
-                )?;
-                g.shown(updated, |id| {
-                    Request::new(Op::InstrumentGet).at([csp.as_str(), id])
-                })
-            }
+            } => g.update(
+                Request::new(Op::InstrumentUpdate).at([csp.as_str(), pin.as_str()]),
+                &body,
+                &fields,
+                &dry,
+                |id| Request::new(Op::InstrumentGet).at([csp.as_str(), id]),
+            ),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod address;
 pub mod args;
+mod change;
 pub mod complete;
 pub mod config;
 pub mod demo;

@@ -5,6 +5,7 @@ use clap_complete::ArgValueCompleter;
 
 use super::Global;
 use super::args::{BodyArg, DryRunArg, IdempotencyArg, PageArgs, Patch, parse_tag};
+use super::change::Fields;
 use super::complete;
 use super::prompt::{self, Dict, DictParser};
 use crate::api::endpoints::{Op, Params, Request};
@@ -162,7 +163,7 @@ pub struct ProfileFields {
     pub office_phone: Option<String>,
 }
 
-impl ProfileFields {
+impl Fields for ProfileFields {
     fn over(&self, body: serde_json::Value) -> serde_json::Value {
         let mut p = Patch::new();
         let ind = "customer_profile_individual";
@@ -190,23 +191,14 @@ impl ProfileCommand {
                 fields,
                 idem,
                 dry,
-            } => {
-                idem.check()?;
-                let body = fields.over(body.read()?);
-                prompt::create_asking(
-                    g,
-                    body,
-                    || prompt::profile_form(g),
-                    |body| {
-                        g.call(
-                            Request::new(Op::ProfileCreate)
-                                .body(body.clone())
-                                .idempotency_key(idem.idempotency_key.clone())
-                                .dry_run(dry.dry_run),
-                        )
-                    },
-                )
-            }
+            } => g.create(
+                Request::new(Op::ProfileCreate),
+                &body,
+                &fields,
+                &idem,
+                &dry,
+                || prompt::profile_form(g),
+            ),
             ProfileCommand::List {
                 first_name,
                 last_name,
@@ -236,16 +228,13 @@ impl ProfileCommand {
                 body,
                 fields,
                 dry,
-            } => {
-                let body = fields.over(body.read()?);
-                let updated = g.call(
-                    Request::new(Op::ProfileUpdate)
-                        .at([csp.as_str()])
-                        .body(body)
-                        .dry_run(dry.dry_run),
-                )?;
-                g.shown(updated, |id| Request::new(Op::ProfileGet).at([id]))
-            }
+            } => g.update(
+                Request::new(Op::ProfileUpdate).at([csp.as_str()]),
+                &body,
+                &fields,
+                &dry,
+                |id| Request::new(Op::ProfileGet).at([id]),
+            ),
         }
     }
 }

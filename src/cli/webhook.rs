@@ -13,7 +13,6 @@ use super::Global;
 use super::args::PageArgs;
 use crate::api::endpoints::{Op, Params, Request};
 use crate::core::deliver;
-use crate::core::paging::PageRequest;
 use crate::core::webhooks::{glob_problem, url_problem};
 use crate::error::{Error, Result, code};
 use crate::output::{RecordKind, Response};
@@ -293,44 +292,12 @@ impl ListenArgs {
         let stop = super::worker::interrupt::install();
         let agent = deliver::agent(deliver_options().timeout);
         let shown = crate::mask::url_password(&self.forward_to);
-        let (_, total, _) = super::events::page_of_log(
-            g,
-            PageRequest {
-                size: 1,
-                number: Some(1),
-                after: None,
-            },
-        )?;
-        let mut cursor: Option<String> = None;
-        if total > 0 {
-            let (data, _, _) = super::events::page_of_log(
-                g,
-                PageRequest {
-                    size: 1,
-                    number: Some(u32::try_from(total).unwrap_or(u32::MAX)),
-                    after: None,
-                },
-            )?;
-            cursor = data
-                .first()
-                .and_then(|e| e["event_id"].as_str())
-                .map(str::to_string);
-        }
+        let mut cursor = super::events::cursor_at(g, |total| total)?;
         g.ui.err_line(format_args!(
             "Ready: forwarding events to {shown}; the signing secret is {secret} (Ctrl-C to quit)"
         ));
         while !stop.load(Ordering::SeqCst) {
-            let (data, _, next) = super::events::page_of_log(
-                g,
-                PageRequest {
-                    size: crate::core::paging::MAX_PAGE_SIZE,
-                    number: if cursor.is_none() { Some(1) } else { None },
-                    after: cursor.clone(),
-                },
-            )?;
-            if let Some(last) = data.last().and_then(|e| e["event_id"].as_str()) {
-                cursor = Some(last.to_string());
-            }
+            let (data, more) = super::events::follow(g, &mut cursor)?;
             for e in &data {
                 let ty = e["event_type"].as_str().unwrap_or("");
                 if !types.is_empty()
@@ -342,7 +309,7 @@ impl ListenArgs {
                 }
                 forward(g, &agent, &self.forward_to, &shown, &secret, e)?;
             }
-            if next.is_none() {
+            if !more {
                 nap(pause, stop);
             }
         }

@@ -28,13 +28,13 @@ pub const KEYS_FILE: &str = "keys.json";
 pub const USED_FILE: &str = "keys-used.json";
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct KeysFile {
-    keys: Vec<ApiKey>,
+pub(super) struct KeysFile {
+    pub(super) keys: Vec<ApiKey>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct UsedFile {
-    used: BTreeMap<String, String>,
+pub(super) struct UsedFile {
+    pub(super) used: BTreeMap<String, String>,
 }
 
 /// A file's content, parsed; its default when absent.
@@ -49,53 +49,14 @@ fn parse<T: Default + serde::de::DeserializeOwned>(
 }
 
 impl JsonStore {
-    fn keys_file(&self) -> Result<KeysFile> {
+    pub(super) fn keys_file(&self) -> Result<KeysFile> {
         let path = self.root.join(KEYS_FILE);
         parse(&path, self.read_bytes(&path)?)
     }
 
-    fn used_file(&self) -> Result<UsedFile> {
+    pub(super) fn used_file(&self) -> Result<UsedFile> {
         let path = self.root.join(USED_FILE);
         parse(&path, self.read_bytes(&path)?)
-    }
-
-    /// Every key in creation order, with its last use.
-    pub fn api_keys(&self) -> Result<Vec<ApiKey>> {
-        let mut keys = self.keys_file()?.keys;
-        let used = self.used_file()?.used;
-        for k in &mut keys {
-            k.last_used = used.get(&k.hash).cloned();
-        }
-        Ok(keys)
-    }
-
-    /// The key of `hash` (a read of the whole file: a server keeps them
-    /// between requests, see the module doc).
-    pub fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
-        Ok(self.api_keys()?.into_iter().find(|k| k.hash == hash))
-    }
-
-    /// The device, inode, size, modification and change times of
-    /// `keys.json` (`none` without it): every write of it is a new file.
-    /// `None` while a pending journal or a group's staged changes stand in
-    /// for the files (rare: each key is then looked up anew).
-    pub fn api_keys_stamp(&self) -> Result<Option<String>> {
-        if self.overlaid(&self.root.join(KEYS_FILE))?.is_some() {
-            return Ok(None);
-        }
-        Ok(Some(match self.lock.lstat_entry(KEYS_FILE)? {
-            None => "none".into(),
-            Some(st) => format!(
-                "{}:{}:{}:{}.{}:{}.{}",
-                st.st_dev,
-                st.st_ino,
-                st.st_size,
-                st.st_mtime,
-                st.st_mtime_nsec,
-                st.st_ctime,
-                st.st_ctime_nsec
-            ),
-        }))
     }
 }
 
@@ -104,13 +65,13 @@ impl JsonStore {
 /// file per key).
 #[derive(Debug, Default)]
 pub struct Pending {
-    keys: Option<KeysFile>,
+    pub(super) keys: Option<KeysFile>,
     /// Place in `keys` of each hash, and of each name.
-    by_hash: std::collections::HashMap<String, usize>,
-    by_name: std::collections::HashMap<String, usize>,
+    pub(super) by_hash: std::collections::HashMap<String, usize>,
+    pub(super) by_name: std::collections::HashMap<String, usize>,
     /// Whether a key was put (`keys` is also read to check a use).
-    changed: bool,
-    used: Option<UsedFile>,
+    pub(super) changed: bool,
+    pub(super) used: Option<UsedFile>,
 }
 
 impl Pending {
@@ -121,7 +82,7 @@ impl Pending {
 
 impl JsonTx<'_> {
     /// The keys as this transaction leaves them (read once).
-    fn keys_mut(&mut self) -> Result<&mut Pending> {
+    pub(super) fn keys_mut(&mut self) -> Result<&mut Pending> {
         if self.api.keys.is_none() {
             let file = self.store.keys_file()?;
             for (i, k) in file.keys.iter().enumerate() {
@@ -131,55 +92,6 @@ impl JsonTx<'_> {
             self.api.keys = Some(file);
         }
         Ok(&mut self.api)
-    }
-
-    pub fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
-        let p = self.keys_mut()?;
-        let keys = &mut p.keys.get_or_insert_with(Default::default).keys;
-        if let Some(&i) = p.by_name.get(&key.name)
-            && keys[i].hash != key.hash
-        {
-            return Err(crate::error::name_in_use(&key.name));
-        }
-        let mut key = key.clone();
-        key.last_used = None;
-        p.changed = true;
-        match p.by_hash.get(&key.hash) {
-            Some(&i) => {
-                p.by_name.remove(&keys[i].name);
-                p.by_name.insert(key.name.clone(), i);
-                keys[i] = key;
-            }
-            None => {
-                p.by_hash.insert(key.hash.clone(), keys.len());
-                p.by_name.insert(key.name.clone(), keys.len());
-                keys.push(key);
-            }
-        }
-        Ok(())
-    }
-
-    pub fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
-        if self.api.used.is_none() {
-            self.api.used = Some(self.store.used_file()?);
-        }
-        let known: Vec<bool> = {
-            let p = self.keys_mut()?;
-            used.iter()
-                .map(|(h, _)| p.by_hash.contains_key(h))
-                .collect()
-        };
-        let file = self.api.used.get_or_insert_with(Default::default);
-        for ((hash, at), known) in used.iter().zip(known) {
-            if !known {
-                continue;
-            }
-            let slot = file.used.entry(hash.clone()).or_default();
-            if at > slot {
-                *slot = at.clone();
-            }
-        }
-        Ok(())
     }
 
     /// The puts of the files this transaction changed (see [`Pending`]).

@@ -52,7 +52,7 @@ struct Head {
 const TAIL: u64 = 8 * 1024;
 
 /// The segment that holds `sequence` (from 1).
-fn segment_of(sequence: u64) -> u64 {
+pub(super) fn segment_of(sequence: u64) -> u64 {
     (sequence - 1) / SEGMENT
 }
 
@@ -149,29 +149,6 @@ impl JsonStore {
         Ok((!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned()))
     }
 
-    /// The stored lines of the events `from..=to` that exist, in order.
-    pub(super) fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
-        let (last, _) = self.events_head()?;
-        let to = to.min(last);
-        let mut out = Vec::new();
-        let mut seq = from.max(1);
-        while seq <= to {
-            let rel = segment_rel(seq);
-            let first = segment_of(seq) * SEGMENT + 1;
-            let path = self.root.join(&rel);
-            let bytes = self.read_bytes(&path)?.unwrap_or_default();
-            let text = String::from_utf8_lossy(&bytes);
-            for (i, line) in text.split_terminator('\n').enumerate() {
-                let s = first + i as u64;
-                if s >= seq && s <= to {
-                    out.push(line.to_string());
-                }
-            }
-            seq = first + SEGMENT;
-        }
-        Ok(out)
-    }
-
     /// The highest sequence the record buckets name: more than the log's
     /// last event when events were cut from its end (`store check`).
     pub(crate) fn indexed_last(&self) -> Result<u64> {
@@ -221,30 +198,6 @@ impl JsonStore {
             .collect();
         out.sort_unstable();
         out.dedup();
-        Ok(out)
-    }
-
-    /// The lines of `record_id`'s events, oldest first (each segment read
-    /// once).
-    pub(super) fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
-        let seqs = self.record_sequences(record_id)?;
-        let mut out = Vec::with_capacity(seqs.len());
-        let mut i = 0;
-        while i < seqs.len() {
-            let seg = segment_of(seqs[i]);
-            let mut j = i;
-            while j < seqs.len() && segment_of(seqs[j]) == seg {
-                j += 1;
-            }
-            let lines = self.event_lines(seqs[i], seqs[j - 1])?;
-            let first = seqs[i];
-            for s in &seqs[i..j] {
-                if let Some(l) = lines.get((s - first) as usize) {
-                    out.push(l.clone());
-                }
-            }
-            i = j;
-        }
         Ok(out)
     }
 }
@@ -336,22 +289,6 @@ impl JsonStore {
 }
 
 impl JsonTx<'_> {
-    /// Append events sealed elsewhere, as they are (`store migrate`).
-    pub(super) fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
-        let (first, _) = self.store.events_head()?;
-        let mut last = first;
-        let mut records = Vec::new();
-        for line in lines {
-            let e = event::parse(&line).map_err(|e| Error::one(code::INVALID_VALUE, e))?;
-            self.append(&segment_rel(e.sequence), &format!("{line}\n"))?;
-            records.push((e.record_id, e.sequence));
-            last = e.sequence;
-        }
-        self.index_records(first, last, records)?;
-        self.point_head(first, last);
-        Ok(())
-    }
-
     /// Seal the transaction's events after the store's last one: their
     /// lines and their record index lines join the journal (and the head,
     /// when they start a segment).
@@ -378,7 +315,12 @@ impl JsonTx<'_> {
     /// those of the last segment to its companion; when they start a
     /// segment, the companion of the one they leave moves to the buckets
     /// (see the module's notes), with their own lines of earlier segments.
-    fn index_records(&mut self, first: u64, last: u64, records: Vec<(String, u64)>) -> Result<()> {
+    pub(super) fn index_records(
+        &mut self,
+        first: u64,
+        last: u64,
+        records: Vec<(String, u64)>,
+    ) -> Result<()> {
         if last == first {
             return Ok(());
         }
@@ -417,7 +359,7 @@ impl JsonTx<'_> {
 
     /// The head names the segment of `last` when the events after `first`
     /// started it (or the log).
-    fn point_head(&mut self, first: u64, last: u64) {
+    pub(super) fn point_head(&mut self, first: u64, last: u64) {
         if last > first && (first == 0 || segment_of(first) != segment_of(last)) {
             let head = Head {
                 segment: segment_of(last),

@@ -55,6 +55,7 @@ use crate::error::{Error, Result, code};
 use crate::model::catalog::Catalog;
 use crate::model::txn::TxnFile;
 use crate::model::{Customer, id};
+use crate::store::storage::Storage as _;
 use crate::store::{IdPage, TxnQuery, Window, fault, storage};
 use crate::store::{ProfileSummary, QueueItem, TxnSummary};
 pub use commit::JsonPrepared;

@@ -1,6 +1,29 @@
 use super::*;
 
 impl JsonStore {
+    /// A store on `root` holding `lock` (taken in `mode`), with nothing
+    /// read through yet: no overlay, no group, its own journal state.
+    fn locked(
+        root: &Path,
+        lock: lock::Lock,
+        mode: Mode,
+        wait: lock::Wait,
+        registered: std::sync::Arc<safefs::Registered>,
+    ) -> JsonStore {
+        JsonStore {
+            root: root.to_path_buf(),
+            lock,
+            mode,
+            wait,
+            armed: Default::default(),
+            overlay: None,
+            group: None,
+            journal: Default::default(),
+            checking: false,
+            registered,
+        }
+    }
+
     /// Open the store at `root` with a shared (read) or exclusive (write) lock.
     /// A store that does not exist yet is created with `default_catalog()`;
     /// one of an earlier format is upgraded, after `upgrading(from)` is told.
@@ -48,18 +71,9 @@ impl JsonStore {
             journal::settle_ahead(root, &journal);
         }
         let lock = lock::Lock::acquire(root, first, &wait)?;
-        let mut store = JsonStore {
-            root: root.to_path_buf(),
-            lock,
-            mode: first,
-            wait,
-            armed: Default::default(),
-            overlay: None,
-            group: None,
-            journal,
-            checking,
-            registered,
-        };
+        let mut store = JsonStore::locked(root, lock, first, wait, registered);
+        store.journal = journal;
+        store.checking = checking;
         let mut opened = Opened::Existing;
         let mut version = None;
         if initialized {
@@ -102,18 +116,7 @@ impl JsonStore {
         let registered = safefs::register(root);
         let wait = wait.into();
         let lock = lock::Lock::acquire(root, Mode::Shared, &wait)?;
-        let mut store = JsonStore {
-            root: root.to_path_buf(),
-            lock,
-            mode: Mode::Shared,
-            wait,
-            armed: Default::default(),
-            overlay: None,
-            group: None,
-            journal: Default::default(),
-            checking: false,
-            registered,
-        };
+        let mut store = JsonStore::locked(root, lock, Mode::Shared, wait, registered);
         if store.format_version()? != FORMAT_VERSION {
             return Ok(None);
         }
@@ -151,18 +154,7 @@ impl JsonStore {
         if let Some(was) = was {
             let registered = safefs::register(root);
             let lock = lock::Lock::acquire(root, mode, &wait)?;
-            let mut store = JsonStore {
-                root: root.to_path_buf(),
-                lock,
-                mode,
-                wait: wait.clone(),
-                armed: Default::default(),
-                overlay: None,
-                group: None,
-                journal: Default::default(),
-                checking: false,
-                registered,
-            };
+            let mut store = JsonStore::locked(root, lock, mode, wait.clone(), registered);
             store.recover(mode)?;
             if store.known()? == Some(was) {
                 return Ok(store);
@@ -261,18 +253,7 @@ impl JsonStore {
         refuse_foreign(root)?;
         atomic::ensure_dir(root)?;
         let lock = lock::Lock::acquire(root, Mode::Exclusive, &wait)?;
-        let mut store = JsonStore {
-            root: root.to_path_buf(),
-            lock,
-            mode: Mode::Exclusive,
-            wait,
-            armed: Default::default(),
-            overlay: None,
-            group: None,
-            journal: Default::default(),
-            checking: false,
-            registered,
-        };
+        let mut store = JsonStore::locked(root, lock, Mode::Exclusive, wait, registered);
         // A journal left by a killed init (or any writer) is finished first.
         store.recover(Mode::Exclusive)?;
         if safefs::exists(&store.root.join(META))? {

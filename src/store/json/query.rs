@@ -1,42 +1,6 @@
 use super::*;
 
 impl JsonStore {
-    /// The customer that holds `key`, if any: the latest entry of the key's
-    /// bucket (the first file on its path, see [`keys`]) whose customer does
-    /// hold it (the aggregates are the truth).
-    pub fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        for depth in 0..=keys::MAX_DEPTH {
-            let path = self.root.join(keys::path_at(key, depth));
-            let found = match self.overlaid(&path)? {
-                Some(staged) => staged.map(|bucket| {
-                    keys::owners(&bucket, key)
-                        .map(str::to_string)
-                        .collect::<Vec<_>>()
-                }),
-                // As committed: streamed (see [`safefs::each_lines_piece`]),
-                // the owners in file order, then latest first.
-                None => {
-                    let mut owners = Vec::new();
-                    safefs::each_lines_piece(&path, safefs::LINES_BUFFER, &mut |piece| {
-                        let mut here: Vec<String> =
-                            keys::owners(piece, key).map(str::to_string).collect();
-                        here.reverse();
-                        owners.append(&mut here);
-                        Ok(())
-                    })?
-                    .map(|_| {
-                        owners.reverse();
-                        owners
-                    })
-                }
-            };
-            if let Some(owners) = found {
-                return self.holder(key, owners.iter().map(String::as_str));
-            }
-        }
-        Ok(None)
-    }
-
     /// The first of `candidates` whose record holds `key`.
     pub(super) fn holder<'a>(
         &self,
@@ -51,63 +15,6 @@ impl JsonStore {
             }
         }
         Ok(None)
-    }
-
-    /// The holders of many keys at once (a batch of an import), in the
-    /// order of `keys`: each bucket they fall in is read and scanned once,
-    /// whatever the number of keys in it, and no more of the index is kept
-    /// than the owners of the keys asked (memory grows with the batch, not
-    /// with the store).
-    pub fn key_owners(&self, wanted: &[&str]) -> Result<Vec<Option<String>>> {
-        let mut out = vec![None; wanted.len()];
-        // A key's bucket is the first file on its path that exists (see
-        // [`keys`], and [`Self::key_owner`] for one key): the keys whose
-        // file at one level is missing (split into the level below) are
-        // looked for one level down.
-        let mut pending: Vec<usize> = (0..wanted.len()).collect();
-        // Without staged changes to read through, each bucket is read in
-        // its directory opened once (see [`safefs::Dirs`]).
-        let mut dirs =
-            (self.group.is_none() && self.overlay.is_none()).then(|| safefs::Dirs::new(&self.root));
-        for depth in 0..=keys::MAX_DEPTH {
-            if pending.is_empty() {
-                break;
-            }
-            let mut by_bucket: HashMap<String, Vec<usize>> = HashMap::new();
-            for i in pending.drain(..) {
-                by_bucket
-                    .entry(keys::path_at(wanted[i], depth))
-                    .or_default()
-                    .push(i);
-            }
-            for (rel, idx) in by_bucket {
-                let bucket = match &mut dirs {
-                    Some(dirs) => dirs.read(&rel, None)?,
-                    None => self.read_bytes(&self.root.join(&rel))?,
-                };
-                match bucket {
-                    Some(bucket) => self.owners_in(&bucket, wanted, &idx, &mut out)?,
-                    // No file: the bucket was split, or no key of it was
-                    // ever written. On the disk alone (no staged split to
-                    // read through) the directory tells which, so that
-                    // the keys of a new store are not looked for at every
-                    // level.
-                    None => {
-                        let split = match &mut dirs {
-                            Some(dirs) => {
-                                let p = keys::prefix(wanted[idx[0]]);
-                                dirs.is_dir(&keys::prefix_dir(&p[..=depth]))?
-                            }
-                            None => true,
-                        };
-                        if split {
-                            pending.extend(idx);
-                        }
-                    }
-                }
-            }
-        }
-        Ok(out)
     }
 
     /// The holders of the keys `wanted[i]` for `i` in `idx`, all of one
@@ -249,22 +156,6 @@ impl JsonStore {
             return Ok(index::ids_position_bytes(&c.unwrap_or_default(), cid));
         }
         index::ids_position(&path, cid)
-    }
-
-    /// The customers with a record in `program_id`, in the order the records
-    /// were created (from the attachment index).
-    pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
-        let path = self.root.join(ATTACHMENTS_LOG);
-        let log = match self.overlaid(&path)? {
-            Some(c) => index::complete(&c.unwrap_or_default()).to_vec(),
-            None => index::complete_lines(&path)?,
-        };
-        attachments::customers_of(&log, program_id).map_err(|n| {
-            Error::corrupt(
-                &path,
-                format!("line {n} is not `<program id> <customer id>`"),
-            )
-        })
     }
 
     /// Transaction summaries in creation order, each in its latest version.
@@ -445,70 +336,6 @@ impl JsonStore {
                 format!("line {n} is not `<position> <transaction id> <value as a JSON string>`"),
             )
         })
-    }
-
-    /// The worker's pending items, oldest first.
-    pub fn queue(&self) -> Result<Vec<QueueItem>> {
-        let mut queue = index::read_queue(&self.root.join(QUEUE_DIR))?;
-        if let Some(overlay) = &self.overlay {
-            let prefix = format!("{QUEUE_DIR}/");
-            for (rel, content) in overlay {
-                let Some(name) = rel.strip_prefix(&prefix) else {
-                    continue;
-                };
-                queue.retain(|q| q.file_name() != name);
-                if content.is_some()
-                    && let Some(q) = QueueItem::parse(name)
-                {
-                    queue.push(q);
-                }
-            }
-            queue.sort_by_key(QueueItem::file_name);
-        }
-        if let Some(group) = &self.group {
-            let staged = group.lock().unwrap_or_else(|e| e.into_inner()).queue();
-            for (name, present) in staged {
-                queue.retain(|q| q.file_name() != name);
-                if present && let Some(q) = QueueItem::parse(&name) {
-                    queue.push(q);
-                }
-            }
-            queue.sort_by_key(QueueItem::file_name);
-        }
-        Ok(queue)
-    }
-
-    /// Whether `item` is still in the queue.
-    pub fn is_queued(&self, item: &QueueItem) -> bool {
-        safefs::exists(&self.root.join(QUEUE_DIR).join(item.file_name())).unwrap_or(false)
-    }
-
-    /// The live (unexpired) idempotency record of `key` at `now` (Unix
-    /// seconds), if any: one bucket read.
-    pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
-        let path = self.root.join(idempotency::bucket_rel(key));
-        let Some(bytes) = self.read_bytes(&path)? else {
-            return Ok(None);
-        };
-        let records = idempotency::parse(&bytes)
-            .map_err(|n| Error::corrupt(&path, format!("line {n} is not an idempotency record")))?;
-        Ok(idempotency::find(&records, key, now).cloned())
-    }
-
-    /// Every live idempotency record (for `store migrate`), bucket by bucket.
-    pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
-        let mut out = Vec::new();
-        for b in 0..=u8::MAX {
-            let path = self.root.join(idempotency::bucket_path(b));
-            let Some(bytes) = self.read_bytes(&path)? else {
-                continue;
-            };
-            let records = idempotency::parse(&bytes).map_err(|n| {
-                Error::corrupt(&path, format!("line {n} is not an idempotency record"))
-            })?;
-            out.extend(records.into_iter().filter(|r| !r.expired(now)));
-        }
-        Ok(out)
     }
 
     /// Start a write transaction. Only a store opened for writing may write.

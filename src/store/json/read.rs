@@ -86,19 +86,6 @@ impl JsonStore {
         &self.root
     }
 
-    /// An empty scratch file for a command that must read its input twice
-    /// (`profile import`): in the store, mode 0600 (it may hold SSNs, and
-    /// `/tmp` may be memory), unlinked at once so that it is gone when the
-    /// command ends however it ends. Its temp-file name is removed by
-    /// `store check --repair` if payctl dies between the create and the unlink.
-    pub fn scratch_file(&self) -> Result<std::fs::File> {
-        let path = self
-            .root
-            .join(format!("import-scratch{}", atomic::TEMP_SUFFIX));
-        let _ = std::fs::remove_file(&path);
-        atomic::unlinked_scratch(&path)
-    }
-
     /// Whether `index/profiles.ids` is there (a store written by an earlier
     /// payctl has only the summary log; then it is missing while the log is not
     /// empty).
@@ -154,49 +141,12 @@ impl JsonStore {
         parse_record(path, bytes)
     }
 
-    pub fn catalog(&self) -> Result<Catalog> {
-        let path = self.root.join(CATALOG);
-        self.read_json(&path)?
-            .ok_or_else(|| Error::corrupt(&path, "missing"))
-    }
-
     pub(crate) fn customer_rel(id: &str) -> String {
         format!("{CUSTOMERS_DIR}/{}/{id}.json", id::shard(id))
     }
 
     pub(crate) fn txn_rel(id: &str) -> String {
         format!("{TXNS_DIR}/{}/{id}.json", id::shard(id))
-    }
-
-    /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.
-    pub fn customer(&self, cid: &str) -> Result<Option<Customer>> {
-        if !id::is_valid(id::CUSTOMER, cid) {
-            return Ok(None);
-        }
-        let path = self.root.join(Self::customer_rel(cid));
-        // Without staged changes to read through, the shard's directory is
-        // reached once for the customer's file and its log of packed
-        // records (a page of a list reads fifty customers).
-        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-            return Ok(None);
-        };
-        let shard = if self.group.is_none() && self.overlay.is_none() {
-            match safefs::Dir::open(dir, false)? {
-                Some(d) => Some(d),
-                None => return Ok(None),
-            }
-        } else {
-            None
-        };
-        let c: Option<Customer> = match &shard {
-            Some(d) => parse_record(&path, d.read(name, Some(atomic::RECORD_BYTES))?)?,
-            None => self.read_json(&path)?,
-        };
-        match c {
-            Some(c) if c.id() != cid => Err(Error::corrupt(&path, "holds another customer")),
-            Some(c) => Ok(Some(c)),
-            None => self.packed_customer_in(cid, shard.as_ref()),
-        }
     }
 
     /// The customer `cid` from a pack (see [`packs`]), when it has no file
@@ -243,19 +193,5 @@ impl JsonStore {
             }
         };
         Ok(Some(c))
-    }
-
-    pub fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
-        if !id::is_valid(id::TRANSACTION, tid) {
-            return Ok(None);
-        }
-        let path = self.root.join(Self::txn_rel(tid));
-        let t: Option<TxnFile> = self.read_json(&path)?;
-        match t {
-            Some(t) if t.transaction.transaction_id != tid => {
-                Err(Error::corrupt(&path, "holds another transaction"))
-            }
-            t => Ok(t),
-        }
     }
 }

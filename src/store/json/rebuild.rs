@@ -39,6 +39,7 @@ use crate::error::{Error, Result};
 use crate::model::Customer;
 use crate::model::txn::TxnFile;
 use crate::store::fault;
+use crate::store::storage::Storage as _;
 use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
 
 /// Records indexed again per commit: a journal of about 20 MB (the index

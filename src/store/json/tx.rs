@@ -1,4 +1,9 @@
 use super::*;
+use crate::model::api_key::ApiKey;
+use crate::model::event;
+use crate::store::webhooks::{HookOp, valid_name};
+use events::segment_rel;
+use webhooks::{doc_rel, log_rel};
 
 /// A write transaction: collects the aggregates put into it and the other
 /// operations, applies them all or none on [`JsonTx::commit`]. Aggregates
@@ -79,41 +84,6 @@ impl JsonTx<'_> {
             data: line.to_string(),
         }));
         Ok(())
-    }
-
-    pub fn put_customer(&mut self, c: &Customer) {
-        // A text given with an earlier version is no longer this record's.
-        self.serialized.remove(c.id());
-        if self
-            .customers
-            .insert(c.id().to_string(), c.clone())
-            .is_none()
-        {
-            self.customer_order.push(c.id().to_string());
-        }
-    }
-
-    pub fn put_txn(&mut self, t: &TxnFile) {
-        let id = &t.transaction.transaction_id;
-        if self.txns.insert(id.clone(), t.clone()).is_none() {
-            self.txn_order.push(id.clone());
-        }
-    }
-
-    /// The customer as this transaction left it, else as stored.
-    pub fn customer(&self, id: &str) -> Result<Option<Customer>> {
-        match self.customers.get(id) {
-            Some(c) => Ok(Some(c.clone())),
-            None => self.store.customer(id),
-        }
-    }
-
-    /// The transaction as this transaction left it, else as stored.
-    pub fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
-        match self.txns.get(id) {
-            Some(t) => Ok(Some(t.clone())),
-            None => self.store.txn(id),
-        }
     }
 
     pub fn store(&self) -> &JsonStore {
@@ -240,29 +210,6 @@ impl JsonTx<'_> {
         Ok(())
     }
 
-    /// [`JsonTx::new_customer`] whose record `json` is already serialized
-    /// (`serde_json::to_string(&c)`; an import serialized it when it
-    /// checked the line): written as it is, not serialized again.
-    pub fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
-        let id = c.id().to_string();
-        self.new_customer(c)?;
-        self.serialized.insert(id, json);
-        Ok(())
-    }
-
-    /// A new customer (see [`Tx::new_customer`]): its index lines are
-    /// derived when the transaction is prepared. The caller has checked that
-    /// the key is free.
-    pub fn new_customer(&mut self, c: Customer) -> Result<()> {
-        self.serialized.remove(c.id());
-        let id = c.id().to_string();
-        self.created.insert(id.clone());
-        if self.customers.insert(id.clone(), c).is_none() {
-            self.customer_order.push(id);
-        }
-        Ok(())
-    }
-
     /// The index lines of a stored profile whose record stays as it is: its
     /// key, its summary, its place in creation order and its field index
     /// lines, as for a new one (`store check --repair`, see [`rebuild`]).
@@ -284,11 +231,6 @@ impl JsonTx<'_> {
         self.append(TXNS_LOG, &line)?;
         self.new_txns.push(s);
         Ok(())
-    }
-
-    /// An idempotency record copied as it is (`store migrate`).
-    pub fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
-        self.append(&idempotency::bucket_rel(&rec.key), &rec.line())
     }
 
     /// An update of a stored profile from `before` to `after` (summaries):
@@ -413,17 +355,174 @@ impl JsonTx<'_> {
         Ok(())
     }
 
-    pub fn enqueue(&mut self, item: &QueueItem) {
+    /// Apply everything durably; on return the change is on disk.
+    pub fn commit(self) -> Result<()> {
+        self.prepare()?.commit()
+    }
+}
+
+/// The write transaction behind the storage interface: each operation is
+/// written here once, beside the preparation that turns it into journal
+/// operations.
+impl storage::StorageTx for JsonTx<'_> {
+    fn put_customer(&mut self, c: &Customer) {
+        // A text given with an earlier version is no longer this record's.
+        self.serialized.remove(c.id());
+        if self
+            .customers
+            .insert(c.id().to_string(), c.clone())
+            .is_none()
+        {
+            self.customer_order.push(c.id().to_string());
+        }
+    }
+    /// A new customer (see [`Tx::new_customer`]): its index lines are
+    /// derived when the transaction is prepared. The caller has checked that
+    /// the key is free.
+    fn new_customer(&mut self, c: Customer) -> Result<()> {
+        self.serialized.remove(c.id());
+        let id = c.id().to_string();
+        self.created.insert(id.clone());
+        if self.customers.insert(id.clone(), c).is_none() {
+            self.customer_order.push(id);
+        }
+        Ok(())
+    }
+    /// [`JsonTx::new_customer`] whose record `json` is already serialized
+    /// (`serde_json::to_string(&c)`; an import serialized it when it
+    /// checked the line): written as it is, not serialized again.
+    fn new_customer_serialized(&mut self, c: Customer, json: String) -> Result<()> {
+        let id = c.id().to_string();
+        self.new_customer(c)?;
+        self.serialized.insert(id, json);
+        Ok(())
+    }
+    fn put_txn(&mut self, t: &TxnFile) {
+        let id = &t.transaction.transaction_id;
+        if self.txns.insert(id.clone(), t.clone()).is_none() {
+            self.txn_order.push(id.clone());
+        }
+    }
+    /// The customer as this transaction left it, else as stored.
+    fn customer(&self, id: &str) -> Result<Option<Customer>> {
+        match self.customers.get(id) {
+            Some(c) => Ok(Some(c.clone())),
+            None => self.store.customer(id),
+        }
+    }
+    /// The transaction as this transaction left it, else as stored.
+    fn txn(&self, id: &str) -> Result<Option<TxnFile>> {
+        match self.txns.get(id) {
+            Some(t) => Ok(Some(t.clone())),
+            None => self.store.txn(id),
+        }
+    }
+    fn enqueue(&mut self, item: &QueueItem) {
         self.put(format!("{QUEUE_DIR}/{}", item.file_name()), Vec::new());
     }
-
-    pub fn dequeue(&mut self, item: &QueueItem) {
+    fn dequeue(&mut self, item: &QueueItem) {
         self.ops.push(Some(Op::Delete {
             path: format!("{QUEUE_DIR}/{}", item.file_name()),
         }));
     }
+    /// An idempotency record copied as it is (`store migrate`).
+    fn put_idempotency(&mut self, rec: &idempotency::Record) -> Result<()> {
+        self.append(&idempotency::bucket_rel(&rec.key), &rec.line())
+    }
+    fn put_api_key(&mut self, key: &ApiKey) -> Result<()> {
+        let p = self.keys_mut()?;
+        let keys = &mut p.keys.get_or_insert_with(Default::default).keys;
+        if let Some(&i) = p.by_name.get(&key.name)
+            && keys[i].hash != key.hash
+        {
+            return Err(crate::error::name_in_use(&key.name));
+        }
+        let mut key = key.clone();
+        key.last_used = None;
+        p.changed = true;
+        match p.by_hash.get(&key.hash) {
+            Some(&i) => {
+                p.by_name.remove(&keys[i].name);
+                p.by_name.insert(key.name.clone(), i);
+                keys[i] = key;
+            }
+            None => {
+                p.by_hash.insert(key.hash.clone(), keys.len());
+                p.by_name.insert(key.name.clone(), keys.len());
+                keys.push(key);
+            }
+        }
+        Ok(())
+    }
+    fn api_keys_used(&mut self, used: &[(String, String)]) -> Result<()> {
+        if self.api.used.is_none() {
+            self.api.used = Some(self.store.used_file()?);
+        }
+        let known: Vec<bool> = {
+            let p = self.keys_mut()?;
+            used.iter()
+                .map(|(h, _)| p.by_hash.contains_key(h))
+                .collect()
+        };
+        let file = self.api.used.get_or_insert_with(Default::default);
+        for ((hash, at), known) in used.iter().zip(known) {
+            if !known {
+                continue;
+            }
+            let slot = file.used.entry(hash.clone()).or_default();
+            if at > slot {
+                *slot = at.clone();
+            }
+        }
+        Ok(())
+    }
+    fn put_events(&mut self, events: Vec<crate::model::event::NewEvent>) {
+        self.events.extend(events)
+    }
+    /// The puts, deletes and appends of `ops`. A name that is not one
+    /// (never from the facade, which builds them from checked ids) is
+    /// skipped: it would name no file of the store.
+    fn hook_ops(&mut self, ops: Vec<HookOp>) {
+        for op in ops {
+            match op {
+                HookOp::Put(name, Some(body)) if valid_name(&name) => {
+                    let mut bytes = body.into_bytes();
+                    bytes.push(b'\n');
+                    self.put(doc_rel(&name), bytes);
+                }
+                HookOp::Put(name, None) if valid_name(&name) => {
+                    let rel = doc_rel(&name);
+                    if let Some(i) = self.puts.remove(&rel) {
+                        self.ops[i] = None;
+                    }
+                    self.ops.push(Some(Op::Delete { path: rel }));
+                }
+                HookOp::Append(name, mut line) if valid_name(&name) => {
+                    line.push('\n');
+                    // Appending only records the line (it cannot fail).
+                    let _ = self.append(&log_rel(&name), &line);
+                }
+                _ => debug_assert!(false, "not a webhook document's name"),
+            }
+        }
+    }
 
-    pub fn is_empty(&self) -> bool {
+    /// Append events sealed elsewhere, as they are (`store migrate`).
+    fn put_sealed_events(&mut self, lines: Vec<String>) -> Result<()> {
+        let (first, _) = self.store.events_head()?;
+        let mut last = first;
+        let mut records = Vec::new();
+        for line in lines {
+            let e = event::parse(&line).map_err(|e| Error::one(code::INVALID_VALUE, e))?;
+            self.append(&segment_rel(e.sequence), &format!("{line}\n"))?;
+            records.push((e.record_id, e.sequence));
+            last = e.sequence;
+        }
+        self.index_records(first, last, records)?;
+        self.point_head(first, last);
+        Ok(())
+    }
+    fn is_empty(&self) -> bool {
         self.ops.iter().all(Option::is_none)
             && self.customers.is_empty()
             && self.txns.is_empty()
@@ -432,21 +531,19 @@ impl JsonTx<'_> {
             && self.api.is_empty()
             && self.events.is_empty()
     }
-
-    /// Apply everything durably; on return the change is on disk.
-    pub fn commit(self) -> Result<()> {
-        self.prepare()?.commit()
+    fn commit(self: Box<Self>) -> Result<()> {
+        JsonTx::commit(*self)
     }
-
     /// Commit a create whose answer is `result` (the new id). When the store
     /// has an idempotency key armed ([`Store::arm_idempotency`]), its record
     /// with this result is written in the same commit.
-    pub fn commit_created(mut self, result: &str) -> Result<()> {
-        if let Some(a) = self.store.armed.take() {
+    fn commit_created(self: Box<Self>, result: &str) -> Result<()> {
+        let mut tx = *self;
+        if let Some(a) = tx.store.armed.take() {
             let rel = idempotency::bucket_rel(&a.key);
-            let path = self.store.root.join(&rel);
+            let path = tx.store.root.join(&rel);
             // As the open group leaves it, when there is one.
-            let bytes = self.store.read_bytes(&path)?.unwrap_or_default();
+            let bytes = tx.store.read_bytes(&path)?.unwrap_or_default();
             let records = idempotency::parse(&bytes).map_err(|n| {
                 Error::corrupt(&path, format!("line {n} is not an idempotency record"))
             })?;
@@ -457,10 +554,10 @@ impl JsonTx<'_> {
                 result: serde_json::Value::String(result.to_string()),
             };
             match idempotency::write(&records, &rec, a.now) {
-                Ok(line) => self.append(&rel, &line)?,
-                Err(content) => self.put(rel, content.into_bytes()),
+                Ok(line) => tx.append(&rel, &line)?,
+                Err(content) => tx.put(rel, content.into_bytes()),
             }
         }
-        self.commit()
+        tx.commit()
     }
 }

@@ -3,16 +3,14 @@
 //! database at each request (one indexed row), so a key created or revoked
 //! by any process, or another server on the same database, counts at once.
 
-use postgres::types::Type;
-
 use super::PgStore;
 use crate::error::Result;
 use crate::model::api_key::{ApiKey, Role};
 
-const COLUMNS: &str = "name, role, hash, created, expires, revoked, last_used";
+pub(super) const COLUMNS: &str = "name, role, hash, created, expires, revoked, last_used";
 
 impl PgStore {
-    fn api_key_of(&self, r: &postgres::Row) -> Result<ApiKey> {
+    pub(super) fn api_key_of(&self, r: &postgres::Row) -> Result<ApiKey> {
         let role: String = r.get(1);
         Ok(ApiKey {
             name: r.get(0),
@@ -24,27 +22,6 @@ impl PgStore {
             revoked: r.get(5),
             last_used: r.get(6),
         })
-    }
-
-    pub fn api_key(&self, hash: &str) -> Result<Option<ApiKey>> {
-        let sql = format!("SELECT {COLUMNS} FROM payctl_keys WHERE hash = $1");
-        self.row(&sql, &[Type::TEXT], &[&hash])?
-            .map(|r| self.api_key_of(&r))
-            .transpose()
-    }
-
-    pub fn api_keys(&self) -> Result<Vec<ApiKey>> {
-        let sql = format!("SELECT {COLUMNS} FROM payctl_keys ORDER BY created, name");
-        self.rows(&sql, &[], &[])?
-            .iter()
-            .map(|r| self.api_key_of(r))
-            .collect()
-    }
-
-    pub fn has_api_keys(&self) -> Result<bool> {
-        Ok(self
-            .row("SELECT EXISTS (SELECT 1 FROM payctl_keys)", &[], &[])?
-            .is_some_and(|r| r.get::<_, bool>(0)))
     }
 }
 

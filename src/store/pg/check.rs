@@ -14,6 +14,7 @@ use crate::model::status::{attachment, txn as txn_status};
 use crate::model::txn::TxnFile;
 use crate::store::QueueItem;
 use crate::store::report::{Finding, Report, invariants};
+use crate::store::storage::Storage as _;
 
 impl PgStore {
     pub fn check(&self, repair: bool) -> Result<Report> {

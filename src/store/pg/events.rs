@@ -6,49 +6,7 @@
 //! sequence is gapless and the chain unbroken whatever the number of
 //! processes and servers on the database.
 
-use postgres::types::Type;
-
-use super::PgStore;
-use crate::error::Result;
 use crate::model::event::{self, NewEvent};
-
-impl PgStore {
-    pub fn events_last(&self) -> Result<u64> {
-        Ok(self
-            .row("SELECT seq FROM payctl_event_head WHERE one = 1", &[], &[])?
-            .map(|r| r.get::<_, i64>(0))
-            .unwrap_or(0)
-            .max(0) as u64)
-    }
-
-    pub fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
-        let (from, to) = (
-            from.min(i64::MAX as u64) as i64,
-            to.min(i64::MAX as u64) as i64,
-        );
-        Ok(self
-            .rows(
-                "SELECT line FROM payctl_events WHERE seq BETWEEN $1 AND $2 ORDER BY seq",
-                &[Type::INT8, Type::INT8],
-                &[&from, &to],
-            )?
-            .iter()
-            .map(|r| r.get(0))
-            .collect())
-    }
-
-    pub fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
-        Ok(self
-            .rows(
-                "SELECT line FROM payctl_events WHERE record_id = $1 ORDER BY seq",
-                &[Type::TEXT],
-                &[&record_id],
-            )?
-            .iter()
-            .map(|r| r.get(0))
-            .collect())
-    }
-}
 
 /// Events sealed elsewhere, copied as they are (`store migrate`).
 pub(super) fn write_sealed(

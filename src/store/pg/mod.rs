@@ -11,14 +11,17 @@
 //! claimed with `FOR UPDATE SKIP LOCKED` so that each item is processed by
 //! exactly one worker. A command that ends without committing rolls back.
 //!
-//! Opening a store and its schema version are in open.rs, the records read
-//! by id or key in reads.rs, the queries across records in queries.rs; here,
-//! the store, its connection, and the statements run on it.
+//! Opening a store and its schema version are in open.rs, the reads the
+//! storage interface names (by id, by key, the queue, the keys, the events,
+//! the webhooks) in interface.rs, the records read all at once in reads.rs,
+//! the queries across records in queries.rs; here, the store, its
+//! connection, and the statements run on it.
 
 mod api_keys;
 pub mod check;
 pub mod conn;
 mod events;
+mod interface;
 mod open;
 pub mod pool;
 mod queries;
@@ -254,16 +257,6 @@ impl PgStore {
         }
     }
 
-    pub fn scratch_file(&self) -> Result<std::fs::File> {
-        let path = std::env::temp_dir().join(format!(
-            "payctl-import-{}-{}{}",
-            std::process::id(),
-            rand::random::<u64>(),
-            super::atomic::TEMP_SUFFIX
-        ));
-        super::atomic::unlinked_scratch(&path)
-    }
-
     fn doc<T: serde::de::DeserializeOwned>(&self, what: &str, text: &str) -> Result<T> {
         serde_json::from_str(text).map_err(|e| self.corrupt(format!("{what}: {e}")))
     }
@@ -277,116 +270,5 @@ pub struct PgKeyIndex {
 impl PgKeyIndex {
     pub fn owner(&self, key: &str) -> Option<String> {
         self.owners.get(key).cloned()
-    }
-}
-
-/// The database behind the storage interface.
-impl crate::store::storage::Storage for PgStore {
-    fn describe(&self) -> String {
-        self.target.shown.clone()
-    }
-    fn scratch_file(&self) -> Result<std::fs::File> {
-        PgStore::scratch_file(self)
-    }
-    fn catalog(&self) -> Result<Catalog> {
-        PgStore::catalog(self)
-    }
-    fn customer(&self, cid: &str) -> Result<Option<Customer>> {
-        PgStore::customer(self, cid)
-    }
-    fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
-        PgStore::txn(self, tid)
-    }
-    fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        PgStore::key_owner(self, key)
-    }
-    fn key_owners(&self, keys: &[&str]) -> Result<Vec<Option<String>>> {
-        PgStore::key_owners(self, keys)
-    }
-    /// Unfiltered: the kept count, and the page by `OFFSET`; filtered: the
-    /// column's index.
-    fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
-        let Some((field, value)) = filter else {
-            return IdPage::cut(
-                self.profile_count()?,
-                w,
-                |after| self.profile_position(after),
-                |start, end| self.profile_ids(start, end),
-            );
-        };
-        Ok(IdPage::of(PgStore::profiles_with(self, field, value)?, w))
-    }
-    fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
-        PgStore::program_customers(self, program_id)
-    }
-    /// Without a customer: the columns' indexes; with one: the summaries.
-    fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
-        let ids = if q.customer.is_none() {
-            PgStore::txns_matching(self, q)?
-        } else {
-            let all = PgStore::txns(self)?;
-            all.into_iter()
-                .filter(|s| q.matches(s))
-                .map(|s| s.id)
-                .collect()
-        };
-        Ok(IdPage::of(ids, w))
-    }
-    fn queue(&self) -> Result<Vec<QueueItem>> {
-        PgStore::queue(self)
-    }
-    fn is_queued(&self, item: &QueueItem) -> bool {
-        PgStore::is_queued(self, item)
-    }
-    fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
-        PgStore::idempotency_record(self, key, now)
-    }
-    fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
-        PgStore::idempotency_records(self, now)
-    }
-    fn armed(&self) -> &idempotency::ArmedSlot {
-        &self.armed
-    }
-    fn check(&self, repair: bool) -> Result<crate::store::report::Report> {
-        PgStore::check(self, repair)
-    }
-    fn api_key(&self, hash: &str) -> Result<Option<crate::model::api_key::ApiKey>> {
-        PgStore::api_key(self, hash)
-    }
-    fn api_keys(&self) -> Result<Vec<crate::model::api_key::ApiKey>> {
-        PgStore::api_keys(self)
-    }
-    fn has_api_keys(&self) -> Result<bool> {
-        PgStore::has_api_keys(self)
-    }
-    /// None: the keys change on other servers, and each lookup is one
-    /// indexed query.
-    fn api_keys_stamp(&self) -> Result<Option<String>> {
-        Ok(None)
-    }
-    fn events_last(&self) -> Result<u64> {
-        PgStore::events_last(self)
-    }
-    fn event_lines(&self, from: u64, to: u64) -> Result<Vec<String>> {
-        PgStore::event_lines(self, from, to)
-    }
-    fn record_event_lines(&self, record_id: &str) -> Result<Vec<String>> {
-        PgStore::record_event_lines(self, record_id)
-    }
-    fn hook_doc(&self, name: &str) -> Result<Option<String>> {
-        PgStore::hook_doc(self, name)
-    }
-    fn hook_docs(&self, prefix: &str) -> Result<Vec<String>> {
-        PgStore::hook_docs(self, prefix)
-    }
-    fn hook_log(&self, name: &str) -> Result<Vec<String>> {
-        PgStore::hook_log(self, name)
-    }
-    fn begin(
-        &self,
-        _: crate::store::storage::Begin,
-    ) -> Box<dyn crate::store::storage::StorageTx + '_> {
-        assert_eq!(self.mode, Mode::Exclusive, "write on a read-only store");
-        Box::new(crate::store::pending::PendingTx::new(self))
     }
 }

@@ -1,6 +1,7 @@
 //! The queries across records: the profile summaries and their order, the
-//! field and program lookups, the transactions matching a query, the
-//! worker's queue, the idempotency records and the counts.
+//! field lookups, the transactions matching a query and the counts. The
+//! program lookup, the worker's queue and the idempotency records are the
+//! storage interface's, in interface.rs.
 
 use super::*;
 
@@ -155,18 +156,6 @@ impl PgStore {
         Ok(n.map(|n| usize::try_from(n).unwrap_or(0)))
     }
 
-    pub fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
-        Ok(self
-            .rows(
-                "SELECT customer_id FROM payctl_attachments WHERE program_id = $1 ORDER BY seq",
-                &[Type::TEXT],
-                &[&program_id],
-            )?
-            .into_iter()
-            .map(|r| r.get(0))
-            .collect())
-    }
-
     /// The ids, in creation order, of the transactions with status
     /// `status`, one of `templates` and one of `programs` (each when
     /// given), from the indexes on those columns.
@@ -204,90 +193,6 @@ impl PgStore {
 
     pub fn txns(&self) -> Result<Vec<TxnSummary>> {
         Ok(self.all_txns()?.iter().map(TxnSummary::of).collect())
-    }
-
-    pub fn queue(&self) -> Result<Vec<QueueItem>> {
-        let names: Vec<String> = self.with(|c| {
-            Ok(c.query("SELECT name FROM payctl_queue ORDER BY name", &[])?
-                .into_iter()
-                .map(|r| r.get(0))
-                .collect())
-        })?;
-        Ok(names.iter().filter_map(|n| QueueItem::parse(n)).collect())
-    }
-
-    /// Whether `item` is queued; a store opened for writing claims it until
-    /// its commit (`FOR UPDATE SKIP LOCKED`: an item another worker holds is
-    /// not queued for this one).
-    pub fn is_queued(&self, item: &QueueItem) -> bool {
-        let sql = if self.mode == Mode::Exclusive {
-            "SELECT 1 FROM payctl_queue WHERE name = $1 FOR UPDATE SKIP LOCKED"
-        } else {
-            "SELECT 1 FROM payctl_queue WHERE name = $1"
-        };
-        let name = item.file_name();
-        self.row(sql, &[Type::TEXT], &[&name])
-            .is_ok_and(|r| r.is_some())
-    }
-
-    /// The live record of idempotency key `key`. A store opened for
-    /// writing first claims the key until its commit (a transaction-scoped
-    /// advisory lock on the key's hash, in a family of its own): of two
-    /// requests with one key, the second waits for the first to commit or
-    /// roll back, then reads the record it left (READ COMMITTED: each
-    /// statement sees what was committed before it), so a key is executed
-    /// once and every caller gets its answer, on one server or several.
-    pub fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
-        if self.mode == Mode::Exclusive {
-            self.rows(
-                "SELECT pg_advisory_xact_lock(hashtextextended($1, 1013))",
-                &[Type::TEXT],
-                &[&key],
-            )?;
-        }
-        let row: Option<(String, i64, String)> = self
-            .row(
-                "SELECT fp, at, result FROM payctl_idempotency WHERE key = $1",
-                &[Type::TEXT],
-                &[&key],
-            )?
-            .map(|r| (r.get(0), r.get(1), r.get(2)));
-        let Some((fp, at, result)) = row else {
-            return Ok(None);
-        };
-        let rec = idempotency::Record {
-            key: key.to_string(),
-            fp,
-            at,
-            result: self.doc("an idempotency record", &result)?,
-        };
-        Ok((!rec.expired(now)).then_some(rec))
-    }
-
-    /// Every live idempotency record (for `store migrate`).
-    pub fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
-        let rows: Vec<(String, String, i64, String)> = self.with(|c| {
-            Ok(c.query(
-                "SELECT key, fp, at, result FROM payctl_idempotency ORDER BY at, key",
-                &[],
-            )?
-            .into_iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
-            .collect())
-        })?;
-        let mut out = Vec::new();
-        for (key, fp, at, result) in rows {
-            let rec = idempotency::Record {
-                key,
-                fp,
-                at,
-                result: self.doc("an idempotency record", &result)?,
-            };
-            if !rec.expired(now) {
-                out.push(rec);
-            }
-        }
-        Ok(out)
     }
 
     /// Rows per table of the store (for `store migrate`'s verification).

@@ -46,6 +46,7 @@ use crate::model::status::attachment;
 use crate::model::txn::TxnFile;
 pub(crate) use crate::store::report::finding_of;
 pub use crate::store::report::{Finding, Report};
+use crate::store::storage::Storage as _;
 use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
 
 /// A 64-bit hash (SipHash with fixed keys: the same in every thread and
@@ -118,12 +119,6 @@ const ATTACHMENTS_SHOWN: usize = 100;
 const IDS_CHUNK: usize = 16_384;
 
 impl Store {
-    /// Check the store; with `repair`, rebuild derived data first (the caller
-    /// holds the exclusive lock then).
-    pub fn check(&self, repair: bool) -> Result<Report> {
-        self.check_with(repair, &|_, _| {})
-    }
-
     /// [`Store::check`], telling `progress(done, total)` how far the scan of
     /// the records is. The records are read once, in parallel, and only a few
     /// dozen bytes of each are kept for the checks across records (see
