@@ -513,6 +513,59 @@ fn the_record_index_moves_to_the_buckets_as_a_segment_fills() {
     ok(env.store_check(false));
 }
 
+/// Concurrent creates through the server (its group commits) across a
+/// segment's end: the companion of the full segment moves to the buckets
+/// once, every event is in its record's history, and the store checks clean.
+#[test]
+fn group_commits_across_a_segment_end_keep_the_record_index_whole() {
+    let env = Env::new();
+    ok(env.run_with(
+        &["profile", "import", "-"],
+        Some(common::profile_lines("events-g", 1020).as_bytes()),
+    ));
+    let s = Server::start(&env, &[]);
+    let ids: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|t| {
+                let s = &s;
+                scope.spawn(move || {
+                    (0..5)
+                        .map(|i| {
+                            let r = s.post(
+                                "/customer-profiles",
+                                &common::profile_body(&format!("events-h{t}{i}")),
+                            );
+                            assert_eq!(r.status, 201, "{}", r.text);
+                            r.id()
+                        })
+                        .collect::<Vec<String>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    drop(s);
+    assert_eq!(ids.len(), 40);
+    let mut seqs: Vec<u64> = ids
+        .iter()
+        .map(|id| {
+            let h = ok(env.run(&["history", id]));
+            assert_eq!(h.data().len(), 1, "{id}");
+            h.data()[0]["sequence"].as_u64().unwrap()
+        })
+        .collect();
+    seqs.sort_unstable();
+    assert_eq!(seqs, (1021..=1060).collect::<Vec<u64>>());
+    assert!(!env.path().join("events/log/00000000.records").exists());
+    let companion =
+        std::fs::read_to_string(env.path().join("events/log/00000001.records")).unwrap();
+    assert_eq!(companion.lines().count(), 36, "{companion}");
+    ok(env.store_check(false));
+}
+
 #[test]
 fn store_migrate_copies_the_log_as_it_is() {
     let env = Env::new();
