@@ -176,8 +176,20 @@ fn entries(
     for e in list {
         let e = e.map_err(|e| Error::io(dir, e))?;
         let p = e.path();
-        let meta = fs::symlink_metadata(&p).map_err(|e| Error::io(&p, e))?;
         let r = rel(root, &p);
+        // What a writer's point commit renamed aside, removed by it once it
+        // let go of the store's lock: it may go while the check reads, and it
+        // is never the store's (see `journal::RETIRED`).
+        if r == crate::store::journal::RETIRED {
+            continue;
+        }
+        let meta = match fs::symlink_metadata(&p) {
+            Ok(m) => m,
+            // Gone since the directory was listed: nothing of the store's
+            // goes while the check holds the lock.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io(&p, e)),
+        };
         let record_slot = [CUSTOMERS_DIR, TXNS_DIR]
             .iter()
             .any(|d| r.starts_with(&format!("{d}/")) && r.matches('/').count() >= 2);
