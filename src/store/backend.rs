@@ -55,31 +55,6 @@ pub enum Store {
 }
 
 impl Store {
-    /// The JSON directory at `root` (see [`JsonStore::open`]); opened
-    /// through [`super::open()`], the one opener.
-    pub(super) fn open(
-        root: &Path,
-        mode: Mode,
-        wait: impl Into<lock::Wait>,
-        default_catalog: impl FnOnce() -> Catalog,
-        upgrading: impl FnOnce(u32),
-    ) -> Result<(Store, Opened)> {
-        JsonStore::open(root, mode, wait, default_catalog, upgrading)
-            .map(|(s, o)| (Store::Json(s), o))
-    }
-
-    /// [`Store::open`] for `store check` (see [`JsonStore::open_to_check`]).
-    pub fn open_to_check(
-        root: &Path,
-        mode: Mode,
-        wait: impl Into<lock::Wait>,
-        default_catalog: impl FnOnce() -> Catalog,
-        upgrading: impl FnOnce(u32),
-    ) -> Result<(Store, Opened)> {
-        JsonStore::open_to_check(root, mode, wait, default_catalog, upgrading)
-            .map(|(s, o)| (Store::Json(s), o))
-    }
-
     /// The database at `url` (see [`PgStore::open`]).
     pub(super) fn open_database(
         url: &str,

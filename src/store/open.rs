@@ -73,9 +73,13 @@ pub fn open(
             JsonStore::reopen(place.data_dir, mode, wait, known, builtin_catalog)
                 .map(|s| (Store::Json(s), Opened::Existing))
         }
-        (None, By::Check) => {
-            Store::open_to_check(place.data_dir, mode, wait, builtin_catalog, upgrading)
+        (None, by) => {
+            let open = match by {
+                By::Check => JsonStore::open_to_check,
+                _ => JsonStore::open,
+            };
+            open(place.data_dir, mode, wait, builtin_catalog, upgrading)
+                .map(|(s, o)| (Store::Json(s), o))
         }
-        (None, _) => Store::open(place.data_dir, mode, wait, builtin_catalog, upgrading),
     }
 }
