@@ -474,8 +474,11 @@ impl Global {
     /// store created or upgraded now is noted on stderr.
     fn open_as(&self, mode: Mode, by: crate::store::By<'_>) -> Result<Store> {
         let upgrading = |from| {
-            // (From 7, only the version changes: see `JsonStore::upgrade`.)
-            let what = if from >= 7 {
+            // (From 7, only the version changes, and from 10 the event
+            // log's record index: see `JsonStore::upgrade`.)
+            let what = if from >= 10 {
+                "its event log's record index is brought to this format from its own lines (one atomic commit)"
+            } else if from >= 7 {
                 "only its format version changes (one atomic commit)"
             } else {
                 "its indexes are rebuilt from every record, once (one atomic commit)"

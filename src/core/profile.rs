@@ -269,6 +269,7 @@ impl NewProfile {
             addresses: Vec::new(),
             instruments: Vec::new(),
             attachments: Vec::new(),
+            last_event: 0,
         }
     }
 }

@@ -208,6 +208,12 @@ pub struct Customer {
     pub instruments: Vec<Instrument>,
     #[serde(default)]
     pub attachments: Vec<Attachment>,
+    /// The sequence of the last event a commit recorded with this file (0:
+    /// none, or a backend that keeps no such witness): the JSON directory's
+    /// evidence of events cut from the log's end (see
+    /// `store::json::events`). Never shown.
+    #[serde(default, skip_serializing_if = "super::is_zero")]
+    pub last_event: u64,
 }
 
 impl Customer {

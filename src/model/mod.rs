@@ -33,3 +33,8 @@ fn amount_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         "description": "Exact as it was sent: a JSON number greater than 0 with at most 2 decimal places (`100.50` stays `100.50`); read it as a decimal, not a binary float."
     })
 }
+
+/// For `skip_serializing_if`: a field left out of a file while it is 0.
+pub(crate) fn is_zero(n: &u64) -> bool {
+    *n == 0
+}

@@ -122,4 +122,7 @@ pub struct TxnFile {
     pub parameters: Vec<Parameter>,
     #[serde(default)]
     pub steps: Vec<Step>,
+    /// As [`super::customer::Customer::last_event`].
+    #[serde(default, skip_serializing_if = "super::is_zero")]
+    pub last_event: u64,
 }

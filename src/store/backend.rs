@@ -172,7 +172,8 @@ impl Store {
             Store::Json(s) => s.check_with(repair, progress)?,
             _ => self.backend().check(repair)?,
         };
-        let rebuilt = super::events::check(self, &mut report.findings, repair)?;
+        let named = report.events_named.take();
+        let rebuilt = super::events::check(self, &mut report.findings, repair, named)?;
         report.repaired.extend(rebuilt);
         Ok(report)
     }

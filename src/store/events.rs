@@ -206,12 +206,30 @@ pub fn txn(by: &Author, before: Option<&TxnFile>, after: &TxnFile, out: &mut Vec
 /// at a time (bounded memory): each event's sequence, id, previous
 /// hash and hash. A changed, removed, added or reordered event is
 /// reported by its id (or its place), once per break of the chain.
-pub fn check(store: &Store, findings: &mut Vec<Finding>, repair: bool) -> Result<Vec<String>> {
+/// `named`: the highest sequence the records name and a file naming it
+/// (the JSON directory's: see `json::events`).
+pub fn check(
+    store: &Store,
+    findings: &mut Vec<Finding>,
+    repair: bool,
+    named: Option<(u64, String)>,
+) -> Result<Vec<String>> {
     const CHUNK: u64 = 1024;
     let last = store.events_last()?;
     // The directory's head is its last line: events cut from the end
-    // leave the record index naming them.
+    // leave record files naming them, and the record index when whole
+    // segments went.
     let mut cut = false;
+    if let Some((seq, path)) = named.filter(|(seq, _)| *seq > last) {
+        cut = true;
+        findings.push(Finding {
+            path,
+            problem: format!(
+                "names event {seq} as the last recorded with it, but the event log ends at sequence {last}: events were removed from its end"
+            ),
+            repairable: false,
+        });
+    }
     if let Store::Json(s) = store {
         let indexed = s.indexed_last()?;
         if indexed > last {
@@ -225,7 +243,9 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>, repair: bool) -> Result
             });
         }
     }
-    // What the JSON directory's record buckets must hold, from the log.
+    // What the JSON directory's record buckets must hold, from the log's
+    // full segments.
+    let full = crate::store::json::events::open_from(last);
     let mut sums =
         matches!(store, Store::Json(_)).then(crate::store::json::events::BucketSums::new);
     let mut prev = event::GENESIS.to_string();
@@ -254,7 +274,7 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>, repair: bool) -> Result
         for line in &lines {
             match event::verify(line, expect, &prev) {
                 Ok(e) => {
-                    if let Some(sums) = sums.as_mut() {
+                    if let Some(sums) = sums.as_mut().filter(|_| e.sequence < full) {
                         sums.add(&e.record_id, e.sequence);
                     }
                     prev = e.hash;
@@ -269,7 +289,7 @@ pub fn check(store: &Store, findings: &mut Vec<Finding>, repair: bool) -> Result
                     // Carry on from what the line says, so that one
                     // break is reported once.
                     if let Ok(e) = parsed {
-                        if let Some(sums) = sums.as_mut() {
+                        if let Some(sums) = sums.as_mut().filter(|_| e.sequence < full) {
                             sums.add(&e.record_id, e.sequence);
                         }
                         prev = e.hash;

@@ -26,6 +26,11 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// What `--repair` did.
     pub repaired: Vec<String>,
+    /// The highest event sequence the records name, and a record file
+    /// that names it (the JSON directory's witness of the log's end: see
+    /// `json::events`).
+    #[serde(skip)]
+    pub events_named: Option<(u64, String)>,
 }
 
 /// The spec's invariants over the records themselves (see

@@ -334,11 +334,27 @@ fn store_check_reports_every_kind_of_tampering_and_repair_never_rewrites_history
     write_lines(&env, &l);
     env.store_check(false).refused(3, 30006).mentions("removed");
     // Cut from the end: the last event gone (the log's head is its last
-    // line; the record index still names it).
+    // line; the customer file its commit wrote still names it).
     let env = common::clone_env(&fixture);
     let mut l = lines.clone();
-    l.pop();
+    let cut: Value = serde_json::from_str(&l.pop().unwrap()).unwrap();
     write_lines(&env, &l);
+    let o = env.store_check(false);
+    o.refused(3, 30006)
+        .mentions("removed from its end")
+        .mentions(cut["record_id"].as_str().unwrap())
+        .mentions("names event 4");
+    // --repair keeps the evidence: the file still names it.
+    let csp = cut["record_id"].as_str().unwrap();
+    let file = env
+        .path()
+        .join(format!("customers/{}/{csp}.json", &csp[4..6]));
+    let before = std::fs::read(&file).unwrap();
+    assert_ne!(env.store_check(true).code, 0);
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    // The last two cut: the third's file names event 3.
+    let env = common::clone_env(&fixture);
+    write_lines(&env, &lines[..2]);
     env.store_check(false)
         .refused(3, 30006)
         .mentions("removed from its end");
@@ -363,18 +379,52 @@ fn store_check_reports_every_kind_of_tampering_and_repair_never_rewrites_history
     ok(fixture.store_check(false));
 }
 
+/// A transaction's events cut from the log's end: its file names the
+/// worker's last event, which `store check` reports.
+#[test]
+fn events_cut_after_a_transaction_are_named_by_its_file() {
+    let env = Env::new();
+    let csp = env.create_profile("events-t001");
+    let prm = env.program_id();
+    ok(env.run(&["program", "attach", &prm, &csp]));
+    ok(env.run(&["worker"]));
+    let trn = ok(env.run(&common::txn_create_args(
+        &prm,
+        "ach_funding",
+        &[&format!("@source_customers={csp}:10.00")],
+    )))
+    .id();
+    ok(env.run(&["worker"]));
+    ok(env.store_check(false));
+    let lines = lines_of(&env);
+    let last: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!(last["record_id"], trn.as_str(), "{last}");
+    // The transaction's creation and its failure cut.
+    let kept = lines
+        .iter()
+        .take_while(|l| !l.contains("\"transaction.created\""))
+        .cloned()
+        .collect::<Vec<_>>();
+    assert!(kept.len() < lines.len());
+    write_lines(&env, &kept);
+    env.store_check(false)
+        .refused(3, 30006)
+        .mentions("removed from its end")
+        .mentions(&trn)
+        .mentions(&format!("names event {}", lines.len()));
+}
+
 /// The record index is derived from the log: the buckets
-/// (`events/records/XX`) hold the lines of every segment but the last, the
-/// last segment's companion (`events/log/NNNNNNNN.records`) its own. A
-/// bucket lost or edited, or a companion edited, is named by `store check`
-/// and rebuilt by `--repair`, so that `history` finds every event again;
-/// while the chain is broken the index is left as it is (it is evidence
-/// then).
+/// (`events/records/XX`) hold the lines of every segment but the last
+/// (whose events `history` reads from the segment itself). A bucket lost
+/// or edited is named by `store check` and rebuilt by `--repair`, so that
+/// `history` finds every event again; while the chain is broken the index
+/// is left as it is (it is evidence then).
 #[test]
 fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     let fixture = Env::new();
     // 1,030 creates: the first segment (1,024 events) is in the buckets,
-    // the rest and the updates below in the second segment's companion.
+    // the rest and the updates below only in the second segment.
     ok(fixture.run_with(
         &["profile", "import", "-"],
         Some(common::profile_lines("events-r", 1030).as_bytes()),
@@ -401,9 +451,9 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
         assert_eq!(h.len(), 2, "{want:?}");
         assert!(h[0] <= 1024 && h[1] > 1024, "{want:?}");
     }
-    let companion = |env: &Env| env.path().join("events/log/00000001.records");
-    assert!(companion(&fixture).exists());
+    assert_eq!(bucket_lines(&fixture), 1024);
     assert!(!fixture.path().join("events/log/00000000.records").exists());
+    assert!(!fixture.path().join("events/log/00000001.records").exists());
     let bucket_of = |env: &Env, id: &str| -> std::path::PathBuf {
         std::fs::read_dir(env.path().join("events/records"))
             .unwrap()
@@ -451,18 +501,20 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     ok(env.store_check(false));
     assert_eq!(history(&env, &ids[1]), want[1]);
 
-    // The companion's line of an update removed.
+    // A bucket line naming an event of the last segment (which the
+    // buckets never hold) is off too, and repaired away.
     let env = common::clone_env(&fixture);
-    let text = std::fs::read_to_string(companion(&env)).unwrap();
-    let line = format!("{} {}\n", ids[2], want[2][1]);
-    assert!(text.contains(&line), "{text}");
-    std::fs::write(companion(&env), text.replace(&line, "")).unwrap();
-    assert_eq!(history(&env, &ids[2]), want[2][..1]);
+    let path = bucket_of(&env, &ids[2]);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(&format!("{} {}\n", ids[2], want[2][1]));
+    std::fs::write(&path, text).unwrap();
+    assert_eq!(history(&env, &ids[2]), want[2]);
     env.store_check(false)
         .refused(3, 30006)
         .mentions("events/records");
     ok(env.store_check(true));
     assert_eq!(history(&env, &ids[2]), want[2]);
+    assert_eq!(bucket_lines(&env), 1024);
     ok(env.store_check(false));
 
     // A broken chain: --repair leaves the index as it is.
@@ -477,9 +529,102 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
-/// A commit that starts a segment moves the companion of the one it leaves
-/// to the buckets: `history` reads the same across the boundary, one
-/// create at a time.
+/// A store of format 12 kept the last segment's record lines in a
+/// companion file, one of format 10 or 11 in the buckets with the rest: the
+/// first command to open it upgrades it to 13, whose buckets hold the full
+/// segments' lines only and no companion, and `history` and `store check`
+/// read as before.
+#[test]
+fn stores_of_formats_11_and_12_upgrade_their_record_index() {
+    let fixture = Env::new();
+    ok(fixture.run_with(
+        &["profile", "import", "-"],
+        Some(common::profile_lines("events-u", 1030).as_bytes()),
+    ));
+    let id = fixture.all_profiles()[0]["customer_profile_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(fixture.body(
+        &["profile", "update", &id],
+        &json!({"customer_profile_individual": {"first_name": "Later"}}),
+    ));
+    let history = |env: &Env| -> Vec<u64> {
+        ok(env.run(&["history", &id]))
+            .data()
+            .iter()
+            .map(|e| e["sequence"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(history(&fixture), vec![1, 1031]);
+    // The record lines of the last segment (1025..=1031), from the log.
+    let seg1 = std::fs::read_to_string(fixture.path().join("events/log/00000001.jsonl")).unwrap();
+    let last_lines: String = seg1
+        .lines()
+        .map(|l| {
+            let e: Value = serde_json::from_str(l).unwrap();
+            format!("{} {}\n", e["record_id"].as_str().unwrap(), e["sequence"])
+        })
+        .collect();
+    assert_eq!(last_lines.lines().count(), 7);
+    let meta = |env: &Env| -> Value {
+        serde_json::from_slice(&std::fs::read(env.path().join("meta.json")).unwrap()).unwrap()
+    };
+    let set_version = |env: &Env, v: u32| {
+        std::fs::write(
+            env.path().join("meta.json"),
+            format!("{{\"format_version\":{v}}}\n"),
+        )
+        .unwrap();
+    };
+
+    // Format 12: the companion.
+    let env = common::clone_env(&fixture);
+    let companion = env.path().join("events/log/00000001.records");
+    std::fs::write(&companion, &last_lines).unwrap();
+    set_version(&env, 12);
+    assert_eq!(history(&env), vec![1, 1031]);
+    assert_eq!(meta(&env), json!({"format_version": 13}));
+    assert!(!companion.exists());
+    assert_eq!(bucket_lines(&env), 1024);
+    ok(env.store_check(false));
+
+    // Format 11: the last segment's lines in the buckets too (here all in
+    // one bucket: the upgrade goes by their sequence).
+    let env = common::clone_env(&fixture);
+    let bucket = std::fs::read_dir(env.path().join("events/records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| std::fs::read_to_string(p).unwrap().contains(&id))
+        .unwrap();
+    let mut text = std::fs::read_to_string(&bucket).unwrap();
+    text.push_str(&last_lines);
+    std::fs::write(&bucket, text).unwrap();
+    set_version(&env, 11);
+    assert_eq!(history(&env), vec![1, 1031]);
+    assert_eq!(meta(&env), json!({"format_version": 13}));
+    assert_eq!(bucket_lines(&env), 1024);
+    ok(env.store_check(false));
+}
+
+/// The lines of the record buckets, all together.
+fn bucket_lines(env: &Env) -> usize {
+    std::fs::read_dir(env.path().join("events/records"))
+        .map(|d| {
+            d.map(|e| {
+                std::fs::read_to_string(e.unwrap().path())
+                    .unwrap()
+                    .lines()
+                    .count()
+            })
+            .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// A commit that starts a segment moves the record lines of the one it
+/// leaves to the buckets: `history` reads the same across the boundary,
+/// one update at a time.
 #[test]
 fn the_record_index_moves_to_the_buckets_as_a_segment_fills() {
     let env = Env::new();
@@ -491,8 +636,7 @@ fn the_record_index_moves_to_the_buckets_as_a_segment_fills() {
         .as_str()
         .unwrap()
         .to_string();
-    let seg0 = env.path().join("events/log/00000000.records");
-    assert!(seg0.exists());
+    assert_eq!(bucket_lines(&env), 0);
     let mut seqs = Vec::new();
     for i in 0..8 {
         ok(env.body(
@@ -508,13 +652,26 @@ fn the_record_index_moves_to_the_buckets_as_a_segment_fills() {
         assert_eq!(h.len(), i + 2, "{h:?}");
     }
     assert_eq!(seqs, (1021..=1028).collect::<Vec<u64>>());
-    assert!(!seg0.exists(), "the companion of a full segment is removed");
-    assert!(env.path().join("events/log/00000001.records").exists());
+    // Segment 0 is full: its 1,024 lines are in the buckets, the first
+    // profile's creation and its updates 1021 to 1024 among them.
+    assert_eq!(bucket_lines(&env), 1024);
+    let bucketed: Vec<String> = std::fs::read_dir(env.path().join("events/records"))
+        .unwrap()
+        .flat_map(|e| {
+            std::fs::read_to_string(e.unwrap().path())
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with(&first))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(bucketed.len(), 5, "{bucketed:?}");
     ok(env.store_check(false));
 }
 
 /// Concurrent creates through the server (its group commits) across a
-/// segment's end: the companion of the full segment moves to the buckets
+/// segment's end: the record lines of the full segment move to the buckets
 /// once, every event is in its record's history, and the store checks clean.
 #[test]
 fn group_commits_across_a_segment_end_keep_the_record_index_whole() {
@@ -559,10 +716,7 @@ fn group_commits_across_a_segment_end_keep_the_record_index_whole() {
         .collect();
     seqs.sort_unstable();
     assert_eq!(seqs, (1021..=1060).collect::<Vec<u64>>());
-    assert!(!env.path().join("events/log/00000000.records").exists());
-    let companion =
-        std::fs::read_to_string(env.path().join("events/log/00000001.records")).unwrap();
-    assert_eq!(companion.lines().count(), 36, "{companion}");
+    assert_eq!(bucket_lines(&env), 1024);
     ok(env.store_check(false));
 }
 

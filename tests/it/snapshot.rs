@@ -231,7 +231,7 @@ fn a_snapshot_of_another_format_is_refused() {
     env.run(&["store", "snapshot", "restore", "old", "--yes"])
         .refused(1, 10001)
         .mentions("json 9")
-        .mentions("json 12");
+        .mentions("json 13");
     assert_eq!(env.snapshot(), files, "a refused restore changes nothing");
     assert!(state(&env)["profiles"].to_string().contains(&other));
 }

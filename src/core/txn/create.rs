@@ -82,6 +82,7 @@ pub fn create(store: &Store, ctx: &Ctx, body: &Value) -> Result<String> {
         },
         parameters,
         steps: Vec::new(),
+        last_event: 0,
     };
     let mut tx = store.begin_by(&ctx.actor, &ctx.now);
     tx.enqueue(&QueueItem::txn(&transaction_id));

@@ -3,30 +3,33 @@
 //! - `events/log/NNNNNNNN.jsonl`: the events, one line each, 1,024 to a
 //!   segment (segment `n` holds the sequences `n*1024+1 ..= (n+1)*1024`), so
 //!   that the event at any sequence is found by its file name and line;
-//! - `events/records/XX`: one line `RECORD_ID SEQUENCE` per event, in one
-//!   of 256 buckets by the record id's hash, for a record's history: the
-//!   events of every segment but the last;
-//! - `events/log/NNNNNNNN.records`: the same lines for the last segment's
-//!   events, until the commit that starts the next segment moves them to
-//!   the buckets and removes the file. A commit appends to the segment and
-//!   to its companion, two files it appended to before, where a line to a
-//!   bucket touched one of 256 others (each create then waited for its
-//!   inode in the file system's journal: 1.25x the time of a create
-//!   without events, against 1.0x so);
+//! - `events/records/XX`: one line `RECORD_ID SEQUENCE` per event of every
+//!   segment but the last, in one of 256 buckets by the record id's hash,
+//!   for a record's history. The last segment's events are found by reading
+//!   that segment (at most 1,024 lines); the commit that starts the next
+//!   segment moves its record lines to the buckets. A commit appends to the
+//!   segment only: a line to a bucket (or to a companion file of the
+//!   segment, format 12) was one more file each create waited for in the
+//!   file system's journal (1.25x, then 1.09x, the time of a create without
+//!   events);
 //! - `events/head`: which segment holds the last event (`{"segment": n}`),
 //!   rewritten only by the commit that starts a segment: the last event
 //!   (its sequence and hash, which the next commit chains to) is the last
 //!   line of that segment, read from its end. (A head rewritten by every
 //!   commit cost each create a new file.)
 //!
-//! All three are written by the commit that makes the change, through its
+//! Each customer and transaction file a commit writes names the commit's
+//! last event (`last_event`): events cut from the log's end leave files
+//! naming sequences past it, which `store check` reports (a cut that takes
+//! whole segments leaves the buckets naming them too).
+//!
+//! All of it is written by the commit that makes the change, through its
 //! journal (appends and a put), so a crash leaves the change with its events
 //! or neither. `store check` verifies the chain; `--repair` never rewrites
 //! the log. The record buckets are derived from it: `store check` compares
 //! each with what the log says it holds ([`BucketSums`], 16 bytes a bucket
 //! whatever the log's length) and `--repair` rewrites those that differ from
-//! the log, unless the buckets name events past the log's end (events cut
-//! from it: that evidence is kept).
+//! the log, unless events were cut from it (that evidence is kept).
 
 use serde::{Deserialize, Serialize};
 
@@ -66,9 +69,33 @@ pub(crate) fn segment_rel(sequence: u64) -> String {
     segment_file(segment_of(sequence))
 }
 
-/// The record lines of segment `n`'s events while it is the last.
-fn segment_records(n: u64) -> String {
+/// The record lines of segment `n`'s events while it was the last, as
+/// format 12 kept them (removed by the upgrade to 13).
+pub(super) fn legacy_companion(n: u64) -> String {
     format!("{EVENTS_LOG}/{n:08}.records")
+}
+
+/// The sequences below this one are in full segments (the record
+/// buckets'), when `last` is the log's last event.
+pub(crate) fn open_from(last: u64) -> u64 {
+    segment_of(last.max(1)) * SEGMENT + 1
+}
+
+/// What the record index needs of an event line.
+#[derive(Deserialize)]
+struct Indexed<'a> {
+    sequence: u64,
+    #[serde(borrow)]
+    record_id: std::borrow::Cow<'a, str>,
+}
+
+/// The `(record id, sequence)` of each event line of `bytes` (a segment as
+/// read: a line that does not parse is passed over, `store check` names it).
+fn indexed_lines(bytes: &[u8]) -> impl Iterator<Item = (String, u64)> + '_ {
+    bytes
+        .split(|&b| b == b'\n')
+        .filter_map(|l| serde_json::from_slice::<Indexed>(l).ok())
+        .map(|i| (i.record_id.into_owned(), i.sequence))
 }
 
 /// The bucket file `b` of the record index.
@@ -81,11 +108,6 @@ fn bucket_file(b: u8) -> String {
 /// to at most 256 files and a history reads about 1/256 of the index.
 pub(crate) fn record_rel(record_id: &str) -> String {
     bucket_file(keys::bucket(record_id))
-}
-
-/// The record of a line `RECORD_ID SEQUENCE` of the index.
-fn record_of(line: &str) -> &str {
-    line.split_once(' ').map_or(line, |(r, _)| r)
 }
 
 impl JsonStore {
@@ -150,10 +172,11 @@ impl JsonStore {
     }
 
     /// The highest sequence the record buckets name: more than the log's
-    /// last event when events were cut from its end (`store check`).
+    /// last event when whole segments were cut from its end (`store
+    /// check`).
     pub(crate) fn indexed_last(&self) -> Result<u64> {
         let mut max = 0;
-        for rel in self.index_files()? {
+        for rel in (0..=255u8).map(bucket_file) {
             let Some(bytes) = self.read_bytes(&self.root.join(rel))? else {
                 continue;
             };
@@ -166,36 +189,42 @@ impl JsonStore {
         Ok(max)
     }
 
-    /// The files of the record index: the 256 buckets, then the last
-    /// segment's companion (see the module's notes).
-    fn index_files(&self) -> Result<Vec<String>> {
-        let (last, _) = self.events_head()?;
-        let mut out: Vec<String> = (0..=255u8).map(bucket_file).collect();
-        if last > 0 {
-            out.push(segment_records(segment_of(last)));
-        }
-        Ok(out)
-    }
-
-    /// The sequences of `record_id`'s events, oldest first.
+    /// The sequences of `record_id`'s events, oldest first: those of full
+    /// segments from its bucket, the last segment's from the segment (only
+    /// the lines that hold the id are parsed).
     pub(super) fn record_sequences(&self, record_id: &str) -> Result<Vec<u64>> {
         let (last, _) = self.events_head()?;
-        let mut text = String::new();
-        for rel in [record_rel(record_id)]
-            .into_iter()
-            .chain((last > 0).then(|| segment_records(segment_of(last))))
-        {
-            if let Some(bytes) = self.read_bytes(&self.root.join(rel))? {
-                text.push_str(&String::from_utf8_lossy(&bytes));
+        if last == 0 {
+            return Ok(Vec::new());
+        }
+        let open = open_from(last);
+        let mut out = Vec::new();
+        if let Some(bytes) = self.read_bytes(&self.root.join(record_rel(record_id)))? {
+            out.extend(
+                String::from_utf8_lossy(&bytes)
+                    .split_terminator('\n')
+                    .filter_map(|l| l.split_once(' '))
+                    .filter(|(r, _)| *r == record_id)
+                    .filter_map(|(_, s)| s.parse::<u64>().ok())
+                    .filter(|s| *s < open),
+            );
+        }
+        let seg = self
+            .read_bytes(&self.root.join(segment_rel(last)))?
+            .unwrap_or_default();
+        let needle = format!("\"{record_id}\"");
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        for line in seg.split(|&b| b == b'\n') {
+            if finder.find(line).is_none() {
+                continue;
+            }
+            if let Ok(i) = serde_json::from_slice::<Indexed>(line)
+                && i.record_id == record_id
+                && (open..=last).contains(&i.sequence)
+            {
+                out.push(i.sequence);
             }
         }
-        let mut out: Vec<u64> = text
-            .split_terminator('\n')
-            .filter_map(|l| l.split_once(' '))
-            .filter(|(r, _)| *r == record_id)
-            .filter_map(|(_, s)| s.parse().ok())
-            .filter(|s| *s <= last)
-            .collect();
         out.sort_unstable();
         out.dedup();
         Ok(out)
@@ -226,18 +255,14 @@ impl BucketSums {
 
 impl JsonStore {
     /// The record buckets whose lines are not those `want` says (from the
-    /// log), in order.
-    /// (A line of the last segment's companion counts in its record's
-    /// bucket.)
+    /// log's full segments), in order.
     pub(crate) fn record_buckets_off(&self, want: &BucketSums) -> Result<Vec<u8>> {
         let mut have = BucketSums::new();
-        for rel in self.index_files()? {
-            let Some(bytes) = self.read_bytes(&self.root.join(&rel))? else {
+        for b in 0..=255u8 {
+            let Some(bytes) = self.read_bytes(&self.root.join(bucket_file(b)))? else {
                 continue;
             };
-            let bucket = u8::from_str_radix(rel.rsplit('/').next().unwrap_or_default(), 16).ok();
             for line in String::from_utf8_lossy(&bytes).split_terminator('\n') {
-                let b = bucket.unwrap_or_else(|| keys::bucket(record_of(line)));
                 match line.split_once(' ').map(|(r, s)| (r, s.parse::<u64>())) {
                     Some((r, Ok(seq))) => have.add_to(b, r, seq),
                     // A line that names no event: never what the log says.
@@ -250,26 +275,19 @@ impl JsonStore {
             .collect())
     }
 
-    /// Rewrite the record index from the log's events `1..=last` (each file
-    /// whole and atomically).
-    /// All of them, and the last segment's companion: a store of an earlier
-    /// payctl kept the last segment's lines in the buckets, so that a
-    /// bucket not rebuilt could name what the companion names.
+    /// Rewrite the record index from the log's full segments, `last` being
+    /// its last event (each bucket whole and atomically).
     pub(crate) fn rebuild_record_index(&self, last: u64) -> Result<()> {
         const CHUNK: u64 = 1024;
-        let open = segment_of(last.max(1));
+        let open = open_from(last);
         let mut lines: BTreeMap<u8, String> = (0..=255u8).map(|b| (b, String::new())).collect();
-        let mut companion = String::new();
         let mut seq = 1;
-        while seq <= last {
-            let to = (seq + CHUNK - 1).min(last);
+        while seq < open {
+            let to = (seq + CHUNK - 1).min(open - 1);
             for line in self.event_lines(seq, to)? {
                 let Ok(e) = event::parse(&line) else { continue };
-                let text = format!("{} {}\n", e.record_id, e.sequence);
-                if segment_of(e.sequence) == open {
-                    companion.push_str(&text);
-                } else if let Some(t) = lines.get_mut(&keys::bucket(&e.record_id)) {
-                    t.push_str(&text);
+                if let Some(t) = lines.get_mut(&keys::bucket(&e.record_id)) {
+                    t.push_str(&format!("{} {}\n", e.record_id, e.sequence));
                 }
             }
             seq = to + 1;
@@ -279,19 +297,58 @@ impl JsonStore {
         for (b, text) in lines {
             atomic::write_file(&self.root.join(bucket_file(b)), text.as_bytes())?;
         }
-        atomic::sync_dir(&dir)?;
-        if last > 0 {
-            atomic::write_file(&self.root.join(segment_records(open)), companion.as_bytes())?;
-            atomic::sync_dir(&self.root.join(EVENTS_LOG))?;
+        atomic::sync_dir(&dir)
+    }
+}
+
+impl JsonStore {
+    /// The operations that bring the record index of a store of format 10
+    /// to 12 to 13's: the buckets without the last segment's lines (format
+    /// 10 and 11 kept them there), no companion (format 12's).
+    pub(super) fn record_index_upgrade_ops(&self) -> Result<Vec<Op>> {
+        let (last, _) = self.events_head()?;
+        let open = open_from(last);
+        let mut ops = Vec::new();
+        for b in 0..=255u8 {
+            let rel = bucket_file(b);
+            let Some(bytes) = self.read_bytes(&self.root.join(&rel))? else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let kept: String = text
+                .split_inclusive('\n')
+                .filter(|l| {
+                    l.trim_end()
+                        .rsplit(' ')
+                        .next()
+                        .and_then(|s| s.parse::<u64>().ok())
+                        .is_none_or(|s| s < open)
+                })
+                .collect();
+            if kept.len() != text.len() {
+                ops.push(Op::Put {
+                    path: rel,
+                    data: kept,
+                });
+            }
         }
-        Ok(())
+        if last > 0 {
+            for n in segment_of(last).saturating_sub(1)..=segment_of(last) {
+                let rel = legacy_companion(n);
+                if safefs::exists(&self.root.join(&rel))? {
+                    ops.push(Op::Delete { path: rel });
+                }
+            }
+        }
+        Ok(ops)
     }
 }
 
 impl JsonTx<'_> {
     /// Seal the transaction's events after the store's last one: their
-    /// lines and their record index lines join the journal (and the head,
-    /// when they start a segment).
+    /// lines join the journal (with the record index lines of the segments
+    /// they fill, and the head when they start one), and every customer and
+    /// transaction file the commit writes names its last event.
     pub(super) fn stage_events(&mut self) -> Result<()> {
         if self.events.is_empty() {
             return Ok(());
@@ -308,51 +365,63 @@ impl JsonTx<'_> {
         }
         self.index_records(first, seq, records)?;
         self.point_head(first, seq);
+        self.witness(seq);
         Ok(())
     }
 
-    /// The record index lines of the events `first+1..=last` (`records`):
-    /// those of the last segment to its companion; when they start a
-    /// segment, the companion of the one they leave moves to the buckets
-    /// (see the module's notes), with their own lines of earlier segments.
+    /// Every customer and transaction file of the commit names `last`, its
+    /// last event (see the module's notes). A record serialized already (an
+    /// import's) gets the field spliced before its closing brace.
+    fn witness(&mut self, last: u64) {
+        for (id, c) in self.customers.iter_mut() {
+            c.last_event = last;
+            if let Some(json) = self.serialized.get_mut(id) {
+                splice_last_event(json, last);
+            }
+        }
+        for t in self.txns.values_mut() {
+            t.last_event = last;
+        }
+    }
+
+    /// The record index lines of the events `first+1..=last` (`records`)
+    /// that are in full segments: when these events start a segment, the
+    /// lines of the one they leave (read from it) and their own of earlier
+    /// segments go to the buckets. The last segment's are its own lines.
     pub(super) fn index_records(
         &mut self,
         first: u64,
         last: u64,
         records: Vec<(String, u64)>,
     ) -> Result<()> {
-        if last == first {
+        let open = segment_of(last.max(1));
+        if last == first || (first > 0 && segment_of(first) == open) {
             return Ok(());
         }
-        let open = segment_of(last);
         let mut fold: BTreeMap<u8, String> = BTreeMap::new();
-        if first > 0 && segment_of(first) != open {
-            let left = segment_records(segment_of(first));
-            if let Some(bytes) = self.store.read_bytes(&self.store.root.join(&left))? {
-                for line in String::from_utf8_lossy(&bytes).split_terminator('\n') {
-                    let text = fold.entry(keys::bucket(record_of(line))).or_default();
-                    text.push_str(line);
-                    text.push('\n');
+        let mut add = |record_id: &str, seq: u64| {
+            let text = fold.entry(keys::bucket(record_id)).or_default();
+            text.push_str(record_id);
+            text.push(' ');
+            text.push_str(&seq.to_string());
+            text.push('\n');
+        };
+        if first > 0 {
+            let left = self.store.root.join(segment_rel(first));
+            let bytes = self.store.read_bytes(&left)?.unwrap_or_default();
+            for (record_id, seq) in indexed_lines(&bytes) {
+                if seq <= first && segment_of(seq) == segment_of(first) {
+                    add(&record_id, seq);
                 }
             }
-            self.ops.push(Some(Op::Delete { path: left }));
         }
-        let mut companion = String::new();
-        for (record_id, seq) in records {
-            let line = format!("{record_id} {seq}\n");
-            if segment_of(seq) == open {
-                companion.push_str(&line);
-            } else {
-                fold.entry(keys::bucket(&record_id))
-                    .or_default()
-                    .push_str(&line);
+        for (record_id, seq) in &records {
+            if segment_of(*seq) != open {
+                add(record_id, *seq);
             }
         }
         for (b, text) in fold {
             self.append(&bucket_file(b), &text)?;
-        }
-        if !companion.is_empty() {
-            self.append(&segment_records(open), &companion)?;
         }
         Ok(())
     }
@@ -369,5 +438,18 @@ impl JsonTx<'_> {
                 serde_json::to_vec(&head).expect("a head serializes"),
             );
         }
+    }
+}
+
+/// `json`, a record serialized as one object, with `"last_event":last`
+/// (the field serde writes last) set.
+fn splice_last_event(json: &mut String, last: u64) {
+    if let Some(at) = json.find(",\"last_event\":") {
+        json.truncate(at);
+        json.push('}');
+    }
+    if json.ends_with('}') {
+        json.pop();
+        json.push_str(&format!(",\"last_event\":{last}}}"));
     }
 }

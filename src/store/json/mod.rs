@@ -84,10 +84,13 @@ pub use tx::JsonTx;
 /// interrupted, and would ignore the rules);
 /// 12: the last segment's record lines in its companion
 /// ([`events`]; a payctl of format 11 would not find them: `history`
-/// would miss a record's latest events).
+/// would miss a record's latest events);
+/// 13: the last segment's events read from the segment, no companion, and
+/// each record file naming its commit's last event ([`events`]; a payctl of
+/// format 12 would look for the companion and miss those events).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 12;
+pub const FORMAT_VERSION: u32 = 13;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;

@@ -395,6 +395,9 @@ impl JsonStore {
             let ordered = self.ordered_txn_summaries(self.readable_txn_summaries()?)?;
             ops.extend(self.txn_index_ops(&ordered)?);
         }
+        if (10..13).contains(&version) {
+            ops.extend(self.record_index_upgrade_ops()?);
+        }
         let meta = Meta {
             format_version: FORMAT_VERSION,
             rebuilding: false,

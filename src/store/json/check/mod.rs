@@ -175,6 +175,8 @@ impl Store {
             unread_packed: Default::default(),
         };
         let mut scan = self.scan(f, &sh, progress)?;
+        let named = std::mem::take(&mut scan.last_event);
+        report.events_named = Some((named.0, named.1));
         let unread = sh.unread_packed.into_inner();
         if unread > UNREAD_PACKED_SHOWN {
             f.push(Finding {

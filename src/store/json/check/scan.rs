@@ -49,6 +49,21 @@ struct Part {
     placed: Vec<Placed>,
     /// The packs found (`packs/<n>.jsonl`) with their size.
     packs: Vec<(u64, u64)>,
+    /// The highest `last_event` a record file names, and the file.
+    last_event: Named,
+}
+
+/// The highest event sequence the record files name (see
+/// `json::events`), and one file that names it.
+#[derive(Default, Clone)]
+pub(crate) struct Named(pub(crate) u64, pub(crate) String);
+
+impl Named {
+    fn see(&mut self, seq: u64, rel: impl FnOnce() -> String) {
+        if seq > self.0 {
+            *self = Named(seq, rel());
+        }
+    }
 }
 
 impl Part {
@@ -84,6 +99,8 @@ pub(super) struct Scan {
     pub(super) remove: Vec<PathBuf>,
     /// Files and directories whose mode is not 0600 / 0700: (path, mode).
     pub(super) modes: Vec<(PathBuf, u32)>,
+    /// The highest event sequence a record file names.
+    pub(super) last_event: Named,
 }
 
 /// What every scanning thread reads.
@@ -375,6 +392,7 @@ fn read_file(sh: &Shared, p: PathBuf, at: Option<(&safefs::Dir, &OsStr)>, part: 
             part,
         ) {
             txn_invariants(&t, sh.catalog, &mut part.invariants);
+            part.last_event.see(t.last_event, || r.clone());
             if is_open(&t) {
                 part.pending
                     .push(format!("trn.{}", t.transaction.transaction_id));
@@ -421,6 +439,8 @@ fn record_of<T: serde::de::DeserializeOwned>(
 
 /// Check one customer record on its own and keep its digest.
 fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
+    part.last_event
+        .see(c.last_event, || Store::customer_rel(c.id()));
     customer_invariants(c, sh.catalog, &mut part.invariants);
     let s = ProfileSummary::of(&c.profile);
     if let Some(positions) = sh.positions
@@ -592,6 +612,7 @@ impl Store {
             unreadable: Vec::new(),
             remove: Vec::new(),
             modes: Vec::new(),
+            last_event: Named::default(),
         };
         let mut invariants = Vec::new();
         // Each part's own, sorted (see `pack_coverage`): merged into one
@@ -610,6 +631,7 @@ impl Store {
             scan.unreadable.extend(p.unreadable);
             scan.remove.extend(p.remove);
             scan.modes.extend(p.modes);
+            scan.last_event.see(p.last_event.0, || p.last_event.1);
             scan.customers.push_chunk(p.customers, p.odd);
             scan.txns.push_chunk(p.txns);
             scan.attached.extend(p.attached);
