@@ -41,22 +41,29 @@ pub struct MemoryStore {
     turn: Option<Turn>,
 }
 
+/// The records of a store: what a snapshot keeps and a restore puts back.
+#[derive(Clone, Default)]
+pub(super) struct Records {
+    pub(super) customers: HashMap<String, Customer>,
+    /// Customer ids in creation order.
+    pub(super) profile_order: Vec<String>,
+    /// customer_key → holder.
+    pub(super) keys: HashMap<String, String>,
+    pub(super) txns: HashMap<String, TxnFile>,
+    /// Transaction ids in creation order.
+    pub(super) txn_order: Vec<String>,
+    /// `(program id, customer id)` in the order the records were created.
+    pub(super) attachments: Vec<(String, String)>,
+    /// Pending items by file name (their order is the queue's).
+    pub(super) queue: BTreeMap<String, QueueItem>,
+    pub(super) idempotency: HashMap<String, idempotency::Record>,
+}
+
 #[derive(Clone)]
 struct Data {
     catalog: Catalog,
-    customers: HashMap<String, Customer>,
-    /// Customer ids in creation order.
-    profile_order: Vec<String>,
-    /// customer_key → holder.
-    keys: HashMap<String, String>,
-    txns: HashMap<String, TxnFile>,
-    /// Transaction ids in creation order.
-    txn_order: Vec<String>,
-    /// `(program id, customer id)` in the order the records were created.
-    attachments: Vec<(String, String)>,
-    /// Pending items by file name (their order is the queue's).
-    queue: BTreeMap<String, QueueItem>,
-    idempotency: HashMap<String, idempotency::Record>,
+    /// What a snapshot copies (see `sim`).
+    records: Records,
     /// API keys by hash, and their creation order.
     api_keys: HashMap<String, ApiKey>,
     api_key_order: Vec<String>,
@@ -74,14 +81,7 @@ impl MemoryStore {
         MemoryStore {
             data: Arc::new(Mutex::new(Data {
                 catalog,
-                customers: HashMap::new(),
-                profile_order: Vec::new(),
-                keys: HashMap::new(),
-                txns: HashMap::new(),
-                txn_order: Vec::new(),
-                attachments: Vec::new(),
-                queue: BTreeMap::new(),
-                idempotency: HashMap::new(),
+                records: Records::default(),
                 api_keys: HashMap::new(),
                 api_key_order: Vec::new(),
                 events: Vec::new(),
@@ -143,20 +143,20 @@ impl Storage for MemoryStore {
     }
 
     fn customer(&self, cid: &str) -> Result<Option<Customer>> {
-        Ok(self.data().customers.get(cid).cloned())
+        Ok(self.data().records.customers.get(cid).cloned())
     }
 
     fn txn(&self, tid: &str) -> Result<Option<TxnFile>> {
-        Ok(self.data().txns.get(tid).cloned())
+        Ok(self.data().records.txns.get(tid).cloned())
     }
 
     fn key_owner(&self, key: &str) -> Result<Option<String>> {
-        Ok(self.data().keys.get(key).cloned())
+        Ok(self.data().records.keys.get(key).cloned())
     }
 
     fn profile_page(&self, filter: Option<(Field, &str)>, w: &Window) -> Result<IdPage> {
         let d = self.data();
-        let order = &d.profile_order;
+        let order = &d.records.profile_order;
         let Some((field, value)) = filter else {
             return IdPage::cut(
                 order.len(),
@@ -166,7 +166,7 @@ impl Storage for MemoryStore {
             );
         };
         let ids = order.iter().filter(|id| {
-            d.customers.get(*id).is_some_and(|c| {
+            d.records.customers.get(*id).is_some_and(|c| {
                 field
                     .values(&ProfileSummary::of(&c.profile))
                     .iter()
@@ -179,6 +179,7 @@ impl Storage for MemoryStore {
     fn program_customers(&self, program_id: &str) -> Result<Vec<String>> {
         Ok(self
             .data()
+            .records
             .attachments
             .iter()
             .filter(|(p, _)| p == program_id)
@@ -189,9 +190,10 @@ impl Storage for MemoryStore {
     fn txn_page(&self, q: &TxnQuery, w: &Window) -> Result<IdPage> {
         let d = self.data();
         let ids = d
+            .records
             .txn_order
             .iter()
-            .filter_map(|id| d.txns.get(id))
+            .filter_map(|id| d.records.txns.get(id))
             .map(TxnSummary::of)
             .filter(|s| q.matches(s))
             .map(|s| s.id);
@@ -199,16 +201,17 @@ impl Storage for MemoryStore {
     }
 
     fn queue(&self) -> Result<Vec<QueueItem>> {
-        Ok(self.data().queue.values().cloned().collect())
+        Ok(self.data().records.queue.values().cloned().collect())
     }
 
     fn is_queued(&self, item: &QueueItem) -> bool {
-        self.data().queue.contains_key(&item.file_name())
+        self.data().records.queue.contains_key(&item.file_name())
     }
 
     fn idempotency_record(&self, key: &str, now: i64) -> Result<Option<idempotency::Record>> {
         Ok(self
             .data()
+            .records
             .idempotency
             .get(key)
             .filter(|r| !r.expired(now))
@@ -218,6 +221,7 @@ impl Storage for MemoryStore {
     fn idempotency_records(&self, now: i64) -> Result<Vec<idempotency::Record>> {
         let mut out: Vec<_> = self
             .data()
+            .records
             .idempotency
             .values()
             .filter(|r| !r.expired(now))
@@ -259,14 +263,16 @@ impl Storage for MemoryStore {
         let mut d = self.data();
         let mut report = Report::default();
         let customers: Vec<Customer> = d
+            .records
             .profile_order
             .iter()
-            .filter_map(|id| d.customers.get(id).cloned())
+            .filter_map(|id| d.records.customers.get(id).cloned())
             .collect();
         let txns: Vec<TxnFile> = d
+            .records
             .txn_order
             .iter()
-            .filter_map(|id| d.txns.get(id).cloned())
+            .filter_map(|id| d.records.txns.get(id).cloned())
             .collect();
         report.customers = customers.len();
         report.transactions = txns.len();
@@ -274,15 +280,15 @@ impl Storage for MemoryStore {
         super::report::invariants(&customers, &txns, Some(&d.catalog), f);
         let want = derived(&customers, &txns);
         let mut off = Vec::new();
-        if want.keys != d.keys {
+        if want.keys != d.records.keys {
             off.push("keys");
         }
         if want.attachments.iter().collect::<HashSet<_>>()
-            != d.attachments.iter().collect::<HashSet<_>>()
+            != d.records.attachments.iter().collect::<HashSet<_>>()
         {
             off.push("attachments");
         }
-        let queued: HashSet<String> = d.queue.values().map(QueueItem::key).collect();
+        let queued: HashSet<String> = d.records.queue.values().map(QueueItem::key).collect();
         if want.pending.iter().any(|k| !queued.contains(k)) {
             off.push("queue");
         }
@@ -294,21 +300,21 @@ impl Storage for MemoryStore {
             });
             if repair {
                 match what {
-                    "keys" => d.keys = want.keys.clone(),
-                    "attachments" => d.attachments = want.attachments.clone(),
+                    "keys" => d.records.keys = want.keys.clone(),
+                    "attachments" => d.records.attachments = want.attachments.clone(),
                     _ => {
                         for c in &customers {
                             for a in &c.attachments {
                                 if a.customer_profile_program_status_id == attachment::PENDING {
                                     let q = QueueItem::attach(c.id(), &a.program_id);
-                                    d.queue.entry(q.file_name()).or_insert(q);
+                                    d.records.queue.entry(q.file_name()).or_insert(q);
                                 }
                             }
                         }
                         for t in &txns {
                             if is_open(t) {
                                 let q = QueueItem::txn(&t.transaction.transaction_id);
-                                d.queue.entry(q.file_name()).or_insert(q);
+                                d.records.queue.entry(q.file_name()).or_insert(q);
                             }
                         }
                     }
@@ -411,7 +417,7 @@ impl ApplyPending for MemoryStore {
             }
         }
         w.check_unique(
-            |key| d.keys.get(key).cloned(),
+            |key| d.records.keys.get(key).cloned(),
             |name| {
                 let held = d.api_keys.values().find(|k| k.name == name);
                 held.map(|k| k.hash.clone())
@@ -419,18 +425,22 @@ impl ApplyPending for MemoryStore {
         )?;
         for c in &w.customers {
             let id = c.id().to_string();
-            let before = d.customers.insert(id.clone(), c.clone());
+            let before = d.records.customers.insert(id.clone(), c.clone());
             match &before {
-                None => d.profile_order.push(id.clone()),
+                None => d.records.profile_order.push(id.clone()),
                 Some(b) if b.profile.customer_key != c.profile.customer_key => {
-                    d.keys.remove(&b.profile.customer_key);
+                    d.records.keys.remove(&b.profile.customer_key);
                 }
                 Some(_) => {}
             }
-            d.keys.insert(c.profile.customer_key.clone(), id.clone());
+            d.records
+                .keys
+                .insert(c.profile.customer_key.clone(), id.clone());
             // New profile-program records, oldest first.
             for a in super::storage::added_attachments(before.as_ref(), c) {
-                d.attachments.push((a.program_id.clone(), id.clone()));
+                d.records
+                    .attachments
+                    .push((a.program_id.clone(), id.clone()));
             }
         }
         for t in &w.txns {
@@ -439,8 +449,8 @@ impl ApplyPending for MemoryStore {
             if size >= atomic::RECORD_BYTES {
                 return Err(too_large(&format!("transaction {id}"), size));
             }
-            if d.txns.insert(id.clone(), t.clone()).is_none() {
-                d.txn_order.push(id);
+            if d.records.txns.insert(id.clone(), t.clone()).is_none() {
+                d.records.txn_order.push(id);
             }
         }
         for line in &w.sealed {
@@ -456,13 +466,14 @@ impl ApplyPending for MemoryStore {
             d.events_hash = hash;
         }
         for q in &w.enqueued {
-            d.queue.insert(q.file_name(), q.clone());
+            d.records.queue.insert(q.file_name(), q.clone());
         }
         for q in &w.dequeued {
-            d.queue.remove(&q.file_name());
+            d.records.queue.remove(&q.file_name());
         }
         for r in &w.idempotency {
-            d.idempotency
+            d.records
+                .idempotency
                 .entry(r.key.clone())
                 .or_insert_with(|| r.clone());
         }
@@ -485,8 +496,8 @@ impl ApplyPending for MemoryStore {
         }
         d.hooks.apply(&w.hooks);
         if let Some((a, result)) = armed {
-            d.idempotency.retain(|_, r| !r.expired(a.now));
-            d.idempotency.insert(
+            d.records.idempotency.retain(|_, r| !r.expired(a.now));
+            d.records.idempotency.insert(
                 a.key.clone(),
                 idempotency::Record {
                     key: a.key,

@@ -4,14 +4,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Data, MemoryStore};
+use super::{MemoryStore, Records};
 use crate::error::Result;
-use crate::model::Customer;
 use crate::model::sim_rule::{Reset, Rule, Snapshot};
-use crate::model::txn::TxnFile;
-use crate::store::idempotency;
 use crate::store::sim::SimStorage;
-use crate::store::types::QueueItem;
 
 /// What a snapshot of this backend says it is.
 pub const STORE_VERSION: &str = "memory 1";
@@ -22,49 +18,7 @@ pub(super) struct SimData {
     rules: Vec<Rule>,
     polls: HashMap<String, u64>,
     /// By name.
-    snapshots: BTreeMap<String, (Snapshot, Records)>,
-}
-
-/// The records of a store, as a snapshot keeps them.
-#[derive(Clone, Default)]
-struct Records {
-    customers: HashMap<String, Customer>,
-    profile_order: Vec<String>,
-    keys: HashMap<String, String>,
-    txns: HashMap<String, TxnFile>,
-    txn_order: Vec<String>,
-    attachments: Vec<(String, String)>,
-    queue: BTreeMap<String, QueueItem>,
-    idempotency: HashMap<String, idempotency::Record>,
-    polls: HashMap<String, u64>,
-}
-
-impl Records {
-    fn of(d: &Data) -> Records {
-        Records {
-            customers: d.customers.clone(),
-            profile_order: d.profile_order.clone(),
-            keys: d.keys.clone(),
-            txns: d.txns.clone(),
-            txn_order: d.txn_order.clone(),
-            attachments: d.attachments.clone(),
-            queue: d.queue.clone(),
-            idempotency: d.idempotency.clone(),
-            polls: d.sim.polls.clone(),
-        }
-    }
-
-    fn put(self, d: &mut Data) {
-        d.customers = self.customers;
-        d.profile_order = self.profile_order;
-        d.keys = self.keys;
-        d.txns = self.txns;
-        d.txn_order = self.txn_order;
-        d.attachments = self.attachments;
-        d.queue = self.queue;
-        d.idempotency = self.idempotency;
-        d.sim.polls = self.polls;
-    }
+    snapshots: BTreeMap<String, (Snapshot, Records, HashMap<String, u64>)>,
 }
 
 impl SimStorage for MemoryStore {
@@ -101,7 +55,7 @@ impl SimStorage for MemoryStore {
             .sim
             .snapshots
             .values()
-            .map(|(s, _)| s.clone())
+            .map(|(s, ..)| s.clone())
             .collect();
         all.sort_by(|a, b| {
             (&a.created_datetime, &a.snapshot_name).cmp(&(&b.created_datetime, &b.snapshot_name))
@@ -114,24 +68,23 @@ impl SimStorage for MemoryStore {
         let snap = Snapshot {
             snapshot_name: name.to_string(),
             store_version: STORE_VERSION.to_string(),
-            customer_profiles: d.profile_order.len() as u64,
-            transactions: d.txn_order.len() as u64,
+            customer_profiles: d.records.profile_order.len() as u64,
+            transactions: d.records.txn_order.len() as u64,
             created_by: by.to_string(),
             created_datetime: now.to_string(),
         };
-        let records = Records::of(&d);
-        d.sim
-            .snapshots
-            .insert(name.to_string(), (snap.clone(), records));
+        let kept = (snap.clone(), d.records.clone(), d.sim.polls.clone());
+        d.sim.snapshots.insert(name.to_string(), kept);
         Ok(snap)
     }
 
     fn restore_snapshot(&self, name: &str) -> Result<Option<Snapshot>> {
         let mut d = self.data();
-        let Some((snap, records)) = d.sim.snapshots.get(name).cloned() else {
+        let Some((snap, records, polls)) = d.sim.snapshots.get(name).cloned() else {
             return Ok(None);
         };
-        records.put(&mut d);
+        d.records = records;
+        d.sim.polls = polls;
         Ok(Some(snap))
     }
 
@@ -142,10 +95,11 @@ impl SimStorage for MemoryStore {
     fn reset(&self) -> Result<Reset> {
         let mut d = self.data();
         let removed = Reset {
-            customer_profiles: d.profile_order.len() as u64,
-            transactions: d.txn_order.len() as u64,
+            customer_profiles: d.records.profile_order.len() as u64,
+            transactions: d.records.txn_order.len() as u64,
         };
-        Records::default().put(&mut d);
+        d.records = Records::default();
+        d.sim.polls.clear();
         Ok(removed)
     }
 }
