@@ -21,14 +21,14 @@ pub trait Fields {
 impl Global {
     /// `req` (its endpoint and path) with the body of `body` and `fields`,
     /// asked for with `form` on a terminal (see [`prompt::create_asking`]).
-    pub fn create(
-        &self,
+    pub fn create<'g>(
+        &'g self,
         req: Request,
         body: &BodyArg,
         fields: &impl Fields,
         idem: &IdempotencyArg,
         dry: &DryRunArg,
-        form: impl FnOnce() -> Result<Form>,
+        form: impl FnOnce() -> Result<Form<'g>>,
     ) -> Result<Response> {
         idem.check()?;
         let body = fields.over(body.read()?);

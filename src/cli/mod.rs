@@ -609,12 +609,12 @@ impl Global {
                 _ => break,
             }
         }
-        let facilitator = match &self.remote {
-            None => self.read()?.catalog()?.facilitator,
-            Some(_) => Facilitator {
-                min_age: 0,
-                max_age: 150,
-            },
+        // The age limits are checked by a dry run of the create through the
+        // table (see `prompt::profile_form`), the store's or the service's:
+        // here only the form of a date.
+        let facilitator = Facilitator {
+            min_age: 0,
+            max_age: 150,
         };
         Ok(Catalog {
             facilitator,

@@ -18,6 +18,7 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use serde_json::{Map, Value};
 
 use super::Global;
+use crate::api::endpoints::{Op, Request};
 use crate::catalog::dictionaries as dict;
 use crate::core::{address, instrument, profile};
 use crate::error::{ApiError, Error, ErrorKind, Result};
@@ -215,12 +216,12 @@ pub struct Field {
 }
 
 /// The messages of the errors of field `path` in a body.
-pub type Check = Box<dyn Fn(&Value, &str) -> Vec<String>>;
+pub type Check<'a> = Box<dyn Fn(&Value, &str) -> Vec<String> + 'a>;
 
 /// The required fields of a create, and how an answer is checked.
-pub struct Form {
+pub struct Form<'a> {
     pub fields: Vec<Field>,
-    pub check: Check,
+    pub check: Check<'a>,
 }
 
 fn get<'v>(body: &'v Value, path: &str) -> Option<&'v Value> {
@@ -276,7 +277,7 @@ fn unreadable(path: &str, e: dialoguer::Error) -> Error {
     Error::usage(format!("{path}: no answer could be read ({e})"))
 }
 
-impl Form {
+impl Form<'_> {
     /// Ask for every field of the form the body lacks; remember which.
     fn ask_missing(
         &self,
@@ -409,10 +410,10 @@ impl Form {
 /// Run `create` with `body`; on a terminal, first ask for the required fields
 /// the body lacks (the [`Form`] is built only then), and when the create
 /// refuses only fields asked in this run, show why and ask them again.
-pub fn create_asking<T>(
-    g: &Global,
+pub fn create_asking<'g, T>(
+    g: &'g Global,
     mut body: Value,
-    form: impl FnOnce() -> Result<Form>,
+    form: impl FnOnce() -> Result<Form<'g>>,
     mut create: impl FnMut(&Value) -> Result<T>,
 ) -> Result<T> {
     if !g.ui.interactive() || !body.is_object() {
@@ -451,10 +452,13 @@ fn only_field(e: Error, path: &str) -> Vec<String> {
 }
 
 /// `profile create`: the required fields (spec 2.1), each answer checked by
-/// core::profile's own validation.
-pub fn profile_form(g: &Global) -> Result<Form> {
+/// core::profile's own validation; the date of birth, whose limits are the
+/// Facilitator's, by a dry run of the create through the endpoint table
+/// (the store's or the service's limits, whichever `g` speaks to).
+pub fn profile_form(g: &Global) -> Result<Form<'_>> {
     let fac = g.prompt_catalog()?.facilitator;
     let ctx = g.ctx();
+    let local = checked_by(move |body| profile::validate_create(body, &ctx, &fac).map(drop));
     let fields = fields(profile::REQUIRED, |name| match name {
         "customer_type_id" => ("customer type".into(), Ask::Dict(Dict::CustomerType)),
         "customer_key" => (format!("customer_key ({})", profile::KEY_RULE), Ask::Text),
@@ -469,13 +473,27 @@ pub fn profile_form(g: &Global) -> Result<Form> {
     });
     Ok(Form {
         fields,
-        check: checked_by(move |body| profile::validate_create(body, &ctx, &fac).map(drop)),
+        check: Box::new(move |body, path| {
+            let errors = local(body, path);
+            if !errors.is_empty() || path != "customer_profile_individual.date_of_birth" {
+                return errors;
+            }
+            let dry = Request::new(Op::ProfileCreate)
+                .body(body.clone())
+                .dry_run(true);
+            match g.call(dry) {
+                Ok(_) => Vec::new(),
+                // (Another field's error, or a service that cannot be
+                // reached: the create itself answers it.)
+                Err(e) => only_field(e, path),
+            }
+        }),
     })
 }
 
 /// `address create`: the required fields of core::address, checked by its
 /// own field rules.
-pub fn address_form() -> Form {
+pub fn address_form() -> Form<'static> {
     let fields = fields(address::REQUIRED, |name| match name {
         "address_type_id" => ("address type".into(), Ask::Dict(Dict::AddressType)),
         "is_default" => ("the profile's default address?".into(), Ask::Bool),
@@ -502,7 +520,7 @@ pub fn address_form() -> Form {
 /// `instrument create`: the required fields (spec 2.3), each answer checked
 /// by core::instrument's own validation (the create then checks whether the
 /// customer is Attached to the program chosen).
-pub fn instrument_form(g: &Global) -> Result<Form> {
+pub fn instrument_form(g: &Global) -> Result<Form<'static>> {
     let catalog = g.prompt_catalog()?;
     let programs: Vec<(Value, String)> = catalog
         .programs
@@ -563,7 +581,7 @@ fn fields(required: &[&'static str], mut how: impl FnMut(&str) -> (String, Ask))
 
 /// Answers checked by the create's own validation of the whole body; only
 /// the errors of the field asked count.
-fn checked_by(validate: impl Fn(&Value) -> Result<()> + 'static) -> Check {
+fn checked_by(validate: impl Fn(&Value) -> Result<()> + 'static) -> Check<'static> {
     Box::new(move |body, path| match validate(body) {
         Ok(()) => Vec::new(),
         Err(e) => only_field(e, path),

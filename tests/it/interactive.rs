@@ -354,6 +354,44 @@ fn remote_prompts_ask_the_service() {
     assert!(!local.path().exists(), "no local store was created");
 }
 
+/// The date of birth is checked on the spot against the Facilitator's age
+/// limits of the store the command speaks to: the service's, remotely
+/// (a dry run of the create through the endpoint table).
+#[test]
+#[ignore = "needs tmux"]
+fn a_remote_date_of_birth_is_checked_against_the_services_age_limits() {
+    if !have_tmux() {
+        return;
+    }
+    let served = Env::new();
+    served.run(&["init"]);
+    let server = common::serve::Server::start(&served, &["--quiet"]);
+    let local = Env::new();
+    let p = Pane::payctl(
+        &local,
+        200,
+        &format!("PAYCTL_BASE_URL={}", server.base),
+        "profile create -o json --customer-type-id Individual --customer-key cust-tty-age \
+         --first-name Ada --last-name Byron --email ada@example.com",
+    );
+    p.wait_for("date of birth");
+    p.line("2020-01-01");
+    // On the spot: before the next field is asked (not by the create at
+    // the end).
+    let s = p.wait_for("age must be");
+    assert!(s.contains("18") && !s.contains("mobile phone"), "{s}");
+    p.line("1990-12-10");
+    p.wait_for("mobile phone");
+    p.line("+15551234567");
+    assert_eq!(p.exit_code(), 0, "{}", p.screen());
+    let got = profile_by_key(&served, "cust-tty-age");
+    assert_eq!(
+        got["customer_profile_individual"]["date_of_birth"],
+        "1990-12-10"
+    );
+    assert!(!local.path().exists(), "no local store was created");
+}
+
 #[test]
 #[ignore = "needs tmux"]
 fn address_delete_asks_for_confirmation() {
