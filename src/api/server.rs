@@ -490,11 +490,18 @@ async fn prepare(
     app: &Arc<App>,
     req: axum::extract::Request,
 ) -> std::result::Result<Prepared, axum::response::Response> {
-    // Read before the store is (see `cache`): once for the key and the answer.
-    let stamps = app
-        .cfg
-        .store
-        .keys_stamp(req.headers().contains_key(header::AUTHORIZATION));
+    // Read before the store is (see `cache`): once for the key and the
+    // answer; not for the probes, which must not wait for the store.
+    let probe = (req.method() == axum::http::Method::GET
+        || req.method() == axum::http::Method::HEAD)
+        && super::auth::OPEN_PATHS.contains(&req.uri().path());
+    let stamps = match probe {
+        true => None,
+        false => {
+            let keys = req.headers().contains_key(header::AUTHORIZATION);
+            app.cfg.store.stamps(keys).await
+        }
+    };
     let fail = |e: Error| error_reply(&e);
     sent_once(req.headers()).map_err(fail)?;
     let caller = app

@@ -128,6 +128,16 @@ impl Store {
         idempotency::place(std::path::Path::new(&self.describe()), key)
     }
 
+    /// The number a database's writers of customers and API keys change in
+    /// the transaction of their change (see [`PgStore::stamp`]), read now;
+    /// `None` for a backend without one.
+    pub fn change_stamp(&self) -> Result<Option<i64>> {
+        match self {
+            Store::Pg(s) => s.stamp().map(Some),
+            _ => Ok(None),
+        }
+    }
+
     /// How many customers have been created in the store, when every new
     /// customer changes that count and reading it is cheap (the JSON
     /// directory: the records of `index/profiles.ids`); `None` elsewhere.

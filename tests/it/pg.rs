@@ -694,7 +694,7 @@ fn a_version_1_database_gets_the_filter_indexes_in_place() {
     assert_eq!(o.code, 0, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], cid.as_str());
     let v = schema_version(&mut c);
-    assert_eq!(v, "7");
+    assert_eq!(v, "8");
     let n: i64 = c
         .query_one(
             "SELECT count(*) FROM pg_indexes WHERE tablename = 'payctl_customers' \
@@ -789,7 +789,7 @@ fn a_version_2_database_gets_the_txn_filter_indexes_in_place() {
     .unwrap();
     assert_eq!(txn_pages(&env, &["--status", "10"], "2"), all);
     let v = schema_version(&mut c);
-    assert_eq!(v, "7");
+    assert_eq!(v, "8");
     let n: i64 = c
         .query_one(
             "SELECT count(*) FROM pg_indexes WHERE tablename = 'payctl_transactions' \
@@ -948,7 +948,7 @@ fn the_kept_count_of_customers_is_right_upgraded_and_repaired() {
     .unwrap();
     assert_eq!(total(&env), 28, "counted once at the upgrade");
     let v = schema_version(&mut c);
-    assert_eq!(v, "7");
+    assert_eq!(v, "8");
     env.create_profile("count-after");
     assert_eq!(total(&env), 29);
     // A count that disagrees: found, and repaired.

@@ -5,6 +5,15 @@
 use super::*;
 
 impl PgStore {
+    /// The stamp of the customers and the API keys (see
+    /// [`schema::STAMP`]): one indexed row, read on its own (a store opened
+    /// for reading; prepared once per pooled connection).
+    pub fn stamp(&self) -> Result<i64> {
+        self.row("SELECT n FROM payctl_stamp WHERE one = 1", &[], &[])?
+            .map(|r| r.get::<_, i64>(0))
+            .ok_or_else(|| self.corrupt("payctl_stamp has no row"))
+    }
+
     pub fn key_index(&self) -> Result<PgKeyIndex> {
         let owners = self.with(|c| {
             Ok(
