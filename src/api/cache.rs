@@ -12,8 +12,8 @@
 //! after the change. So a write acknowledged to anyone (a CLI `profile
 //! update` included) is seen by the very next request.
 //!
-//! On a database the stamp is a number that every transaction changing a
-//! customer or an API key bumps inside itself, whoever runs it (a trigger:
+//! On a database the stamps are numbers that every transaction changing a
+//! customer, or an API key, bumps inside itself, whoever runs it (triggers:
 //! see `store::pg::schema::STAMP`). A request waits for a read of it that
 //! *began* after the request arrived ([`DbStamp`]): every commit
 //! acknowledged before then is in that read. One read serves every request
@@ -101,6 +101,14 @@ pub enum Seen {
     Db(i64),
 }
 
+/// The stamps read for a request: the one its answer is kept under, and
+/// the one its API key is (with the stamp of a directory's key file).
+#[derive(Debug, Clone, Copy)]
+pub struct Stamps {
+    pub answers: Seen,
+    pub keys: (Seen, Option<Stamp>),
+}
+
 /// The answers kept (see the module doc).
 pub type Answers = Memo<Bytes, Seen>;
 
@@ -150,7 +158,7 @@ pub struct DbStamp {
     flight: Mutex<Flight>,
     /// The number of the last read done, and what it read (`None`: it
     /// failed, and nothing is kept or taken from the memos for its requests).
-    done: tokio::sync::watch::Sender<(u64, Option<i64>)>,
+    done: tokio::sync::watch::Sender<(u64, Option<(i64, i64)>)>,
 }
 
 #[derive(Debug, Default)]
@@ -172,8 +180,9 @@ impl Default for DbStamp {
 }
 
 impl DbStamp {
-    /// The stamp of `store`'s database, read after this call began.
-    pub async fn read(&self, store: &Local) -> Option<i64> {
+    /// The stamps of `store`'s database (its customers', its keys'), read
+    /// after this call began.
+    pub async fn read(&self, store: &Local) -> Option<(i64, i64)> {
         let mut done = self.done.subscribe();
         let want = {
             let mut f = self.flight.lock().unwrap_or_else(|e| e.into_inner());

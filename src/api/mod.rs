@@ -115,28 +115,34 @@ impl Local {
     /// [`cache`]), read now: a JSON directory's ([`Local::stamp`]), with
     /// that of the API keys' file for a request that carries a credential
     /// (`keys`: a key file edited by hand, an expiry, holds at the next
-    /// request that sends a key); a database's, which its keys move too
-    /// (see [`cache::DbStamp`]).
-    pub(crate) async fn stamps(
-        &self,
-        keys: bool,
-    ) -> Option<(cache::Seen, Option<crate::store::lock::Stamp>)> {
+    /// request that sends a key); a database's two, its customers' and its
+    /// keys' (see [`cache::DbStamp`]).
+    pub(crate) async fn stamps(&self, keys: bool) -> Option<cache::Stamps> {
         let kept = self.kept.as_ref()?;
         if self.database_url.is_some() {
-            let n = kept.db_stamp.read(self).await?;
-            return Some((cache::Seen::Db(n), None));
+            let (customers, keys) = kept.db_stamp.read(self).await?;
+            return Some(cache::Stamps {
+                answers: cache::Seen::Db(customers),
+                keys: (cache::Seen::Db(keys), None),
+            });
         }
         let stamp = cache::Seen::Dir(self.stamp()?);
-        if !keys {
-            return Some((stamp, None));
-        }
-        let keys = self.data_dir.join(crate::store::json::api_keys::KEYS_FILE);
-        Some((stamp, crate::store::lock::file_stamp(&keys)))
+        let file = match keys {
+            true => {
+                let keys = self.data_dir.join(crate::store::json::api_keys::KEYS_FILE);
+                crate::store::lock::file_stamp(&keys)
+            }
+            false => None,
+        };
+        Some(cache::Stamps {
+            answers: stamp,
+            keys: (stamp, file),
+        })
     }
 
-    /// A database's stamp (see [`cache::DbStamp`]); `None` for a directory.
-    fn read_stamp(&self) -> Result<Option<i64>> {
-        self.open(Mode::Shared)?.change_stamp()
+    /// A database's stamps (see [`cache::DbStamp`]); `None` for a directory.
+    fn read_stamp(&self) -> Result<Option<(i64, i64)>> {
+        self.open(Mode::Shared)?.change_stamps()
     }
 
     /// The store, through the one opener ([`crate::store::open()`]).

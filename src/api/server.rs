@@ -508,7 +508,7 @@ async fn prepare(
         .auth
         .caller(
             &app.cfg.store,
-            stamps,
+            stamps.map(|s| s.keys),
             req.method(),
             req.uri().path(),
             req.headers(),
@@ -650,7 +650,7 @@ async fn prepare(
     request.params = params;
     request.body = body;
     // A profile's answer kept since no writer came (see `cache`).
-    let ticket = match super::cache::lookup(&app.cfg.store, &request, stamps.map(|s| s.0)) {
+    let ticket = match super::cache::lookup(&app.cfg.store, &request, stamps.map(|s| s.answers)) {
         (Some(body), _) => return Ok(Prepared::Kept(body)),
         (None, ticket) => ticket,
     };

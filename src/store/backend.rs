@@ -128,12 +128,12 @@ impl Store {
         idempotency::place(std::path::Path::new(&self.describe()), key)
     }
 
-    /// The number a database's writers of customers and API keys change in
-    /// the transaction of their change (see [`PgStore::stamp`]), read now;
-    /// `None` for a backend without one.
-    pub fn change_stamp(&self) -> Result<Option<i64>> {
+    /// The numbers a database's writers of customers, and of API keys,
+    /// change in the transaction of their change (see [`PgStore::stamps`]),
+    /// read now; `None` for a backend without them.
+    pub fn change_stamps(&self) -> Result<Option<(i64, i64)>> {
         match self {
-            Store::Pg(s) => s.stamp().map(Some),
+            Store::Pg(s) => s.stamps().map(Some),
             _ => Ok(None),
         }
     }

@@ -5,13 +5,23 @@
 use super::*;
 
 impl PgStore {
-    /// The stamp of the customers and the API keys (see
-    /// [`schema::STAMP`]): one indexed row, read on its own (a store opened
-    /// for reading; prepared once per pooled connection).
-    pub fn stamp(&self) -> Result<i64> {
-        self.row("SELECT n FROM payctl_stamp WHERE one = 1", &[], &[])?
-            .map(|r| r.get::<_, i64>(0))
-            .ok_or_else(|| self.corrupt("payctl_stamp has no row"))
+    /// The stamps of the customers and of the API keys (see
+    /// [`schema::STAMP`]): two indexed rows, read by one statement on its
+    /// own (a store opened for reading; prepared once per pooled
+    /// connection).
+    pub fn stamps(&self) -> Result<(i64, i64)> {
+        let rows = self.rows(
+            "SELECT name, n FROM payctl_stamp WHERE name IN ('customers', 'keys')",
+            &[],
+            &[],
+        )?;
+        let of = |name: &str| {
+            rows.iter()
+                .find(|r| r.get::<_, &str>(0) == name)
+                .map(|r| r.get::<_, i64>(1))
+                .ok_or_else(|| self.corrupt(format!("payctl_stamp has no row `{name}`")))
+        };
+        Ok((of("customers")?, of("keys")?))
     }
 
     pub fn key_index(&self) -> Result<PgKeyIndex> {

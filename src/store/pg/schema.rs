@@ -33,8 +33,8 @@
 /// the webhooks, their outboxes and their delivery attempts (a payctl of
 /// version 6 would ignore the rules and not deliver; an older database gets
 /// the empty tables at its next open);
-/// 8: `payctl_stamp`, the stamp of the customers and the API keys, bumped
-/// by a trigger in every transaction that changes them (see [`STAMP`]; a
+/// 8: `payctl_stamp`, the stamps of the customers and of the API keys,
+/// bumped by triggers in every transaction that changes them (see [`STAMP`]; a
 /// payctl of version 7 would change them without moving the stamp, and a
 /// server would keep answers that no longer hold; an older database gets
 /// it at its next open).
@@ -138,35 +138,36 @@ INSERT INTO payctl_counts (name, slot, n)
     ON CONFLICT DO NOTHING;
 ";
 
-/// The stamp of what `payctl serve` keeps between requests (the answers of
-/// a profile's GET, the API keys; see `api::cache`): one row whose number
-/// a statement-level trigger bumps in every transaction that changes a
-/// customer or an API key (the time of a key's last use aside), whoever
-/// runs it (any payctl, a restore, a hand-made `UPDATE`). The bump is part
-/// of the writer's transaction, so a commit acknowledged to anyone moved
-/// the stamp for every statement that starts after it; a server reads it
-/// (one indexed row) before it reads the store for a request. The row is
-/// locked by the writer from its first change to its commit, which is why
-/// a commit changes the customers last, next to the event log's head (see
-/// tx.rs). Replaced in place at each upgrade (`CREATE OR REPLACE`, the
-/// triggers dropped and created again).
+/// The stamps of what `payctl serve` keeps between requests (see
+/// `api::cache`): a row per kind of record kept, `customers` (the answers
+/// of a profile's GET) and `keys` (the API keys), whose number a
+/// statement-level trigger bumps in every transaction that changes one of
+/// them (a key's time of last use aside), whoever runs it (any payctl, a
+/// restore, a hand-made `UPDATE`). The bump is part of the writer's
+/// transaction, so a commit acknowledged to anyone moved the stamp for
+/// every statement that starts after it; a server reads both rows before it
+/// reads the store for a request. A writer locks its row from its first
+/// change to its commit, which is why a commit changes the customers last,
+/// next to the event log's head (see tx.rs); two rows, so that creates do
+/// not drop the keys kept. Replaced in place at each upgrade (`CREATE OR
+/// REPLACE`, the triggers dropped and created again).
 pub const STAMP: &str = "
 CREATE TABLE IF NOT EXISTS payctl_stamp (
-    one integer PRIMARY KEY CHECK (one = 1),
+    name text PRIMARY KEY,
     n bigint NOT NULL
 );
-INSERT INTO payctl_stamp (one, n) VALUES (1, 0) ON CONFLICT DO NOTHING;
+INSERT INTO payctl_stamp (name, n) VALUES ('customers', 0), ('keys', 0) ON CONFLICT DO NOTHING;
 CREATE OR REPLACE FUNCTION payctl_bump_stamp() RETURNS trigger LANGUAGE plpgsql AS
-    'BEGIN UPDATE payctl_stamp SET n = n + 1 WHERE one = 1; RETURN NULL; END';
+    'BEGIN UPDATE payctl_stamp SET n = n + 1 WHERE name = TG_ARGV[0]; RETURN NULL; END';
 DROP TRIGGER IF EXISTS payctl_customers_stamp ON payctl_customers;
 CREATE TRIGGER payctl_customers_stamp
     AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON payctl_customers
-    FOR EACH STATEMENT EXECUTE FUNCTION payctl_bump_stamp();
+    FOR EACH STATEMENT EXECUTE FUNCTION payctl_bump_stamp('customers');
 DROP TRIGGER IF EXISTS payctl_keys_stamp ON payctl_keys;
 CREATE TRIGGER payctl_keys_stamp
     AFTER INSERT OR DELETE OR TRUNCATE OR UPDATE OF hash, name, role, created, expires, revoked
     ON payctl_keys
-    FOR EACH STATEMENT EXECUTE FUNCTION payctl_bump_stamp();
+    FOR EACH STATEMENT EXECUTE FUNCTION payctl_bump_stamp('keys');
 ";
 
 /// The indexes of `profile list`'s filters: the lower-cased names and
