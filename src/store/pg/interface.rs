@@ -48,7 +48,9 @@ impl Storage for PgStore {
                     "SELECT doc::text FROM payctl_customers WHERE id = $1{}",
                     self.lock_clause()
                 );
-                self.row(&sql, &[Type::TEXT], &[&cid])?.map(|r| r.get(0))
+                let text = self.row(&sql, &[Type::TEXT], &[&cid])?.map(|r| r.get(0));
+                self.note_locked(text.is_some());
+                text
             }
         };
         let Some(text) = text else { return Ok(None) };
@@ -67,6 +69,7 @@ impl Storage for PgStore {
             self.lock_clause()
         );
         let text: Option<String> = self.row(&sql, &[Type::TEXT], &[&tid])?.map(|r| r.get(0));
+        self.note_locked(text.is_some());
         let Some(text) = text else { return Ok(None) };
         let t: TxnFile = self.doc(&format!("transaction {tid}"), &text)?;
         if t.transaction.transaction_id != tid {
@@ -181,8 +184,11 @@ impl Storage for PgStore {
             "SELECT 1 FROM payctl_queue WHERE name = $1"
         };
         let name = item.file_name();
-        self.row(sql, &[Type::TEXT], &[&name])
-            .is_ok_and(|r| r.is_some())
+        let found = self
+            .row(sql, &[Type::TEXT], &[&name])
+            .is_ok_and(|r| r.is_some());
+        self.note_locked(found);
+        found
     }
     /// The live record of idempotency key `key`. A store opened for
     /// writing first claims the key until its commit (a transaction-scoped

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use postgres::Client;
 
 use super::conn::Target;
-use crate::error::{Error, Result, code};
+use crate::error::{Error, code};
 
 /// The most connections one `payctl serve` process holds to one database.
 pub const POOL_SIZE: usize = 8;
@@ -27,6 +27,8 @@ pub struct Pool {
     freed: Condvar,
     /// The schema was found (or created) at the version this payctl reads.
     pub(super) ready: OnceLock<()>,
+    /// The creates waiting to commit together (see group.rs).
+    pub(super) group: super::group::Group,
 }
 
 /// The statements prepared on a connection, by their SQL: kept with it
@@ -42,7 +44,7 @@ struct State {
 
 impl Pool {
     /// The pool of this process for `url` (one per database URL).
-    pub fn shared(url: &str) -> Result<Arc<Pool>> {
+    pub fn shared(url: &str) -> crate::error::Result<Arc<Pool>> {
         static POOLS: OnceLock<Mutex<HashMap<String, Arc<Pool>>>> = OnceLock::new();
         let mut pools = POOLS
             .get_or_init(Default::default)
@@ -59,6 +61,7 @@ impl Pool {
             }),
             freed: Condvar::new(),
             ready: OnceLock::new(),
+            group: Default::default(),
         });
         pools.insert(url.to_string(), pool.clone());
         Ok(pool)
@@ -66,7 +69,7 @@ impl Pool {
 
     /// An idle connection, a new one while fewer than [`POOL_SIZE`] are
     /// open, else the first one given back within `wait`.
-    pub fn get(&self, wait: Duration) -> Result<(Client, Stmts)> {
+    pub fn get(&self, wait: Duration) -> crate::error::Result<(Client, Stmts)> {
         let deadline = Instant::now() + wait;
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         loop {
@@ -121,5 +124,54 @@ impl Pool {
         st.open = st.open.saturating_sub(1);
         drop(st);
         self.freed.notify_one();
+    }
+}
+
+/// A connection and, when it is pooled, the statements kept with it: a
+/// statement run through it is prepared at its first run on the connection
+/// and then runs in one round trip (a command's connection, used for a few
+/// statements, sends each with its parameters as `postgres` does).
+pub struct Prep<'a> {
+    pub c: &'a mut Client,
+    stmts: Option<&'a mut Stmts>,
+}
+
+impl<'a> Prep<'a> {
+    pub fn new(c: &'a mut Client, stmts: Option<&'a mut Stmts>) -> Self {
+        Prep { c, stmts }
+    }
+
+    fn kept(&mut self, sql: &str) -> Result<Option<postgres::Statement>, postgres::Error> {
+        let Some(stmts) = self.stmts.as_deref_mut() else {
+            return Ok(None);
+        };
+        if let Some(st) = stmts.get(sql) {
+            return Ok(Some(st.clone()));
+        }
+        let st = self.c.prepare(sql)?;
+        stmts.insert(sql.to_string(), st.clone());
+        Ok(Some(st))
+    }
+
+    pub fn execute(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<u64, postgres::Error> {
+        match self.kept(sql)? {
+            Some(st) => self.c.execute(&st, params),
+            None => self.c.execute(sql, params),
+        }
+    }
+
+    pub fn query_one(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<postgres::Row, postgres::Error> {
+        match self.kept(sql)? {
+            Some(st) => self.c.query_one(&st, params),
+            None => self.c.query_one(sql, params),
+        }
     }
 }
