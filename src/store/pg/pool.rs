@@ -2,7 +2,10 @@
 //! borrows a connection and gives it back when its store is dropped, so
 //! the server holds at most [`POOL_SIZE`] connections to the database
 //! whatever the number of requests in flight (a request finding them all
-//! busy waits, up to the lock timeout, then answers 30001 store busy).
+//! busy waits, up to the lock timeout, then answers 30001 store busy), and
+//! fewer when the database refuses more (SQLSTATE 53300: its
+//! `max_connections`, or a role's `CONNECTION LIMIT`): the pool then keeps
+//! the number it has as its size, and its requests wait for one of them.
 //!
 //! Hand-written rather than r2d2 + r2d2_postgres: the store must roll back
 //! a transaction it did not commit before its connection is reused, and
@@ -18,8 +21,11 @@ use postgres::Client;
 use super::conn::Target;
 use crate::error::{Error, code};
 
-/// The most connections one `payctl serve` process holds to one database.
-pub const POOL_SIZE: usize = 8;
+/// The most connections one `payctl serve` process holds to one database:
+/// as many as half the requests in flight that a busy server sees (64), so
+/// that creates waiting to commit together (see group.rs) make groups of
+/// that size; two servers hold 64 of PostgreSQL's default 100.
+pub const POOL_SIZE: usize = 32;
 
 pub struct Pool {
     pub(super) target: Target,
@@ -40,6 +46,9 @@ struct State {
     idle: Vec<(Client, Stmts)>,
     /// Connections lent or idle.
     open: usize,
+    /// The most connections open at once: [`POOL_SIZE`], or fewer once the
+    /// database refused one more.
+    cap: usize,
 }
 
 impl Pool {
@@ -58,6 +67,7 @@ impl Pool {
             state: Mutex::new(State {
                 idle: Vec::new(),
                 open: 0,
+                cap: POOL_SIZE,
             }),
             freed: Condvar::new(),
             ready: OnceLock::new(),
@@ -80,22 +90,36 @@ impl Pool {
                 }
                 return Ok((c, stmts));
             }
-            if st.open < POOL_SIZE {
+            if st.open < st.cap {
                 st.open += 1;
                 drop(st);
-                return self
-                    .target
-                    .connect()
-                    .map(|c| (c, Stmts::new()))
-                    .inspect_err(|_| self.discard());
+                let err = match self.target.connect() {
+                    Ok(c) => return Ok((c, Stmts::new())),
+                    Err(e) => e,
+                };
+                st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                st.open -= 1;
+                let full = err
+                    .errors
+                    .iter()
+                    .any(|a| a.message.contains("SQLSTATE 53300"));
+                if !(full && st.open > 0) {
+                    drop(st);
+                    self.freed.notify_one();
+                    return Err(err);
+                }
+                // The database takes no more of this server's connections:
+                // wait for one of those open.
+                st.cap = st.open;
+                continue;
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(Error::store(
                     code::STORE_BUSY,
                     format!(
-                        "all {POOL_SIZE} connections to the database {} are busy; retry",
-                        self.target.shown
+                        "all {} connections to the database {} are busy; retry",
+                        st.cap, self.target.shown
                     ),
                 ));
             }
