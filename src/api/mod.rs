@@ -142,7 +142,10 @@ impl Local {
 
     /// A database's stamps (see [`cache::DbStamp`]); `None` for a directory.
     fn read_stamp(&self) -> Result<Option<(i64, i64)>> {
-        self.open(Mode::Shared)?.change_stamps()
+        match &self.database_url {
+            Some(url) => Store::database_stamps(url),
+            None => Ok(None),
+        }
     }
 
     /// The store, through the one opener ([`crate::store::open()`]).

@@ -77,6 +77,14 @@ impl Store {
         PgStore::open_pooled(&pool, mode, wait, default_catalog).map(Store::Pg)
     }
 
+    /// The numbers a database's writers of customers, and of API keys,
+    /// change in the transaction of their change (see
+    /// [`super::pg::pool::Pool::stamps`]), read now on the connection that
+    /// `payctl serve` keeps for them; `None` when the database has none.
+    pub fn database_stamps(url: &str) -> Result<Option<(i64, i64)>> {
+        super::pg::pool::Pool::shared(url)?.stamps()
+    }
+
     /// The JSON directory at `root` for reading, when a store of this
     /// format is there: never created or upgraded (see
     /// [`JsonStore::open_existing`]).
@@ -126,16 +134,6 @@ impl Store {
     /// [`idempotency::place`]).
     pub fn idempotency_place(&self, key: &str) -> std::path::PathBuf {
         idempotency::place(std::path::Path::new(&self.describe()), key)
-    }
-
-    /// The numbers a database's writers of customers, and of API keys,
-    /// change in the transaction of their change (see [`PgStore::stamps`]),
-    /// read now; `None` for a backend without them.
-    pub fn change_stamps(&self) -> Result<Option<(i64, i64)>> {
-        match self {
-            Store::Pg(s) => s.stamps().map(Some),
-            _ => Ok(None),
-        }
     }
 
     /// How many customers have been created in the store, when every new

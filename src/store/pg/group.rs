@@ -81,11 +81,7 @@ impl PgStore {
         if !creates_only {
             return None;
         }
-        self.conn
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pool
-            .clone()
+        self.pool()
     }
 
     /// Commit `work` with the writes of the other requests waiting (see the

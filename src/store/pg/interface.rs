@@ -7,6 +7,20 @@ use crate::model::api_key::ApiKey;
 use crate::store::storage::Storage;
 use api_keys::COLUMNS;
 
+impl PgStore {
+    fn read_catalog(&self) -> Result<Catalog> {
+        let text: Option<String> = self
+            .row(
+                "SELECT value FROM payctl_meta WHERE name = 'catalog'",
+                &[],
+                &[],
+            )?
+            .map(|r| r.get(0));
+        let text = text.ok_or_else(|| self.corrupt("the catalog is missing"))?;
+        serde_json::from_str(&text).map_err(|e| self.corrupt(format!("the catalog: {e}")))
+    }
+}
+
 /// The database behind the storage interface.
 impl Storage for PgStore {
     fn describe(&self) -> String {
@@ -21,16 +35,17 @@ impl Storage for PgStore {
         ));
         crate::store::atomic::unlinked_scratch(&path)
     }
+    /// Read once per pool (`payctl serve`; see `pool::Pool::catalog`).
     fn catalog(&self) -> Result<Catalog> {
-        let text: Option<String> = self
-            .row(
-                "SELECT value FROM payctl_meta WHERE name = 'catalog'",
-                &[],
-                &[],
-            )?
-            .map(|r| r.get(0));
-        let text = text.ok_or_else(|| self.corrupt("the catalog is missing"))?;
-        serde_json::from_str(&text).map_err(|e| self.corrupt(format!("the catalog: {e}")))
+        let pool = self.pool();
+        if let Some(kept) = pool.as_ref().and_then(|p| p.catalog.get()) {
+            return Ok(kept.clone());
+        }
+        let catalog = self.read_catalog()?;
+        if let Some(p) = pool {
+            let _ = p.catalog.set(catalog.clone());
+        }
+        Ok(catalog)
     }
     fn customer(&self, cid: &str) -> Result<Option<Customer>> {
         if !id::is_valid(id::CUSTOMER, cid) {

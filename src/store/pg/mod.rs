@@ -130,6 +130,15 @@ impl PgStore {
         }
     }
 
+    /// The pool this store's connection is borrowed from (`payctl serve`).
+    fn pool(&self) -> Option<Arc<pool::Pool>> {
+        self.conn
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pool
+            .clone()
+    }
+
     /// The database's URL without its password.
     pub fn shown(&self) -> &str {
         &self.target.shown

@@ -35,6 +35,11 @@ pub struct Pool {
     pub(super) ready: OnceLock<()>,
     /// The creates waiting to commit together (see group.rs).
     pub(super) group: super::group::Group,
+    /// The store's catalog, read once: written with the schema, it never
+    /// changes in a database (as the schema's check, once per pool).
+    pub(super) catalog: OnceLock<crate::model::catalog::Catalog>,
+    /// The connection of the stamps' reads (see [`Pool::stamps`]).
+    stamp_conn: Mutex<Option<(Client, Stmts)>>,
 }
 
 /// The statements prepared on a connection, by their SQL: kept with it
@@ -72,6 +77,8 @@ impl Pool {
             freed: Condvar::new(),
             ready: OnceLock::new(),
             group: Default::default(),
+            catalog: OnceLock::new(),
+            stamp_conn: Mutex::new(None),
         });
         pools.insert(url.to_string(), pool.clone());
         Ok(pool)
@@ -131,6 +138,31 @@ impl Pool {
         }
     }
 
+    /// The stamps of the customers and of the API keys (see
+    /// `schema::STAMP`), read on a connection of their own, beside the
+    /// pool's: the read that the server's requests wait for (see
+    /// `api::cache::DbStamp`, one at a time) never waits for a connection
+    /// that they hold. `Ok(None)`: the database has no stamps (yet).
+    pub fn stamps(&self) -> crate::error::Result<Option<(i64, i64)>> {
+        let mut slot = self.stamp_conn.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_none_or(|(c, _)| c.is_closed()) {
+            *slot = Some((self.target.connect()?, Stmts::new()));
+        }
+        let (c, stmts) = slot.as_mut().expect("connected above");
+        let read = super::reads::read_stamps(&mut Prep::new(c, Some(stmts)));
+        match read {
+            Ok(stamps) => Ok(stamps),
+            Err(e) if e.code() == Some(&postgres::error::SqlState::UNDEFINED_TABLE) => {
+                *slot = None;
+                Ok(None)
+            }
+            Err(e) => {
+                *slot = None;
+                Err(super::conn::db_error(&self.target.shown, &e))
+            }
+        }
+    }
+
     /// Give a connection back (a lost one is dropped).
     pub fn put(&self, c: Client, stmts: Stmts) {
         if c.is_closed() {
@@ -185,6 +217,17 @@ impl<'a> Prep<'a> {
         match self.kept(sql)? {
             Some(st) => self.c.execute(&st, params),
             None => self.c.execute(sql, params),
+        }
+    }
+
+    pub fn query(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+        match self.kept(sql)? {
+            Some(st) => self.c.query(&st, params),
+            None => self.c.query(sql, params),
         }
     }
 

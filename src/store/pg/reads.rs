@@ -5,25 +5,6 @@
 use super::*;
 
 impl PgStore {
-    /// The stamps of the customers and of the API keys (see
-    /// [`schema::STAMP`]): two indexed rows, read by one statement on its
-    /// own (a store opened for reading; prepared once per pooled
-    /// connection).
-    pub fn stamps(&self) -> Result<(i64, i64)> {
-        let rows = self.rows(
-            "SELECT name, n FROM payctl_stamp WHERE name IN ('customers', 'keys')",
-            &[],
-            &[],
-        )?;
-        let of = |name: &str| {
-            rows.iter()
-                .find(|r| r.get::<_, &str>(0) == name)
-                .map(|r| r.get::<_, i64>(1))
-                .ok_or_else(|| self.corrupt(format!("payctl_stamp has no row `{name}`")))
-        };
-        Ok((of("customers")?, of("keys")?))
-    }
-
     pub fn key_index(&self) -> Result<PgKeyIndex> {
         let owners = self.with(|c| {
             Ok(
@@ -68,4 +49,22 @@ impl PgStore {
             &[],
         )
     }
+}
+
+/// The stamps of the customers and of the API keys (see
+/// [`schema::STAMP`]): two indexed rows, one statement (prepared once on a
+/// pooled connection); `None` when a row is missing.
+pub(super) fn read_stamps(
+    c: &mut pool::Prep<'_>,
+) -> std::result::Result<Option<(i64, i64)>, postgres::Error> {
+    let rows = c.query(
+        "SELECT name, n FROM payctl_stamp WHERE name IN ('customers', 'keys')",
+        &[],
+    )?;
+    let of = |name: &str| {
+        rows.iter()
+            .find(|r| r.get::<_, &str>(0) == name)
+            .map(|r| r.get::<_, i64>(1))
+    };
+    Ok(of("customers").zip(of("keys")))
 }

@@ -146,7 +146,9 @@ INSERT INTO payctl_counts (name, slot, n)
 /// restore, a hand-made `UPDATE`). The bump is part of the writer's
 /// transaction, so a commit acknowledged to anyone moved the stamp for
 /// every statement that starts after it; a server reads both rows before it
-/// reads the store for a request. A writer locks its row from its first
+/// reads the store for a request. Each starts at a random number, so that
+/// a store made again in a database (dropped, created) does not take up the
+/// numbers of the one before. A writer locks its row from its first
 /// change to its commit, which is why a commit changes the customers last,
 /// next to the event log's head (see tx.rs); two rows, so that creates do
 /// not drop the keys kept. Replaced in place at each upgrade (`CREATE OR
@@ -156,7 +158,9 @@ CREATE TABLE IF NOT EXISTS payctl_stamp (
     name text PRIMARY KEY,
     n bigint NOT NULL
 );
-INSERT INTO payctl_stamp (name, n) VALUES ('customers', 0), ('keys', 0) ON CONFLICT DO NOTHING;
+INSERT INTO payctl_stamp (name, n)
+    SELECT k, (random() * 4503599627370496)::bigint FROM unnest(ARRAY['customers', 'keys']) AS k
+    ON CONFLICT DO NOTHING;
 CREATE OR REPLACE FUNCTION payctl_bump_stamp() RETURNS trigger LANGUAGE plpgsql AS
     'BEGIN UPDATE payctl_stamp SET n = n + 1 WHERE name = TG_ARGV[0]; RETURN NULL; END';
 DROP TRIGGER IF EXISTS payctl_customers_stamp ON payctl_customers;
