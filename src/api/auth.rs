@@ -135,7 +135,7 @@ impl Auth {
     pub async fn caller(
         self: &Arc<Self>,
         store: &Local,
-        stamps: Option<(Stamp, Option<Stamp>)>,
+        stamps: Option<(super::cache::Seen, Option<Stamp>)>,
         method: &axum::http::Method,
         path: &str,
         headers: &HeaderMap,

@@ -11,6 +11,14 @@
 //! stamp, so the value is dropped at the next request rather than served
 //! after the change. So a write acknowledged to anyone (a CLI `profile
 //! update` included) is seen by the very next request.
+//!
+//! On a database the stamps are numbers that every transaction changing a
+//! customer, or an API key, bumps inside itself, whoever runs it (triggers:
+//! see `store::pg::schema::STAMP`). A request waits for a read of it that
+//! *began* after the request arrived ([`DbStamp`]): every commit
+//! acknowledged before then is in that read. One read serves every request
+//! that arrived while the read before it was under way, so that 64 requests
+//! in flight cost a few reads of one indexed row, not 64.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -85,8 +93,24 @@ impl<V: Clone, S: PartialEq + Copy> Memo<V, S> {
     }
 }
 
+/// The stamp of a store, as read for a request: a JSON directory's (its
+/// lock file's, see [`Stamp`]) or a database's (see [`DbStamp`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    Dir(Stamp),
+    Db(i64),
+}
+
+/// The stamps read for a request: the one its answer is kept under, and
+/// the one its API key is (with the stamp of a directory's key file).
+#[derive(Debug, Clone, Copy)]
+pub struct Stamps {
+    pub answers: Seen,
+    pub keys: (Seen, Option<Stamp>),
+}
+
 /// The answers kept (see the module doc).
-pub type Answers = Memo<Bytes>;
+pub type Answers = Memo<Bytes, Seen>;
 
 pub fn answers() -> Answers {
     Memo::new(ANSWERS)
@@ -94,7 +118,7 @@ pub fn answers() -> Answers {
 
 /// A request whose answer may be kept: the stamp read before the store is,
 /// and the key of the answer.
-pub struct Ticket(Stamp, String);
+pub struct Ticket(Seen, String);
 
 /// For a request whose answer depends only on the store and its path (a
 /// profile's GET, not a dry run): its answer kept under `stamp` (the
@@ -103,7 +127,7 @@ pub struct Ticket(Stamp, String);
 pub fn lookup(
     store: &Local,
     req: &Request,
-    stamp: Option<Stamp>,
+    stamp: Option<Seen>,
 ) -> (Option<Bytes>, Option<Ticket>) {
     if req.endpoint.op != Op::ProfileGet || req.dry_run {
         return (None, None);
@@ -123,6 +147,87 @@ impl Ticket {
     pub fn keep(self, store: &Local, body: Bytes) {
         if let Some(kept) = &store.kept {
             kept.answers.put(self.0, self.1, body);
+        }
+    }
+}
+
+/// The reads of a database's stamp, one at a time, each one answering every
+/// request that arrived before it began (see the module doc).
+#[derive(Debug)]
+pub struct DbStamp {
+    flight: Mutex<Flight>,
+    /// The number of the last read done, and what it read (`None`: it
+    /// failed, and nothing is kept or taken from the memos for its requests).
+    done: tokio::sync::watch::Sender<(u64, Option<(i64, i64)>)>,
+}
+
+#[derive(Debug, Default)]
+struct Flight {
+    /// The number of the last read begun.
+    begun: u64,
+    running: bool,
+    /// A request came while the read `begun` was under way: it waits for the next.
+    wanted: bool,
+}
+
+impl Default for DbStamp {
+    fn default() -> Self {
+        DbStamp {
+            flight: Mutex::new(Flight::default()),
+            done: tokio::sync::watch::Sender::new((0, None)),
+        }
+    }
+}
+
+impl DbStamp {
+    /// The stamps of `store`'s database (its customers', its keys'), read
+    /// after this call began.
+    pub async fn read(&self, store: &Local) -> Option<(i64, i64)> {
+        let mut done = self.done.subscribe();
+        let want = {
+            let mut f = self.flight.lock().unwrap_or_else(|e| e.into_inner());
+            if f.running {
+                f.wanted = true;
+                f.begun + 1
+            } else {
+                f.running = true;
+                f.begun += 1;
+                let (local, first) = (store.clone(), f.begun);
+                tokio::task::spawn_blocking(move || {
+                    if let Some(kept) = &local.kept {
+                        kept.db_stamp.run(&local, first);
+                    }
+                });
+                f.begun
+            }
+        };
+        loop {
+            let (n, stamp) = *done.borrow_and_update();
+            if n >= want {
+                return stamp;
+            }
+            done.changed().await.ok()?;
+        }
+    }
+
+    /// Read, from the read numbered `n`, for as long as requests wait.
+    fn run(&self, store: &Local, mut n: u64) {
+        loop {
+            // A failed read keeps nothing: the requests read the store
+            // without the memos, and its failure is theirs to answer. (A
+            // panic too: the reads go on.)
+            let read =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.read_stamp()));
+            let stamp = read.ok().and_then(|r| r.ok()).flatten();
+            let mut f = self.flight.lock().unwrap_or_else(|e| e.into_inner());
+            self.done.send_replace((n, stamp));
+            if !f.wanted {
+                f.running = false;
+                return;
+            }
+            f.wanted = false;
+            f.begun += 1;
+            n = f.begun;
         }
     }
 }

@@ -51,9 +51,9 @@ pub struct Local {
     pub data_dir: PathBuf,
     pub database_url: Option<String>,
     pub lock_timeout: Duration,
-    /// What `payctl serve` keeps from one request to the next (a JSON
-    /// directory only); `None`: every request opens the store in full and
-    /// each create commits alone, as a CLI process does.
+    /// What `payctl serve` keeps from one request to the next (the group
+    /// commit: a JSON directory only); `None`: every request opens the
+    /// store in full and each create commits alone, as a CLI process does.
     pub kept: Option<std::sync::Arc<Kept>>,
 }
 
@@ -71,8 +71,10 @@ pub struct Kept {
     /// [`Local::keys_stamp`]).
     pub(crate) keys: cache::Memo<
         (Option<crate::model::api_key::ApiKey>, bool),
-        (crate::store::lock::Stamp, Option<crate::store::lock::Stamp>),
+        (cache::Seen, Option<crate::store::lock::Stamp>),
     >,
+    /// The reads of a database's stamp (see [`cache::DbStamp`]).
+    db_stamp: cache::DbStamp,
     /// What the commits of every request did: the warnings the server
     /// logs after each request, the commits `/_payctl/health` counts.
     pub(crate) outcomes: std::sync::Arc<crate::store::Outcomes>,
@@ -85,6 +87,7 @@ impl Default for Kept {
             group: Default::default(),
             answers: cache::answers(),
             keys: cache::Memo::new(1024),
+            db_stamp: Default::default(),
             outcomes: Default::default(),
         }
     }
@@ -108,19 +111,41 @@ impl Local {
         }
     }
 
-    /// [`Local::stamp`], with that of the API keys' file for a request
-    /// that carries a credential (`keys`): a key file edited by hand (an
-    /// expiry) holds at the next request that sends a key.
-    pub(crate) fn keys_stamp(
-        &self,
-        keys: bool,
-    ) -> Option<(crate::store::lock::Stamp, Option<crate::store::lock::Stamp>)> {
-        let stamp = self.stamp()?;
-        if !keys {
-            return Some((stamp, None));
+    /// The stamp of the store for what `payctl serve` keeps (see
+    /// [`cache`]), read now: a JSON directory's ([`Local::stamp`]), with
+    /// that of the API keys' file for a request that carries a credential
+    /// (`keys`: a key file edited by hand, an expiry, holds at the next
+    /// request that sends a key); a database's two, its customers' and its
+    /// keys' (see [`cache::DbStamp`]).
+    pub(crate) async fn stamps(&self, keys: bool) -> Option<cache::Stamps> {
+        let kept = self.kept.as_ref()?;
+        if self.database_url.is_some() {
+            let (customers, keys) = kept.db_stamp.read(self).await?;
+            return Some(cache::Stamps {
+                answers: cache::Seen::Db(customers),
+                keys: (cache::Seen::Db(keys), None),
+            });
         }
-        let keys = self.data_dir.join(crate::store::json::api_keys::KEYS_FILE);
-        Some((stamp, crate::store::lock::file_stamp(&keys)))
+        let stamp = cache::Seen::Dir(self.stamp()?);
+        let file = match keys {
+            true => {
+                let keys = self.data_dir.join(crate::store::json::api_keys::KEYS_FILE);
+                crate::store::lock::file_stamp(&keys)
+            }
+            false => None,
+        };
+        Some(cache::Stamps {
+            answers: stamp,
+            keys: (stamp, file),
+        })
+    }
+
+    /// A database's stamps (see [`cache::DbStamp`]); `None` for a directory.
+    fn read_stamp(&self) -> Result<Option<(i64, i64)>> {
+        match &self.database_url {
+            Some(url) => Store::database_stamps(url),
+            None => Ok(None),
+        }
     }
 
     /// The store, through the one opener ([`crate::store::open()`]).
@@ -167,8 +192,10 @@ impl endpoints::Backend for Local {
                     if let Store::Json(js) = &store
                         && let Some((before, after)) = js.writer_stamps()
                     {
-                        kept.keys
-                            .advance(|(lock, keys)| (*lock == before).then_some((after, *keys)));
+                        kept.keys.advance(|(lock, keys)| {
+                            (*lock == cache::Seen::Dir(before))
+                                .then_some((cache::Seen::Dir(after), *keys))
+                        });
                     }
                     Ok(store)
                 },

@@ -490,18 +490,25 @@ async fn prepare(
     app: &Arc<App>,
     req: axum::extract::Request,
 ) -> std::result::Result<Prepared, axum::response::Response> {
-    // Read before the store is (see `cache`): once for the key and the answer.
-    let stamps = app
-        .cfg
-        .store
-        .keys_stamp(req.headers().contains_key(header::AUTHORIZATION));
+    // Read before the store is (see `cache`): once for the key and the
+    // answer; not for the probes, which must not wait for the store.
+    let probe = (req.method() == axum::http::Method::GET
+        || req.method() == axum::http::Method::HEAD)
+        && super::auth::OPEN_PATHS.contains(&req.uri().path());
+    let stamps = match probe {
+        true => None,
+        false => {
+            let keys = req.headers().contains_key(header::AUTHORIZATION);
+            app.cfg.store.stamps(keys).await
+        }
+    };
     let fail = |e: Error| error_reply(&e);
     sent_once(req.headers()).map_err(fail)?;
     let caller = app
         .auth
         .caller(
             &app.cfg.store,
-            stamps,
+            stamps.map(|s| s.keys),
             req.method(),
             req.uri().path(),
             req.headers(),
@@ -643,7 +650,7 @@ async fn prepare(
     request.params = params;
     request.body = body;
     // A profile's answer kept since no writer came (see `cache`).
-    let ticket = match super::cache::lookup(&app.cfg.store, &request, stamps.map(|s| s.0)) {
+    let ticket = match super::cache::lookup(&app.cfg.store, &request, stamps.map(|s| s.answers)) {
         (Some(body), _) => return Ok(Prepared::Kept(body)),
         (None, ticket) => ticket,
     };

@@ -216,7 +216,7 @@ impl ServeArgs {
                 data_dir: g.data_dir.clone(),
                 database_url: g.database_url.clone(),
                 lock_timeout: g.lock_timeout,
-                kept: g.database_url.is_none().then(Default::default),
+                kept: Some(Default::default()),
             },
             ui: g.ui,
             tls,

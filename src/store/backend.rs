@@ -77,6 +77,14 @@ impl Store {
         PgStore::open_pooled(&pool, mode, wait, default_catalog).map(Store::Pg)
     }
 
+    /// The numbers a database's writers of customers, and of API keys,
+    /// change in the transaction of their change (see
+    /// [`super::pg::pool::Pool::stamps`]), read now on the connection that
+    /// `payctl serve` keeps for them; `None` when the database has none.
+    pub fn database_stamps(url: &str) -> Result<Option<(i64, i64)>> {
+        super::pg::pool::Pool::shared(url)?.stamps()
+    }
+
     /// The JSON directory at `root` for reading, when a store of this
     /// format is there: never created or upgraded (see
     /// [`JsonStore::open_existing`]).

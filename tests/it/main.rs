@@ -28,6 +28,7 @@ mod model;
 mod openapi;
 mod packs;
 mod pg;
+mod pg_group;
 mod profile;
 mod program;
 mod serve_cache;

@@ -34,7 +34,7 @@ pub(super) fn write_sealed(
 /// Seal `events` after the head and write them (see `PgStore::apply`), in the
 /// write's database transaction.
 pub(super) fn write(
-    c: &mut postgres::Client,
+    c: &mut super::pool::Prep<'_>,
     events: &[NewEvent],
 ) -> std::result::Result<(), postgres::Error> {
     if events.is_empty() {
@@ -57,14 +57,13 @@ pub(super) fn write(
         records.push(e.record_id.clone());
         lines.push(line);
     }
+    // One statement (one round trip while the head is locked): the rows,
+    // and the head moved past them.
     c.execute(
-        "INSERT INTO payctl_events (seq, record_id, line) \
-         SELECT * FROM unnest($1::int8[], $2::text[], $3::text[])",
-        &[&seqs, &records, &lines],
-    )?;
-    c.execute(
-        "UPDATE payctl_event_head SET seq = $1, hash = $2 WHERE one = 1",
-        &[&(seq as i64), &hash],
+        "WITH written AS (INSERT INTO payctl_events (seq, record_id, line) \
+           SELECT * FROM unnest($1::int8[], $2::text[], $3::text[])) \
+         UPDATE payctl_event_head SET seq = $4, hash = $5 WHERE one = 1",
+        &[&seqs, &records, &lines, &(seq as i64), &hash],
     )?;
     Ok(())
 }

@@ -7,6 +7,20 @@ use crate::model::api_key::ApiKey;
 use crate::store::storage::Storage;
 use api_keys::COLUMNS;
 
+impl PgStore {
+    fn read_catalog(&self) -> Result<Catalog> {
+        let text: Option<String> = self
+            .row(
+                "SELECT value FROM payctl_meta WHERE name = 'catalog'",
+                &[],
+                &[],
+            )?
+            .map(|r| r.get(0));
+        let text = text.ok_or_else(|| self.corrupt("the catalog is missing"))?;
+        serde_json::from_str(&text).map_err(|e| self.corrupt(format!("the catalog: {e}")))
+    }
+}
+
 /// The database behind the storage interface.
 impl Storage for PgStore {
     fn describe(&self) -> String {
@@ -21,16 +35,17 @@ impl Storage for PgStore {
         ));
         crate::store::atomic::unlinked_scratch(&path)
     }
+    /// Read once per pool (`payctl serve`; see `pool::Pool::catalog`).
     fn catalog(&self) -> Result<Catalog> {
-        let text: Option<String> = self
-            .row(
-                "SELECT value FROM payctl_meta WHERE name = 'catalog'",
-                &[],
-                &[],
-            )?
-            .map(|r| r.get(0));
-        let text = text.ok_or_else(|| self.corrupt("the catalog is missing"))?;
-        serde_json::from_str(&text).map_err(|e| self.corrupt(format!("the catalog: {e}")))
+        let pool = self.pool();
+        if let Some(kept) = pool.as_ref().and_then(|p| p.catalog.get()) {
+            return Ok(kept.clone());
+        }
+        let catalog = self.read_catalog()?;
+        if let Some(p) = pool {
+            let _ = p.catalog.set(catalog.clone());
+        }
+        Ok(catalog)
     }
     fn customer(&self, cid: &str) -> Result<Option<Customer>> {
         if !id::is_valid(id::CUSTOMER, cid) {
@@ -48,7 +63,9 @@ impl Storage for PgStore {
                     "SELECT doc::text FROM payctl_customers WHERE id = $1{}",
                     self.lock_clause()
                 );
-                self.row(&sql, &[Type::TEXT], &[&cid])?.map(|r| r.get(0))
+                let text = self.row(&sql, &[Type::TEXT], &[&cid])?.map(|r| r.get(0));
+                self.note_locked(text.is_some());
+                text
             }
         };
         let Some(text) = text else { return Ok(None) };
@@ -67,6 +84,7 @@ impl Storage for PgStore {
             self.lock_clause()
         );
         let text: Option<String> = self.row(&sql, &[Type::TEXT], &[&tid])?.map(|r| r.get(0));
+        self.note_locked(text.is_some());
         let Some(text) = text else { return Ok(None) };
         let t: TxnFile = self.doc(&format!("transaction {tid}"), &text)?;
         if t.transaction.transaction_id != tid {
@@ -181,8 +199,11 @@ impl Storage for PgStore {
             "SELECT 1 FROM payctl_queue WHERE name = $1"
         };
         let name = item.file_name();
-        self.row(sql, &[Type::TEXT], &[&name])
-            .is_ok_and(|r| r.is_some())
+        let found = self
+            .row(sql, &[Type::TEXT], &[&name])
+            .is_ok_and(|r| r.is_some());
+        self.note_locked(found);
+        found
     }
     /// The live record of idempotency key `key`. A store opened for
     /// writing first claims the key until its commit (a transaction-scoped

@@ -21,6 +21,7 @@ mod api_keys;
 pub mod check;
 pub mod conn;
 mod events;
+mod group;
 mod interface;
 mod open;
 pub mod pool;
@@ -63,6 +64,9 @@ pub struct PgStore {
     prefetched: Mutex<HashMap<String, String>>,
     /// The idempotency key of the next `commit_created` (see the facade).
     pub(crate) armed: idempotency::ArmedSlot,
+    /// A row was locked (`FOR UPDATE`) in the transaction: its commit is
+    /// not one that may join a group (see group.rs).
+    locked: std::sync::atomic::AtomicBool,
 }
 
 struct Conn {
@@ -122,7 +126,17 @@ impl PgStore {
             }),
             prefetched: Default::default(),
             armed: Default::default(),
+            locked: Default::default(),
         }
+    }
+
+    /// The pool this store's connection is borrowed from (`payctl serve`).
+    fn pool(&self) -> Option<Arc<pool::Pool>> {
+        self.conn
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pool
+            .clone()
     }
 
     /// The database's URL without its password.
@@ -190,6 +204,17 @@ impl PgStore {
         }
     }
 
+    /// [`Self::with`], the statements run through a [`pool::Prep`]: kept
+    /// prepared on a pooled connection (`payctl serve`), so that each is
+    /// one round trip from its second run on.
+    pub(crate) fn with_prep<T>(
+        &self,
+        f: impl Fn(&mut pool::Prep<'_>) -> std::result::Result<T, postgres::Error>,
+    ) -> Result<T> {
+        let pooled = self.pooled;
+        self.with_stmts(|c, stmts| f(&mut pool::Prep::new(c, pooled.then_some(stmts))))
+    }
+
     /// The rows of the statement `sql`, its parameters `params` of the
     /// types `types`, in one round trip: on a pooled connection (`payctl
     /// serve`) the statement is prepared at its first run and kept with the
@@ -246,6 +271,21 @@ impl PgStore {
         conn.client()
             .batch_execute(sql)
             .map_err(|e| conn::commit_error(&self.target.shown, &e))
+    }
+
+    /// Note that a row was found by a query with [`Self::lock_clause`]
+    /// (or another that locks what it finds): it is locked until the end
+    /// of the transaction.
+    fn note_locked(&self, found: bool) {
+        if found && self.mode == Mode::Exclusive {
+            self.locked
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a row was locked since the store was opened.
+    fn locked_rows(&self) -> bool {
+        self.locked.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// `FOR UPDATE` when this store writes: the row stays locked until the commit.

@@ -135,13 +135,14 @@ impl PgStore {
             return Ok(());
         }
         let sql = format!(
-            "SELECT pg_advisory_xact_lock({lock}); {tables} {sim} {indexes} {counts} \
+            "SELECT pg_advisory_xact_lock({lock}); {tables} {sim} {indexes} {counts} {stamp} \
              UPDATE payctl_meta SET value = '{version}' WHERE name = 'schema_version';",
             lock = schema::CREATE_LOCK,
             tables = schema::TABLES,
             sim = super::snapshot::TABLES,
             indexes = schema::INDEXES,
             counts = schema::COUNTS,
+            stamp = schema::STAMP,
             version = schema::SCHEMA_VERSION
         );
         // One simple query is one transaction; a store opened for writing
@@ -163,6 +164,7 @@ impl PgStore {
             t.batch_execute(super::snapshot::TABLES)?;
             t.batch_execute(schema::INDEXES)?;
             t.batch_execute(schema::COUNTS)?;
+            t.batch_execute(schema::STAMP)?;
             let had = t
                 .query_opt(
                     "SELECT value FROM payctl_meta WHERE name = 'schema_version'",

@@ -50,3 +50,21 @@ impl PgStore {
         )
     }
 }
+
+/// The stamps of the customers and of the API keys (see
+/// [`schema::STAMP`]): two indexed rows, one statement (prepared once on a
+/// pooled connection); `None` when a row is missing.
+pub(super) fn read_stamps(
+    c: &mut pool::Prep<'_>,
+) -> std::result::Result<Option<(i64, i64)>, postgres::Error> {
+    let rows = c.query(
+        "SELECT name, n FROM payctl_stamp WHERE name IN ('customers', 'keys')",
+        &[],
+    )?;
+    let of = |name: &str| {
+        rows.iter()
+            .find(|r| r.get::<_, &str>(0) == name)
+            .map(|r| r.get::<_, i64>(1))
+    };
+    Ok(of("customers").zip(of("keys")))
+}

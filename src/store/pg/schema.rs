@@ -32,8 +32,13 @@
 /// (`snapshot::TABLES`), and `payctl_webhook_docs` and `payctl_webhook_log`,
 /// the webhooks, their outboxes and their delivery attempts (a payctl of
 /// version 6 would ignore the rules and not deliver; an older database gets
-/// the empty tables at its next open).
-pub const SCHEMA_VERSION: u32 = 7;
+/// the empty tables at its next open);
+/// 8: `payctl_stamp`, the stamps of the customers and of the API keys,
+/// bumped by triggers in every transaction that changes them (see [`STAMP`]; a
+/// payctl of version 7 would change them without moving the stamp, and a
+/// server would keep answers that no longer hold; an older database gets
+/// it at its next open).
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// The rows of `payctl_counts` that hold the number of customers: a commit
 /// adds its new customers to one of them, chosen at random, so that
@@ -131,6 +136,42 @@ INSERT INTO payctl_counts (name, slot, n)
     SELECT 'customers', s, CASE WHEN s = 0 THEN (SELECT count(*) FROM payctl_customers) ELSE 0 END
     FROM generate_series(0, 15) AS s
     ON CONFLICT DO NOTHING;
+";
+
+/// The stamps of what `payctl serve` keeps between requests (see
+/// `api::cache`): a row per kind of record kept, `customers` (the answers
+/// of a profile's GET) and `keys` (the API keys), whose number a
+/// statement-level trigger bumps in every transaction that changes one of
+/// them (a key's time of last use aside), whoever runs it (any payctl, a
+/// restore, a hand-made `UPDATE`). The bump is part of the writer's
+/// transaction, so a commit acknowledged to anyone moved the stamp for
+/// every statement that starts after it; a server reads both rows before it
+/// reads the store for a request. Each starts at a random number, so that
+/// a store made again in a database (dropped, created) does not take up the
+/// numbers of the one before. A writer locks its row from its first
+/// change to its commit, which is why a commit changes the customers last,
+/// next to the event log's head (see tx.rs); two rows, so that creates do
+/// not drop the keys kept. Replaced in place at each upgrade (`CREATE OR
+/// REPLACE`, the triggers dropped and created again).
+pub const STAMP: &str = "
+CREATE TABLE IF NOT EXISTS payctl_stamp (
+    name text PRIMARY KEY,
+    n bigint NOT NULL
+);
+INSERT INTO payctl_stamp (name, n)
+    SELECT k, (random() * 4503599627370496)::bigint FROM unnest(ARRAY['customers', 'keys']) AS k
+    ON CONFLICT DO NOTHING;
+CREATE OR REPLACE FUNCTION payctl_bump_stamp() RETURNS trigger LANGUAGE plpgsql AS
+    'BEGIN UPDATE payctl_stamp SET n = n + 1 WHERE name = TG_ARGV[0]; RETURN NULL; END';
+DROP TRIGGER IF EXISTS payctl_customers_stamp ON payctl_customers;
+CREATE TRIGGER payctl_customers_stamp
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON payctl_customers
+    FOR EACH STATEMENT EXECUTE FUNCTION payctl_bump_stamp('customers');
+DROP TRIGGER IF EXISTS payctl_keys_stamp ON payctl_keys;
+CREATE TRIGGER payctl_keys_stamp
+    AFTER INSERT OR DELETE OR TRUNCATE OR UPDATE OF hash, name, role, created, expires, revoked
+    ON payctl_keys
+    FOR EACH STATEMENT EXECUTE FUNCTION payctl_bump_stamp('keys');
 ";
 
 /// The indexes of `profile list`'s filters: the lower-cased names and
