@@ -313,7 +313,15 @@ fn start_bouncer(server: &Server) -> Result<u16, String> {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    when_tests_end(&format!("kill $(cat {}/pgbouncer.pid)", dir.display()))?;
+    // Its pid read now: the server's own clean-up may remove the directory
+    // (and the pid file in it) first, which left PgBouncer running.
+    let pid = std::fs::read_to_string(dir.join("pgbouncer.pid"))
+        .map_err(|e| format!("pgbouncer.pid: {e}"))?;
+    let pid: u32 = pid
+        .trim()
+        .parse()
+        .map_err(|e| format!("pgbouncer.pid: {e}"))?;
+    when_tests_end(&format!("kill {pid}"))?;
     Ok(port)
 }
 
