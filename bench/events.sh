@@ -8,4 +8,13 @@ mkdir -p target/bench-events
 cargo build --release --quiet --features bench-no-events
 cp target/release/payctl target/bench-events/payctl-without-events
 cargo build --release --quiet
-python3 bench/events.py target/release/payctl target/bench-events/payctl-without-events
+# The binary measured is a copy of the one cargo linked: a freshly linked
+# file starts 7-17% slower until its pages leave the page cache (see
+# docs/src/performance, "Measuring"), and a copy starts as an installed one.
+cp target/release/payctl target/bench-events/payctl-with-events
+# The builds leave hundreds of MB of dirty pages: written back before the
+# timing starts, not during it (a run right after the builds measured
+# 1.20x where the same binaries measured 1.01-1.06x a minute later).
+sync
+sleep 5
+python3 bench/events.py target/bench-events/payctl-with-events target/bench-events/payctl-without-events
