@@ -6,11 +6,50 @@ use super::*;
 
 pub(super) fn position_of(positions: &[(u64, u32)], id: &str) -> Option<usize> {
     let k = h64(id);
-    let i = positions.partition_point(|(h, _)| *h < k);
+    let i = lower_bound(positions, k);
     positions
         .get(i)
         .filter(|(h, _)| *h == k)
         .map(|(_, p)| *p as usize)
+}
+
+/// The first index of `sorted` whose hash is not below `k`, as
+/// `partition_point` finds it. The hashes are uniform over `u64`, so the
+/// search starts where `k` falls in proportion and widens from there by
+/// doubling steps: a few probes in a few nearby cache lines, where a binary
+/// search of a million entries made twenty probes far apart (`store check`
+/// looks up a position for every customer and every field index entry:
+/// 14.2 and 13.4 s against 15.0 and 16.1 s at a million customers).
+fn lower_bound(sorted: &[(u64, u32)], k: u64) -> usize {
+    let n = sorted.len();
+    if n == 0 {
+        return 0;
+    }
+    let guess = ((u128::from(k) * n as u128) >> 64) as usize;
+    let below = |i: usize| sorted[i].0 < k;
+    // A bracket [lo, hi) with the answer in it: everything before lo is
+    // below k, everything from hi on is not.
+    let (mut lo, mut hi);
+    if below(guess) {
+        lo = guess + 1;
+        let mut step = 1;
+        hi = lo;
+        while hi < n && below(hi) {
+            lo = hi + 1;
+            hi = (hi + step).min(n);
+            step *= 2;
+        }
+    } else {
+        hi = guess;
+        let mut step = 1;
+        lo = hi;
+        while lo > 0 && !below(lo - 1) {
+            hi = lo - 1;
+            lo = lo.saturating_sub(step + 1);
+            step *= 2;
+        }
+    }
+    lo + sorted[lo..hi].partition_point(|(h, _)| *h < k)
 }
 
 pub(super) fn field_entry(field: fields::Field, value: &str, pos: usize, id: &str) -> u64 {
@@ -132,5 +171,48 @@ impl Store {
             ));
         }
         Ok((found, nested, Hashes::new(have)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same answers as `partition_point`, for keys present, absent,
+    /// below and above every entry, on lists of every small length and a
+    /// skewed one.
+    #[test]
+    fn lower_bound_is_partition_point() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in (0..40).chain([1000, 4096]) {
+            let mut v: Vec<(u64, u32)> = (0..n).map(|i| (next(), i)).collect();
+            v.sort_unstable();
+            let mut keys: Vec<u64> = v.iter().map(|e| e.0).collect();
+            keys.extend((0..200).map(|_| next()));
+            keys.extend([0, 1, u64::MAX, u64::MAX - 1]);
+            keys.extend(v.iter().map(|e| e.0.wrapping_add(1)));
+            for k in keys {
+                assert_eq!(
+                    lower_bound(&v, k),
+                    v.partition_point(|(h, _)| *h < k),
+                    "n {n} k {k}"
+                );
+            }
+        }
+        // All in a corner of the range: the guesses are far off.
+        let v: Vec<(u64, u32)> = (0..5000u64).map(|i| (i * 3, i as u32)).collect();
+        for k in [0, 1, 2, 3, 7, 14_999, 15_000, u64::MAX / 2, u64::MAX] {
+            assert_eq!(
+                lower_bound(&v, k),
+                v.partition_point(|(h, _)| *h < k),
+                "k {k}"
+            );
+        }
     }
 }
