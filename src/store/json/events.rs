@@ -8,10 +8,9 @@
 //!   for a record's history. The last segment's events are found by reading
 //!   that segment (at most 1,024 lines); the commit that starts the next
 //!   segment moves its record lines to the buckets. A commit appends to the
-//!   segment only: a line to a bucket (or to a companion file of the
-//!   segment, format 12) was one more file each create waited for in the
-//!   file system's journal (1.25x, then 1.09x, the time of a create without
-//!   events);
+//!   segment only (format 12 appended to a companion file of the segment
+//!   as well; before it, a line to one of the buckets made each create wait
+//!   for one more file in the file system's journal);
 //! - `events/head`: which segment holds the last event (`{"segment": n}`),
 //!   rewritten only by the commit that starts a segment: the last event
 //!   (its sequence and hash, which the next commit chains to) is the last
