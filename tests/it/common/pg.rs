@@ -315,12 +315,17 @@ fn start_bouncer(server: &Server) -> Result<u16, String> {
     }
     // Its pid read now: the server's own clean-up may remove the directory
     // (and the pid file in it) first, which left PgBouncer running.
-    let pid = std::fs::read_to_string(dir.join("pgbouncer.pid"))
-        .map_err(|e| format!("pgbouncer.pid: {e}"))?;
-    let pid: u32 = pid
-        .trim()
-        .parse()
-        .map_err(|e| format!("pgbouncer.pid: {e}"))?;
+    // (Written by the daemon itself: waited for, as its port was.)
+    let pid: u32 = loop {
+        let read = std::fs::read_to_string(dir.join("pgbouncer.pid"));
+        match read.as_deref().map(str::trim).map(str::parse) {
+            Ok(Ok(pid)) => break pid,
+            _ if std::time::Instant::now() > deadline => {
+                return Err(format!("pgbouncer.pid: not written ({read:?})"));
+            }
+            _ => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    };
     when_tests_end(&format!("kill {pid}"))?;
     Ok(port)
 }
