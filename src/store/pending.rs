@@ -40,16 +40,35 @@ pub(crate) struct Pending {
 impl Pending {
     /// Whether nothing was put.
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
-            && self.hooks.is_empty()
-            && self.sealed.is_empty()
-            && self.customers.is_empty()
-            && self.txns.is_empty()
-            && self.enqueued.is_empty()
-            && self.dequeued.is_empty()
-            && self.idempotency.is_empty()
-            && self.api_keys.is_empty()
-            && self.api_used.is_empty()
+        self.customers.is_empty() && self.events.is_empty() && self.only_customers_and_events()
+    }
+
+    /// Whether nothing but customers and events was put (PostgreSQL groups
+    /// such writes of concurrent requests into one commit). Every field is
+    /// named: one added later must be placed here, or this does not compile.
+    pub fn only_customers_and_events(&self) -> bool {
+        let Pending {
+            customers: _,
+            customer_at: _,
+            txns,
+            txn_at: _,
+            enqueued,
+            dequeued,
+            idempotency,
+            api_keys,
+            api_used,
+            events: _,
+            hooks,
+            sealed,
+        } = self;
+        txns.is_empty()
+            && enqueued.is_empty()
+            && dequeued.is_empty()
+            && idempotency.is_empty()
+            && api_keys.is_empty()
+            && api_used.is_empty()
+            && hooks.is_empty()
+            && sealed.is_empty()
     }
 
     /// Refuse the writes when they would make a customer_key (21004) or an

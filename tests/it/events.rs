@@ -439,13 +439,7 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
             &json!({"customer_profile_individual": {"first_name": format!("Renamed{i}")}}),
         ));
     }
-    let history = |env: &Env, id: &str| -> Vec<u64> {
-        ok(env.run(&["history", id]))
-            .data()
-            .iter()
-            .map(|e| e["sequence"].as_u64().unwrap())
-            .collect()
-    };
+    let history = history_sequences;
     let want: Vec<Vec<u64>> = ids.iter().map(|id| history(&fixture, id)).collect();
     for h in &want {
         assert_eq!(h.len(), 2, "{want:?}");
@@ -454,13 +448,7 @@ fn store_check_rebuilds_the_record_index_from_an_intact_log() {
     assert_eq!(bucket_lines(&fixture), 1024);
     assert!(!fixture.path().join("events/log/00000000.records").exists());
     assert!(!fixture.path().join("events/log/00000001.records").exists());
-    let bucket_of = |env: &Env, id: &str| -> std::path::PathBuf {
-        std::fs::read_dir(env.path().join("events/records"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| std::fs::read_to_string(p).unwrap().contains(id))
-            .expect("a bucket names the record")
-    };
+    let bucket_of = bucket_naming;
     ok(fixture.store_check(false));
 
     // A bucket removed: the record's creation is missing from its history
@@ -549,13 +537,7 @@ fn stores_of_formats_11_and_12_upgrade_their_record_index() {
         &["profile", "update", &id],
         &json!({"customer_profile_individual": {"first_name": "Later"}}),
     ));
-    let history = |env: &Env| -> Vec<u64> {
-        ok(env.run(&["history", &id]))
-            .data()
-            .iter()
-            .map(|e| e["sequence"].as_u64().unwrap())
-            .collect()
-    };
+    let history = |env: &Env| history_sequences(env, &id);
     assert_eq!(history(&fixture), vec![1, 1031]);
     // The record lines of the last segment (1025..=1031), from the log.
     let seg1 = std::fs::read_to_string(fixture.path().join("events/log/00000001.jsonl")).unwrap();
@@ -592,11 +574,7 @@ fn stores_of_formats_11_and_12_upgrade_their_record_index() {
     // Format 11: the last segment's lines in the buckets too (here all in
     // one bucket: the upgrade goes by their sequence).
     let env = common::clone_env(&fixture);
-    let bucket = std::fs::read_dir(env.path().join("events/records"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| std::fs::read_to_string(p).unwrap().contains(&id))
-        .unwrap();
+    let bucket = bucket_naming(&env, &id);
     let mut text = std::fs::read_to_string(&bucket).unwrap();
     text.push_str(&last_lines);
     std::fs::write(&bucket, text).unwrap();
@@ -605,6 +583,24 @@ fn stores_of_formats_11_and_12_upgrade_their_record_index() {
     assert_eq!(meta(&env), json!({"format_version": 13}));
     assert_eq!(bucket_lines(&env), 1024);
     ok(env.store_check(false));
+}
+
+/// The sequences of `id`'s events, as `history` answers them.
+fn history_sequences(env: &Env, id: &str) -> Vec<u64> {
+    ok(env.run(&["history", id]))
+        .data()
+        .iter()
+        .map(|e| e["sequence"].as_u64().unwrap())
+        .collect()
+}
+
+/// The record bucket that names `id`.
+fn bucket_naming(env: &Env, id: &str) -> std::path::PathBuf {
+    std::fs::read_dir(env.path().join("events/records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| std::fs::read_to_string(p).unwrap().contains(id))
+        .expect("a bucket names the record")
 }
 
 /// The lines of the record buckets, all together.
@@ -643,11 +639,7 @@ fn the_record_index_moves_to_the_buckets_as_a_segment_fills() {
             &["profile", "update", &first],
             &json!({"customer_profile_individual": {"first_name": format!("Again{i}")}}),
         ));
-        let h: Vec<u64> = ok(env.run(&["history", &first]))
-            .data()
-            .iter()
-            .map(|e| e["sequence"].as_u64().unwrap())
-            .collect();
+        let h = history_sequences(&env, &first);
         seqs.push(*h.last().unwrap());
         assert_eq!(h.len(), i + 2, "{h:?}");
     }

@@ -68,16 +68,8 @@ impl PgStore {
         if !self.pooled || self.locked_rows() {
             return None;
         }
-        let creates_only = !w.customers.is_empty()
-            && !w.events.is_empty()
-            && w.txns.is_empty()
-            && w.enqueued.is_empty()
-            && w.dequeued.is_empty()
-            && w.idempotency.is_empty()
-            && w.api_keys.is_empty()
-            && w.api_used.is_empty()
-            && w.hooks.is_empty()
-            && w.sealed.is_empty();
+        let creates_only =
+            !w.customers.is_empty() && !w.events.is_empty() && w.only_customers_and_events();
         if !creates_only {
             return None;
         }
