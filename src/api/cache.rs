@@ -43,7 +43,24 @@ pub struct Memo<V, S = Stamp> {
 #[derive(Debug)]
 struct Inner<V, S> {
     stamp: Option<S>,
+    /// Earlier stamps that [`Memo::advance`] moved the values from: a
+    /// request that read one of them before this process's writer came in
+    /// sees the same values (at most [`ALIASES`], the latest kept).
+    aliases: Vec<S>,
     map: HashMap<String, V>,
+}
+
+/// The earlier stamps a memo keeps as its own (see [`Inner::aliases`]):
+/// a request reads its stamp well under a millisecond before it looks its
+/// values up, while the group commit of creates moves the stamp at most
+/// once a checkpoint.
+const ALIASES: usize = 8;
+
+impl<V, S: PartialEq> Inner<V, S> {
+    /// Whether the values kept hold under `stamp`.
+    fn holds(&self, stamp: &S) -> bool {
+        self.stamp.as_ref() == Some(stamp) || self.aliases.contains(stamp)
+    }
 }
 
 impl<V: Clone, S: PartialEq + Copy> Memo<V, S> {
@@ -51,6 +68,7 @@ impl<V: Clone, S: PartialEq + Copy> Memo<V, S> {
         Memo {
             inner: Mutex::new(Inner {
                 stamp: None,
+                aliases: Vec::new(),
                 map: HashMap::new(),
             }),
             cap,
@@ -58,11 +76,13 @@ impl<V: Clone, S: PartialEq + Copy> Memo<V, S> {
     }
 
     /// The value kept for `key`, when `stamp` is still the store's stamp
-    /// the memo holds; anything kept under another stamp is dropped.
+    /// the memo holds (or one it was advanced from); anything kept under
+    /// another stamp is dropped.
     pub fn get(&self, stamp: S, key: &str) -> Option<V> {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if inner.stamp != Some(stamp) {
+        if !inner.holds(&stamp) {
             inner.map.clear();
+            inner.aliases.clear();
             inner.stamp = Some(stamp);
             return None;
         }
@@ -70,11 +90,20 @@ impl<V: Clone, S: PartialEq + Copy> Memo<V, S> {
     }
 
     /// What is kept under the stamp `f` maps to `Some`, kept under that
-    /// one instead: for a writer of this process whose changes cannot
-    /// change these values (see [`super::Local`]'s `create_with`).
+    /// one as well: for a writer of this process whose changes cannot
+    /// change these values (see [`super::Local`]'s `create_with`). A
+    /// request that read the stamp before the writer came in still finds
+    /// them, instead of dropping them and waiting for the store (which the
+    /// writer holds) to read them again.
     pub fn advance(&self, f: impl FnOnce(&S) -> Option<S>) {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(next) = inner.stamp.as_ref().and_then(f) {
+        if let Some(before) = inner.stamp
+            && let Some(next) = f(&before)
+        {
+            if inner.aliases.len() >= ALIASES {
+                inner.aliases.remove(0);
+            }
+            inner.aliases.push(before);
             inner.stamp = Some(next);
         }
     }
@@ -83,7 +112,7 @@ impl<V: Clone, S: PartialEq + Copy> Memo<V, S> {
     /// nothing when the memo has seen another stamp since.
     pub fn put(&self, stamp: S, key: String, value: V) {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if inner.stamp != Some(stamp) {
+        if !inner.holds(&stamp) {
             return;
         }
         if inner.map.len() >= self.cap {
@@ -229,5 +258,31 @@ impl DbStamp {
             f.begun += 1;
             n = f.begun;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Memo;
+
+    #[test]
+    fn a_stamp_advanced_from_still_finds_the_values_and_a_new_one_drops_them() {
+        let m: Memo<u32, u32> = Memo::new(8);
+        assert_eq!(m.get(1, "k"), None);
+        m.put(1, "k".into(), 7);
+        // This process's writer moved the stamp from 1 to 2 without
+        // changing the values: a request that read 1 before it still finds
+        // them, and so does one that read 2.
+        m.advance(|s| (*s == 1).then_some(2));
+        assert_eq!(m.get(1, "k"), Some(7));
+        assert_eq!(m.get(2, "k"), Some(7));
+        m.put(1, "j".into(), 8);
+        assert_eq!(m.get(2, "j"), Some(8));
+        // No advance from a stamp the memo does not hold.
+        m.advance(|s| (*s == 5).then_some(6));
+        assert_eq!(m.get(6, "k"), None);
+        // Another writer's stamp dropped everything, aliases included.
+        assert_eq!(m.get(1, "k"), None);
+        assert_eq!(m.get(6, "k"), None);
     }
 }
