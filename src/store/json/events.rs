@@ -135,6 +135,12 @@ impl JsonStore {
     /// the file on disk). Only the line's own bytes are decoded: every
     /// commit that records events reads it.
     fn last_line(&self, path: &Path) -> Result<Option<String>> {
+        if let Some(group) = &self.group
+            && let Some(rel) = path.strip_prefix(&self.root).ok().and_then(|r| r.to_str())
+            && let Some(end) = group.lock().unwrap_or_else(|e| e.into_inner()).end_of(rel)
+        {
+            return Ok(end.and_then(|b| last_line_of(&b)));
+        }
         let bytes = match self.overlaid(path)? {
             Some(content) => content.unwrap_or_default(),
             None => {
@@ -162,12 +168,7 @@ impl JsonStore {
                 }
             }
         };
-        let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-        let line = match body.iter().rposition(|&b| b == b'\n') {
-            Some(i) => &body[i + 1..],
-            None => body,
-        };
-        Ok((!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned()))
+        Ok(last_line_of(&bytes))
     }
 
     /// The highest sequence the record buckets name: more than the log's
@@ -451,4 +452,14 @@ fn splice_last_event(json: &mut String, last: u64) {
         json.pop();
         json.push_str(&format!(",\"last_event\":{last}}}"));
     }
+}
+
+/// The last line of `bytes` (its newline dropped), when it is not empty.
+fn last_line_of(bytes: &[u8]) -> Option<String> {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let line = match body.iter().rposition(|&b| b == b'\n') {
+        Some(i) => &body[i + 1..],
+        None => body,
+    };
+    (!line.is_empty()).then(|| String::from_utf8_lossy(line).into_owned())
 }

@@ -54,6 +54,9 @@ pub(crate) struct Staged {
     /// The error of a commit of the group made before its end (see
     /// [`JsonStore::flush_group`]): the whole group fails with it.
     failed: Option<Error>,
+    /// The catalog as read from the store's file, while the group has not
+    /// staged a change of it (see [`Staged::catalog`]).
+    catalog: Option<crate::model::catalog::Catalog>,
 }
 
 #[derive(Debug)]
@@ -73,6 +76,22 @@ impl Staged {
         }
     }
 
+    /// The catalog the group's writes read, parsed once a group: the store
+    /// is held exclusively, so its file changes only by the group's own
+    /// staged changes, which drop what was kept ([`Staged::stage`]).
+    /// `read` reads it as the group leaves it.
+    pub(crate) fn catalog(
+        &mut self,
+        read: impl FnOnce(&Self) -> Result<crate::model::catalog::Catalog>,
+    ) -> Result<crate::model::catalog::Catalog> {
+        if let Some(c) = &self.catalog {
+            return Ok(c.clone());
+        }
+        let c = read(self)?;
+        self.catalog = Some(c.clone());
+        Ok(c)
+    }
+
     /// Add the operations of one committed transaction.
     pub(crate) fn stage(&mut self, ops: Vec<Op>) {
         for op in ops {
@@ -82,6 +101,9 @@ impl Staged {
                 | Op::Delete { path }
                 | Op::Append { path, .. } => path.clone(),
             };
+            if path == super::CATALOG {
+                self.catalog = None;
+            }
             let entry = self.files.remove(&path);
             if entry.is_none() {
                 self.order.push(path.clone());
@@ -178,6 +200,24 @@ impl Staged {
                 Some(content)
             }
         }))
+    }
+
+    /// Bytes that end as `rel` ends as the group leaves it (`Some(None)`:
+    /// removed), without reading the file on disk: the lines the group
+    /// appended, or the whole file it wrote. `None` when the group did not
+    /// touch it or appended nothing: its end is then the one on disk. (A
+    /// commit that records events reads the log's last line: the whole
+    /// segment must not be read for it.)
+    pub(crate) fn end_of(&self, rel: &str) -> Option<Option<std::borrow::Cow<'_, [u8]>>> {
+        use std::borrow::Cow;
+        Some(match self.files.get(rel)? {
+            File::Tail { data, .. } if data.is_empty() => return None,
+            File::Tail { data, .. } | File::Whole(Op::Put { data, .. }) => {
+                Some(Cow::Borrowed(data.as_bytes()))
+            }
+            File::Whole(Op::PutJson { json, .. }) => Some(Cow::Owned(journal::json_file(json))),
+            File::Whole(_) => None,
+        })
     }
 
     /// Whether `rel` exists as the group leaves it, when it touched it

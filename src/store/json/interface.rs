@@ -27,8 +27,28 @@ impl storage::Storage for JsonStore {
     }
     fn catalog(&self) -> Result<Catalog> {
         let path = self.root.join(CATALOG);
-        self.read_json(&path)?
-            .ok_or_else(|| Error::corrupt(&path, "missing"))
+        let read = |staged: Option<&group::Staged>| -> Result<Catalog> {
+            let bytes = match staged {
+                Some(s) => match s.read(&self.root, CATALOG)? {
+                    Some(c) => c,
+                    None => atomic::read_record(&path)?,
+                },
+                None => {
+                    return self
+                        .read_json(&path)?
+                        .ok_or_else(|| Error::corrupt(&path, "missing"));
+                }
+            };
+            parse_record(&path, bytes)?.ok_or_else(|| Error::corrupt(&path, "missing"))
+        };
+        match &self.group {
+            // Parsed once a group (every create reads it).
+            Some(stage) => stage
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .catalog(|s| read(Some(s))),
+            None => read(None),
+        }
     }
     /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.
     fn customer(&self, cid: &str) -> Result<Option<Customer>> {
