@@ -12,7 +12,7 @@
 //! dozen bytes per record, hashes mostly, and the indexes and logs are
 //! streamed against those. `--repair` reads the records again to rebuild.
 //!
-//! The scan is in `scan.rs`, what it keeps of each record in `digest.rs`,
+//! The scan is in `scan/`, what it keeps of each record in `digest.rs`,
 //! the files streamed line by line in `lines.rs`; the derived data against
 //! the records in `derived.rs`, the transaction indexes in
 //! `txn_indexes.rs`; here, the check's course, the checks within one

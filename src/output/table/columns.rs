@@ -1,75 +1,14 @@
-//! Tables for people (comfy-table). A list shows, per kind of record, the
-//! columns an operator scans (the whole record is one `get` or `-o json`
-//! away); a single record shows every field as field/value pairs, nested
-//! fields flattened to their JSON paths. Dictionary and status ids are shown
-//! with their names ("10 Attached"). On a terminal the table fits its width;
-//! colour only when [`Style::out_color`] says so.
+//! The columns of a list, per kind of record: how each gets its cell from
+//! a record, the layouts of the kinds that have one, and the scalar fields
+//! shown for the kinds that do not.
 
 use std::borrow::Cow;
-use std::io::{self, Write};
 
-use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Table, presets};
 use serde_json::Value;
 
-use super::{RecordKind, Response, Style};
+use super::values::{dictionary_of, named, text};
 use crate::catalog::dictionaries as dict;
-
-fn text(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        Value::Array(a)
-            if a.iter()
-                .all(|x| x.get("key").is_some() && x.get("value").is_some()) =>
-        {
-            a.iter()
-                .map(|t| {
-                    format!(
-                        "{}={}",
-                        t["key"].as_str().unwrap_or(""),
-                        t["value"].as_str().unwrap_or("")
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-        other => other.to_string(),
-    }
-}
-
-/// The dictionary a field's value comes from, by field name.
-fn dictionary_of(field: &str) -> Option<&'static str> {
-    Some(match field {
-        "customer_type_id" => "customer-types",
-        "address_type_id" => "address-types",
-        "country_id" => "countries",
-        "state_id" => "states",
-        "payment_instrument_type_id" => "payment-instrument-types",
-        "payment_method_id" => "payment-methods",
-        "payment_instrument_ach_type_id" => "payment-instrument-ach-types",
-        "payment_instrument_status_id" => "payment-instrument-statuses",
-        "customer_profile_program_status_id" => "customer-profile-program-statuses",
-        "transaction_status_id" => "transaction-statuses",
-        "transaction_step_status_id" => "transaction-step-statuses",
-        "transfer_type_id" => "transfer-types",
-        "destination_id" => "destinations",
-        "account_code_id" => "account-codes",
-        "cardinality_id" => "cardinality",
-        "parameter_type_id" => "parameter-types",
-        _ => return None,
-    })
-}
-
-/// `60 Completed` for a dictionary id (the id alone if it has no name).
-fn named(dictionary: &str, v: &Value) -> String {
-    match v.as_u64().and_then(|id| u32::try_from(id).ok()) {
-        Some(id) => match dict::display_name(dictionary, id) {
-            Some(name) => format!("{id} {name}"),
-            None => id.to_string(),
-        },
-        None => text(v),
-    }
-}
+use crate::output::RecordKind;
 
 /// A transaction's template name and total amount, added to a list's
 /// records by the CLI for a table (never part of a record's JSON).
@@ -99,8 +38,8 @@ enum Get {
     First(&'static [&'static str]),
 }
 
-struct Col {
-    header: Cow<'static, str>,
+pub(super) struct Col {
+    pub(super) header: Cow<'static, str>,
     get: Get,
 }
 
@@ -111,7 +50,7 @@ const fn col(header: &'static str, get: Get) -> Col {
     }
 }
 
-fn lookup<'a>(v: &'a Value, path: &str) -> &'a Value {
+pub(super) fn lookup<'a>(v: &'a Value, path: &str) -> &'a Value {
     path.split('.')
         .fold(v, |acc, k| acc.get(k).unwrap_or(&Value::Null))
 }
@@ -134,7 +73,7 @@ fn param_value(v: &Value) -> String {
 }
 
 impl Col {
-    fn cell(&self, rec: &Value) -> String {
+    pub(super) fn cell(&self, rec: &Value) -> String {
         match &self.get {
             Get::Path(p) => text(lookup(rec, p)),
             Get::Field(f) => text(rec.get(f).unwrap_or(&Value::Null)),
@@ -182,7 +121,7 @@ impl Col {
 
 /// The columns of a list of records of `kind`; `None` for a kind without
 /// a layout of its own (its scalar fields are shown, [`generic`]).
-fn layout(kind: RecordKind) -> Option<Vec<Col>> {
+pub(super) fn layout(kind: RecordKind) -> Option<Vec<Col>> {
     use Get::*;
     let cols = match kind {
         RecordKind::Event => vec![
@@ -357,7 +296,7 @@ fn named_record(id: &str) -> Vec<Col> {
 
 /// Columns of a record without a layout: its scalar top-level fields and the
 /// scalar fields of nested objects one level down, audit fields left out.
-fn generic(first: &Value) -> Vec<(String, String)> {
+pub(super) fn generic(first: &Value) -> Vec<(String, String)> {
     let mut cols = Vec::new();
     if let Some(map) = first.as_object() {
         for (k, v) in map {
@@ -375,240 +314,6 @@ fn generic(first: &Value) -> Vec<(String, String)> {
         }
     }
     cols
-}
-
-fn flatten(prefix: &str, v: &Value, rows: &mut Vec<(String, String)>) {
-    match v {
-        Value::Object(map) => {
-            for (k, val) in map {
-                let path = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                if val.is_object() {
-                    flatten(&path, val, rows);
-                } else if let Some(d) = dictionary_of(k) {
-                    rows.push((path, named(d, val)));
-                } else {
-                    rows.push((path, text(val)));
-                }
-            }
-        }
-        other => rows.push((prefix.to_string(), text(other))),
-    }
-}
-
-fn new_table(style: Style) -> Table {
-    let mut t = Table::new();
-    // `--no-headers`: rows only, columns separated by spaces (for `awk`).
-    t.load_preset(if style.headers {
-        presets::UTF8_FULL_CONDENSED
-    } else {
-        presets::NOTHING
-    })
-    .set_content_arrangement(ContentArrangement::Dynamic);
-    if style.out_color {
-        // Asked for (--color always) even when stdout is not a terminal.
-        t.enforce_styling();
-    }
-    // A terminal that reports no width (a pty under `script`, some CI
-    // runners) would wrap every column to one character: use $COLUMNS,
-    // else 80.
-    if t.width().is_some_and(|w| w < MIN_WIDTH) {
-        t.set_width(style.columns.filter(|&c| c >= MIN_WIDTH).unwrap_or(80));
-    }
-    t
-}
-
-/// Below this, a terminal's reported width is taken as unknown.
-const MIN_WIDTH: u16 = 10;
-
-fn header(style: Style, names: impl IntoIterator<Item = String>) -> Vec<Cell> {
-    names
-        .into_iter()
-        .map(|h| {
-            let c = Cell::new(super::terminal_text(&h));
-            if style.out_color {
-                c.add_attribute(Attribute::Bold)
-            } else {
-                c
-            }
-        })
-        .collect()
-}
-
-/// A cell, coloured by the status its text names when colour is on.
-fn body_cell(style: Style, text: String) -> Cell {
-    let text = super::terminal_text(&text).into_owned();
-    if !style.out_color {
-        return Cell::new(text);
-    }
-    let status = text.split_once(' ').map_or("", |(_, name)| name);
-    let color = match status {
-        "Completed" | "Attached" | "Active" => Some(Color::Green),
-        "Failed" | "Rejected" => Some(Color::Red),
-        "Pending" | "Created" | "Processing" => Some(Color::Yellow),
-        "Cancelled" => Some(Color::DarkGrey),
-        _ => None,
-    };
-    match color {
-        Some(c) => Cell::new(text).fg(c),
-        None => Cell::new(text),
-    }
-}
-
-pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<()> {
-    print_rows(out, style, resp, true)
-}
-
-/// A page of a list printed whole (`--all`): its rows without the page's
-/// footer, which names a next page that the list fetches itself.
-pub fn print_rows(
-    out: &mut impl Write,
-    style: Style,
-    resp: &Response,
-    footer: bool,
-) -> io::Result<()> {
-    match resp {
-        Response::Id(id) => writeln!(out, "{}", super::terminal_text(id)),
-        Response::Raw(text) => out.write_all(text.as_bytes()),
-        Response::Records(_, data) if data.len() == 1 => {
-            let mut t = new_table(style);
-            if style.headers {
-                t.set_header(header(style, ["field".into(), "value".into()]));
-            }
-            let mut rows = Vec::new();
-            flatten("", &data[0], &mut rows);
-            for (k, v) in rows {
-                t.add_row(vec![
-                    Cell::new(super::terminal_text(&k)),
-                    body_cell(style, v),
-                ]);
-            }
-            writeln!(out, "{t}")
-        }
-        Response::List { kind, data, .. } | Response::Records(kind, data) => {
-            if data.is_empty() {
-                if style.headers {
-                    writeln!(out, "(no records)")?;
-                }
-            } else {
-                let mut t = new_table(style);
-                // On a terminal of a known width a long cell is cut with an
-                // ellipsis, never wrapped a character per line.
-                let one_line = t.width().is_some();
-                t.set_truncation_indicator("…");
-                let row = |cells: Vec<Cell>| {
-                    let mut r = comfy_table::Row::from(cells);
-                    if one_line {
-                        r.max_height(1);
-                    }
-                    r
-                };
-                match layout(*kind) {
-                    Some(cols) => {
-                        let is_id = |c: &Col| {
-                            c.header.ends_with("_id")
-                                || ["customer_key", "template"].contains(&c.header.as_ref())
-                        };
-                        let cells: Vec<Vec<String>> = data
-                            .iter()
-                            .map(|rec| cols.iter().map(|c| c.cell(rec)).collect())
-                            .collect();
-                        // On a narrow terminal the last columns that are not
-                        // identifiers are left out until the rest fits with
-                        // a few characters each (`-o json` has everything).
-                        let mut keep: Vec<usize> = (0..cols.len()).collect();
-                        if let Some(width) = t.width().filter(|_| one_line) {
-                            let widest = |i: usize| {
-                                cells
-                                    .iter()
-                                    .map(|r| r[i].chars().count())
-                                    .chain([cols[i].header.chars().count()])
-                                    .max()
-                                    .unwrap_or(0)
-                            };
-                            let need = |keep: &[usize]| {
-                                keep.iter()
-                                    .map(|&i| {
-                                        if is_id(&cols[i]) {
-                                            widest(i)
-                                        } else {
-                                            widest(i).min(10)
-                                        }
-                                    })
-                                    .sum::<usize>()
-                                    + 3 * keep.len()
-                                    + 1
-                            };
-                            while need(&keep) > usize::from(width) {
-                                match keep.iter().rposition(|&i| !is_id(&cols[i])) {
-                                    Some(at) if keep.len() > 1 => {
-                                        keep.remove(at);
-                                    }
-                                    _ => break,
-                                }
-                            }
-                        }
-                        if style.headers {
-                            let mut h = comfy_table::Row::from(header(
-                                style,
-                                keep.iter().map(|&i| cols[i].header.to_string()),
-                            ));
-                            if one_line {
-                                h.max_height(1);
-                            }
-                            t.set_header(h);
-                        }
-                        for r in &cells {
-                            t.add_row(row(keep
-                                .iter()
-                                .map(|&i| body_cell(style, r[i].clone()))
-                                .collect()));
-                        }
-                        // Identifiers are never cut (people copy them); the
-                        // other columns give way, cut with an ellipsis.
-                        for (at, &i) in keep.iter().enumerate() {
-                            if is_id(&cols[i])
-                                && let Some(column) = t.column_mut(at)
-                            {
-                                column.set_constraint(ColumnConstraint::ContentWidth);
-                            }
-                        }
-                    }
-                    None => {
-                        let cols = generic(&data[0]);
-                        if style.headers {
-                            t.set_header(header(style, cols.iter().map(|(h, _)| h.clone())));
-                        }
-                        for rec in data {
-                            t.add_row(row(cols
-                                .iter()
-                                .map(|(_, p)| body_cell(style, text(lookup(rec, p))))
-                                .collect()));
-                        }
-                    }
-                }
-                writeln!(out, "{t}")?;
-            }
-            if let Response::List { paging, .. } = resp
-                && footer
-                && style.headers
-            {
-                let more = match &paging.last_evaluated_key {
-                    Some(k) => format!("; next page: --after {}", super::terminal_text(k)),
-                    None => String::new(),
-                };
-                writeln!(
-                    out,
-                    "page {} ({} per page), {} in all{more}",
-                    paging.page_number, paging.page_size, paging.total_count
-                )?;
-            }
-            Ok(())
-        }
-    }
 }
 
 #[cfg(test)]
@@ -669,11 +374,5 @@ mod tests {
         assert_eq!(cols.len(), 3);
         let cells: Vec<String> = cols.iter().map(|c| c.cell(&rec)).collect();
         assert_eq!(cells, ["1", "Mailing", "Mailing"]);
-    }
-
-    #[test]
-    fn unknown_ids_stay_numbers() {
-        assert_eq!(named("transaction-statuses", &json!(99)), "99");
-        assert_eq!(named("transaction-statuses", &json!(70)), "70 Failed");
     }
 }
