@@ -176,33 +176,45 @@ impl endpoints::Backend for Local {
     fn outcomes(&self) -> Option<&crate::store::Outcomes> {
         self.kept.as_ref().map(|k| &*k.outcomes)
     }
+    fn queue_known_empty(&self) -> bool {
+        self.kept
+            .as_ref()
+            .and_then(|k| k.group.held_queue_is_empty())
+            == Some(true)
+    }
     fn create_with(
         &self,
         f: &mut dyn FnMut(&Store) -> Result<crate::core::idempotency::Outcome>,
     ) -> Result<crate::core::idempotency::Outcome> {
         match &self.kept {
-            Some(kept) if self.database_url.is_none() => kept.group.write(
-                || {
-                    let store = self.open(Mode::Exclusive)?;
-                    // The group's writes are creates, which change no API
-                    // key: the keys read before this writer came in (and no
-                    // other writer came between) still hold, and the
-                    // server's requests need not wait for the store to be
-                    // let go to know who sent them.
-                    if let Store::Json(js) = &store
-                        && let Some((before, after)) = js.writer_stamps()
-                    {
-                        kept.keys.advance(|(lock, keys)| {
-                            (*lock == cache::Seen::Dir(before))
-                                .then_some((cache::Seen::Dir(after), *keys))
-                        });
-                    }
-                    Ok(store)
-                },
-                |s| f(s),
-            ),
+            // The group's writes are creates, which change no API key.
+            Some(kept) if self.database_url.is_none() => {
+                kept.group.write(|| self.write_keeping_keys(), |s| f(s))
+            }
             _ => f(&self.write()?),
         }
+    }
+    fn worker_write(&self) -> Result<Store> {
+        // The worker's batches change records and the queue, no API key.
+        self.write_keeping_keys()
+    }
+}
+
+impl Local {
+    /// The store opened for a write that changes no API key (a create, a
+    /// worker's batch): the keys read before this writer came in (and no
+    /// other writer came between) still hold, and the server's requests
+    /// need not wait for the store to be let go to know who sent them.
+    fn write_keeping_keys(&self) -> Result<Store> {
+        let store = self.open(Mode::Exclusive)?;
+        if let (Some(kept), Store::Json(js)) = (&self.kept, &store)
+            && let Some((before, after)) = js.writer_stamps()
+        {
+            kept.keys.advance(|(lock, keys)| {
+                (*lock == cache::Seen::Dir(before)).then_some((cache::Seen::Dir(after), *keys))
+            });
+        }
+        Ok(store)
     }
 }
 

@@ -566,7 +566,7 @@ fn stores_of_formats_11_and_12_upgrade_their_record_index() {
     std::fs::write(&companion, &last_lines).unwrap();
     set_version(&env, 12);
     assert_eq!(history(&env), vec![1, 1031]);
-    assert_eq!(meta(&env), json!({"format_version": 13}));
+    assert_eq!(meta(&env), json!({"format_version": 14}));
     assert!(!companion.exists());
     assert_eq!(bucket_lines(&env), 1024);
     ok(env.store_check(false));
@@ -580,7 +580,7 @@ fn stores_of_formats_11_and_12_upgrade_their_record_index() {
     std::fs::write(&bucket, text).unwrap();
     set_version(&env, 11);
     assert_eq!(history(&env), vec![1, 1031]);
-    assert_eq!(meta(&env), json!({"format_version": 13}));
+    assert_eq!(meta(&env), json!({"format_version": 14}));
     assert_eq!(bucket_lines(&env), 1024);
     ok(env.store_check(false));
 }

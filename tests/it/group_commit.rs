@@ -238,6 +238,18 @@ fn an_acknowledged_create_is_in_the_journal_before_its_checkpoint_and_survives_a
         env.path().join("journal.json").exists(),
         "the committed creates are in the journal, not applied yet"
     );
+    // The journal is the groups' log, one synced record a group; a record
+    // cut short by a crash (never acknowledged) is left out of the replay.
+    let journal = env.path().join("journal.json");
+    let text = std::fs::read(&journal).unwrap();
+    assert!(text.starts_with(b"payctl journal log 1\n"), "{text:?}");
+    assert!(text.ends_with(b"\n"));
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&journal)
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"0123456789abcdef {\"ops\":[{\"put\"").unwrap();
+    drop(f);
     // Under load even the first answer can be the lost one, so `acked` may
     // be empty: the replay is asked for by a command that runs whatever
     // was acknowledged.

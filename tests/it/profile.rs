@@ -1304,7 +1304,7 @@ fn a_rename_writes_a_removal_line_so_a_filter_reads_only_its_page() {
     assert_eq!(o.json["paging"]["total_count"], 4, "{o:?}");
     let meta: Value =
         serde_json::from_slice(&std::fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 13}));
+    assert_eq!(meta, json!({"format_version": 14}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }

@@ -163,7 +163,7 @@ fn newer_format_is_refused_with_exit_3() {
     let id = env.create_profile("ver-00001");
     let meta = env.path().join("meta.json");
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 13}));
+    assert_eq!(v, json!({"format_version": 14}));
     fs::write(&meta, r#"{"format_version": 999}"#).unwrap();
     let before = env.snapshot();
     for args in [
@@ -277,7 +277,7 @@ fn a_format_1_store_is_upgraded_by_the_first_command_all_or_nothing() {
     assert_eq!(o.data()[0]["customer_key"], "old-00001");
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 13}));
+    assert_eq!(meta, json!({"format_version": 14}));
     assert!(!env.path().join("journal.json").exists());
     // The attachment index was built, in the order the records were created.
     let o = env.run(&["program", "profiles", &prm]);
@@ -325,7 +325,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr.contains("note: upgrading the store at")
-            && o.stderr.contains("from format 2 to 13"),
+            && o.stderr.contains("from format 2 to 14"),
         "{o:?}"
     );
     assert_eq!(o.json["paging"]["total_count"], 3);
@@ -337,7 +337,7 @@ fn a_format_2_store_gets_its_attachment_index() {
     assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()]);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 13}));
+    assert_eq!(meta, json!({"format_version": 14}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -354,13 +354,13 @@ fn a_format_3_store_gets_its_field_indexes() {
     as_format_3(&env);
     let o = env.run(&["profile", "list", "--email", "new@example.COM"]);
     assert_eq!(o.code, 0, "{o:?}");
-    assert!(o.stderr.contains("from format 3 to 13"), "{o:?}");
+    assert!(o.stderr.contains("from format 3 to 14"), "{o:?}");
     assert_eq!(o.json["paging"]["total_count"], 1, "{o:?}");
     assert_eq!(o.data()[0]["customer_profile_id"], ids[1].as_str());
     assert!(env.path().join("index/by-email").is_dir());
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 13}));
+    assert_eq!(meta, json!({"format_version": 14}));
     let o = env.run(&["store", "check"]);
     assert_eq!(o.data()[0]["status"], "clean", "{o:?}");
 }
@@ -1440,7 +1440,7 @@ fn a_format_4_store_with_a_full_key_bucket_is_split_by_the_upgrade() {
         .refused(1, 21002);
     let meta: Value =
         serde_json::from_slice(&fs::read(env.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 13}));
+    assert_eq!(meta, json!({"format_version": 14}));
     assert!(!bucket.exists(), "the upgrade split the full bucket");
     let (files, max) = split_files(&env);
     assert!(files.len() > 100 && max <= 32 * 1024, "{max}");
@@ -1479,11 +1479,11 @@ fn a_format_7_store_is_upgraded_by_its_version_alone() {
     assert_eq!(o.code, 0, "{o:?}");
     assert!(
         o.stderr
-            .contains("from format 7 to 13: only its format version changes"),
+            .contains("from format 7 to 14: only its format version changes"),
         "{o:?}"
     );
     let v: Value = serde_json::from_slice(&fs::read(&meta).unwrap()).unwrap();
-    assert_eq!(v, json!({"format_version": 13}));
+    assert_eq!(v, json!({"format_version": 14}));
     assert_eq!(records(), before);
     let o = env.run(&["store", "check"]);
     assert_eq!(o.code, 0, "{o:?}");

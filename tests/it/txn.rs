@@ -2078,7 +2078,7 @@ fn a_format_5_store_gets_its_transaction_indexes_all_or_nothing() {
     );
     let meta: Value =
         serde_json::from_slice(&std::fs::read(root.join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta, json!({"format_version": 13}));
+    assert_eq!(meta, json!({"format_version": 14}));
     assert!(!root.join("journal.json").exists());
     assert_eq!(all_pages(env, &["--status", "70"], "1"), pick(&t, &[1, 3]));
     assert_eq!(

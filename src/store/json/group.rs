@@ -13,18 +13,17 @@
 //! all) and does not affect the others.
 //!
 //! The writes that ran while no commit was in progress form a group, and
-//! one of them commits it: everything staged so far is written as the
-//! store's journal ([`journal::write_deferred`]: temp file, sync, rename,
-//! sync of the directory), the commit point, after which any payctl that
-//! opens the store replays it. The group's writes are answered only after
-//! that: acknowledged when it is durable, or failed with its error (a full
-//! disk) when it is not, so that no write of a failed group is acknowledged.
-//! The writes that arrive during that commit do not wait for it: they run
-//! and form the next group (a pipeline), whose journal holds the earlier
-//! groups' changes and its own, in place of the earlier journal.
+//! one of them commits it: what the group's writes staged is appended to
+//! the store's journal, a log of one record a group (`journal/log.rs`), and
+//! the log is synced: the commit point, after which any payctl that opens
+//! the store replays it. The group's writes are answered only after that:
+//! acknowledged when it is durable, or failed with its error (a full disk)
+//! when it is not, so that no write of a failed group is acknowledged. The
+//! writes that arrive during that commit do not wait for it: they run and
+//! form the next group (a pipeline), whose record follows.
 //!
-//! The journal is applied to the files (with one sync) at a checkpoint:
-//! when no write came for [`IDLE`], or when the journal has grown past
+//! The log is applied to the files (with one sync) and removed at a
+//! checkpoint: when no write came for [`IDLE`], or when the log has grown past
 //! [`CHECKPOINT_BYTES`] (then new writes wait for it). The store is let go
 //! after a checkpoint, so that other processes and the server's own readers
 //! get their turn; they never read a store whose journal is not applied,
@@ -32,8 +31,8 @@
 //!
 //! When a commit fails, the groups built on it fail too: no write joins any
 //! more, the open group fails with the same error, and the store is let go
-//! without applying anything (the journal on disk is the last one that was
-//! committed, which the next open replays).
+//! without applying anything (the log on disk ends with the last record
+//! that was committed, which the next open replays).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, LockResult, Mutex, MutexGuard, Weak};
@@ -57,6 +56,10 @@ pub(crate) struct Staged {
     /// The catalog as read from the store's file, while the group has not
     /// staged a change of it (see [`Staged::catalog`]).
     catalog: Option<crate::model::catalog::Catalog>,
+    /// The operations staged since the group's last commit, as the JSON
+    /// text of a list's items: the next record of the log (see
+    /// `journal/log.rs`).
+    delta: Vec<u8>,
 }
 
 #[derive(Debug)]
@@ -94,6 +97,31 @@ impl Staged {
 
     /// Add the operations of one committed transaction.
     pub(crate) fn stage(&mut self, ops: Vec<Op>) {
+        for op in &ops {
+            if !self.delta.is_empty() {
+                self.delta.push(b',');
+            }
+            serde_json::to_writer(&mut self.delta, op).expect("an operation serializes");
+        }
+        self.merge(ops);
+    }
+
+    /// The journal text of what was staged since this was last asked
+    /// (`None`: nothing).
+    fn take_delta(&mut self) -> Option<Vec<u8>> {
+        if self.delta.is_empty() {
+            return None;
+        }
+        let mut text = Vec::with_capacity(self.delta.len() + 10);
+        text.extend_from_slice(b"{\"ops\":[");
+        text.append(&mut self.delta);
+        text.extend_from_slice(b"]}");
+        Some(text)
+    }
+
+    /// Lay the operations `ops` over what is staged, as a commit of the
+    /// group did (the log's replay merges its records so).
+    pub(crate) fn merge(&mut self, ops: Vec<Op>) {
         for op in ops {
             let path = match &op {
                 Op::Put { path, .. }
@@ -140,25 +168,6 @@ impl Staged {
             };
             self.files.insert(path, next);
         }
-    }
-
-    /// The journal of everything staged, leaving it staged.
-    fn snapshot(&self) -> Journal {
-        let ops = self
-            .order
-            .iter()
-            .filter_map(|path| {
-                Some(match self.files.get(path)? {
-                    File::Whole(op) => op.clone(),
-                    File::Tail { base_len, data } => Op::Append {
-                        path: path.clone(),
-                        base_len: *base_len,
-                        data: data.clone(),
-                    },
-                })
-            })
-            .collect();
-        Journal { ops }
     }
 
     /// The journal of everything staged, emptying it.
@@ -261,9 +270,9 @@ impl Staged {
 #[derive(Debug, Default)]
 pub(crate) struct Stage {
     staged: Mutex<Staged>,
-    /// Held while a journal is written: the journals are written one at a
-    /// time, each containing the one before it.
-    writer: Mutex<()>,
+    /// The group's log, held while a record is appended: one at a time,
+    /// in the order of the commits.
+    writer: Mutex<journal::Log>,
 }
 
 impl Stage {
@@ -276,33 +285,34 @@ impl Stage {
         self.staged.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn writer(&self) -> MutexGuard<'_, ()> {
+    fn writer(&self) -> MutexGuard<'_, journal::Log> {
         self.writer.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Commit everything staged so far (see the module doc): the size of
-    /// the journal written, or the error of an earlier commit or of this
-    /// one (which every later commit then answers too).
+    /// Commit everything staged so far (see the module doc): one record
+    /// appended to the log. The log's length, or the error of an earlier
+    /// commit or of this one (which every later commit then answers too).
     fn commit(&self, root: &std::path::Path, outcomes: &Outcomes) -> Result<usize> {
-        let _writer = self.writer();
-        let journal = {
-            let staged = self.staged();
+        let mut log = self.writer();
+        let delta = {
+            let mut staged = self.staged();
             staged.check()?;
-            staged.snapshot()
+            staged.take_delta()
         };
-        journal::write_deferred(root, &journal, outcomes)
-            .inspect_err(|e| {
+        if let Some(text) = delta {
+            log.append(root, &text, outcomes).inspect_err(|e| {
                 self.staged().failed = Some(e.clone());
-            })
-            .map(|()| journal.size())
+            })?;
+        }
+        Ok(usize::try_from(log.len()).unwrap_or(usize::MAX))
     }
 }
 
 /// A checkpoint is made when no write came for this long after a commit.
 pub const IDLE: Duration = Duration::from_millis(2);
 
-/// A checkpoint is made, new writes waiting for it, when the journal of the
-/// staged changes is larger than this: each commit rewrites it whole.
+/// A checkpoint is made, new writes waiting for it, when the log of the
+/// staged changes is larger than this.
 pub const CHECKPOINT_BYTES: usize = 512 * 1024;
 
 /// How long new writes wait after a checkpoint made while they were
@@ -440,6 +450,21 @@ impl GroupCommit {
                 continue;
             }
             st = inner.wait(st);
+        }
+    }
+
+    /// Whether the worker's queue is empty, when this group holds the store
+    /// (`None` when it does not: the store must then be opened to know).
+    /// Holding the store exclusively, the group sees the queue as every
+    /// writer left it: its files and the group's staged changes.
+    pub fn held_queue_is_empty(&self) -> Option<bool> {
+        let st = self.inner.lock();
+        if st.checkpointing {
+            return None;
+        }
+        match &st.store {
+            Some(store) => store.queue().ok().map(|q| q.is_empty()),
+            None => None,
         }
     }
 
@@ -600,13 +625,14 @@ impl JsonStore {
         let Some(stage) = &self.group else {
             return Ok(());
         };
-        let _writer = stage.writer();
+        // What is staged is committed (a record of the log), then the log
+        // is applied and removed, as a checkpoint does; the store is kept.
+        stage.commit(&self.root, &self.journal.outcomes)?;
+        let mut log = stage.writer();
         let mut staged = stage.staged();
-        staged.check()?;
-        let journal = staged.take();
-        // (The journal committed before is contained in this one: its
-        // replay by `commit` first does no harm.)
-        journal::commit_durable(&self.root, &journal, &self.journal)
-            .inspect_err(|e| staged.failed = Some(e.clone()))
+        journal::recover(&self.root).inspect_err(|e| staged.failed = Some(e.clone()))?;
+        log.reset();
+        drop(staged.take());
+        Ok(())
     }
 }

@@ -87,10 +87,12 @@ pub use tx::JsonTx;
 /// would miss a record's latest events);
 /// 13: the last segment's events read from the segment, no companion, and
 /// each record file naming its commit's last event ([`events`]; a payctl of
-/// format 12 would look for the companion and miss those events).
+/// format 12 would look for the companion and miss those events);
+/// 14: `journal.json` may be a log of group commits (`journal/log.rs`; a
+/// payctl of format 13 would take it for a damaged journal).
 /// An older store is upgraded by the first command that opens it
 /// ([`JsonStore::upgrade`]).
-pub const FORMAT_VERSION: u32 = 13;
+pub const FORMAT_VERSION: u32 = 14;
 pub(crate) const META: &str = "meta.json";
 pub(crate) const CATALOG: &str = "catalog.json";
 use lock::LOCK;

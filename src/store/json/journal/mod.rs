@@ -42,9 +42,11 @@ use crate::store::outcomes::Outcomes;
 
 mod applied;
 mod apply;
+mod log;
 use applied::*;
 pub use applied::{applied_is_stale, settle};
 use apply::*;
+pub use log::Log;
 
 pub const JOURNAL: &str = "journal.json";
 
@@ -402,32 +404,6 @@ fn commit_text(
     Ok(())
 }
 
-/// The commit point alone, for a group commit whose changes stay in memory
-/// (see [`super::group`]): `journal` written to `journal.json` (temp, sync,
-/// rename, sync of the store's directory) in place of the one there, which
-/// it must contain; nothing is applied. `Err` before the rename: the
-/// journal there is unchanged. From the rename on the change is made (any
-/// payctl that opens the store replays it): a failed sync of the directory
-/// is a warning, as in [`commit`].
-pub fn write_deferred(root: &Path, journal: &Journal, outcomes: &Outcomes) -> Result<()> {
-    let path = root.join(JOURNAL);
-    let mut text = Vec::with_capacity(journal.size() + 16);
-    serde_json::to_writer(&mut text, journal).expect("journal serializes");
-    let tmp = atomic::write_temp(&path, &text)?;
-    atomic::rename_temp(&tmp, &path)?;
-    // The commit point.
-    outcomes.count_committed();
-    let synced = atomic::fault(&path, "after-rename").and_then(|()| atomic::sync_dir(root));
-    if let Err(e) = synced {
-        let why = e.first_message();
-        outcomes.warn(format!(
-            "the change was committed ({}), but syncing its directory failed: {why}",
-            path.display()
-        ));
-    }
-    Ok(())
-}
-
 /// What follows the commit point: make the journal durable, apply it,
 /// remove it.
 fn finish(root: &Path, journal: &Journal, path: &Path, applied: bool) -> Result<()> {
@@ -473,6 +449,20 @@ pub fn recover_pending(root: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The journal `bytes` read from `path`: one commit's, or the log of a
+/// group commit's (see `journal/log.rs`).
+fn parse(path: &Path, bytes: &[u8]) -> Result<Journal> {
+    if log::is_log(bytes) {
+        return log::parse(path, bytes);
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        Error::corrupt(
+            path,
+            format!("{e}; `payctl store check --repair` moves it aside"),
+        )
+    })
+}
+
 /// Replay a journal left by a killed writer. The caller holds the exclusive lock.
 pub fn recover(root: &Path) -> Result<bool> {
     let path = root.join(JOURNAL);
@@ -492,12 +482,7 @@ pub fn recover(root: &Path) -> Result<bool> {
             _ => return Ok(false),
         },
     };
-    let journal: Journal = serde_json::from_slice(&bytes).map_err(|e| {
-        Error::corrupt(
-            &path,
-            format!("{e}; `payctl store check --repair` moves it aside"),
-        )
-    })?;
+    let journal = parse(&path, &bytes)?;
     let replayed = (|| {
         if path == applied_path {
             apply_batch(root, &journal, true)?;
@@ -541,7 +526,7 @@ pub fn overlay(root: &Path) -> Result<std::collections::HashMap<String, Option<V
     let Some(bytes) = bytes else {
         return Ok(HashMap::new());
     };
-    let journal: Journal = serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?;
+    let journal = parse(&path, &bytes)?;
     let mut files: HashMap<String, Option<Vec<u8>>> = HashMap::new();
     for op in journal.ops {
         match op {
