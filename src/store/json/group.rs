@@ -304,7 +304,7 @@ impl Stage {
                 self.staged().failed = Some(e.clone());
             })?;
         }
-        Ok(usize::try_from(log.len()).unwrap_or(usize::MAX))
+        Ok(usize::try_from(log.bytes()).unwrap_or(usize::MAX))
     }
 }
 

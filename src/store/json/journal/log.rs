@@ -96,8 +96,8 @@ pub struct Log {
 }
 
 impl Log {
-    /// The log's length.
-    pub fn len(&self) -> u64 {
+    /// The log's length in bytes.
+    pub fn bytes(&self) -> u64 {
         self.len
     }
 
