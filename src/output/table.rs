@@ -1,9 +1,8 @@
-//! Tables for people (comfy-table). A list shows, per kind of record, the
-//! columns an operator scans (the whole record is one `get` or `-o json`
-//! away); a single record shows every field as field/value pairs, nested
-//! fields flattened to their JSON paths. Dictionary and status ids are shown
-//! with their names ("10 Attached"). On a terminal the table fits its width;
-//! colour only when [`Style::out_color`] says so.
+//! Tables for people (comfy-table). A list shows, per kind of record, the columns an operator
+//! scans (the whole record is one `get` or `-o json` away); a single record shows every field as
+//! field/value pairs, nested fields flattened to their JSON paths. Dictionary and status ids are
+//! shown with their names ("10 Attached"). On a terminal the table fits its width; colour only
+//! when [`Style::out_color`] says so.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -473,6 +472,7 @@ pub fn print_rows(
     match resp {
         Response::Id(id) => writeln!(out, "{}", super::terminal_text(id)),
         Response::Raw(text) => out.write_all(text.as_bytes()),
+        Response::Spooled(s) => Ok(super::spool::print(out, style, s)?),
         Response::Records(_, data) if data.len() == 1 => {
             let mut t = new_table(style);
             if style.headers {
