@@ -14,7 +14,9 @@
 //!   memory until the stamp changes: a key created or revoked by another
 //!   process counts from the next request, without a restart.
 //! - Roles: reader every GET (and HEAD); writer also every create, update,
-//!   delete and attach; admin also `/_payctl/*`, `/webhooks` and `POST
+//!   delete and attach (and the import, `POST
+//!   /_payctl/customer-profiles/import`: many profile creates); admin also
+//!   the rest of `/_payctl/*`, `/webhooks` and `POST
 //!   /events/{id}/resend` (the token is admin). A
 //!   refused role is 403 (10010) naming the role needed.
 //! - The actor of a request made with a key is the key's name; an
@@ -313,6 +315,10 @@ impl Auth {
 
 /// The role a request to `e` needs; `None`: any caller (an open path).
 pub fn needed(e: &Endpoint) -> Option<Role> {
+    // Many profile creates: what one create needs.
+    if e.op == super::endpoints::Op::ProfileImport {
+        return Some(Role::Writer);
+    }
     if e.path.starts_with("/_payctl/") {
         if e.method == Method::Get && OPEN_PATHS.contains(&e.path) {
             return None;

@@ -1,25 +1,22 @@
-//! Remote mode (`--base-url`): the table's requests over HTTP with ureq
-//! (rustls, no OpenSSL). Error statuses are read as envelopes
-//! (`http_status_as_error(false)`); a body that is not the envelope is an
-//! error of its own (30008).
+//! Remote mode (`--base-url`): the table's requests over HTTP with ureq (rustls, no OpenSSL).
+//! Error statuses are read as envelopes (`http_status_as_error(false)`); a body that is not the
+//! envelope is an error of its own (30008).
 //!
-//! A failure says truthfully what may have happened: 30007 when nothing was
-//! sent (no connection, a name that does not resolve, a TLS handshake that
-//! failed), 30020 (Outcome Unknown) once the request went out and no whole
-//! answer came (a time-out after connecting, a connection lost), because the
-//! service may have applied it. A request that may be repeated (GET, PUT,
-//! DELETE, and a POST with an `Idempotency-Key`) is retried with backoff on
-//! connection errors and on 503; a POST without a key is sent again only
-//! when nothing of it was sent. A 429 (`--rate-limit`) is waited out and
-//! sent again whatever the method, a POST without a key included: the
-//! server refuses it at its edge, before anything is executed (as
-//! RFC 6585 has it: the request was not processed), so sending it again
-//! cannot apply it twice.
+//! A failure says truthfully what may have happened: 30007 when nothing was sent (no connection,
+//! a name that does not resolve, a TLS handshake that failed), 30020 (Outcome Unknown) once the
+//! request went out and no whole answer came (a time-out after connecting, a connection lost),
+//! because the service may have applied it. A request that may be repeated (GET, PUT, DELETE, and
+//! a POST with an `Idempotency-Key`) is retried with backoff on connection errors and on 503; a
+//! POST without a key is sent again only when nothing of it was sent. A 429 (`--rate-limit`) is
+//! waited out and sent again whatever the method, a POST without a key included: the server
+//! refuses it at its edge, before anything is executed (as RFC 6585 has it: the request was not
+//! processed), so sending it again cannot apply it twice.
 //!
-//! Over `https://` the service's certificate is checked against Mozilla's
-//! roots, or, with `--ca-cert FILE` (`PAYCTL_CA_CERT`), against that file's
-//! certificates alone (a private CA); one that is not trusted is refused
-//! before anything is sent (30007, naming `--ca-cert`).
+//! Over `https://` the service's certificate is checked against Mozilla's roots, or, with
+//! `--ca-cert FILE` (`PAYCTL_CA_CERT`), against that file's certificates alone (a private CA); one
+//! that is not trusted is refused before anything is sent (30007, naming `--ca-cert`).
+//!
+//! The import is the one request whose body is a stream: [`super::import`] sends it.
 
 use std::time::Duration;
 
@@ -52,13 +49,13 @@ pub const DRY_RUN_HEADER: &str = "Payctl-Dry-Run";
 
 /// A connection to a running service.
 pub struct Client {
-    base: String,
+    pub(super) base: String,
     /// `base` as messages show it: without the password of its user info.
-    shown: String,
-    token: Option<String>,
-    actor: String,
-    agent: ureq::Agent,
-    timeout: Duration,
+    pub(super) shown: String,
+    pub(super) token: Option<String>,
+    pub(super) actor: String,
+    pub(super) agent: ureq::Agent,
+    pub(super) timeout: Duration,
 }
 
 /// What the caller should know about an answer beyond its records.
@@ -73,7 +70,7 @@ pub enum Note {
 }
 
 /// Why one attempt gave no answer that can be read.
-enum Failure {
+pub(super) enum Failure {
     /// Nothing of the request reached the service; `transient` when a new
     /// attempt may connect (a refused or dropped connection, not a name that
     /// does not resolve nor a time-out already waited out).
@@ -187,7 +184,7 @@ fn outcome_hint(req: &Request) -> String {
     }
 }
 
-fn unexpected(url: &str, status: u16, detail: impl std::fmt::Display) -> Error {
+pub(super) fn unexpected(url: &str, status: u16, detail: impl std::fmt::Display) -> Error {
     Error::store(
         code::UNEXPECTED_RESPONSE,
         format!("{url} answered HTTP {status} with {detail}; is --base-url a payctl service?"),
@@ -253,7 +250,11 @@ impl Client {
 
     /// [`Client::call`], and what else the caller should know about the
     /// answer ([`Note`]).
+    /// The import streams its body as one request (see [`super::import`]).
     pub fn call_noted(&self, req: &Request) -> Result<(Response, Option<Note>)> {
+        if req.endpoint.body == super::endpoints::Body::ProfileLines {
+            return super::import::send(self, req);
+        }
         let target = req.target();
         let url = format!("{}{}", self.base, target);
         let shown_url = format!("{}{}", self.shown, target);
@@ -440,7 +441,7 @@ fn io_before_sending(e: &std::io::Error) -> bool {
 /// What a ureq error says about the request: sent or not, or a bad answer.
 /// `status` is the answer's when its head was read (the error came while
 /// reading its body).
-fn classify(e: &ureq::Error, shown_url: &str, status: Option<u16>) -> Failure {
+pub(super) fn classify(e: &ureq::Error, shown_url: &str, status: Option<u16>) -> Failure {
     use ureq::Error as E;
     use ureq::Timeout as T;
     let not_sent = |detail: String, transient| Failure::NotSent { detail, transient };
@@ -537,7 +538,7 @@ fn timeout_phase(t: ureq::Timeout) -> &'static str {
 
 /// An answer as the local command's result: the envelope's records, or its
 /// errors with the exit code the local command would have.
-fn parse(url: &str, status: u16, text: &str, kind: Kind) -> Result<Response> {
+pub(super) fn parse(url: &str, status: u16, text: &str, kind: Kind) -> Result<Response> {
     let v: Value = serde_json::from_str(text)
         .map_err(|_| unexpected(url, status, "a body that is not JSON"))?;
     let obj = v

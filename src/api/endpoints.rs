@@ -98,6 +98,9 @@ pub enum Op {
     WebhookGet,
     WebhookDelete,
     WebhookDeliveries,
+    /// Many profile creates from JSON Lines, checked whole first (see
+    /// [`super::import`]).
+    ProfileImport,
 }
 
 /// What the records of an answer are: declared per endpoint below, rendered
@@ -116,6 +119,8 @@ pub enum Query {
     Transactions,
     /// Paging and the event filters (`type`, `record_id`, `since`).
     Events,
+    /// `skip_existing` of the import.
+    Import,
 }
 
 /// The request body an endpoint takes (its schema in the OpenAPI document).
@@ -133,6 +138,9 @@ pub enum Body {
     RuleCreate,
     WebhookCreate,
     EventResend,
+    /// JSON Lines of profile create bodies (`application/x-ndjson`), read
+    /// as a stream: never held whole (see [`super::upload`]).
+    ProfileLines,
 }
 
 #[derive(Debug)]
@@ -228,7 +236,7 @@ pub fn route(method: Option<Method>, segments: &[String]) -> Route {
 pub use super::request::{Params, Request, percent_decode, percent_encode, query_names};
 
 /// How a transport gets at the local store.
-pub trait Backend {
+pub trait Backend: Sync {
     /// The store with a shared lock, for reading.
     fn read(&self) -> Result<Store>;
     /// The store with the exclusive lock, for a read-modify-write.
@@ -313,7 +321,9 @@ pub fn call_replayed(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<(Respo
     if req.dry_run && super::dry_run::applies(req.endpoint.op) {
         return super::dry_run::call(b, ctx, req).map(|r| (r, false));
     }
-    if req.endpoint.op == Op::Worker {
+    // The worker redoes its own batches; an import commits chunk by chunk
+    // from a body that cannot be read twice.
+    if matches!(req.endpoint.op, Op::Worker | Op::ProfileImport) {
         return call_once(b, ctx, req);
     }
     crate::store::retrying(|| call_once(b, ctx, req))
@@ -510,6 +520,7 @@ fn serve(b: &dyn Backend, ctx: &Ctx, req: &Request) -> Result<Response> {
             ));
         }
         Op::Worker => worker_pass(b)?,
+        Op::ProfileImport => super::import::serve(b, ctx, req)?,
         Op::OpenApi => Response::Records(kind, vec![super::openapi::document()]),
         Op::SnapshotSave
         | Op::SnapshotList
@@ -569,56 +580,5 @@ pub fn worker_pass(b: &dyn Backend) -> Result<Response> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_operation_has_a_canonical_endpoint_and_paths_are_unique() {
-        for e in ENDPOINTS {
-            let _ = Endpoint::of(e.op);
-            let same = ENDPOINTS
-                .iter()
-                .filter(|o| o.path == e.path && o.method == e.method)
-                .count();
-            assert_eq!(same, 1, "{} {}", e.method.as_str(), e.path);
-        }
-    }
-
-    #[test]
-    fn routes_match_both_spellings_and_name_allowed_methods() {
-        let segs = |p: &str| -> Vec<String> { p.split('/').skip(1).map(String::from).collect() };
-        match route(
-            Some(Method::Post),
-            &segs("/customer-profiles/csp_x/payment-instruments"),
-        ) {
-            Route::Found(e, params) => {
-                assert_eq!(e.op, Op::InstrumentCreate);
-                assert_eq!(params, ["csp_x"]);
-            }
-            _ => panic!("not found"),
-        }
-        match route(Some(Method::Delete), &segs("/customer-profiles")) {
-            Route::MethodNotAllowed(m) => assert_eq!(m, [Method::Post, Method::Get]),
-            _ => panic!("expected 405"),
-        }
-        assert!(matches!(
-            route(Some(Method::Get), &segs("/nowhere")),
-            Route::NotFound
-        ));
-    }
-
-    #[test]
-    fn targets_encode_ids_and_queries() {
-        let mut r = Request::new(Op::ProfileList);
-        r.query.email = Some("a+b@x.com".into());
-        r.query.page.size = 10;
-        assert_eq!(
-            r.target(),
-            "/customer-profiles?page_size=10&email=a%2Bb%40x.com"
-        );
-        let r = Request::new(Op::AddressGet).at(["csp_1", "../x"]);
-        assert_eq!(r.path(), "/customer-profiles/csp_1/addresses/..%2Fx");
-        assert_eq!(percent_decode("a%2Bb+c", true).as_deref(), Some("a+b c"));
-        assert_eq!(percent_decode("%ff", false), None);
-    }
-}
+#[path = "endpoints_tests.rs"]
+mod tests;

@@ -7,11 +7,13 @@
 //! `metrics` and `probe` (readiness and the metrics route); `body` reads a
 //! request's body and `hide` keeps the store's whereabouts out of answers;
 //! `sim` serves the snapshot and rule routes of issue 37; `ui` is the
-//! read-only web console under `/ui/`, built on the table; `import` sends
-//! `profile import`'s lines as creates in remote mode.
+//! read-only web console under `/ui/`, built on the table; `import` serves
+//! the import route (`profile import`) and sends it in remote mode, its
+//! body streamed both ways by `upload`.
 
 pub(crate) mod access_log;
 pub mod auth;
+mod background;
 pub(crate) mod body;
 pub(crate) mod cache;
 pub mod client;
@@ -24,18 +26,21 @@ pub mod import;
 pub(crate) mod limit;
 pub(crate) mod metrics;
 pub mod openapi;
+mod openapi_ops;
 mod operation_names;
 pub(crate) mod origin;
 mod patterns;
 pub(crate) mod probe;
 mod query_params;
 mod records;
+mod reply;
 pub mod request;
 pub mod server;
 mod sim;
 mod table;
 pub(crate) mod tls;
 pub mod ui;
+pub mod upload;
 mod webhooks;
 
 use std::path::PathBuf;

@@ -1,25 +1,24 @@
-//! The OpenAPI 3.1 document of the served API (`GET /openapi.json`, `payctl
-//! openapi`), generated from the endpoint table so that it cannot drift from
-//! what `payctl serve` routes: every path and method, its path and query
-//! parameters, its request body (the field names are the core's own lists),
-//! its statuses and the envelope of each answer, whose records' schemas are
-//! derived from the model types the server serializes (`records.rs`).
+//! The OpenAPI 3.1 document of the served API (`GET /openapi.json`, `payctl openapi`), generated
+//! from the endpoint table so that it cannot drift from what `payctl serve` routes: every path
+//! and method, its path and query parameters, its request body (the field names are the core's
+//! own lists), its statuses and the envelope of each answer, whose records' schemas are derived
+//! from the model types the server serializes (`records.rs`).
 //!
-//! Each request field states the rule the core applies to it wherever a
-//! schema can say it (lengths, patterns, the values the built-in
-//! dictionaries fix, array bounds, what an update refuses), from the
-//! validators' own constants; the rules a schema cannot say (a store's
-//! catalog, the age limits, a field's current value) are in descriptions.
+//! Each request field states the rule the core applies to it wherever a schema can say it
+//! (lengths, patterns, the values the built-in dictionaries fix, array bounds, what an update
+//! refuses), from the validators' own constants; the rules a schema cannot say (a store's
+//! catalog, the age limits, a field's current value) are in descriptions. Each operation is built
+//! in `openapi_ops.rs`.
 
 use serde_json::{Map, Value, json};
 
-use super::endpoints::{self, Body, ENDPOINTS, Endpoint, Kind, Method, Op, Query};
+use super::endpoints::ENDPOINTS;
 use super::records;
 use crate::catalog::dictionaries as dict;
 use crate::core::{address, instrument, profile, program, rules, txn};
 use crate::limits::MAX_ACTOR;
 
-fn schema_ref(name: &str) -> Value {
+pub(super) fn schema_ref(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
 }
 
@@ -336,23 +335,6 @@ fn nullable(mut schema: Value, names: &[&str]) -> Value {
     schema
 }
 
-fn body_schema(b: Body) -> Option<&'static str> {
-    Some(match b {
-        Body::None => return None,
-        Body::ProfileCreate => "ProfileCreate",
-        Body::ProfileUpdate => "ProfileUpdate",
-        Body::AddressCreate => "AddressCreate",
-        Body::AddressUpdate => "AddressUpdate",
-        Body::InstrumentCreate => "InstrumentCreate",
-        Body::InstrumentUpdate => "InstrumentUpdate",
-        Body::Attach => "Attach",
-        Body::TxnCreate => "TransactionCreate",
-        Body::RuleCreate => "RuleCreate",
-        Body::WebhookCreate => "WebhookCreate",
-        Body::EventResend => "EventResend",
-    })
-}
-
 /// The fields of the member `parent` in a list of required JSON paths.
 fn nested(paths: &[&'static str], parent: &str) -> Vec<&'static str> {
     paths
@@ -544,94 +526,7 @@ fn explain_requests(all: &mut Value) {
     }
 }
 
-/// The envelope of a success of `e` (`records.rs`).
-fn success(e: &Endpoint) -> Value {
-    schema_ref(&records::envelope_name(e))
-}
-
-/// The operation's name; an operation served at several paths (the
-/// dictionaries, the two spellings) is named with its path too.
-use super::operation_names::{operation_id, tag};
-use super::query_params::query_param;
-
-fn operation(e: &Endpoint) -> Value {
-    let mut params: Vec<Value> = e
-        .path_params()
-        .into_iter()
-        .map(|name| {
-            json!({"name": name, "in": "path", "required": true,
-                   "schema": {"type": "string", "minLength": 1}})
-        })
-        .collect();
-    params.extend(
-        endpoints::query_names(e.query)
-            .iter()
-            .map(|n| query_param(n)),
-    );
-    if e.creates() {
-        params.push(json!({"name": "Idempotency-Key", "in": "header", "required": false,
-            "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[A-Za-z0-9\\-_.:~+/=]+$"},
-            "description": "a retry with the same key and request answers the first result; another request with it is 409 (21005)"}));
-    }
-    if e.method != Method::Get {
-        params.push(json!({"name": "X-Payctl-Actor", "in": "header", "required": false,
-            "schema": schema_ref("Actor"),
-            "description": "the actor written to created_by / modified_by, percent-encoded UTF-8, 1-64 characters once decoded, no control or invisible format characters (default: serve's --actor)"}));
-    }
-    params.push(json!({"name": "X-Request-Id", "in": "header", "required": false,
-        "schema": {"type": "string"},
-        "description": format!("the request's id, echoed in the answer's X-Request-Id and the access log when it is 1-{} visible ASCII characters; any other value is not refused but replaced by a generated id", super::access_log::MAX_REQUEST_ID)}));
-    let ok = if e.creates() { "201" } else { "200" };
-    let mut responses = Map::new();
-    let content = if e.op == Op::Metrics {
-        json!({"text/plain": {"schema": {"type": "string"}}})
-    } else if e.kind == Kind::Document {
-        json!({"application/json": {"schema": schema_ref("Document")}})
-    } else {
-        json!({"application/json": {"schema": success(e)}})
-    };
-    responses.insert(
-        ok.into(),
-        json!({"description": "success", "content": content}),
-    );
-    let err = |d: &str| json!({"$ref": format!("#/components/responses/{d}")});
-    responses.insert("400".into(), err("Invalid"));
-    responses.insert("401".into(), err("Unauthorized"));
-    responses.insert("403".into(), err("Forbidden"));
-    // A filter of the transactions names a status, a template, a program or
-    // a customer: one that does not exist is 404 too.
-    if !e.path_params().is_empty() || e.body != Body::None || e.query == Query::Transactions {
-        responses.insert("404".into(), err("NotFound"));
-    }
-    if e.method != Method::Get {
-        responses.insert("409".into(), err("Conflict"));
-    }
-    if e.body != Body::None {
-        responses.insert("413".into(), err("TooLarge"));
-        responses.insert("415".into(), err("UnsupportedMediaType"));
-    }
-    // Health and readiness are never limited (see api::limit).
-    if !matches!(e.op, Op::Health | Op::Ready) {
-        responses.insert("429".into(), err("TooManyRequests"));
-    }
-    responses.insert("500".into(), err("StoreUnusable"));
-    responses.insert("503".into(), err("Busy"));
-    let mut op = json!({
-        "operationId": operation_id(e),
-        "tags": [tag(e.op)],
-        "summary": e.summary,
-        "parameters": params,
-        "responses": responses,
-    });
-    if e.alias {
-        op["deprecated"] = json!(true);
-    }
-    if let Some(name) = body_schema(e.body) {
-        op["requestBody"] = json!({"required": true,
-            "content": {"application/json": {"schema": schema_ref(name)}}});
-    }
-    op
-}
+use super::openapi_ops::operation;
 
 /// The document as a server with API keys or `--token` serves it: every
 /// operation requires a Bearer credential (401 otherwise), so no anonymous
@@ -656,7 +551,7 @@ pub fn document() -> Value {
         "info": {
             "title": "payctl",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "The spec's HTTP API as `payctl serve` serves it. Every answer is the envelope {paging, data, errors}. Once the store has API keys (`payctl key create`), or with `serve --token`, every request but GET /_payctl/health needs `Authorization: Bearer SECRET`, and a key's role must allow it: reader every GET, writer also every create, update, delete and attach, admin also /_payctl/*."
+            "description": "The spec's HTTP API as `payctl serve` serves it. Every answer is the envelope {paging, data, errors}. Once the store has API keys (`payctl key create`), or with `serve --token`, every request but GET /_payctl/health needs `Authorization: Bearer SECRET`, and a key's role must allow it: reader every GET, writer also every create, update, delete and attach and the import (POST /_payctl/customer-profiles/import), admin also the rest of /_payctl/*."
         },
         "servers": [{"url": "/"}],
         "security": [{}, {"bearer": []}],
@@ -670,8 +565,8 @@ pub fn document() -> Value {
                 "Forbidden": error("the API key's role does not allow this request (10010); or, on a server without keys or token, a request a web page could have sent (10011)"),
                 "NotFound": error("a record named in the path, the body or a filter does not exist (20001)"),
                 "Conflict": error("conflict with the state of a record (21001-21005)"),
-                "TooLarge": error("the body is larger than --max-body (10009)"),
-                "UnsupportedMediaType": error("the body's Content-Type is not JSON (10005)"),
+                "TooLarge": error("the body is larger than --max-body, or than 4 GiB for the import (10009)"),
+                "UnsupportedMediaType": error("the body's Content-Type is not the documented one: JSON, or JSON Lines for the import (10005)"),
                 "StoreUnusable": error("the store cannot be used (30002-30004)"),
                 "TooManyRequests": {
                     "description": "more requests a second with this credential (or, without one, from this address) than the server's --rate-limit (10012); nothing was executed: retry after Retry-After seconds",

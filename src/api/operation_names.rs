@@ -69,6 +69,7 @@ pub(super) fn operation_id(e: &Endpoint) -> String {
         Op::WebhookGet => "getWebhook".into(),
         Op::WebhookDelete => "deleteWebhook".into(),
         Op::WebhookDeliveries => "listWebhookDeliveries".into(),
+        Op::ProfileImport => "importCustomerProfiles".into(),
     };
     if e.alias {
         format!("{base}Alias")
@@ -81,9 +82,11 @@ pub(super) fn operation_id(e: &Endpoint) -> String {
 /// module).
 pub(super) fn tag(op: Op) -> &'static str {
     match op {
-        Op::ProfileCreate | Op::ProfileList | Op::ProfileGet | Op::ProfileUpdate => {
-            "Customer profiles"
-        }
+        Op::ProfileCreate
+        | Op::ProfileList
+        | Op::ProfileGet
+        | Op::ProfileUpdate
+        | Op::ProfileImport => "Customer profiles",
         Op::AddressCreate
         | Op::AddressList
         | Op::AddressGet

@@ -54,6 +54,10 @@ pub(super) fn query_param(name: &str) -> Value {
             json!({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z?)?$"}),
             "only events created at or after this UTC time (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.ffffff][Z])",
         ),
+        "skip_existing" => (
+            json!({"type": "boolean", "default": false}),
+            "skip the lines whose customer_key a stored profile already has (counted in Payctl-Skipped) instead of refusing the import (21002)",
+        ),
         _ => (json!({"type": "string"}), "only records with this value"),
     };
     let mut p = json!({"name": name, "in": "query", "required": false, "schema": schema, "description": what});

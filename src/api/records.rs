@@ -72,6 +72,7 @@ fn derived() -> Map<String, Value> {
     g.subschema_for::<model::webhook::WebhookShown>();
     g.subschema_for::<model::webhook::Delivery>();
     g.subschema_for::<crate::core::webhooks::Resend>();
+    g.subschema_for::<crate::core::import::Created>();
     g.subschema_for::<model::Address>();
     g.subschema_for::<model::Instrument>();
     g.subschema_for::<model::Attachment>();
@@ -305,14 +306,12 @@ pub fn record_schema_name(k: Kind) -> String {
         Kind::Snapshot => "Snapshot",
         Kind::SimRule => "Rule",
         Kind::Reset => "Reset",
+        Kind::Imported => "Imported",
         // The document itself; the answers of commands without an endpoint
         // are never in it.
-        Kind::Document
-        | Kind::Imported
-        | Kind::Summary
-        | Kind::Context
-        | Kind::ApiKey
-        | Kind::NewApiKey => "Document",
+        Kind::Document | Kind::Summary | Kind::Context | Kind::ApiKey | Kind::NewApiKey => {
+            "Document"
+        }
     }
     .to_string()
 }
@@ -321,7 +320,7 @@ pub fn record_schema_name(k: Kind) -> String {
 /// a list (with paging), `ProfileEnvelope` for one record.
 pub fn envelope_name(e: &Endpoint) -> String {
     let record = record_schema_name(e.kind);
-    if e.query == Query::None {
+    if e.query == Query::None || e.kind == Kind::Imported {
         format!("{record}Envelope")
     } else {
         format!("{record}Page")
@@ -330,6 +329,18 @@ pub fn envelope_name(e: &Endpoint) -> String {
 
 fn envelope(e: &Endpoint) -> Value {
     let item = json!({"$ref": format!("#/components/schemas/{}", record_schema_name(e.kind))});
+    if e.kind == Kind::Imported {
+        return json!({
+            "type": "object",
+            "description": "The answer of an import: the profiles it created, in the order of their lines (none when every line was skipped), without paging.",
+            "required": ["paging", "data", "errors"],
+            "properties": {
+                "paging": {"type": "null"},
+                "data": {"type": "array", "items": item},
+                "errors": {"type": "null"}
+            }
+        });
+    }
     if e.query == Query::None {
         json!({
             "type": "object",

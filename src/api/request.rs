@@ -28,6 +28,8 @@ pub struct Params {
     pub event_types: Vec<String>,
     pub record_id: Option<String>,
     pub since: Option<String>,
+    /// `skip_existing` of the import (`--skip-existing`): `true` or `false`.
+    pub skip_existing: bool,
 }
 
 /// The names of the query parameters an endpoint takes.
@@ -62,6 +64,7 @@ pub fn query_names(q: Query) -> &'static [&'static str] {
     ];
     match q {
         Query::None => &[],
+        Query::Import => &["skip_existing"],
         Query::Events => EVENTS,
         Query::Paging => PAGING,
         Query::Profiles => PROFILES,
@@ -74,6 +77,12 @@ impl Params {
     pub fn to_pairs(&self, q: Query) -> Vec<(String, String)> {
         let mut out = Vec::new();
         if q == Query::None {
+            return out;
+        }
+        if q == Query::Import {
+            if self.skip_existing {
+                out.push(("skip_existing".to_string(), "true".to_string()));
+            }
             return out;
         }
         let mut push = |k: &str, v: Option<String>| {
@@ -180,6 +189,14 @@ impl Params {
                     .extend(v.split(',').map(|t| t.trim().to_string())),
                 "record_id" => p.record_id = Some(v.clone()),
                 "since" => p.since = Some(v.clone()),
+                "skip_existing" => match v.as_str() {
+                    "true" => p.skip_existing = true,
+                    "false" => p.skip_existing = false,
+                    _ => errs.push(ApiError::new(
+                        code::INVALID_VALUE,
+                        "query parameter skip_existing: must be `true` or `false`",
+                    )),
+                },
                 "tag" => match v.split_once(':') {
                     Some((key, value)) => p.tags.push(Tag {
                         key: key.to_string(),
@@ -221,6 +238,9 @@ pub struct Request {
     /// delete or attach is checked exactly as it would run and its record
     /// shown, nothing written (see [`super::dry_run`]).
     pub dry_run: bool,
+    /// The streamed body of an endpoint whose body is
+    /// [`Body::ProfileLines`] (the import), read once by whoever serves it.
+    pub upload: Option<super::upload::Upload>,
 }
 
 impl Request {
@@ -235,7 +255,13 @@ impl Request {
             body: None,
             idempotency_key: None,
             dry_run: false,
+            upload: None,
         }
+    }
+    /// The streamed body (see [`Request::upload`]).
+    pub fn upload(mut self, upload: super::upload::Upload) -> Request {
+        self.upload = Some(upload);
+        self
     }
     pub fn dry_run(mut self, yes: bool) -> Request {
         self.dry_run = yes;

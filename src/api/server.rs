@@ -16,15 +16,15 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
-use serde_json::Value;
+use axum::http::{HeaderValue, header};
 
 use super::Local;
 use super::access_log::{self, LogFormat, shown};
 use super::endpoints::{self, Method, Op, Params, Request, Route};
+use super::reply::{bytes_reply, error_reply, json_reply};
 use crate::core::Ctx;
 use crate::error::{ApiError, Error, Result, code};
-use crate::output;
+use crate::output::{self, Response};
 
 /// How `payctl serve` runs.
 #[derive(Debug, Clone)]
@@ -145,16 +145,21 @@ async fn run(cfg: Config) -> Result<()> {
     let router = axum::Router::new().fallback(handle).with_state(app.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopping = stop_rx.clone();
-    let worker = app
-        .cfg
-        .worker_interval
-        .map(|every| tokio::spawn(worker_loop(app.clone(), every, stop_rx)));
+    let worker = app.cfg.worker_interval.map(|every| {
+        tokio::spawn(super::background::worker_loop(
+            app.cfg.store.clone(),
+            app.stop.clone(),
+            (app.cfg.quiet, app.cfg.ui),
+            every,
+            stop_rx,
+        ))
+    });
     let hooks = super::deliverer::start(&app.cfg, &app.stop);
     tokio::spawn(super::metrics::upkeep());
     say!(app.cfg.ui, "listening on {}://{addr}", app.scheme());
 
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let signal = shutdown_signal();
+    let signal = super::background::shutdown_signal();
     tokio::pin!(signal);
     loop {
         tokio::select! {
@@ -228,71 +233,6 @@ async fn run(cfg: Config) -> Result<()> {
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = ctrl_c => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = ctrl_c.await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ctrl_c.await;
-    }
-}
-
-/// The background work every `every`, until shutdown; the batch in hand is
-/// finished and committed first.
-async fn worker_loop(app: Arc<App>, every: Duration, mut stop: tokio::sync::watch::Receiver<bool>) {
-    loop {
-        tokio::select! {
-            _ = tokio::time::sleep(every) => {}
-            _ = stop.changed() => return,
-        }
-        let a = app.clone();
-        let pass =
-            tokio::task::spawn_blocking(move || endpoints::worker_run(&a.cfg.store, &a.stop)).await;
-        match pass {
-            Ok(Ok(run)) => {
-                if !run.summary.is_empty() && !app.cfg.quiet {
-                    say!(
-                        app.cfg.ui,
-                        "worker: {}",
-                        serde_json::to_string(&run.summary).unwrap_or_default()
-                    );
-                }
-                for e in &run.held {
-                    say!(
-                        app.cfg.ui,
-                        "note: worker: {}",
-                        output::mask::mask_text(&e.message)
-                    );
-                }
-            }
-            Ok(Err(e)) => say!(
-                app.cfg.ui,
-                "note: worker: {}; retrying in {} s",
-                output::mask::mask_text(&e.to_string()),
-                every.as_secs_f64()
-            ),
-            Err(e) => say!(app.cfg.ui, "note: worker: {e}"),
-        }
-        if app.stop.load(Ordering::SeqCst) {
-            return;
-        }
-    }
-}
-
 /// Every request: answer, then one access-log line. Both run in a task of
 /// their own: a client that goes away drops this handler, never the work
 /// (a create it sent is committed, and logged, all the same).
@@ -339,43 +279,6 @@ async fn answer_and_log(
     resp
 }
 
-/// Every answer is an envelope; none may be kept by a cache (they carry
-/// records, or say what happened to a request).
-fn json_reply(status: u16, body: &Value) -> axum::response::Response {
-    bytes_reply(status, serde_json::to_vec(body).unwrap_or_default().into())
-}
-
-/// [`json_reply`] of an envelope already serialized.
-fn bytes_reply(status: u16, body: axum::body::Bytes) -> axum::response::Response {
-    let mut r = axum::response::Response::new(Body::from(body));
-    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    r.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    r
-}
-
-fn error_reply(err: &Error) -> axum::response::Response {
-    let status = super::status_of(err);
-    let mut r = json_reply(status, &output::error_envelope(err));
-    // Busy, or over --rate-limit (whose buckets of N a second hold a
-    // request again within 1/N s): a second is enough.
-    if status == 503 || status == 429 {
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-    }
-    if status == 401 {
-        r.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            HeaderValue::from_static("Bearer realm=\"payctl\""),
-        );
-    }
-    r
-}
-
 fn refused(c: u32, detail: impl std::fmt::Display) -> Error {
     Error::refused(vec![ApiError::new(c, detail)])
 }
@@ -411,6 +314,7 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                 super::hide::sensitive_values(b, &mut secrets);
             }
             let backend = app.cfg.store.clone();
+            let upload = request.upload.clone();
             // A dry run creates nothing: 200 with the record as it would be.
             let creates = request.endpoint.creates() && !request.dry_run;
             let r = tokio::task::spawn_blocking(move || {
@@ -418,6 +322,9 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
             })
             .await;
             match r {
+                Ok(Ok((Response::Spooled(spool), _))) => {
+                    super::upload::reply(spool, |e| error_reply(&app.public(e)))
+                }
                 Ok(Ok((resp, replayed))) => {
                     let body: axum::body::Bytes =
                         serde_json::to_vec(&output::success_envelope(&resp))
@@ -434,6 +341,8 @@ async fn answer(app: &Arc<App>, req: axum::extract::Request) -> axum::response::
                     r
                 }
                 Ok(Err(e)) => {
+                    // A body the server stopped receiving: that is the error.
+                    let e = upload.and_then(|u| u.failure()).unwrap_or(e);
                     let e = app.public(&e);
                     let mut r = error_reply(&e);
                     if !secrets.is_empty() {
@@ -614,7 +523,16 @@ async fn prepare(
     if let Some(k) = &idempotency_key {
         crate::core::idempotency::validate_key("header Idempotency-Key", k).map_err(fail)?;
     }
+    let mut upload = None;
     let body = if endpoint.body == endpoints::Body::None {
+        None
+    } else if endpoint.body == endpoints::Body::ProfileLines {
+        // Streamed to the import as it reads it (see `upload`).
+        if let Some(e) = super::upload::not_json_lines(&parts.headers) {
+            return Err(json_reply(415, &output::error_envelope(&e)));
+        }
+        let idle = app.cfg.request_timeout;
+        upload = Some(super::upload::receive(&parts.headers, body, idle).map_err(fail)?);
         None
     } else {
         if let Some(e) = super::body::not_json(&parts.headers) {
@@ -649,6 +567,7 @@ async fn prepare(
         .dry_run(dry_run);
     request.params = params;
     request.body = body;
+    request.upload = upload;
     // A profile's answer kept since no writer came (see `cache`).
     let ticket = match super::cache::lookup(&app.cfg.store, &request, stamps.map(|s| s.answers)) {
         (Some(body), _) => return Ok(Prepared::Kept(body)),

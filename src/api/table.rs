@@ -109,6 +109,9 @@ pub static ENDPOINTS: &[Endpoint] = &[
     get("/webhooks/{webhook_id}", Op::WebhookGet, Kind::Webhook, Query::None, "Show one webhook (ours; admin)"),
     ep(Delete, "/webhooks/{webhook_id}", Op::WebhookDelete, Kind::Id, Query::None, Body::None, "Delete a webhook: no more deliveries (ours; admin)"),
     get("/webhooks/{webhook_id}/deliveries", Op::WebhookDeliveries, Kind::WebhookDelivery, Query::Paging, "List a webhook's delivery attempts, oldest first (ours; admin)"),
+    // Many profiles at once (ours): under /_payctl/, where the spec has no
+    // path, yet a writer's, as one create is (see `auth::needed`).
+    ep(Post, "/_payctl/customer-profiles/import", Op::ProfileImport, Kind::Imported, Query::Import, Body::ProfileLines, "Create customer profiles from JSON Lines, all or none: every line is checked before any is written (ours; writer)"),
     // Administration (ours), under /_payctl/ only.
     get("/_payctl/health", Op::Health, Kind::Health, Query::None, "200 while the server runs (alive); the store is not opened"),
     get("/_payctl/ready", Op::Ready, Kind::Health, Query::None, "200 when the store answers: opened for reading and its worker queue read within 2 s; else 503 with Retry-After"),

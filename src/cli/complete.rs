@@ -243,7 +243,7 @@ impl Source {
             let (data, next) = match resp {
                 Response::List { data, paging, .. } => (data, paging.last_evaluated_key),
                 Response::Records(_, data) => (data, None),
-                Response::Id(_) | Response::Raw(_) => break,
+                Response::Id(_) | Response::Raw(_) | Response::Spooled(_) => break,
             };
             scanned += data.len().max(1);
             out.extend(data.into_iter().filter(|r| keep(r)));

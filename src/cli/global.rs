@@ -199,7 +199,7 @@ impl Global {
             let (records, next) = match self.call(req)? {
                 Response::List { data, paging, .. } => (data, paging.last_evaluated_key),
                 Response::Records(_, data) => (data, None),
-                Response::Id(_) | Response::Raw(_) => (Vec::new(), None),
+                Response::Id(_) | Response::Raw(_) | Response::Spooled(_) => (Vec::new(), None),
             };
             let text =
                 |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_string();

@@ -101,13 +101,12 @@ pub enum ProfileCommand {
     /// ids, one per line). A progress bar is drawn on stderr when it is a
     /// terminal.
     ///
-    /// In remote mode (--base-url) each line is a POST /customer-profiles, 8 at
-    /// a time, with an Idempotency-Key made of the line's body (the fingerprint
-    /// a --idempotency-key is checked against; the file's name and the line's
-    /// number play no part): the lines that pass are created, refused lines are
-    /// reported (exit 1; a customer_key repeated in the file is refused without
-    /// being sent), and running the same lines again, from any file, within 24
-    /// hours creates only the missing profiles.
+    /// The import is an operation of the HTTP API, POST
+    /// /_payctl/customer-profiles/import (JSON Lines, `skip_existing`), run in
+    /// process here. In remote mode (--base-url) the file is streamed to the
+    /// service as that one request, so a remote import is the same: all lines
+    /// checked, nothing written if one is refused. A service without that
+    /// route (an older payctl serve) refuses it (404): nothing is imported.
     #[command(
         after_help = "Examples:\n  payctl profile import customers.jsonl -o id > new-ids.txt\n  jq -c '.[]' customers.json | payctl profile import - --skip-existing"
     )]

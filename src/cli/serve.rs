@@ -127,10 +127,12 @@ pub struct ServeArgs {
     /// Deliver no webhooks: leave it to `payctl webhook deliver`
     #[arg(long)]
     pub no_webhooks: bool,
-    /// Largest request body in bytes (larger: 413)
+    /// Largest request body in bytes (larger: 413); the import's JSON Lines (POST
+    /// /_payctl/customer-profiles/import) are streamed instead, up to 4 GiB
     #[arg(long, default_value_t = 1 << 20, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..=(64 << 20)))]
     pub max_body: u64,
-    /// Seconds a client has to send its headers, and then its body (then the connection is closed, or 400)
+    /// Seconds a client has to send its headers, and then its body (then the connection is closed, or
+    /// 400); for the import's streamed body, each part of it
     #[arg(long, default_value_t = 30.0, value_name = "SECS", value_parser = super::args::parse_secs)]
     pub request_timeout: f64,
     /// No access log on stderr

@@ -202,20 +202,20 @@ impl Backend for Counted<'_> {
 /// arrive meanwhile). Updated once per batch; cleared when the run ends.
 struct Progress {
     ui: crate::output::ui::Ui,
-    bar: std::cell::RefCell<Option<indicatif::ProgressBar>>,
+    bar: std::sync::Mutex<Option<indicatif::ProgressBar>>,
 }
 
 impl Progress {
     fn new(ui: &crate::output::ui::Ui) -> Option<Progress> {
         ui.shows_progress().then(|| Progress {
             ui: *ui,
-            bar: std::cell::RefCell::new(None),
+            bar: std::sync::Mutex::new(None),
         })
     }
 
     /// `left` items are still queued.
     fn left(&self, left: usize) {
-        let mut slot = self.bar.borrow_mut();
+        let mut slot = self.bar.lock().unwrap_or_else(|e| e.into_inner());
         let bar = match &*slot {
             Some(bar) => bar,
             None if left == 0 => return,
@@ -239,7 +239,7 @@ impl Progress {
 
     /// The run ended: clear the bar (a pass of --watch starts a new one).
     fn done(&self) {
-        if let Some(bar) = self.bar.borrow_mut().take() {
+        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             bar.finish_and_clear();
         }
     }

@@ -77,12 +77,17 @@ pub struct Options {
     pub skip_existing: bool,
 }
 
-/// One profile the import created.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+/// A customer profile that the import created, with the line of the input
+/// it came from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Imported")]
 pub struct Created {
+    /// The new profile's `customer_profile_id`.
     pub id: String,
+    /// Its `customer_key`, as the line gave it.
     pub customer_key: String,
     /// The line of the file it came from (1-based).
+    #[schemars(range(min = 1))]
     pub line: usize,
 }
 

@@ -3,6 +3,7 @@
 
 pub mod kind;
 pub use crate::mask;
+pub mod spool;
 pub mod table;
 pub mod ui;
 
@@ -39,6 +40,9 @@ pub enum Response {
     Id(String),
     /// Text printed as it is in every format (completion scripts).
     Raw(String),
+    /// Records too many to hold, read back from a file as they are printed
+    /// (see [`spool`]).
+    Spooled(spool::Spool),
 }
 
 /// How to print: format, pretty JSON, colour.
@@ -95,6 +99,11 @@ fn envelope(resp: &Response) -> Value {
             json!({"paging": null, "data": [to_json(&record)], "errors": null})
         }
         Response::Raw(_) => Value::Null,
+        // Held whole here: an envelope as a value (a test's; the printer
+        // and the server stream it instead).
+        Response::Spooled(s) => {
+            json!({"paging": null, "data": s.records().unwrap_or_default(), "errors": null})
+        }
     }
 }
 
@@ -175,11 +184,14 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
     if let Response::Raw(text) = &resp {
         return out.write_all(text.as_bytes());
     }
+    if let Response::Spooled(s) = &resp {
+        return Ok(spool::print(out, style, s)?);
+    }
     match style.format {
         Format::Json => writeln!(out, "{}", json_text(&envelope(&resp), style.pretty)),
         Format::Jsonl => match &resp {
             Response::Id(id) => writeln!(out, "{}", json!({"id": id})),
-            Response::Raw(_) => Ok(()),
+            Response::Raw(_) | Response::Spooled(_) => Ok(()),
             Response::List { data, .. } | Response::Records(_, data) => {
                 for v in data {
                     writeln!(out, "{}", json_text(v, false))?;
@@ -189,7 +201,7 @@ pub fn print(out: &mut impl Write, style: Style, resp: &Response) -> io::Result<
         },
         Format::Id => match &resp {
             Response::Id(id) => writeln!(out, "{}", terminal_text(id)),
-            Response::Raw(_) => Ok(()),
+            Response::Raw(_) | Response::Spooled(_) => Ok(()),
             Response::List { kind, data, .. } | Response::Records(kind, data) => {
                 for v in data {
                     if let Some(id) = record_id(*kind, v) {

@@ -6,6 +6,9 @@ use crate::common;
 // Issue 31's keys and roles, in a file of their own (tests/http/keys.rs).
 #[path = "http/keys.rs"]
 mod keys;
+// The import route, local, remote and raw (tests/http/import.rs).
+#[path = "http/import.rs"]
+mod import;
 
 use common::serve::Server;
 use common::{Env, profile_body};
@@ -460,49 +463,6 @@ fn an_idempotency_key_makes_a_retried_post_answer_its_first_result() {
         &profile_body("cust-idem-01"),
     );
     assert_eq!(local.id(), first.id());
-}
-
-#[test]
-fn remote_import_creates_the_lines_and_a_rerun_only_the_missing_ones() {
-    let env = Env::new();
-    let s = Server::start(&env, &["--quiet"]);
-    let file = env.dir.path().join("customers.jsonl");
-    let mut lines: Vec<String> = (0..20)
-        .map(|i| profile_body(&format!("cust-imp-{i:03}")).to_string())
-        .collect();
-    // Line 6 is refused (a bad e-mail); the others are created.
-    let mut bad = profile_body("cust-imp-005");
-    bad["customer_profile_individual"]["email"] = json!("nope");
-    lines[5] = bad.to_string();
-    std::fs::write(&file, lines.join("\r\n") + "\n\n").unwrap();
-    let path = file.to_str().unwrap();
-    let first = s.cli(&env, &["profile", "import", path]);
-    first.refused(1, 10001).mentions("line 6: ");
-    let count = |s: &Server| s.get("/customer-profiles").json["paging"]["total_count"].clone();
-    assert_eq!(count(&s), 19);
-
-    // Fixed and run again: the 19 answer their first ids, line 6 is created.
-    lines[5] = profile_body("cust-imp-005").to_string();
-    std::fs::write(&file, lines.join("\n")).unwrap();
-    let again = s.cli(&env, &["profile", "import", path]);
-    assert_eq!(again.code, 0, "{again:?}");
-    assert_eq!(again.data().len(), 20);
-    assert!(
-        again
-            .stderr
-            .contains("19 line(s) were created by an earlier run"),
-        "{again:?}"
-    );
-    assert_eq!(count(&s), 20);
-    let lines_of: Vec<u64> = again
-        .data()
-        .iter()
-        .map(|d| d["line"].as_u64().unwrap())
-        .collect();
-    assert_eq!(lines_of, (1..=20).collect::<Vec<u64>>());
-    assert_eq!(again.data()[5]["customer_key"], "cust-imp-005");
-    let check = env.run(&["store", "check"]);
-    assert_eq!(check.code, 0, "{check:?}");
 }
 
 #[test]
@@ -1860,65 +1820,6 @@ fn remote_wait_that_gives_up_exits_4_with_the_answer_on_stdout() {
     assert!(o.stderr.contains(&format!("payctl txn get {trn}")), "{o:?}");
     let got = s.get(&format!("/transactions/{trn}"));
     assert_eq!(got.json["data"][0]["transaction_status_id"], 10, "{got:?}");
-}
-
-/// Issue 30: remote import keys come from each line's content, not from the
-/// file's path and line number: a new file at the same path is imported (it
-/// was refused line by line with 21005), the same lines from anywhere in any
-/// order answer their first ids, and a line repeated in a file is refused as
-/// the local import refuses it.
-#[test]
-fn remote_import_keys_follow_the_content_of_each_line() {
-    let env = Env::new();
-    let s = Server::start(&env, &["--quiet"]);
-    let file = env.dir.path().join("daily.jsonl");
-    let path = file.to_str().unwrap();
-    let lines = |prefix: &str| -> Vec<String> {
-        (0..3)
-            .map(|i| profile_body(&format!("{prefix}-{i:03}")).to_string())
-            .collect()
-    };
-    let ids = |o: &common::Out| -> Vec<String> {
-        o.data()
-            .iter()
-            .map(|d| d["id"].as_str().unwrap().to_string())
-            .collect()
-    };
-    std::fs::write(&file, lines("cust-mon").join("\n")).unwrap();
-    let monday = s.cli(&env, &["profile", "import", path]);
-    assert_eq!(monday.code, 0, "{monday:?}");
-    // The next day's file, at the same path: other lines, all created.
-    std::fs::write(&file, lines("cust-tue").join("\n")).unwrap();
-    let tuesday = s.cli(&env, &["profile", "import", path]);
-    assert_eq!(tuesday.code, 0, "{tuesday:?}");
-    assert_eq!(tuesday.data().len(), 3);
-    assert!(!tuesday.stderr.contains("earlier run"), "{tuesday:?}");
-    assert_eq!(s.get("/customer-profiles").json["paging"]["total_count"], 6);
-    // Monday's lines again, from another file, in another order: the same ids.
-    let mut again = lines("cust-mon");
-    again.reverse();
-    let other = env.dir.path().join("copy.jsonl");
-    std::fs::write(&other, again.join("\n")).unwrap();
-    let replay = s.cli(&env, &["profile", "import", other.to_str().unwrap()]);
-    assert_eq!(replay.code, 0, "{replay:?}");
-    let mut want = ids(&monday);
-    want.reverse();
-    assert_eq!(ids(&replay), want);
-    assert!(
-        replay
-            .stderr
-            .contains("3 line(s) were created by an earlier run"),
-        "{replay:?}"
-    );
-    // A line repeated in one file: the first is created, the repeat refused.
-    let twice = profile_body("cust-twice-1").to_string();
-    let once = profile_body("cust-once-1").to_string();
-    std::fs::write(&file, [twice.clone(), twice, once].join("\n")).unwrap();
-    let o = s.cli(&env, &["profile", "import", path]);
-    o.refused(1, 21002)
-        .mentions("line 2: customer_key: repeats the customer_key of line 1");
-    assert_eq!(o.codes(), vec![21002], "{o:?}");
-    assert_eq!(s.get("/customer-profiles").json["paging"]["total_count"], 8);
 }
 
 /// Issue 30: text from a service reaches the terminal escaped: an escape

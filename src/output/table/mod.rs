@@ -39,6 +39,7 @@ pub fn print_rows(
     match resp {
         Response::Id(id) => writeln!(out, "{}", super::terminal_text(id)),
         Response::Raw(text) => out.write_all(text.as_bytes()),
+        Response::Spooled(s) => Ok(super::spool::print(out, style, s)?),
         Response::Records(_, data) if data.len() == 1 => {
             let mut t = new_table(style);
             if style.headers {

@@ -143,7 +143,8 @@ impl Server {
         self.base = format!("https://{host}:{port}");
     }
 
-    /// A request with a JSON body (or none) and extra headers.
+    /// A request with a JSON body (or none) and extra headers; a body of
+    /// another type when `headers` name its `Content-Type`.
     pub fn send(
         &self,
         method: &str,
@@ -153,8 +154,12 @@ impl Server {
     ) -> Reply {
         let url = format!("{}{}", self.base, path);
         let req = ureq::http::Request::builder().method(method).uri(&url);
+        let typed = headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("content-type"));
         let req = headers.iter().fold(req, |r, (k, v)| r.header(*k, *v));
         let resp = match body {
+            Some(b) if typed => self.agent.run(req.body(b.to_string()).unwrap()),
             Some(b) => self.agent.run(
                 req.header("Content-Type", "application/json")
                     .body(b.to_string())
