@@ -5,7 +5,7 @@
 //! be synced in bulk under the lock, see store/journal.rs,
 //! `before-settle-ahead`: the same by the next writer before it takes the
 //! lock, `before-checkpoint`: a group
-//! commit's journal about to be applied, see store/group.rs) and what
+//! commit's journal about to be applied, see store/json/group/) and what
 //! happens there:
 //!
 //! - `after-rename` or `after-rename:3`: the process aborts at the first (the

@@ -1,4 +1,4 @@
-//! The journal of a group commit (`payctl serve`, see `store/json/group.rs`)
+//! The journal of a group commit (`payctl serve`, see `store/json/group/`)
 //! as a log: `journal.json` begins with [`HEADER`], and each group's commit
 //! appends one record, the operations its writes staged since the record
 //! before, then syncs the file (`fdatasync`): the commit point. The first
