@@ -80,6 +80,8 @@ pub struct Kept {
     >,
     /// The reads of a database's stamp (see [`cache::DbStamp`]).
     db_stamp: cache::DbStamp,
+    /// The database's pool of connections, made by the first request.
+    db_pool: std::sync::OnceLock<std::sync::Arc<crate::store::DbPool>>,
     /// What the commits of every request did: the warnings the server
     /// logs after each request, the commits `/_payctl/health` counts.
     pub(crate) outcomes: std::sync::Arc<crate::store::Outcomes>,
@@ -93,6 +95,7 @@ impl Default for Kept {
             answers: cache::answers(),
             keys: cache::Memo::new(1024),
             db_stamp: Default::default(),
+            db_pool: Default::default(),
             outcomes: Default::default(),
         }
     }
@@ -147,10 +150,23 @@ impl Local {
 
     /// A database's stamps (see [`cache::DbStamp`]); `None` for a directory.
     fn read_stamp(&self) -> Result<Option<(i64, i64)>> {
-        match &self.database_url {
-            Some(url) => Store::database_stamps(url),
+        match self.db_pool()? {
+            Some(pool) => Store::database_stamps(pool),
             None => Ok(None),
         }
+    }
+
+    /// The server's pool of connections to its database (made once);
+    /// `None` for a directory, or without anything kept.
+    fn db_pool(&self) -> Result<Option<&std::sync::Arc<crate::store::DbPool>>> {
+        let (Some(kept), Some(url)) = (&self.kept, &self.database_url) else {
+            return Ok(None);
+        };
+        if let Some(p) = kept.db_pool.get() {
+            return Ok(Some(p));
+        }
+        let made = crate::store::DbPool::new(url)?;
+        Ok(Some(kept.db_pool.get_or_init(|| made)))
     }
 
     /// The store, through the one opener ([`crate::store::open()`]).
@@ -161,6 +177,7 @@ impl Local {
         };
         let by = crate::store::By::Server {
             known: self.kept.as_ref().map(|k| &k.known),
+            pool: self.db_pool()?,
         };
         let store = crate::store::open(place, mode, self.lock_timeout.into(), by, |_| {})
             .map(|(s, _)| s)?;

@@ -64,25 +64,24 @@ impl Store {
         PgStore::open(url, mode, default_catalog).map(|(s, o)| (Store::Pg(s), o))
     }
 
-    /// The database at `url` on a connection of this process's pool for it
+    /// The database on a connection of `pool`, the server's for it
     /// (`payctl serve`: at most [`super::pg::pool::POOL_SIZE`] connections,
     /// a request waiting up to `wait` for one).
     pub(super) fn open_database_pooled(
-        url: &str,
+        pool: &std::sync::Arc<super::pg::pool::Pool>,
         mode: Mode,
         wait: std::time::Duration,
         default_catalog: impl FnOnce() -> Catalog,
     ) -> Result<Store> {
-        let pool = super::pg::pool::Pool::shared(url)?;
-        PgStore::open_pooled(&pool, mode, wait, default_catalog).map(Store::Pg)
+        PgStore::open_pooled(pool, mode, wait, default_catalog).map(Store::Pg)
     }
 
     /// The numbers a database's writers of customers, and of API keys,
     /// change in the transaction of their change (see
     /// [`super::pg::pool::Pool::stamps`]), read now on the connection that
     /// `payctl serve` keeps for them; `None` when the database has none.
-    pub fn database_stamps(url: &str) -> Result<Option<(i64, i64)>> {
-        super::pg::pool::Pool::shared(url)?.stamps()
+    pub fn database_stamps(pool: &super::pg::pool::Pool) -> Result<Option<(i64, i64)>> {
+        pool.stamps()
     }
 
     /// The JSON directory at `root` for reading, when a store of this

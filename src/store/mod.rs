@@ -44,7 +44,7 @@ pub mod webhooks;
 
 pub use backend::{Store, Tx, retrying};
 pub use json::{FORMAT_VERSION, JsonStore, JsonTx, Known, Opened};
-pub use open::{By, Place, open};
+pub use open::{By, DbPool, Place, open};
 pub use outcomes::Outcomes;
 pub use storage::{Storage, StorageTx};
 pub use types::{Field, IdPage, ProfileSummary, QueueItem, TxnQuery, TxnSummary, Window};

@@ -19,6 +19,10 @@ pub struct Place<'a> {
     pub database_url: Option<&'a str>,
 }
 
+/// A database's pool of connections, kept by `payctl serve` (see
+/// [`By::Server`]).
+pub type DbPool = super::pg::pool::Pool;
+
 /// Who opens the store, and so what may be kept between two opens.
 #[derive(Debug, Clone, Copy)]
 pub enum By<'a> {
@@ -30,13 +34,14 @@ pub enum By<'a> {
     /// directory whose rebuild was interrupted, to report it and to finish
     /// it (see [`JsonStore::open_to_check`]).
     Check,
-    /// `payctl serve`, once per request: a database on a connection of this
-    /// process's pool (at most [`super::pg::pool::POOL_SIZE`], a request
-    /// waiting up to the lock's timeout for one); a directory reopened with
-    /// what `known` remembers of it (see [`JsonStore::reopen`]), or opened
-    /// in full without it.
+    /// `payctl serve`, once per request: a database on a connection of the
+    /// server's `pool` (at most [`super::pg::pool::POOL_SIZE`], a request
+    /// waiting up to the lock's timeout for one; without a pool, one of its
+    /// own); a directory reopened with what `known` remembers of it (see
+    /// [`JsonStore::reopen`]), or opened in full without it.
     Server {
         known: Option<&'a Mutex<Option<Known>>>,
+        pool: Option<&'a std::sync::Arc<DbPool>>,
     },
 }
 
@@ -64,15 +69,23 @@ pub fn open(
     upgrading: impl FnOnce(u32),
 ) -> crate::error::Result<(Store, Opened)> {
     match (place.database_url, by) {
-        (Some(url), By::Command | By::Check) => Store::open_database(url, mode, builtin_catalog),
-        (Some(url), By::Server { .. }) => {
-            Store::open_database_pooled(url, mode, wait.timeout, builtin_catalog)
-                .map(|s| (s, Opened::Existing))
+        (Some(url), By::Command | By::Check | By::Server { pool: None, .. }) => {
+            Store::open_database(url, mode, builtin_catalog)
         }
-        (None, By::Server { known: Some(known) }) => {
-            JsonStore::reopen(place.data_dir, mode, wait, known, builtin_catalog)
-                .map(|s| (Store::Json(s), Opened::Existing))
-        }
+        (
+            Some(_),
+            By::Server {
+                pool: Some(pool), ..
+            },
+        ) => Store::open_database_pooled(pool, mode, wait.timeout, builtin_catalog)
+            .map(|s| (s, Opened::Existing)),
+        (
+            None,
+            By::Server {
+                known: Some(known), ..
+            },
+        ) => JsonStore::reopen(place.data_dir, mode, wait, known, builtin_catalog)
+            .map(|s| (Store::Json(s), Opened::Existing)),
         (None, by) => {
             let open = match by {
                 By::Check => JsonStore::open_to_check,

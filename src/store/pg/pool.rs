@@ -42,6 +42,13 @@ pub struct Pool {
     stamp_conn: Mutex<Option<(Client, Stmts)>>,
 }
 
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never its target: the URL holds the password.
+        f.write_str("Pool(..)")
+    }
+}
+
 /// The statements prepared on a connection, by their SQL: kept with it
 /// while it is pooled, so that a request runs each of its statements in one
 /// round trip (see [`super::PgStore::rows`]).
@@ -57,16 +64,10 @@ struct State {
 }
 
 impl Pool {
-    /// The pool of this process for `url` (one per database URL).
-    pub fn shared(url: &str) -> crate::error::Result<Arc<Pool>> {
-        static POOLS: OnceLock<Mutex<HashMap<String, Arc<Pool>>>> = OnceLock::new();
-        let mut pools = POOLS
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = pools.get(url) {
-            return Ok(p.clone());
-        }
+    /// A pool for the database at `url`, empty (no connection is made
+    /// here): owned by whoever keeps it between opens (`payctl serve`, one
+    /// for its database), never by the process.
+    pub fn new(url: &str) -> crate::error::Result<Arc<Pool>> {
         let pool = Arc::new(Pool {
             target: Target::parse(url)?,
             state: Mutex::new(State {
@@ -80,7 +81,6 @@ impl Pool {
             catalog: OnceLock::new(),
             stamp_conn: Mutex::new(None),
         });
-        pools.insert(url.to_string(), pool.clone());
         Ok(pool)
     }
 
