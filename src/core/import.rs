@@ -60,8 +60,10 @@ use self::lines::{Batch, each_line};
 /// enough that an import stays under 256 MB with two chunks in memory (the
 /// one being committed, the next being read) and a commit holds the store
 /// about a second. (10,000 gave 13,800 profiles a second at a million;
-/// 20,000 gives 15,800.)
-pub const CHUNK: usize = 20_000;
+/// 20,000 gave 15,800. With 20,000, an import of 100,000 profiles peaked
+/// at 270-308 MB in a third of the runs, from 225-240 MB otherwise; with
+/// 15,000 at 172-202 MB in eight runs out of eight.)
+pub const CHUNK: usize = 15_000;
 
 /// Bad lines reported in detail; the rest are counted in one last error.
 pub const REPORTED_LINES: usize = 100;
