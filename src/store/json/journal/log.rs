@@ -109,8 +109,10 @@ impl Log {
 
     /// Append the record of `ops_json` (a [`Journal`]'s JSON text) to the
     /// log of the store at `root`, durably: the commit point of a group.
-    /// On error nothing of it stays in the log (it is cut back to its
-    /// length before), as far as the file system lets it.
+    /// On error nothing of it stays in the log: it is cut back to its
+    /// length before and synced. When that cut fails too (a failing
+    /// device), the record may stay and be replayed although its group was
+    /// answered with the error; the group's store is let go either way.
     pub fn append(&mut self, root: &Path, ops_json: &[u8], outcomes: &Outcomes) -> Result<()> {
         let path = root.join(JOURNAL);
         atomic::fault(&path, "before-write")?;
