@@ -329,41 +329,31 @@ pub fn envelope_name(e: &Endpoint) -> String {
 
 fn envelope(e: &Endpoint) -> Value {
     let item = json!({"$ref": format!("#/components/schemas/{}", record_schema_name(e.kind))});
-    if e.kind == Kind::Imported {
-        return json!({
-            "type": "object",
-            "description": "The answer of an import: the profiles it created, in the order of their lines (none when every line was skipped), without paging.",
-            "required": ["paging", "data", "errors"],
-            "properties": {
-                "paging": {"type": "null"},
-                "data": {"type": "array", "items": item},
-                "errors": {"type": "null"}
-            }
-        });
-    }
-    if e.query == Query::None {
-        json!({
-            "type": "object",
-            "description": "The answer of a success: its record, without paging.",
-            "required": ["paging", "data", "errors"],
-            "properties": {
-                "paging": {"type": "null"},
-                "data": {"type": "array", "items": item, "minItems": 1, "maxItems": 1},
-                "errors": {"type": "null"}
-            }
-        })
+    let (description, paging, data) = if e.kind == Kind::Imported {
+        (
+            "The answer of an import: the profiles it created, in the order of their lines (none when every line was skipped), without paging.",
+            json!({"type": "null"}),
+            json!({"type": "array", "items": item}),
+        )
+    } else if e.query == Query::None {
+        (
+            "The answer of a success: its record, without paging.",
+            json!({"type": "null"}),
+            json!({"type": "array", "items": item, "minItems": 1, "maxItems": 1}),
+        )
     } else {
-        json!({
-            "type": "object",
-            "description": "The answer of a list: one page of records and its paging.",
-            "required": ["paging", "data", "errors"],
-            "properties": {
-                "paging": {"$ref": "#/components/schemas/Paging"},
-                "data": {"type": "array", "items": item},
-                "errors": {"type": "null"}
-            }
-        })
-    }
+        (
+            "The answer of a list: one page of records and its paging.",
+            json!({"$ref": "#/components/schemas/Paging"}),
+            json!({"type": "array", "items": item}),
+        )
+    };
+    json!({
+        "type": "object",
+        "description": description,
+        "required": ["paging", "data", "errors"],
+        "properties": {"paging": paging, "data": data, "errors": {"type": "null"}}
+    })
 }
 
 /// Doc comments as descriptions: their lines joined into paragraphs (the

@@ -11,7 +11,6 @@
 //! for ever, and so that revoking the last key never leaves a server open.
 
 use rand::Rng;
-use sha2::{Digest, Sha256};
 
 pub use crate::error::name_in_use;
 use crate::error::{Error, Result, code};
@@ -32,10 +31,7 @@ pub const MAX_DAYS: u32 = 3650;
 
 /// The SHA-256 of `secret`, in lower-case hex.
 pub fn hash(secret: &[u8]) -> String {
-    Sha256::digest(secret)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::model::digest::sha256_hex(secret)
 }
 
 /// A new secret: [`SECRET_PREFIX`] and [`SECRET_CHARS`] characters of

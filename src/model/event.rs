@@ -15,7 +15,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use sha2::{Digest, Sha256};
 
 use super::id;
 
@@ -110,13 +109,7 @@ struct Body<'a> {
 }
 
 fn hex_sha256(text: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(64);
-    for b in Sha256::digest(text.as_bytes()) {
-        out.push(HEX[usize::from(b >> 4)] as char);
-        out.push(HEX[usize::from(b & 15)] as char);
-    }
-    out
+    super::digest::sha256_hex(text.as_bytes())
 }
 
 /// A new event id for `sequence`.

@@ -7,6 +7,7 @@
 pub mod api_key;
 pub mod catalog;
 pub mod customer;
+pub mod digest;
 pub mod event;
 pub mod id;
 pub mod invariants;

@@ -27,27 +27,22 @@ impl storage::Storage for JsonStore {
     }
     fn catalog(&self) -> Result<Catalog> {
         let path = self.root.join(CATALOG);
-        let read = |staged: Option<&group::Staged>| -> Result<Catalog> {
-            let bytes = match staged {
-                Some(s) => match s.read(&self.root, CATALOG)? {
-                    Some(c) => c,
-                    None => atomic::read_record(&path)?,
-                },
-                None => {
-                    return self
-                        .read_json(&path)?
-                        .ok_or_else(|| Error::corrupt(&path, "missing"));
-                }
-            };
-            parse_record(&path, bytes)?.ok_or_else(|| Error::corrupt(&path, "missing"))
-        };
+        let missing = || Error::corrupt(&path, "missing");
         match &self.group {
-            // Parsed once a group (every create reads it).
+            // Parsed once a group (every create reads it), as `read_json`
+            // would read it (the staged file, else the one on disk) under
+            // the lock of what is staged.
             Some(stage) => stage
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .catalog(|s| read(Some(s))),
-            None => read(None),
+                .catalog(|s| {
+                    let bytes = match s.read(&self.root, CATALOG)? {
+                        Some(c) => c,
+                        None => atomic::read_record(&path)?,
+                    };
+                    parse_record(&path, bytes)?.ok_or_else(missing)
+                }),
+            None => self.read_json(&path)?.ok_or_else(missing),
         }
     }
     /// The customer aggregate `id`; `None` when it does not exist or the id is malformed.

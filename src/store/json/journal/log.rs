@@ -24,10 +24,9 @@ use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
 use super::{JOURNAL, Journal};
 use crate::error::{Error, Result};
+use crate::model::digest::sha256_hex;
 use crate::store::json::atomic;
 use crate::store::json::group::Staged;
 use crate::store::outcomes::Outcomes;
@@ -71,20 +70,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Journal> {
 fn record(line: &[u8]) -> Option<Journal> {
     let line = line.strip_suffix(b"\n")?;
     let (hash, text) = (line.get(..64)?, line.get(65..)?);
-    if line.get(64) != Some(&b' ') || hex(&Sha256::digest(text)).as_bytes() != hash {
+    if line.get(64) != Some(&b' ') || sha256_hex(text).as_bytes() != hash {
         return None;
     }
     serde_json::from_slice(text).ok()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    s
 }
 
 /// The log a group appends to, once its first record created it.
@@ -132,7 +121,7 @@ impl Log {
         if first {
             line.extend_from_slice(HEADER);
         }
-        line.extend_from_slice(hex(&Sha256::digest(ops_json)).as_bytes());
+        line.extend_from_slice(sha256_hex(ops_json).as_bytes());
         line.push(b' ');
         line.extend_from_slice(ops_json);
         line.push(b'\n');
@@ -195,7 +184,7 @@ mod tests {
 
     fn rec(ops: Vec<Op>) -> Vec<u8> {
         let text = serde_json::to_vec(&Journal { ops }).unwrap();
-        let mut line = hex(&Sha256::digest(&text)).into_bytes();
+        let mut line = sha256_hex(&text).into_bytes();
         line.push(b' ');
         line.extend_from_slice(&text);
         line.push(b'\n');
