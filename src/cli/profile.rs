@@ -89,7 +89,7 @@ pub enum ProfileCommand {
     /// has are skipped (their number is noted on stderr), so re-running an
     /// import that was interrupted creates exactly the missing profiles.
     ///
-    /// The profiles are written in file order, 20,000 per atomic commit (5,000
+    /// The profiles are written in file order, 15,000 per atomic commit (5,000
     /// on a database); an
     /// interruption keeps the commits already made. The store is locked only
     /// for each commit, so other commands get in between two; a key another
