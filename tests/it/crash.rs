@@ -1275,6 +1275,41 @@ fn a_repair_killed_between_its_pieces_is_refused_until_repaired() {
     }
 }
 
+/// An entry of a field index copied to a wrong position, its right one
+/// kept (so that no customer's value is missing), is named: `store check`
+/// reads the buckets again for the positions when an entry is one that no
+/// value calls for.
+#[test]
+fn a_field_entry_copied_to_a_wrong_position_beside_its_own_is_named() {
+    let env = Env::new();
+    let file = env.dir.path().join("import.jsonl");
+    fs::write(&file, common::profile_lines("cop", 20)).unwrap();
+    ok(env.run(&["profile", "import", &file.display().to_string()]));
+    ok(env.store_check(false));
+    let dir = env.path().join("index/by-email");
+    let bucket = fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+    let text = fs::read_to_string(&bucket).unwrap();
+    let first = text.lines().next().unwrap();
+    let (pos, rest) = first.split_once(' ').unwrap();
+    let moved = format!("{} {rest}\n", pos.parse::<usize>().unwrap() + 7);
+    fs::write(&bucket, format!("{text}{moved}")).unwrap();
+    let found = findings(&env.store_check(false));
+    let named: Vec<&String> = found
+        .iter()
+        .filter(|m| m.contains("which is not its place in creation order"))
+        .collect();
+    assert_eq!(named.len(), 1, "{found:#?}");
+    assert!(
+        named[0].contains(&format!(
+            "at position {}",
+            pos.parse::<usize>().unwrap() + 7
+        )),
+        "{found:#?}"
+    );
+    ok(env.store_check(true));
+    ok(env.store_check(false));
+}
+
 /// Field index entries at the wrong position in creation order are named
 /// one by one up to 100, then counted in one finding: a store whose
 /// entries are all misplaced (or whose `index/profiles.ids` is lost) is

@@ -166,7 +166,7 @@ impl Store {
             }
         };
         let positions = self.positions();
-        let (field_found, field_nested, field_entries) = self.field_index(positions.as_deref())?;
+        let (field_found, field_nested, field_entries) = self.field_index(None)?;
         let sh = Shared {
             root: &self.root,
             catalog: catalog.as_ref(),
@@ -220,10 +220,16 @@ impl Store {
         let positions_ok = positions
             .as_ref()
             .is_some_and(|p| p.len() == scan.customers.len());
+        // Some entry is one that no customer's value calls for: read the
+        // buckets again to name those at a wrong position (see
+        // [`Store::field_index`]).
+        let mut field_found = field_found;
+        if positions_ok && field_have > scan.field_found {
+            field_found = self.field_index(positions.as_deref())?.0;
+        }
         // Every current value is there (none missing) and there are more
         // entries than values: some name a value its profile no longer has
         // (an update without its removal line).
-        let mut field_found = field_found;
         if scan.field_missing.is_empty() && field_have > scan.field_expected {
             field_found.push((
                 Finding {

@@ -42,6 +42,9 @@ struct Part {
     field_missing_count: usize,
     /// How many field index entries the customers' current values call for.
     field_expected: usize,
+    /// How many distinct field index entries the customers' current values
+    /// found.
+    field_found: usize,
     temps: Vec<PathBuf>,
     unreadable: Vec<String>,
     remove: Vec<PathBuf>,
@@ -99,6 +102,10 @@ pub(super) struct Scan {
     pub(super) field_missing: Vec<Finding>,
     pub(super) field_missing_count: usize,
     pub(super) field_expected: usize,
+    /// How many distinct field index entries the customers' current values
+    /// found: fewer than the entries, some entry is one no value calls for
+    /// (at the wrong position, or a value its profile no longer has).
+    pub(super) field_found: usize,
     pub(super) temps: Vec<PathBuf>,
     /// Record files that could not be read as what their path says: a
     /// rebuild of the indexes would forget what they hold.
@@ -256,6 +263,7 @@ impl Store {
             field_missing: Vec::new(),
             field_missing_count: 0,
             field_expected: 0,
+            field_found: 0,
             temps: Vec::new(),
             unreadable: Vec::new(),
             remove: Vec::new(),
@@ -275,6 +283,7 @@ impl Store {
                 .extend(p.field_missing.into_iter().take(room));
             scan.field_missing_count += p.field_missing_count;
             scan.field_expected += p.field_expected;
+            scan.field_found += p.field_found;
             scan.temps.extend(p.temps);
             scan.unreadable.extend(p.unreadable);
             scan.remove.extend(p.remove);

@@ -121,13 +121,14 @@ pub(super) fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
     if let Some(positions) = sh.positions
         && let Some(pos) = position_of(positions, c.id())
     {
+        let mut found = Vec::new();
         for field in fields::Field::ALL {
             for v in field.values(&s) {
                 part.field_expected += 1;
-                if !sh
-                    .field_entries
-                    .contains(field_entry(field, &v, pos, c.id()))
-                {
+                let entry = field_entry(field, &v, pos, c.id());
+                if sh.field_entries.contains(entry) {
+                    found.push(entry);
+                } else {
                     part.field_missing_count += 1;
                     if part.field_missing.len() == FIELD_MISSING_SHOWN {
                         continue;
@@ -140,6 +141,10 @@ pub(super) fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
                 }
             }
         }
+        // (A value twice, as two equal tags, is one entry.)
+        found.sort_unstable();
+        found.dedup();
+        part.field_found += found.len();
     }
     for a in &c.attachments {
         if a.customer_profile_program_status_id == attachment::PENDING {
