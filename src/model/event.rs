@@ -179,6 +179,12 @@ pub fn parse(line: &str) -> Result<Event, String> {
 /// whose hash is `previous_hash`: `Ok` with the event when nothing is.
 pub fn verify(line: &str, sequence: u64, previous_hash: &str) -> Result<Event, String> {
     let e = parse(line)?;
+    verify_parsed(&e, sequence, previous_hash)?;
+    Ok(e)
+}
+
+/// [`verify`] of an event already parsed.
+pub fn verify_parsed(e: &Event, sequence: u64, previous_hash: &str) -> Result<(), String> {
     let body = Body {
         event_id: &e.event_id,
         sequence: e.sequence,
@@ -206,7 +212,7 @@ pub fn verify(line: &str, sequence: u64, previous_hash: &str) -> Result<Event, S
     if hex_sha256(&text) != e.hash {
         return Err("its hash does not match its content (the event was changed)".into());
     }
-    Ok(e)
+    Ok(())
 }
 
 /// Whether `event_type` matches `glob` (`*` any run of characters, `?` one).

@@ -202,6 +202,81 @@ pub fn txn(by: &Author, before: Option<&TxnFile>, after: &TxnFile, out: &mut Vec
     }
 }
 
+/// Whether the event chain from the first event to `last` holds, each
+/// event verified on its own by one of a thread per core and the links
+/// between them after: `None` when something is wrong (the caller names
+/// it), else the sums of the JSON directory's record buckets for the
+/// events before `full` (when `json`). At a million events the chain took
+/// a third of `store check`'s time, one event after the other.
+#[allow(clippy::option_option)]
+fn chain_holds(
+    store: &Store,
+    last: u64,
+    full: u64,
+    json: bool,
+) -> Result<Option<Option<crate::store::json::events::BucketSums>>> {
+    use crate::store::json::events::BucketSums;
+    /// Events read and verified at a time: a few MB of lines.
+    const BATCH: u64 = 8 * 1024;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut sums = json.then(BucketSums::new);
+    let mut prev = event::GENESIS.to_string();
+    let mut seq = 1;
+    while seq <= last {
+        let to = (seq + BATCH - 1).min(last);
+        let lines = store.event_lines(seq, to)?;
+        if lines.len() as u64 != to - seq + 1 {
+            return Ok(None);
+        }
+        let per = lines.len().div_ceil(threads);
+        // Each piece: the previous hash its first event names, the hash of
+        // its last, and its sums; `None` when an event of it is wrong.
+        let pieces: Vec<Option<(String, String, Option<BucketSums>)>> = std::thread::scope(|s| {
+            let workers: Vec<_> = lines
+                .chunks(per)
+                .enumerate()
+                .map(|(k, piece)| {
+                    let first = seq + (k * per) as u64;
+                    s.spawn(move || {
+                        let mut sums = json.then(BucketSums::new);
+                        let mut named = None;
+                        let mut hash: Option<String> = None;
+                        for (i, line) in piece.iter().enumerate() {
+                            let e = event::parse(line).ok()?;
+                            let before = hash.take().unwrap_or_else(|| e.previous_hash.clone());
+                            event::verify_parsed(&e, first + i as u64, &before).ok()?;
+                            if let Some(sums) = sums.as_mut().filter(|_| e.sequence < full) {
+                                sums.add(&e.record_id, e.sequence);
+                            }
+                            named.get_or_insert(before);
+                            hash = Some(e.hash);
+                        }
+                        Some((named?, hash?, sums))
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().ok().flatten())
+                .collect()
+        });
+        for piece in pieces {
+            let Some((named, hash, piece_sums)) = piece else {
+                return Ok(None);
+            };
+            if named != prev {
+                return Ok(None);
+            }
+            prev = hash;
+            if let (Some(sums), Some(p)) = (sums.as_mut(), piece_sums.as_ref()) {
+                sums.merge(p);
+            }
+        }
+        seq = to + 1;
+    }
+    Ok(Some(sums))
+}
+
 /// Verify the event chain from the first event to the last, a segment
 /// at a time (bounded memory): each event's sequence, id, previous
 /// hash and hash. A changed, removed, added or reordered event is
@@ -246,10 +321,14 @@ pub fn check(
     // What the JSON directory's record buckets must hold, from the log's
     // full segments.
     let full = crate::store::json::events::open_from(last);
-    let mut sums =
-        matches!(store, Store::Json(_)).then(crate::store::json::events::BucketSums::new);
+    let json = matches!(store, Store::Json(_));
+    // A sound chain is verified in parallel; a broken one again, one
+    // event after the other, to name each break as it follows the last.
+    let (mut sums, mut seq) = match chain_holds(store, last, full, json)? {
+        Some(sums) => (sums, last + 1),
+        None => (json.then(crate::store::json::events::BucketSums::new), 1),
+    };
     let mut prev = event::GENESIS.to_string();
-    let mut seq = 1;
     let mut expect = 1;
     let mut reported = 0;
     let mut report = |problem: String| {

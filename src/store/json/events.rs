@@ -251,6 +251,15 @@ impl BucketSums {
     pub(crate) fn add(&mut self, record_id: &str, sequence: u64) {
         self.add_to(keys::bucket(record_id), record_id, sequence);
     }
+
+    /// Add the lines `other` counted (the sums do not depend on the order
+    /// the lines are added in).
+    pub(crate) fn merge(&mut self, other: &BucketSums) {
+        for (e, o) in self.0.iter_mut().zip(&other.0) {
+            e.0 += o.0;
+            e.1 = e.1.wrapping_add(o.1);
+        }
+    }
 }
 
 impl JsonStore {
