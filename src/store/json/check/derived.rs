@@ -12,7 +12,7 @@ impl Store {
     pub(super) fn derived_findings(
         &self,
         scan: &Scan,
-        holders: Vec<(u64, u32)>,
+        holders: HashIndex,
         positions: Option<Vec<(u64, u32)>>,
         field_found: Vec<Finding>,
         field_nested: Vec<Finding>,
@@ -42,12 +42,7 @@ impl Store {
             .filter_map(|p| p.strip_prefix(&keys_root).ok()?.to_str())
             .filter_map(keys::prefix_of_rel)
             .collect();
-        let holder = |k: u64| {
-            holders
-                .binary_search_by_key(&k, |&(h, _)| h)
-                .ok()
-                .map(|at| holders[at].1)
-        };
+        let holder = |k: u64| holders.get(k);
         let mut listed = vec![false; scan.customers.len()];
         // Entries naming a customer that is not the key's holder: (key hash,
         // owner), and where they are.
@@ -177,11 +172,12 @@ impl Store {
         }
         // Profile summaries: the latest line of each id, in the order of
         // first appearance (creation order).
-        let known: Vec<u64> = {
+        let mut known: Vec<u64> = {
             let mut k: Vec<u64> = scan.customers.iter().map(|(id, _)| h64(&*id)).collect();
             k.sort_unstable();
             k
         };
+        let known_len = known.len();
         let log_order: Option<Vec<u64>> = match stream_log::<ProfileSummary>(
             &root.join(PROFILES_LOG),
             scan.customers.len(),
@@ -223,22 +219,25 @@ impl Store {
             }
             Some(mut ids) => {
                 let distinct = ids.windows(2).all(|w| w[0].0 != w[1].0);
-                if ids.len() != known.len()
+                // (Both sorted by hash: the ids file lists each customer
+                // once when they are the same hashes.)
+                if ids.len() != known_len
                     || !distinct
-                    || ids.iter().any(|(h, _)| known.binary_search(h).is_err())
+                    || ids.iter().map(|(h, _)| h).ne(known.iter())
                 {
                     push(
                         PROFILE_IDS,
                         format!(
                             "does not list each of the {} customer records once",
-                            known.len()
+                            known_len
                         ),
                     );
                 } else if let Some(log) = log_order {
                     ids.sort_unstable_by_key(|(_, pos)| *pos);
+                    let known = Hashes::new(std::mem::take(&mut known));
                     if log
                         .iter()
-                        .filter(|h| known.binary_search(h).is_ok())
+                        .filter(|&&h| known.contains(h))
                         .ne(ids.iter().map(|(h, _)| h))
                     {
                         push(

@@ -31,7 +31,7 @@ mod txn_indexes;
 use self::digest::{Chunks, Digests};
 pub(super) use self::lines::each_log_line;
 use self::lines::{LineSum, each_complete_line, stream_log, sum_lines};
-use self::scan::{Scan, Shared, attachment_hash};
+use self::scan::{HashIndex, Hashes, Scan, Shared, attachment_hash};
 use super::facts::is_open;
 use super::journal::JOURNAL;
 use super::{
@@ -170,7 +170,7 @@ impl Store {
         let sh = Shared {
             root: &self.root,
             catalog: catalog.as_ref(),
-            positions: positions.as_deref(),
+            positions: positions.as_ref(),
             field_entries: &field_entries,
             unread_packed: Default::default(),
         };
@@ -225,7 +225,7 @@ impl Store {
         // [`Store::field_index`]).
         let mut field_found = field_found;
         if positions_ok && field_have > scan.field_found {
-            field_found = self.field_index(positions.as_deref())?.0;
+            field_found = self.field_index(positions.as_ref())?.0;
         }
         // Every current value is there (none missing) and there are more
         // entries than values: some name a value its profile no longer has
@@ -252,10 +252,15 @@ impl Store {
             scan.field_missing.clear();
             scan.field_missing_count = 0;
         }
-        let derived =
-            self.derived_findings(&scan, holders, positions, field_found, field_nested, f)?
-                || !scan.remove.is_empty()
-                || interrupted;
+        let derived = self.derived_findings(
+            &scan,
+            HashIndex::new(holders),
+            positions.map(HashIndex::into_sorted),
+            field_found,
+            field_nested,
+            f,
+        )? || !scan.remove.is_empty()
+            || interrupted;
         let derived_range = first_derived..f.len();
         super::idempotency::findings(&self.root, f)?;
         if repair {

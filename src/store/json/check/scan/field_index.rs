@@ -4,54 +4,8 @@
 
 use super::*;
 
-pub(super) fn position_of(positions: &[(u64, u32)], id: &str) -> Option<usize> {
-    let k = h64(id);
-    let i = lower_bound(positions, k);
-    positions
-        .get(i)
-        .filter(|(h, _)| *h == k)
-        .map(|(_, p)| *p as usize)
-}
-
-/// The first index of `sorted` whose hash is not below `k`, as
-/// `partition_point` finds it. The hashes are uniform over `u64`, so the
-/// search starts where `k` falls in proportion and widens from there by
-/// doubling steps: a few probes in a few nearby cache lines, where a binary
-/// search of a million entries made twenty probes far apart (`store check`
-/// looks up a position for every customer and every field index entry:
-/// 14.2 and 13.4 s against 15.0 and 16.1 s at a million customers).
-fn lower_bound(sorted: &[(u64, u32)], k: u64) -> usize {
-    let n = sorted.len();
-    if n == 0 {
-        return 0;
-    }
-    let guess = ((u128::from(k) * n as u128) >> 64) as usize;
-    let below = |i: usize| sorted[i].0 < k;
-    // A bracket [lo, hi) with the answer in it: everything before lo is
-    // below k, everything from hi on is not.
-    let (mut lo, mut hi);
-    if below(guess) {
-        lo = guess + 1;
-        let mut step = 1;
-        hi = lo;
-        while hi < n && below(hi) {
-            lo = hi + 1;
-            hi = (hi + step).min(n);
-            step *= 2;
-        }
-    } else {
-        hi = guess;
-        let mut step = 1;
-        lo = hi;
-        while lo > 0 && !below(lo - 1) {
-            hi = lo - 1;
-            lo = lo.saturating_sub(step + 1);
-            step *= 2;
-        }
-    }
-    lo + sorted[lo..hi].partition_point(|(h, _)| *h < k)
-}
-
+/// A field index entry as the check compares them: a hash of the whole
+/// entry.
 pub(super) fn field_entry(field: fields::Field, value: &str, pos: usize, id: &str) -> u64 {
     h64(&(field, value, pos, id))
 }
@@ -59,7 +13,7 @@ pub(super) fn field_entry(field: fields::Field, value: &str, pos: usize, id: &st
 impl Store {
     /// The creation-order positions of `index/profiles.ids` as `(hash of
     /// the id, position)`, sorted; `None` when it cannot be read.
-    pub(in super::super) fn positions(&self) -> Option<Vec<(u64, u32)>> {
+    pub(in super::super) fn positions(&self) -> Option<HashIndex> {
         let path = self.root.join(PROFILE_IDS);
         let n = index::ids_count(&path).ok()?;
         let mut out = Vec::with_capacity(n);
@@ -72,8 +26,7 @@ impl Store {
                 out.push((h64(id.as_str()), (start + i) as u32));
             }
         }
-        out.sort_unstable();
-        Some(out)
+        Some(HashIndex::new(out))
     }
 
     /// Read every field index bucket: its problems (each with whether it
@@ -91,7 +44,7 @@ impl Store {
     #[allow(clippy::type_complexity)]
     pub(in super::super) fn field_index(
         &self,
-        positions: Option<&[(u64, u32)]>,
+        positions: Option<&HashIndex>,
     ) -> Result<(Vec<(Finding, bool)>, Vec<Finding>, Hashes)> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         let root = &self.root;
@@ -201,7 +154,7 @@ fn read_bucket(
     root: &Path,
     field: fields::Field,
     p: &Path,
-    positions: Option<&[(u64, u32)]>,
+    positions: Option<&HashIndex>,
     have: &mut Vec<u64>,
 ) -> Bucket {
     let r = rel(root, p);
@@ -227,7 +180,7 @@ fn read_bucket(
     // Each entry's hash, and its id when its position is not the
     // customer's (to name it).
     let parsed = fields::parse_bucket(field, b, &bytes, |pos, id, v| {
-        let misplaced = positions.is_some_and(|positions| position_of(positions, id) != Some(pos));
+        let misplaced = positions.is_some_and(|positions| positions.position_of(id) != Some(pos));
         (
             field_entry(field, v, pos, id),
             misplaced.then(|| id.to_string()),
@@ -248,47 +201,4 @@ fn read_bucket(
         have.push(entry);
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The same answers as `partition_point`, for keys present, absent,
-    /// below and above every entry, on lists of every small length and a
-    /// skewed one.
-    #[test]
-    fn lower_bound_is_partition_point() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for n in (0..40).chain([1000, 4096]) {
-            let mut v: Vec<(u64, u32)> = (0..n).map(|i| (next(), i)).collect();
-            v.sort_unstable();
-            let mut keys: Vec<u64> = v.iter().map(|e| e.0).collect();
-            keys.extend((0..200).map(|_| next()));
-            keys.extend([0, 1, u64::MAX, u64::MAX - 1]);
-            keys.extend(v.iter().map(|e| e.0.wrapping_add(1)));
-            for k in keys {
-                assert_eq!(
-                    lower_bound(&v, k),
-                    v.partition_point(|(h, _)| *h < k),
-                    "n {n} k {k}"
-                );
-            }
-        }
-        // All in a corner of the range: the guesses are far off.
-        let v: Vec<(u64, u32)> = (0..5000u64).map(|i| (i * 3, i as u32)).collect();
-        for k in [0, 1, 2, 3, 7, 14_999, 15_000, u64::MAX / 2, u64::MAX] {
-            assert_eq!(
-                lower_bound(&v, k),
-                v.partition_point(|(h, _)| *h < k),
-                "k {k}"
-            );
-        }
-    }
 }

@@ -20,8 +20,8 @@ mod packed;
 mod records;
 
 use self::classify::{classify, entries};
-use self::field_index::{field_entry, position_of};
-use self::hashes::Hashes;
+use self::field_index::field_entry;
+pub(super) use self::hashes::{HashIndex, Hashes};
 use self::packed::{Placed, pack_coverage, scan_packed};
 use self::records::{digest_customer, read_file};
 use super::digest::{Chunks, CustDigest, Digests, Odd, PackedId, TxnDigest};
@@ -126,7 +126,7 @@ pub(super) struct Shared<'a> {
     pub(super) catalog: Option<&'a Catalog>,
     /// Creation-order positions from `index/profiles.ids`, `(hash of the
     /// id, position)` sorted; `None` when the file cannot be read.
-    pub(super) positions: Option<&'a [(u64, u32)]>,
+    pub(super) positions: Option<&'a HashIndex>,
     /// Hashes of every field index entry `(field, value, position, id)`.
     pub(super) field_entries: &'a Hashes,
     /// Packed records that could not be read so far (the first

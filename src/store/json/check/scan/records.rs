@@ -119,13 +119,23 @@ pub(super) fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
     customer_invariants(c, sh.catalog, &mut part.invariants);
     let s = ProfileSummary::of(&c.profile);
     if let Some(positions) = sh.positions
-        && let Some(pos) = position_of(positions, c.id())
+        && let Some(pos) = positions.position_of(c.id())
     {
+        let values: Vec<_> = fields::Field::ALL
+            .into_iter()
+            .flat_map(|field| {
+                field.values(&s).into_iter().map(move |v| {
+                    let entry = field_entry(field, &v, pos, c.id());
+                    (field, v, entry)
+                })
+            })
+            .collect();
+        let entries: Vec<u64> = values.iter().map(|e| e.2).collect();
+        sh.field_entries.touch(&entries);
         let mut found = Vec::new();
-        for field in fields::Field::ALL {
-            for v in field.values(&s) {
+        for (field, v, entry) in values {
+            {
                 part.field_expected += 1;
-                let entry = field_entry(field, &v, pos, c.id());
                 if sh.field_entries.contains(entry) {
                     found.push(entry);
                 } else {
