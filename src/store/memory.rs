@@ -129,13 +129,14 @@ impl Storage for MemoryStore {
     }
 
     fn scratch_file(&self) -> Result<std::fs::File> {
-        let path = std::env::temp_dir().join(format!(
+        let tmp = crate::store::safefs::Root::new(std::env::temp_dir());
+        let path = tmp.join(format!(
             "payctl-memory-scratch-{}-{}{}",
             std::process::id(),
             rand::random::<u64>(),
             atomic::TEMP_SUFFIX
         ));
-        atomic::unlinked_scratch(&path)
+        atomic::unlinked_scratch(&tmp, &path)
     }
 
     fn catalog(&self) -> Result<Catalog> {

@@ -61,10 +61,10 @@ impl Store {
     /// the id, position)`, sorted; `None` when it cannot be read.
     pub(in super::super) fn positions(&self) -> Option<Vec<(u64, u32)>> {
         let path = self.root.join(PROFILE_IDS);
-        let n = index::ids_count(&path).ok()?;
+        let n = index::ids_count(&self.root, &path).ok()?;
         let mut out = Vec::with_capacity(n);
         for start in (0..n).step_by(IDS_CHUNK) {
-            for (i, id) in index::ids_range(&path, start, start + IDS_CHUNK)
+            for (i, id) in index::ids_range(&self.root, &path, start, start + IDS_CHUNK)
                 .ok()?
                 .into_iter()
                 .enumerate()
@@ -118,7 +118,7 @@ impl Store {
                     ));
                     continue;
                 };
-                let Ok(Some(bytes)) = atomic::read_opt(p) else {
+                let Ok(Some(bytes)) = atomic::read_opt(root, p) else {
                     found.push((
                         finding(r, "cannot be read as a bucket of a field index".into()),
                         false,
