@@ -485,3 +485,36 @@ pub fn list(root: &Root, path: &Path) -> Result<Option<Vec<(OsString, FileType)>
     }
     Ok(Some(out))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(r: Result<Option<Vec<u8>>>) -> String {
+        r.expect_err("refused").errors[0].message.clone()
+    }
+
+    /// A path is walked from the root it is given, never through a link
+    /// under it; for another root (another store's) the same path is
+    /// outside, opened the ordinary way, its last component still not
+    /// followed.
+    #[test]
+    fn a_path_is_walked_from_the_root_it_is_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, elsewhere) = (dir.path().join("a"), dir.path().join("elsewhere"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("f"), b"outside").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, a.join("linked")).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("f"), a.join("l")).unwrap();
+        let path = a.join("linked").join("f");
+
+        let store = Root::new(&a);
+        assert!(refused(read(&store, &path, None)).contains("symbolic link"));
+        assert!(refused(read(&store, &a.join("l"), None)).contains("symbolic link"));
+
+        let other = Root::new(dir.path().join("b"));
+        assert_eq!(read(&other, &path, None).unwrap().unwrap(), b"outside");
+        assert!(refused(read(&other, &a.join("l"), None)).contains("symbolic link"));
+    }
+}
