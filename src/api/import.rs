@@ -233,13 +233,7 @@ fn spool_error(e: std::io::Error) -> Error {
 /// A private scratch file for the answer of a remote import, gone with the
 /// process.
 fn answer_file() -> Result<std::fs::File> {
-    let path = std::env::temp_dir().join(format!(
-        "payctl-import-answer-{}-{}{}",
-        std::process::id(),
-        rand::random::<u64>(),
-        crate::store::atomic::TEMP_SUFFIX
-    ));
-    crate::store::atomic::unlinked_scratch(&path)
+    crate::store::atomic::temp_scratch("import-answer")
 }
 
 /// Why the answer's records could not be kept.

@@ -129,13 +129,7 @@ impl Storage for MemoryStore {
     }
 
     fn scratch_file(&self) -> Result<std::fs::File> {
-        let path = std::env::temp_dir().join(format!(
-            "payctl-memory-scratch-{}-{}{}",
-            std::process::id(),
-            rand::random::<u64>(),
-            atomic::TEMP_SUFFIX
-        ));
-        atomic::unlinked_scratch(&path)
+        crate::store::atomic::temp_scratch("memory-scratch")
     }
 
     fn catalog(&self) -> Result<Catalog> {

@@ -93,7 +93,6 @@ impl JsonTx<'_> {
             group: self.store.group.clone(),
             root: self.store.root.clone(),
             journal: self.store.journal.clone(),
-            _registered: self.store.registered.clone(),
             ops: std::mem::take(&mut self.ops),
             customers: std::mem::take(&mut self.customers),
             serialized: std::mem::take(&mut self.serialized),
@@ -107,12 +106,9 @@ impl JsonTx<'_> {
 pub struct JsonPrepared {
     /// The open group that the commit stages into, if any.
     pub(super) group: Option<std::sync::Arc<group::Stage>>,
-    pub(super) root: PathBuf,
+    pub(super) root: safefs::Root,
     /// The store's (see [`journal::State`]).
     pub(super) journal: std::sync::Arc<journal::State>,
-    /// The store's root stays registered until this is committed (see
-    /// [`safefs::register`]).
-    pub(super) _registered: std::sync::Arc<safefs::Registered>,
     pub(super) ops: Vec<Option<Op>>,
     pub(super) customers: BTreeMap<String, Customer>,
     /// See [`JsonTx::new_customer_serialized`].

@@ -28,14 +28,14 @@ impl JsonStore {
         id_of: fn(&T) -> &str,
         mut f: impl FnMut(T),
     ) -> Result<()> {
-        let shards = safefs::list(&self.root.join(dir))?.unwrap_or_default();
+        let shards = safefs::list(&self.root, &self.root.join(dir))?.unwrap_or_default();
         let mut opened = packs::Opened::default();
         for (name, t) in shards {
             if t != rustix::fs::FileType::Directory {
                 continue;
             }
             let shard = self.root.join(dir).join(name);
-            let Some(d) = safefs::Dir::open(&shard, false)? else {
+            let Some(d) = safefs::Dir::open(&self.root, &shard, false)? else {
                 continue;
             };
             let names = d.names()?;
@@ -86,7 +86,7 @@ impl JsonStore {
     ) -> Result<Vec<Op>> {
         let mut ops = keys::rebuild(pairs);
         let kept = put_paths(&ops);
-        for file in list_dir(&self.root.join(KEYS_DIR))? {
+        for file in list_dir(&self.root, &self.root.join(KEYS_DIR))? {
             // A directory, or a name that is not UTF-8, is not ours to remove
             // (store check names it).
             let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
@@ -142,7 +142,7 @@ impl JsonStore {
         let mut ops = fields::rebuild(ordered);
         let kept = put_paths(&ops);
         for field in fields::Field::ALL {
-            for file in list_dir(&self.root.join(field.dir()))? {
+            for file in list_dir(&self.root, &self.root.join(field.dir()))? {
                 let Some(name) = file.file_name().and_then(|n| n.to_str()) else {
                     continue;
                 };

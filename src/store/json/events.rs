@@ -145,7 +145,7 @@ impl JsonStore {
             Some(content) => content.unwrap_or_default(),
             None => {
                 use std::os::unix::fs::FileExt;
-                let Some((f, len)) = safefs::open_len(path, safefs::How::READ)? else {
+                let Some((f, len)) = safefs::open_len(&self.root, path, safefs::How::READ)? else {
                     return Ok(None);
                 };
                 let end = index::complete_len_of(
@@ -302,11 +302,11 @@ impl JsonStore {
             seq = to + 1;
         }
         let dir = self.root.join(EVENTS_RECORDS);
-        atomic::ensure_dir(&dir)?;
+        atomic::ensure_dir(&self.root, &dir)?;
         for (b, text) in lines {
-            atomic::write_file(&self.root.join(bucket_file(b)), text.as_bytes())?;
+            atomic::write_file(&self.root, &self.root.join(bucket_file(b)), text.as_bytes())?;
         }
-        atomic::sync_dir(&dir)
+        atomic::sync_dir(&self.root, &dir)
     }
 }
 
@@ -344,7 +344,7 @@ impl JsonStore {
         if last > 0 {
             for n in segment_of(last).saturating_sub(1)..=segment_of(last) {
                 let rel = legacy_companion(n);
-                if safefs::exists(&self.root.join(&rel))? {
+                if safefs::exists(&self.root, &self.root.join(&rel))? {
                     ops.push(Op::Delete { path: rel });
                 }
             }

@@ -89,7 +89,7 @@ pub fn write(records: &[Record], new: &Record, now: i64) -> Result<String, Strin
 /// every complete line a record. Nothing here is repairable: the records
 /// cannot be rebuilt from anything else, and repair never removes them.
 pub fn findings(
-    root: &std::path::Path,
+    root: &super::safefs::Root,
     f: &mut Vec<super::check::Finding>,
 ) -> crate::error::Result<()> {
     let dir = root.join(DIR);
@@ -109,7 +109,7 @@ pub fn findings(
         let problem = if bucket_of_name(name).is_none() || !p.is_file() {
             Some("is not a bucket of the idempotency records (`<bb>.log`)".to_string())
         } else {
-            match super::atomic::read_opt(&p).map(Option::unwrap_or_default) {
+            match super::atomic::read_opt(root, &p).map(Option::unwrap_or_default) {
                 Err(e) => Some(format!("cannot be read: {}", e.errors[0].message)),
                 Ok(bytes) => parse(&bytes).err().map(|n| {
                     format!("line {n} is not an idempotency record (kept: repair never removes idempotency records)")

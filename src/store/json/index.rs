@@ -13,18 +13,19 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use super::safefs::Root;
 use crate::error::{Error, Result};
 pub use crate::store::types::{ProfileSummary, QueueItem, TxnSummary, new_seq};
 
 /// Read a summary log: creation order, latest version of each id. A torn last
 /// line (a writer killed mid-append, before its journal was removed) is not
 /// part of the log.
-pub fn read_log<T, F>(path: &Path, id_of: F) -> Result<Vec<T>>
+pub fn read_log<T, F>(root: &Root, path: &Path, id_of: F) -> Result<Vec<T>>
 where
     T: DeserializeOwned,
     F: Fn(&T) -> &String,
 {
-    read_log_bytes(path, &complete_lines(path)?, id_of)
+    read_log_bytes(path, &complete_lines(root, path)?, id_of)
 }
 
 /// [`read_log`] of the content `bytes` of `path` (named in errors).
@@ -57,8 +58,8 @@ where
 /// The complete lines of a log (empty when it does not exist). A torn last
 /// line (a writer killed mid-append, before its journal was removed) is not
 /// part of the log.
-pub(crate) fn complete_lines(path: &Path) -> Result<Vec<u8>> {
-    let Some(mut bytes) = super::safefs::read(path, None)? else {
+pub(crate) fn complete_lines(root: &Root, path: &Path) -> Result<Vec<u8>> {
+    let Some(mut bytes) = super::safefs::read(root, path, None)? else {
         return Ok(Vec::new());
     };
     let complete = complete(&bytes).len();
@@ -85,8 +86,8 @@ pub fn id_record(id: &str) -> String {
 }
 
 /// Number of complete records of an ids file (0 when missing).
-pub fn ids_count(path: &Path) -> Result<usize> {
-    match super::safefs::open_len(path, super::safefs::How::READ)? {
+pub fn ids_count(root: &Root, path: &Path) -> Result<usize> {
+    match super::safefs::open_len(root, path, super::safefs::How::READ)? {
         Some((_, len)) => Ok(len as usize / ID_RECORD),
         None => Ok(0),
     }
@@ -104,12 +105,12 @@ fn record_id(path: &Path, rec: &[u8]) -> Result<String> {
 }
 
 /// The ids at positions `start..end` of an ids file (fewer past its end).
-pub fn ids_range(path: &Path, start: usize, end: usize) -> Result<Vec<String>> {
-    let end = end.min(ids_count(path)?);
+pub fn ids_range(root: &Root, path: &Path, start: usize, end: usize) -> Result<Vec<String>> {
+    let end = end.min(ids_count(root, path)?);
     if start >= end {
         return Ok(Vec::new());
     }
-    let Some(f) = super::safefs::open(path, super::safefs::How::READ)? else {
+    let Some(f) = super::safefs::open(root, path, super::safefs::How::READ)? else {
         return Ok(Vec::new());
     };
     let mut buf = vec![0u8; (end - start) * ID_RECORD];
@@ -133,9 +134,9 @@ pub fn ids_range_bytes(path: &Path, bytes: &[u8], start: usize, end: usize) -> R
 /// Each id of an ids file, in order, to `f`, read as a stream (a million
 /// records are 69 MB: `store check` must not hold them); a partial last
 /// record is left out, as [`ids_count`] does.
-pub fn ids_each(path: &Path, mut f: impl FnMut(&str)) -> Result<()> {
+pub fn ids_each(root: &Root, path: &Path, mut f: impl FnMut(&str)) -> Result<()> {
     use std::io::Read;
-    let Some(file) = super::safefs::open(path, super::safefs::How::READ)? else {
+    let Some(file) = super::safefs::open(root, path, super::safefs::How::READ)? else {
         return Ok(());
     };
     let mut reader = std::io::BufReader::with_capacity(ID_RECORD * 4096, file);
@@ -150,13 +151,13 @@ pub fn ids_each(path: &Path, mut f: impl FnMut(&str)) -> Result<()> {
 }
 
 /// Every id of an ids file, in order.
-pub fn ids_all(path: &Path) -> Result<Vec<String>> {
-    ids_range(path, 0, usize::MAX)
+pub fn ids_all(root: &Root, path: &Path) -> Result<Vec<String>> {
+    ids_range(root, path, 0, usize::MAX)
 }
 
 /// The position of `id` in an ids file.
-pub fn ids_position(path: &Path, id: &str) -> Result<Option<usize>> {
-    let Some(bytes) = super::safefs::read(path, None)? else {
+pub fn ids_position(root: &Root, path: &Path, id: &str) -> Result<Option<usize>> {
+    let Some(bytes) = super::safefs::read(root, path, None)? else {
         return Ok(None);
     };
     Ok(ids_position_bytes(&bytes, id))
@@ -175,8 +176,8 @@ pub fn ids_position_bytes(bytes: &[u8], id: &str) -> Option<usize> {
 }
 
 /// Length of `path` up to and including its last newline (0 when missing).
-pub fn complete_len(path: &Path) -> Result<u64> {
-    match super::safefs::open_len(path, super::safefs::How::READ)? {
+pub fn complete_len(root: &Root, path: &Path) -> Result<u64> {
+    match super::safefs::open_len(root, path, super::safefs::How::READ)? {
         Some((f, len)) => complete_len_of(f, len, path),
         None => Ok(0),
     }
@@ -219,8 +220,8 @@ pub(crate) fn complete_len_of(mut f: std::fs::File, len: u64, path: &Path) -> Re
 /// The queue, oldest first. Names that are not queue items (temp files)
 /// are skipped, and so is anything but a regular file (`store check`
 /// reports it).
-pub fn read_queue(dir: &Path) -> Result<Vec<QueueItem>> {
-    let Some(entries) = super::safefs::list(dir)? else {
+pub fn read_queue(root: &Root, dir: &Path) -> Result<Vec<QueueItem>> {
+    let Some(entries) = super::safefs::list(root, dir)? else {
         return Ok(Vec::new());
     };
     let mut names: Vec<String> = entries

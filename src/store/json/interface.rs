@@ -23,7 +23,7 @@ impl storage::Storage for JsonStore {
             .root
             .join(format!("import-scratch{}", atomic::TEMP_SUFFIX));
         let _ = std::fs::remove_file(&path);
-        atomic::unlinked_scratch(&path)
+        atomic::unlinked_scratch(&self.root, &path)
     }
     fn catalog(&self) -> Result<Catalog> {
         let path = self.root.join(CATALOG);
@@ -38,7 +38,7 @@ impl storage::Storage for JsonStore {
                 .catalog(|s| {
                     let bytes = match s.read(&self.root, CATALOG)? {
                         Some(c) => c,
-                        None => atomic::read_record(&path)?,
+                        None => atomic::read_record(&self.root, &path)?,
                     };
                     parse_record(&path, bytes)?.ok_or_else(missing)
                 }),
@@ -58,7 +58,7 @@ impl storage::Storage for JsonStore {
             return Ok(None);
         };
         let shard = if self.group.is_none() && self.overlay.is_none() {
-            match safefs::Dir::open(dir, false)? {
+            match safefs::Dir::open(&self.root, dir, false)? {
                 Some(d) => Some(d),
                 None => return Ok(None),
             }
@@ -104,13 +104,18 @@ impl storage::Storage for JsonStore {
                 // the owners in file order, then latest first.
                 None => {
                     let mut owners = Vec::new();
-                    safefs::each_lines_piece(&path, safefs::LINES_BUFFER, &mut |piece| {
-                        let mut here: Vec<String> =
-                            keys::owners(piece, key).map(str::to_string).collect();
-                        here.reverse();
-                        owners.append(&mut here);
-                        Ok(())
-                    })?
+                    safefs::each_lines_piece(
+                        &self.root,
+                        &path,
+                        safefs::LINES_BUFFER,
+                        &mut |piece| {
+                            let mut here: Vec<String> =
+                                keys::owners(piece, key).map(str::to_string).collect();
+                            here.reverse();
+                            owners.append(&mut here);
+                            Ok(())
+                        },
+                    )?
                     .map(|_| {
                         owners.reverse();
                         owners
@@ -199,7 +204,7 @@ impl storage::Storage for JsonStore {
         let path = self.root.join(ATTACHMENTS_LOG);
         let log = match self.overlaid(&path)? {
             Some(c) => index::complete(&c.unwrap_or_default()).to_vec(),
-            None => index::complete_lines(&path)?,
+            None => index::complete_lines(&self.root, &path)?,
         };
         attachments::customers_of(&log, program_id).map_err(|n| {
             Error::corrupt(
@@ -231,7 +236,7 @@ impl storage::Storage for JsonStore {
     }
     /// The worker's pending items, oldest first.
     fn queue(&self) -> Result<Vec<QueueItem>> {
-        let mut queue = index::read_queue(&self.root.join(QUEUE_DIR))?;
+        let mut queue = index::read_queue(&self.root, &self.root.join(QUEUE_DIR))?;
         if let Some(overlay) = &self.overlay {
             let prefix = format!("{QUEUE_DIR}/");
             for (rel, content) in overlay {
@@ -261,7 +266,11 @@ impl storage::Storage for JsonStore {
     }
     /// Whether `item` is still in the queue.
     fn is_queued(&self, item: &QueueItem) -> bool {
-        safefs::exists(&self.root.join(QUEUE_DIR).join(item.file_name())).unwrap_or(false)
+        safefs::exists(
+            &self.root,
+            &self.root.join(QUEUE_DIR).join(item.file_name()),
+        )
+        .unwrap_or(false)
     }
     /// The live (unexpired) idempotency record of `key` at `now` (Unix
     /// seconds), if any: one bucket read.

@@ -37,10 +37,10 @@
 //! journal like every other write, so a line is never half there.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 use super::KEYS_DIR;
 use super::journal::Op;
+use super::safefs::Root;
 use crate::error::Result;
 
 /// The number of bucket files of the first level.
@@ -145,7 +145,7 @@ pub fn prefix_of_rel(rel: &str) -> Option<Vec<u8>> {
 /// Where a writer puts `key` in the store at `root`: the first bucket file
 /// on its path that exists; else the first level where no directory
 /// continues the path. `(store-relative path, depth)`.
-pub fn place(root: &Path, key: &str) -> Result<(String, usize)> {
+pub fn place(root: &Root, key: &str) -> Result<(String, usize)> {
     place_with(
         &mut super::safefs::Dirs::new(root),
         key,
@@ -213,7 +213,7 @@ pub fn layout(p: &[u8], lines: &str) -> Vec<(String, String)> {
 /// order) to the key index of the store at `root`, each to its key's bucket
 /// ([`place`]); a bucket that would pass [`SPLIT_BYTES`] is split in the same
 /// operations (puts of the level below, a delete of the bucket).
-pub fn append_ops(root: &Path, lines: &str) -> Result<Vec<Op>> {
+pub fn append_ops(root: &Root, lines: &str) -> Result<Vec<Op>> {
     let mut groups: BTreeMap<String, (usize, Vec<u8>, String)> = BTreeMap::new();
     let mut seen = HashMap::new();
     // Each bucket's directory opened once (thousands of buckets in 256
@@ -288,15 +288,15 @@ pub fn split(p: &[u8], lines: &str) -> Vec<Op> {
 /// Every bucket file of the key index of the store at `root`, at any level:
 /// `(store-relative path, hash prefix)`. Files and directories whose names
 /// are not a bucket's are left out (`store check` names them).
-pub fn files(root: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-    fn walk(root: &Path, p: &mut Vec<u8>, out: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+pub fn files(root: &Root) -> Result<Vec<(String, Vec<u8>)>> {
+    fn walk(root: &Root, p: &mut Vec<u8>, out: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
         use rustix::fs::FileType;
         let dir = if p.is_empty() {
             KEYS_DIR.to_string()
         } else {
             prefix_dir(p)
         };
-        let Some(list) = super::safefs::list(&root.join(&dir))? else {
+        let Some(list) = super::safefs::list(root, &root.join(&dir))? else {
             return Ok(());
         };
         for (name, t) in list {

@@ -23,12 +23,12 @@
 
 use std::fs::{File, TryLockError};
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::safefs;
+use super::safefs::{self, Root};
 use crate::error::{Error, Result, code};
 
 /// Name of the writers' turn file in the store's directory.
@@ -67,7 +67,7 @@ pub struct Lock {
     dir: File,
     /// `payctl.lock`, held by a writer (a reader has let go of it).
     _gate: Option<File>,
-    root: PathBuf,
+    root: Root,
     /// A writer's stamps of `payctl.lock` just before and just after it
     /// marked itself inside (see [`mark_writer`]).
     marked: Option<(Stamp, Stamp)>,
@@ -262,7 +262,7 @@ pub struct Stamp([i64; 7]);
 /// Open `payctl.lock`: a writer creates it, a reader only opens it (a
 /// reader may be on a read-only mount). `None` when it cannot be used (see
 /// the module doc).
-fn open_gate(path: &Path, mode: Mode, may_create: bool) -> Option<File> {
+fn open_gate(root: &Root, path: &Path, mode: Mode, may_create: bool) -> Option<File> {
     let how = match mode {
         Mode::Exclusive => safefs::How {
             read: true,
@@ -272,12 +272,13 @@ fn open_gate(path: &Path, mode: Mode, may_create: bool) -> Option<File> {
         },
         Mode::Shared => safefs::How::READ,
     };
-    match safefs::open(path, how) {
+    match safefs::open(root, path, how) {
         Ok(Some(f)) => Some(f),
         // A reader before any writer: make it if it can (never mind if not),
         // unless the store is another user's (a file of ours in it).
         Ok(None) if !may_create => None,
         Ok(None) => safefs::open(
+            root,
             path,
             safefs::How {
                 read: true,
@@ -294,14 +295,14 @@ fn open_gate(path: &Path, mode: Mode, may_create: bool) -> Option<File> {
 
 impl Lock {
     /// Take the lock of the store at `root` in `mode`, waiting as `wait` says.
-    pub fn acquire(root: &Path, mode: Mode, wait: &Wait) -> Result<Lock> {
+    pub fn acquire(root: &Root, mode: Mode, wait: &Wait) -> Result<Lock> {
         let start = Instant::now();
         let deadline = start + wait.timeout;
         let gate_path = root.join(LOCK);
         let mut said = false;
         let stopped = |why: Stopped, what: &str| -> Error {
             match why {
-                Stopped::Io(e) => Error::io(root, e),
+                Stopped::Io(e) => Error::io(root.path(), e),
                 Stopped::Signal => Error::store(
                     code::STORE_BUSY,
                     format!("stopped by a signal while waiting for {what}"),
@@ -316,17 +317,20 @@ impl Lock {
             }
         };
         loop {
-            let dir = safefs::open_dir(root)?.ok_or_else(|| {
-                Error::io(root, std::io::Error::from(std::io::ErrorKind::NotFound))
+            let dir = safefs::open_dir(root, root.path())?.ok_or_else(|| {
+                Error::io(
+                    root.path(),
+                    std::io::Error::from(std::io::ErrorKind::NotFound),
+                )
             })?;
             if mode == Mode::Exclusive {
-                owner_check(&dir, root)?;
-                writable_check(&dir, root)?;
+                owner_check(&dir, root.path())?;
+                writable_check(&dir, root.path())?;
             }
             let mine = dir
                 .metadata()
                 .is_ok_and(|m| m.uid() == rustix::process::geteuid().as_raw());
-            let gate = open_gate(&gate_path, mode, mine);
+            let gate = open_gate(root, &gate_path, mode, mine);
             if let Some(g) = &gate {
                 let what = match mode {
                     Mode::Exclusive => format!(
@@ -372,7 +376,7 @@ impl Lock {
                 &mut said,
             )
             .map_err(|w| stopped(w, &what))?;
-            if !same_file(&dir, root) {
+            if !same_file(&dir, root.path()) {
                 continue;
             }
             let gate = match mode {
@@ -387,7 +391,7 @@ impl Lock {
             return Ok(Lock {
                 dir,
                 _gate: gate,
-                root: root.to_path_buf(),
+                root: root.clone(),
                 marked,
             });
         }

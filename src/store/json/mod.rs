@@ -62,6 +62,7 @@ pub use commit::JsonPrepared;
 use journal::{Journal, Op};
 pub use lock::Mode;
 pub use query::JsonKeyIndex;
+use safefs::Root;
 pub use tx::JsonTx;
 
 /// 1: a key index of one file per key (`index/keys/k<hex of the key>`);
@@ -116,7 +117,8 @@ struct Meta {
 
 /// An open store holding its lock for as long as it lives.
 pub struct JsonStore {
-    root: PathBuf,
+    /// Where every path of the store is reached from (see [`safefs`]).
+    root: safefs::Root,
     lock: lock::Lock,
     mode: Mode,
     wait: lock::Wait,
@@ -136,9 +138,6 @@ pub struct JsonStore {
     /// Opened by `store check` ([`JsonStore::open_to_check`]): a store
     /// whose rebuild was interrupted is opened, not refused.
     checking: bool,
-    /// The store's root, registered while it is open (see
-    /// [`safefs::register`]); dropped after [`Drop::drop`] below.
-    registered: std::sync::Arc<safefs::Registered>,
 }
 
 impl JsonStore {
@@ -181,7 +180,7 @@ pub enum Opened {
 /// instead of leaving a directory that is refused as "not a payctl store".
 /// Anything else (a file of the user's, a record) means the directory is not
 /// ours to take over.
-fn not_a_store(root: &Path) -> Error {
+fn not_a_store(root: &Root) -> Error {
     Error::store(
         code::STORE_UNREADABLE,
         format!(
@@ -195,7 +194,7 @@ fn not_a_store(root: &Path) -> Error {
 /// Refuse, before anything is written (not even the lock file), a root that
 /// is not a directory or a directory that holds something else than a store
 /// (`--data-dir ~` must not litter a home directory).
-fn refuse_foreign(root: &Path) -> Result<()> {
+fn refuse_foreign(root: &Root) -> Result<()> {
     match std::fs::metadata(root) {
         Ok(m) if !m.is_dir() => Err(Error::store(
             code::STORE_UNREADABLE,
@@ -227,8 +226,8 @@ fn read_through(e: &Error) -> bool {
 /// Whether `path` is the journal of an `init` (puts of the catalog and
 /// `meta.json`, nothing else): one killed after its commit point, which the
 /// next payctl replays.
-fn is_init_journal(path: &Path) -> bool {
-    let Ok(Some(bytes)) = atomic::read_opt(path) else {
+fn is_init_journal(root: &Root, path: &Path) -> bool {
+    let Ok(Some(bytes)) = atomic::read_opt(root, path) else {
         return false;
     };
     serde_json::from_slice::<Journal>(&bytes).is_ok_and(|j| {
@@ -238,7 +237,7 @@ fn is_init_journal(path: &Path) -> bool {
     })
 }
 
-fn half_created(root: &Path) -> Result<bool> {
+fn half_created(root: &Root) -> Result<bool> {
     fn only_empty_dirs(dir: &Path) -> bool {
         std::fs::read_dir(dir).is_ok_and(|entries| {
             entries.filter_map(|e| e.ok()).all(|e| {
@@ -251,7 +250,7 @@ fn half_created(root: &Path) -> Result<bool> {
     let layout = [CUSTOMERS_DIR, TXNS_DIR, "index", QUEUE_DIR];
     let entries = std::fs::read_dir(root)
         .and_then(|d| d.collect::<std::io::Result<Vec<_>>>())
-        .map_err(|e| Error::io(root, e))?;
+        .map_err(|e| Error::io(root.path(), e))?;
     // (Tests widen the window in which another payctl finishes the store.)
     fault::slow("store-listed");
     for e in entries {
@@ -262,7 +261,7 @@ fn half_created(root: &Path) -> Result<bool> {
             || (name == CATALOG && e.file_type().is_ok_and(|t| t.is_file()))
             || (name == journal::JOURNAL
                 && e.file_type().is_ok_and(|t| t.is_file())
-                && is_init_journal(&p))
+                && is_init_journal(root, &p))
             || (layout.iter().any(|d| name == *d)
                 && e.file_type().is_ok_and(|t| t.is_dir())
                 && only_empty_dirs(&p));
@@ -275,9 +274,9 @@ fn half_created(root: &Path) -> Result<bool> {
 
 /// The entries of `dir` that are regular files or directories (none when
 /// it does not exist; a link or a FIFO is `store check`'s to report).
-fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
+fn list_dir(root: &Root, dir: &Path) -> Result<Vec<PathBuf>> {
     use rustix::fs::FileType;
-    Ok(safefs::list(dir)?
+    Ok(safefs::list(root, dir)?
         .unwrap_or_default()
         .into_iter()
         .filter(|(_, t)| matches!(t, FileType::RegularFile | FileType::Directory))
@@ -287,12 +286,12 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// The store-relative paths of the regular files under `dir` (relative),
 /// at any depth, temp files aside (what a rebuild may remove).
-fn derived_files(root: &Path, dir: &str) -> Result<Vec<String>> {
+fn derived_files(root: &Root, dir: &str) -> Result<Vec<String>> {
     use rustix::fs::FileType;
     let mut out = Vec::new();
     let mut todo = vec![dir.to_string()];
     while let Some(d) = todo.pop() {
-        for (name, t) in safefs::list(&root.join(&d))?.unwrap_or_default() {
+        for (name, t) in safefs::list(root, &root.join(&d))?.unwrap_or_default() {
             let Some(name) = name.to_str() else { continue };
             let rel = format!("{d}/{name}");
             match t {

@@ -3,15 +3,9 @@ use super::*;
 impl JsonStore {
     /// A store on `root` holding `lock` (taken in `mode`), with nothing
     /// read through yet: no overlay, no group, its own journal state.
-    fn locked(
-        root: &Path,
-        lock: lock::Lock,
-        mode: Mode,
-        wait: lock::Wait,
-        registered: std::sync::Arc<safefs::Registered>,
-    ) -> JsonStore {
+    fn locked(root: &safefs::Root, lock: lock::Lock, mode: Mode, wait: lock::Wait) -> JsonStore {
         JsonStore {
-            root: root.to_path_buf(),
+            root: root.clone(),
             lock,
             mode,
             wait,
@@ -20,7 +14,6 @@ impl JsonStore {
             group: None,
             journal: Default::default(),
             checking: false,
-            registered,
         }
     }
 
@@ -59,11 +52,11 @@ impl JsonStore {
         checking: bool,
     ) -> Result<(JsonStore, Opened)> {
         let wait = wait.into();
-        let registered = safefs::register(root);
+        let root = &safefs::Root::new(root);
         refuse_foreign(root)?;
-        let initialized = safefs::exists(&root.join(META))?;
+        let initialized = safefs::exists(root, &root.join(META))?;
         if !initialized {
-            atomic::ensure_dir(root)?;
+            atomic::ensure_dir(root, root.path())?;
         }
         let first = if initialized { mode } else { Mode::Exclusive };
         let journal = std::sync::Arc::new(journal::State::default());
@@ -71,7 +64,7 @@ impl JsonStore {
             journal::settle_ahead(root, &journal);
         }
         let lock = lock::Lock::acquire(root, first, &wait)?;
-        let mut store = JsonStore::locked(root, lock, first, wait, registered);
+        let mut store = JsonStore::locked(root, lock, first, wait);
         store.journal = journal;
         store.checking = checking;
         let mut opened = Opened::Existing;
@@ -88,7 +81,7 @@ impl JsonStore {
         let version = match version {
             Some(v) => v,
             None => {
-                if !safefs::exists(&store.root.join(META))? {
+                if !safefs::exists(&store.root, &store.root.join(META))? {
                     store.create(&default_catalog())?;
                     opened = Opened::Created;
                 }
@@ -110,18 +103,18 @@ impl JsonStore {
     /// upgrade it). A pending journal is completed or read through as
     /// [`JsonStore::open`] does for any reader.
     pub fn open_existing(root: &Path, wait: impl Into<lock::Wait>) -> Result<Option<JsonStore>> {
-        if !safefs::exists(&root.join(META))? {
+        let root = &safefs::Root::new(root);
+        if !safefs::exists(root, &root.join(META))? {
             return Ok(None);
         }
-        let registered = safefs::register(root);
         let wait = wait.into();
         let lock = lock::Lock::acquire(root, Mode::Shared, &wait)?;
-        let mut store = JsonStore::locked(root, lock, Mode::Shared, wait, registered);
+        let mut store = JsonStore::locked(root, lock, Mode::Shared, wait);
         if store.format_version()? != FORMAT_VERSION {
             return Ok(None);
         }
         if store.recover(Mode::Shared)?
-            && (!safefs::exists(&store.root.join(META))?
+            && (!safefs::exists(&store.root, &store.root.join(META))?
                 || store.format_version()? != FORMAT_VERSION)
         {
             return Ok(None);
@@ -152,14 +145,14 @@ impl JsonStore {
         let wait = wait.into();
         let was = *known.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(was) = was {
-            let registered = safefs::register(root);
+            let root = &safefs::Root::new(root);
             let lock = lock::Lock::acquire(root, mode, &wait)?;
-            let mut store = JsonStore::locked(root, lock, mode, wait.clone(), registered);
+            let mut store = JsonStore::locked(root, lock, mode, wait.clone());
             store.recover(mode)?;
             if store.known()? == Some(was) {
                 return Ok(store);
             }
-            if !safefs::exists(&root.join(META))? {
+            if !safefs::exists(root, &root.join(META))? {
                 return Err(Error::store(
                     code::STORE_UNREADABLE,
                     format!(
@@ -212,15 +205,15 @@ impl JsonStore {
         root: &Path,
         wait: impl Into<lock::Wait>,
     ) -> Result<Vec<PathBuf>> {
-        let _registered = safefs::register(root);
+        let root = &safefs::Root::new(root);
         refuse_foreign(root)?;
         let names = [journal::JOURNAL, journal::APPLIED];
-        if !safefs::exists(&root.join(META))? {
+        if !safefs::exists(root, &root.join(META))? {
             return Ok(Vec::new());
         }
         let mut present = false;
         for name in names {
-            present |= safefs::exists(&root.join(name))?;
+            present |= safefs::exists(root, &root.join(name))?;
         }
         if !present {
             return Ok(Vec::new());
@@ -229,7 +222,7 @@ impl JsonStore {
         let mut moved = Vec::new();
         for name in names {
             let path = root.join(name);
-            let Some(bytes) = atomic::read_opt(&path)? else {
+            let Some(bytes) = atomic::read_opt(root, &path)? else {
                 continue;
             };
             if serde_json::from_slice::<journal::Journal>(&bytes).is_ok() {
@@ -239,8 +232,8 @@ impl JsonStore {
                 "{name}.corrupt-{}",
                 chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
             ));
-            safefs::rename(&path, &aside)?;
-            atomic::sync_dir(root)?;
+            safefs::rename(root, &path, &aside)?;
+            atomic::sync_dir(root, root.path())?;
             moved.push(aside);
         }
         Ok(moved)
@@ -249,14 +242,14 @@ impl JsonStore {
     /// Create a new store with `catalog`; refused when one exists at `root`.
     pub fn init(root: &Path, wait: impl Into<lock::Wait>, catalog: &Catalog) -> Result<JsonStore> {
         let wait = wait.into();
-        let registered = safefs::register(root);
+        let root = &safefs::Root::new(root);
         refuse_foreign(root)?;
-        atomic::ensure_dir(root)?;
+        atomic::ensure_dir(root, root.path())?;
         let lock = lock::Lock::acquire(root, Mode::Exclusive, &wait)?;
-        let mut store = JsonStore::locked(root, lock, Mode::Exclusive, wait, registered);
+        let mut store = JsonStore::locked(root, lock, Mode::Exclusive, wait);
         // A journal left by a killed init (or any writer) is finished first.
         store.recover(Mode::Exclusive)?;
-        if safefs::exists(&store.root.join(META))? {
+        if safefs::exists(&store.root, &store.root.join(META))? {
             return Err(Error::one(
                 code::INVALID_VALUE,
                 format!("a store already exists at {}", root.display()),
@@ -270,9 +263,9 @@ impl JsonStore {
         if !half_created(&self.root)? {
             return Err(not_a_store(&self.root));
         }
-        atomic::restrict_dir(&self.root)?;
+        atomic::restrict_dir(self.root.path())?;
         for d in [CUSTOMERS_DIR, TXNS_DIR, KEYS_DIR, QUEUE_DIR] {
-            atomic::ensure_dir(&self.root.join(d))?;
+            atomic::ensure_dir(&self.root, &self.root.join(d))?;
         }
         // The catalog and meta.json (whose presence marks a complete store)
         // in one commit: a crash leaves no store, or a store with this
@@ -384,7 +377,8 @@ impl JsonStore {
         }
         if (2..5).contains(&version) {
             for (rel, p) in keys::files(&self.root)? {
-                let bytes = atomic::read_opt(&self.root.join(&rel))?.unwrap_or_default();
+                let bytes =
+                    atomic::read_opt(&self.root, &self.root.join(&rel))?.unwrap_or_default();
                 if bytes.len() > keys::split_bytes() && p.len() <= keys::MAX_DEPTH {
                     let end = index::complete(&bytes).len();
                     ops.extend(keys::split(&p, &String::from_utf8_lossy(&bytes[..end])));

@@ -29,8 +29,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::path::Path;
 
+use super::CUSTOMERS_DIR;
 use super::journal::Op;
-use super::{CUSTOMERS_DIR, safefs};
+use super::safefs::{self, Root};
 use crate::error::{Error, Result};
 use crate::limits::RECORD_BYTES;
 use crate::model::Customer;
@@ -243,8 +244,8 @@ pub fn customer_of(bytes: &[u8], path: &Path, place: Place, cid: &str) -> Result
 
 /// Open the pack `n` of the store `root` for reading (never through a
 /// link); `None` when it does not exist.
-pub fn open(root: &Path, n: u64) -> Result<Option<File>> {
-    safefs::open(&root.join(pack_rel(n)), safefs::How::READ)
+pub fn open(root: &Root, n: u64) -> Result<Option<File>> {
+    safefs::open(root, &root.join(pack_rel(n)), safefs::How::READ)
 }
 
 /// Packs opened for reading many entries (`store check`, a rebuild): at
@@ -260,7 +261,7 @@ impl Opened {
 
     /// Pack `n` of the store `root`, opened at its first use; `Err` (the
     /// reason) when it cannot be.
-    pub fn get(&mut self, root: &Path, n: u64) -> &std::result::Result<File, String> {
+    pub fn get(&mut self, root: &Root, n: u64) -> &std::result::Result<File, String> {
         if !self.files.contains_key(&n) && self.files.len() >= Self::MAX {
             self.files.clear();
         }
@@ -273,7 +274,7 @@ impl Opened {
 
     /// The bytes of the entry at `place`, read through the packs opened so
     /// far; `Err` says why not, naming the pack.
-    pub fn read(&mut self, root: &Path, place: Place) -> std::result::Result<Vec<u8>, String> {
+    pub fn read(&mut self, root: &Root, place: Place) -> std::result::Result<Vec<u8>, String> {
         let rel = pack_rel(place.pack);
         match self.get(root, place.pack) {
             Ok(f) => {
@@ -298,8 +299,8 @@ pub fn log_lines(log: &[u8]) -> impl Iterator<Item = (usize, Option<(&str, Place
 }
 
 /// The number of the next pack: one past the highest in `packs/`.
-pub fn next_pack(root: &Path) -> Result<u64> {
-    let names = safefs::list(&root.join(PACKS_DIR))?.unwrap_or_default();
+pub fn next_pack(root: &Root) -> Result<u64> {
+    let names = safefs::list(root, &root.join(PACKS_DIR))?.unwrap_or_default();
     Ok(names
         .iter()
         .filter_map(|(name, _)| name.to_str().and_then(pack_of_name))
@@ -329,7 +330,7 @@ impl Plan {
             }
         }
         Ok(Plan {
-            pack: next_pack(&dirs.path_of(""))?,
+            pack: next_pack(dirs.root())?,
             bases,
         })
     }
@@ -400,10 +401,11 @@ mod tests {
         for n in 1..=n_packs {
             std::fs::write(dir.path().join(pack_rel(n)), format!("pack {n}\n")).unwrap();
         }
+        let root = Root::new(dir.path());
         let mut opened = Opened::default();
         for _ in 0..2 {
             for n in 1..=n_packs {
-                let f = opened.get(dir.path(), n).as_ref().expect("opens");
+                let f = opened.get(&root, n).as_ref().expect("opens");
                 let mut buf = vec![0; 32];
                 let got = f.read_at(&mut buf, 0).unwrap();
                 assert_eq!(&buf[..got], format!("pack {n}\n").as_bytes());
@@ -414,7 +416,7 @@ mod tests {
                 );
             }
         }
-        let missing = opened.get(dir.path(), n_packs + 1);
+        let missing = opened.get(&root, n_packs + 1);
         assert_eq!(
             missing.as_ref().err().map(String::as_str),
             Some("does not exist")

@@ -85,7 +85,7 @@ impl JsonStore {
                 &s.id
             });
         }
-        index::read_log(&path, |s: &ProfileSummary| &s.id)
+        index::read_log(&self.root, &path, |s: &ProfileSummary| &s.id)
     }
 
     /// The profiles whose `field` has had `value` (normalized, see
@@ -115,7 +115,7 @@ impl JsonStore {
         if let Some(c) = self.overlaid(&path)? {
             return Ok(c.map_or(0, |c| c.len() / index::ID_RECORD));
         }
-        index::ids_count(&path)
+        index::ids_count(&self.root, &path)
     }
 
     /// The number of records of `index/profiles.ids` (see
@@ -143,7 +143,7 @@ impl JsonStore {
         if let Some(c) = self.overlaid(&path)? {
             return index::ids_range_bytes(&path, &c.unwrap_or_default(), start, end);
         }
-        index::ids_range(&path, start, end)
+        index::ids_range(&self.root, &path, start, end)
     }
 
     /// The position of profile `cid` in creation order.
@@ -155,7 +155,7 @@ impl JsonStore {
         if let Some(c) = self.overlaid(&path)? {
             return Ok(index::ids_position_bytes(&c.unwrap_or_default(), cid));
         }
-        index::ids_position(&path, cid)
+        index::ids_position(&self.root, &path, cid)
     }
 
     /// Transaction summaries in creation order, each in its latest version.
@@ -164,7 +164,7 @@ impl JsonStore {
         if let Some(c) = self.overlaid(&path)? {
             return index::read_log_bytes(&path, &c.unwrap_or_default(), |s: &TxnSummary| &s.id);
         }
-        index::read_log(&path, |s: &TxnSummary| &s.id)
+        index::read_log(&self.root, &path, |s: &TxnSummary| &s.id)
     }
 
     /// The number of transactions (records of `index/transactions.ids`).
@@ -173,7 +173,7 @@ impl JsonStore {
         if let Some(c) = self.overlaid(&path)? {
             return Ok(c.map_or(0, |c| c.len() / index::ID_RECORD));
         }
-        index::ids_count(&path)
+        index::ids_count(&self.root, &path)
     }
 
     /// The creation-order position of transaction `tid` (from the position
@@ -195,7 +195,7 @@ impl JsonStore {
         if let Some(c) = self.overlaid(&path)? {
             return Ok(index::ids_position_bytes(&c.unwrap_or_default(), tid));
         }
-        index::ids_position(&path, tid)
+        index::ids_position(&self.root, &path, tid)
     }
 
     /// The transaction ids at `positions` (from `index/transactions.ids`:
@@ -209,7 +209,7 @@ impl JsonStore {
                 Some(c) => {
                     index::ids_range_bytes(&path, c.as_deref().unwrap_or_default(), p, p + 1)?
                 }
-                None => index::ids_range(&path, p, p + 1)?,
+                None => index::ids_range(&self.root, &path, p, p + 1)?,
             };
             match got.into_iter().next() {
                 Some(id) => out.push(id),
@@ -289,7 +289,7 @@ impl JsonStore {
         // so their parts, joined in order, are sorted).
         let rel = txn_index::status_chunk_rel(status, 0);
         let parent = rel.rsplit_once('/').map_or("", |(d, _)| d);
-        let Some(dir) = safefs::Dir::open(&self.root.join(parent), false)? else {
+        let Some(dir) = safefs::Dir::open(&self.root, &self.root.join(parent), false)? else {
             return Ok(Vec::new());
         };
         let part = |range: std::ops::Range<usize>| -> Result<Vec<usize>> {

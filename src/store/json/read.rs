@@ -8,7 +8,7 @@ impl JsonStore {
         if let Some(c) = self.overlaid(path)? {
             return Ok(c);
         }
-        atomic::read_opt(path)
+        atomic::read_opt(&self.root, path)
     }
 
     /// The content of `path` as the open group's staged changes or the
@@ -44,7 +44,7 @@ impl JsonStore {
         {
             return Ok(n);
         }
-        index::complete_len(&self.root.join(rel))
+        index::complete_len(&self.root, &self.root.join(rel))
     }
 
     /// Commit `journal`, or stage it in the open group.
@@ -72,18 +72,14 @@ impl JsonStore {
             .chain(txn_index::dirs());
         for d in dirs {
             let p = self.root.join(d);
-            if let Some(st) = safefs::lstat(&p)?
+            if let Some(st) = safefs::lstat(&self.root, &p)?
                 && rustix::fs::FileType::from_raw_mode(st.st_mode)
                     != rustix::fs::FileType::Directory
             {
-                atomic::remove_file(&p)?;
+                atomic::remove_file(&self.root, &p)?;
             }
         }
         Ok(())
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// Whether `index/profiles.ids` is there (a store written by an earlier
@@ -102,14 +98,14 @@ impl JsonStore {
         if let Some(c) = self.overlaid(&ids)? {
             return Ok(c.is_some());
         }
-        if safefs::exists(&ids)? {
+        if safefs::exists(&self.root, &ids)? {
             return Ok(true);
         }
         let log = self.root.join(PROFILES_LOG);
         if let Some(c) = self.overlaid(&log)? {
             return Ok(index::complete(&c.unwrap_or_default()).is_empty());
         }
-        Ok(index::complete_len(&log)? == 0)
+        Ok(index::complete_len(&self.root, &log)? == 0)
     }
 
     /// Build `index/profiles.ids` from the summary log when it is missing
@@ -136,7 +132,7 @@ impl JsonStore {
     pub(super) fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<Option<T>> {
         let bytes = match self.overlaid(path)? {
             Some(c) => c,
-            None => atomic::read_record(path)?,
+            None => atomic::read_record(&self.root, path)?,
         };
         parse_record(path, bytes)
     }
@@ -167,7 +163,7 @@ impl JsonStore {
             Some(d) => packs::read_log(d)?,
             None => match self.overlaid(&log_path)? {
                 Some(c) => c,
-                None => safefs::read(&log_path, Some(packs::LOG_BYTES))?,
+                None => safefs::read(&self.root, &log_path, Some(packs::LOG_BYTES))?,
             },
         };
         let Some(place) = log.as_deref().and_then(|l| packs::find(l, cid)) else {

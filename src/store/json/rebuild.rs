@@ -41,6 +41,7 @@ use crate::model::txn::TxnFile;
 use crate::store::fault;
 use crate::store::storage::Storage as _;
 use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
+use safefs::Root;
 
 /// Records indexed again per commit: a journal of about 20 MB (the index
 /// lines of 50,000 profiles), and few enough commits that the files each
@@ -101,7 +102,7 @@ impl JsonStore {
         // its index lines (its key freed): nothing is rebuilt then.
         if (customers.len(), txns.len()) != counted {
             return Err(Error::corrupt(
-                &self.root,
+                self.root.path(),
                 format!(
                     "{} customer and {} transaction records were read to rebuild the indexes, \
                      {} and {} a moment before: nothing was rebuilt; run the repair again",
@@ -112,7 +113,7 @@ impl JsonStore {
                 ),
             ));
         }
-        let kept = index::complete_lines(&self.root.join(ATTACHMENTS_LOG))
+        let kept = index::complete_lines(&self.root, &self.root.join(ATTACHMENTS_LOG))
             .ok()
             .and_then(|l| attachments::all(&l).ok())
             .unwrap_or_default();
@@ -215,14 +216,14 @@ impl JsonStore {
             let next = u32::try_from(at.len()).unwrap_or(u32::MAX);
             at.entry(h64(id)).or_insert(next);
         };
-        let read = match index::complete_lines(&self.root.join(order)) {
+        let read = match index::complete_lines(&self.root, &self.root.join(order)) {
             Ok(bytes) if !bytes.is_empty() => {
                 for id in bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
                     add(&String::from_utf8_lossy(id));
                 }
                 Ok(())
             }
-            _ => each_log_line(&self.root.join(log), &mut |_, s: Id| add(&s.id)),
+            _ => each_log_line(&self.root, &self.root.join(log), &mut |_, s: Id| add(&s.id)),
         };
         if read.is_err() {
             at.clear();
@@ -267,7 +268,7 @@ impl JsonStore {
 
 /// Why a store whose rebuild was interrupted is refused: its indexes are
 /// half built (a key missing from the key index could be taken twice).
-pub(crate) fn interrupted(root: &Path) -> Error {
+pub(crate) fn interrupted(root: &Root) -> Error {
     Error::store(
         crate::error::code::STORE_UNREADABLE,
         format!(

@@ -17,11 +17,13 @@
 //!   [`crate::core::rules::MAX_RECORD_BYTES`]) has the file's size checked
 //!   by `fstat` before a byte of it is read.
 //!
-//! An open store registers its root for as long as it lives ([`register`]:
-//! the store holds the [`Registered`] it returns); a path is walked from
-//! the innermost open root that holds it, so two stores open in one
-//! process each keep their own. A path outside every open root (no store
-//! yet) is opened the ordinary way, its last component still not followed.
+//! Every operation takes the [`Root`] to walk from, passed by the store that
+//! owns it (a `JsonStore` holds its own; nothing is kept in the process, so
+//! two stores open in one process each walk from their own root). A path
+//! under the root is walked from it; a path outside it is opened the
+//! ordinary way, its last component still not followed. A scratch file
+//! outside any store (in the system's temp directory) is given that
+//! directory as its root.
 //!
 //! Reading a file whole or by lines is in `safefs/reading.rs`, the
 //! directories opened once for many files in `safefs/dir.rs`; here, reaching
@@ -33,7 +35,6 @@ use std::io::Read;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, RwLock};
 
 use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
@@ -46,49 +47,36 @@ mod reading;
 pub use self::dir::{Dir, Dirs};
 pub use self::reading::{LINES_BUFFER, each_lines_piece, read};
 
-/// The roots of the stores open in this process, each with how many
-/// [`Registered`] hold it: not a store's state, only where the walk of
-/// each path starts (see the module doc).
-static OPEN_ROOTS: RwLock<Vec<(PathBuf, usize)>> = RwLock::new(Vec::new());
+/// The root directory of a store (`--data-dir`), where the walk of each
+/// path under it starts (see the module doc): owned by the store, which
+/// passes it to every operation.
+#[derive(Debug, Clone)]
+pub struct Root(PathBuf);
 
-/// A store's root, registered until the last clone is dropped (see
-/// [`register`]).
-#[derive(Debug)]
-pub struct Registered(PathBuf);
-
-/// Register `root` as an open store's: every path under it is then opened
-/// component by component from it, without following links, until the
-/// [`Registered`] returned (and every clone of it) is dropped.
-pub fn register(root: &Path) -> Arc<Registered> {
-    let mut roots = OPEN_ROOTS.write().unwrap_or_else(|e| e.into_inner());
-    match roots.iter_mut().find(|(r, _)| r == root) {
-        Some((_, n)) => *n += 1,
-        None => roots.push((root.to_path_buf(), 1)),
+impl Root {
+    /// The directory `path`, taken as given (a link to it is followed).
+    pub fn new(path: impl Into<PathBuf>) -> Root {
+        Root(path.into())
     }
-    Arc::new(Registered(root.to_path_buf()))
-}
 
-impl Drop for Registered {
-    fn drop(&mut self) {
-        let mut roots = OPEN_ROOTS.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = roots.iter().position(|(r, _)| *r == self.0) {
-            roots[i].1 -= 1;
-            if roots[i].1 == 0 {
-                roots.swap_remove(i);
-            }
-        }
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path of `rel` under the root.
+    pub fn join(&self, rel: impl AsRef<Path>) -> PathBuf {
+        self.0.join(rel)
+    }
+
+    pub fn display(&self) -> std::path::Display<'_> {
+        self.0.display()
     }
 }
 
-/// The innermost open root that holds `path` (itself included).
-fn root_of(path: &Path) -> Option<PathBuf> {
-    let roots = OPEN_ROOTS.read().unwrap_or_else(|e| e.into_inner());
-    roots
-        .iter()
-        .map(|(r, _)| r)
-        .filter(|r| path.starts_with(r))
-        .max_by_key(|r| r.as_os_str().len())
-        .cloned()
+impl AsRef<Path> for Root {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
 }
 
 fn errno_io(e: Errno) -> std::io::Error {
@@ -125,11 +113,9 @@ fn damaged(path: &Path, what: &str) -> Error {
 
 /// `path` as (the directory to start from, the directories to walk, the last
 /// component); `None` for a path with no last component.
-fn split(path: &Path) -> Option<(PathBuf, Vec<OsString>, OsString)> {
-    let root = root_of(path);
+fn split(root: &Root, path: &Path) -> Option<(PathBuf, Vec<OsString>, OsString)> {
     let name = path.file_name()?.to_os_string();
-    if let Some(root) = root
-        && let Ok(rest) = path.strip_prefix(&root)
+    if let Ok(rest) = path.strip_prefix(root.path())
         && !rest.as_os_str().is_empty()
     {
         let mut dirs = Vec::new();
@@ -140,7 +126,7 @@ fn split(path: &Path) -> Option<(PathBuf, Vec<OsString>, OsString)> {
             }
         }
         dirs.pop();
-        return Some((root, dirs, name));
+        return Some((root.0.clone(), dirs, name));
     }
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -231,8 +217,8 @@ fn walk(base: &Path, dirs: &[OsString], create: bool) -> Result<Option<OwnedFd>>
 }
 
 /// The directory holding `path` and the name of `path` in it.
-fn parent(path: &Path, create: bool) -> Result<Option<(OwnedFd, OsString)>> {
-    let Some((base, dirs, name)) = split(path) else {
+fn parent(root: &Root, path: &Path, create: bool) -> Result<Option<(OwnedFd, OsString)>> {
+    let Some((base, dirs, name)) = split(root, path) else {
         return Err(damaged(path, "is not a file path inside the store"));
     };
     Ok(walk(&base, &dirs, create)?.map(|fd| (fd, name)))
@@ -240,11 +226,8 @@ fn parent(path: &Path, create: bool) -> Result<Option<(OwnedFd, OsString)>> {
 
 /// The directory `path` as (the directory to start from, the directories
 /// to walk from it).
-fn dir_parts(path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
-    let root = root_of(path);
-    if let Some(root) = root
-        && let Ok(rest) = path.strip_prefix(&root)
-    {
+fn dir_parts(root: &Root, path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
+    if let Ok(rest) = path.strip_prefix(root.path()) {
         let mut dirs = Vec::new();
         for c in rest.components() {
             match c {
@@ -252,7 +235,7 @@ fn dir_parts(path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
                 _ => return Err(damaged(path, "is not a directory path inside the store")),
             }
         }
-        return Ok((root, dirs));
+        return Ok((root.0.clone(), dirs));
     }
     Ok((path.to_path_buf(), Vec::new()))
 }
@@ -261,8 +244,8 @@ fn dir_parts(path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
 /// real directory, not a link (a missing one is fine: the open that
 /// follows says so). For callers that open `path` themselves with
 /// `O_NOFOLLOW` (see [`open_error`]).
-pub fn check_dirs(path: &Path) -> Result<()> {
-    let Some((base, dirs, _)) = split(path) else {
+pub fn check_dirs(root: &Root, path: &Path) -> Result<()> {
+    let Some((base, dirs, _)) = split(root, path) else {
         return Err(damaged(path, "is not a file path inside the store"));
     };
     walk(&base, &dirs, false).map(|_| ())
@@ -271,7 +254,7 @@ pub fn check_dirs(path: &Path) -> Result<()> {
 /// The error of an `O_NOFOLLOW | O_NONBLOCK` open of `path` that failed
 /// with `e`: a link, a FIFO without a writer, a directory is named as what
 /// it is.
-pub fn open_error(path: &Path, e: std::io::Error) -> Error {
+pub fn open_error(root: &Root, path: &Path, e: std::io::Error) -> Error {
     let describe = matches!(
         e.raw_os_error(),
         Some(c) if c == Errno::LOOP.raw_os_error()
@@ -279,7 +262,7 @@ pub fn open_error(path: &Path, e: std::io::Error) -> Error {
             || c == Errno::ISDIR.raw_os_error()
             || c == Errno::NOTDIR.raw_os_error()
     );
-    if describe && let Ok(Some(st)) = lstat(path) {
+    if describe && let Ok(Some(st)) = lstat(root, path) {
         return damaged(
             path,
             &format!("is {}", type_name(FileType::from_raw_mode(st.st_mode))),
@@ -301,14 +284,14 @@ pub fn check_regular(f: &File, path: &Path) -> Result<std::fs::Metadata> {
 
 /// Open the directory `path` (every component inside the store a real
 /// directory); `None` when it does not exist.
-pub fn open_dir(path: &Path) -> Result<Option<File>> {
-    let (base, dirs) = dir_parts(path)?;
+pub fn open_dir(root: &Root, path: &Path) -> Result<Option<File>> {
+    let (base, dirs) = dir_parts(root, path)?;
     Ok(walk(&base, &dirs, false)?.map(File::from))
 }
 
 /// Create the directory `path` and the missing ones on the way (0700).
-pub fn ensure_dir(path: &Path) -> Result<()> {
-    let (base, dirs) = dir_parts(path)?;
+pub fn ensure_dir(root: &Root, path: &Path) -> Result<()> {
+    let (base, dirs) = dir_parts(root, path)?;
     walk(&base, &dirs, true).map(|_| ())
 }
 
@@ -352,14 +335,14 @@ impl How {
 /// blocking; created 0600 when asked, chmodded to 0600 when opened for
 /// writing. `None` when it (or a directory on the way) does not exist and
 /// was not to be created. Anything but a regular file is refused, naming it.
-pub fn open(path: &Path, how: How) -> Result<Option<File>> {
-    Ok(open_len(path, how)?.map(|(f, _)| f))
+pub fn open(root: &Root, path: &Path, how: How) -> Result<Option<File>> {
+    Ok(open_len(root, path, how)?.map(|(f, _)| f))
 }
 
 /// [`open`] with the file's length when it was opened (from the `fstat`
 /// the open makes anyway: `File::metadata` would ask again).
-pub fn open_len(path: &Path, how: How) -> Result<Option<(File, u64)>> {
-    let Some((dir, name)) = parent(path, false)? else {
+pub fn open_len(root: &Root, path: &Path, how: How) -> Result<Option<(File, u64)>> {
+    let Some((dir, name)) = parent(root, path, false)? else {
         if how.create || how.create_new {
             return Err(Error::io(
                 path,
@@ -432,8 +415,8 @@ fn open_at(
 
 /// What `path` itself is (a link is not followed); `None` when it does not
 /// exist.
-pub fn lstat(path: &Path) -> Result<Option<rfs::Stat>> {
-    let Some((dir, name)) = parent(path, false)? else {
+pub fn lstat(root: &Root, path: &Path) -> Result<Option<rfs::Stat>> {
+    let Some((dir, name)) = parent(root, path, false)? else {
         return Ok(None);
     };
     match rfs::statat(&dir, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW) {
@@ -444,14 +427,14 @@ pub fn lstat(path: &Path) -> Result<Option<rfs::Stat>> {
 }
 
 /// Whether something exists at `path` (a link counts, unfollowed).
-pub fn exists(path: &Path) -> Result<bool> {
-    Ok(lstat(path)?.is_some())
+pub fn exists(root: &Root, path: &Path) -> Result<bool> {
+    Ok(lstat(root, path)?.is_some())
 }
 
 /// Rename `from` to `to`, both in one directory (a temp file over its
 /// target). A link at `to` is replaced, never followed.
-pub fn rename(from: &Path, to: &Path) -> Result<()> {
-    let Some((dir, from_name)) = parent(from, false)? else {
+pub fn rename(root: &Root, from: &Path, to: &Path) -> Result<()> {
+    let Some((dir, from_name)) = parent(root, from, false)? else {
         return Err(Error::io(
             from,
             std::io::Error::from(std::io::ErrorKind::NotFound),
@@ -466,8 +449,8 @@ pub fn rename(from: &Path, to: &Path) -> Result<()> {
 
 /// Remove the file `path` (a link itself, never its target); nothing to do
 /// when it does not exist.
-pub fn remove(path: &Path) -> Result<()> {
-    let Some((dir, name)) = parent(path, false)? else {
+pub fn remove(root: &Root, path: &Path) -> Result<()> {
+    let Some((dir, name)) = parent(root, path, false)? else {
         return Ok(());
     };
     match rfs::unlinkat(&dir, name.as_os_str(), AtFlags::empty()) {
@@ -478,8 +461,8 @@ pub fn remove(path: &Path) -> Result<()> {
 
 /// The entries of the directory `path` with their types (a link is listed
 /// as a link); `None` when it does not exist.
-pub fn list(path: &Path) -> Result<Option<Vec<(OsString, FileType)>>> {
-    let Some(dir) = open_dir(path)? else {
+pub fn list(root: &Root, path: &Path) -> Result<Option<Vec<(OsString, FileType)>>> {
+    let Some(dir) = open_dir(root, path)? else {
         return Ok(None);
     };
     let fd = OwnedFd::from(dir);
@@ -501,4 +484,37 @@ pub fn list(path: &Path) -> Result<Option<Vec<(OsString, FileType)>>> {
         out.push((name, t));
     }
     Ok(Some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(r: Result<Option<Vec<u8>>>) -> String {
+        r.expect_err("refused").errors[0].message.clone()
+    }
+
+    /// A path is walked from the root it is given, never through a link
+    /// under it; for another root (another store's) the same path is
+    /// outside, opened the ordinary way, its last component still not
+    /// followed.
+    #[test]
+    fn a_path_is_walked_from_the_root_it_is_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, elsewhere) = (dir.path().join("a"), dir.path().join("elsewhere"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("f"), b"outside").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, a.join("linked")).unwrap();
+        std::os::unix::fs::symlink(elsewhere.join("f"), a.join("l")).unwrap();
+        let path = a.join("linked").join("f");
+
+        let store = Root::new(&a);
+        assert!(refused(read(&store, &path, None)).contains("symbolic link"));
+        assert!(refused(read(&store, &a.join("l"), None)).contains("symbolic link"));
+
+        let other = Root::new(dir.path().join("b"));
+        assert_eq!(read(&other, &path, None).unwrap().unwrap(), b"outside");
+        assert!(refused(read(&other, &a.join("l"), None)).contains("symbolic link"));
+    }
 }

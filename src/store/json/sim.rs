@@ -104,10 +104,13 @@ impl SimStorage for JsonStore {
             return Ok(0);
         }
         let dir = self.root.join(POLLS_DIR);
-        atomic::ensure_dir(&dir)?;
+        atomic::ensure_dir(&self.root, &dir)?;
         let path = dir.join(key);
-        let mut f =
-            atomic::open_private(&path, std::fs::OpenOptions::new().append(true).create(true))?;
+        let mut f = atomic::open_private(
+            &self.root,
+            &path,
+            std::fs::OpenOptions::new().append(true).create(true),
+        )?;
         f.write_all(b"1").map_err(|e| Error::io(&path, e))?;
         let len = f.metadata().map_err(|e| Error::io(&path, e))?.len();
         Ok(len)
@@ -117,8 +120,10 @@ impl SimStorage for JsonStore {
         if !item_key(key) {
             return Ok(0);
         }
-        Ok(safefs::lstat(&self.root.join(POLLS_DIR).join(key))?
-            .map_or(0, |st| st.st_size.max(0) as u64))
+        Ok(
+            safefs::lstat(&self.root, &self.root.join(POLLS_DIR).join(key))?
+                .map_or(0, |st| st.st_size.max(0) as u64),
+        )
     }
 
     fn snapshots(&self) -> Result<Vec<Snapshot>> {

@@ -35,6 +35,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::safefs::Root;
 use super::tree::Tree;
 use super::{CUSTOMERS_DIR, JsonStore, KEYS_DIR, QUEUE_DIR, TXNS_DIR, atomic, journal, packs};
 use crate::error::{Error, Result};
@@ -88,9 +89,9 @@ pub fn store_version() -> String {
 }
 
 fn root_tree(store: &JsonStore) -> Result<Tree> {
-    Tree::open(&store.root)?.ok_or_else(|| {
+    Tree::open(&store.root, store.root.path())?.ok_or_else(|| {
         Error::io(
-            &store.root,
+            store.root.path(),
             std::io::Error::from(std::io::ErrorKind::NotFound),
         )
     })
@@ -159,7 +160,11 @@ pub fn save(store: &JsonStore, name: &str, by: &str, now: &str) -> Result<Snapsh
         created_by: by.to_string(),
         created_datetime: now.to_string(),
     };
-    atomic::write_file(&staging.path().join(META_FILE), &super::to_bytes(&snap))?;
+    atomic::write_file(
+        &store.root,
+        &staging.path().join(META_FILE),
+        &super::to_bytes(&snap),
+    )?;
     atomic::fault(staging.path(), "snapshot-copied")?;
     // The copy durable before it takes the name.
     atomic::sync_filesystem(&store.root)?;
@@ -182,7 +187,7 @@ pub fn delete(store: &JsonStore, name: &str) -> Result<bool> {
     }
     let snaps = root_tree(store)?
         .sub(SNAPSHOTS_DIR)?
-        .ok_or_else(|| Error::io(&store.root, std::io::ErrorKind::NotFound.into()))?;
+        .ok_or_else(|| Error::io(store.root.path(), std::io::ErrorKind::NotFound.into()))?;
     snaps.remove(TRASH)?;
     snaps.rename(name, &snaps, TRASH)?;
     snaps.sync()?;
@@ -281,8 +286,12 @@ fn swap(
         remove,
     };
     // The commit point.
-    atomic::write_file(&store.root.join(RESTORE), &super::to_bytes(&marker))?;
-    atomic::sync_dir(&store.root)?;
+    atomic::write_file(
+        &store.root,
+        &store.root.join(RESTORE),
+        &super::to_bytes(&marker),
+    )?;
+    atomic::sync_dir(&store.root, store.root.path())?;
     finish_restore(&store.root)?;
     Ok(())
 }
@@ -291,9 +300,9 @@ fn swap(
 /// one (the caller holds the exclusive lock): each step is skipped when
 /// done already, so a restore killed at any point is finished exactly.
 /// Whether there was one.
-pub fn finish_restore(root_path: &std::path::Path) -> Result<bool> {
+pub fn finish_restore(root_path: &Root) -> Result<bool> {
     let path = root_path.join(RESTORE);
-    let Some(bytes) = atomic::read_opt(&path)? else {
+    let Some(bytes) = atomic::read_opt(root_path, &path)? else {
         return Ok(false);
     };
     let m: Marker = serde_json::from_slice(&bytes).map_err(|e| Error::corrupt(&path, e))?;
@@ -308,9 +317,9 @@ pub fn finish_restore(root_path: &std::path::Path) -> Result<bool> {
             "names a directory that holds no records",
         ));
     }
-    let root = Tree::open(root_path)?.ok_or_else(|| {
+    let root = Tree::open(root_path, root_path.path())?.ok_or_else(|| {
         Error::io(
-            root_path,
+            root_path.path(),
             std::io::Error::from(std::io::ErrorKind::NotFound),
         )
     })?;
@@ -341,10 +350,10 @@ pub fn finish_restore(root_path: &std::path::Path) -> Result<bool> {
         set_aside(d)?;
     }
     root.sync()?;
-    atomic::fault(root_path, "restore-done")?;
+    atomic::fault(root_path.path(), "restore-done")?;
     root.remove(STAGING)?;
     root.remove(OLD)?;
-    atomic::remove_file(&path)?;
+    atomic::remove_file(root_path, &path)?;
     root.sync()?;
     Ok(true)
 }

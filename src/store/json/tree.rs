@@ -21,6 +21,7 @@ use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::atomic;
+use super::safefs::Root;
 use crate::error::{Error, Result};
 
 /// An open directory of the store and its path (for messages).
@@ -41,8 +42,8 @@ const DIR_FLAGS: OFlags = OFlags::RDONLY
 impl Tree {
     /// The directory `path` (the store's root or one of its own, reached
     /// as `safefs` reaches it); `None` when it does not exist.
-    pub fn open(path: &Path) -> Result<Option<Tree>> {
-        Ok(super::safefs::open_dir(path)?.map(|f| Tree {
+    pub fn open(root: &Root, path: &Path) -> Result<Option<Tree>> {
+        Ok(super::safefs::open_dir(root, path)?.map(|f| Tree {
             fd: OwnedFd::from(f),
             path: path.to_path_buf(),
         }))

@@ -27,13 +27,7 @@ impl Storage for PgStore {
         self.target.shown.clone()
     }
     fn scratch_file(&self) -> Result<std::fs::File> {
-        let path = std::env::temp_dir().join(format!(
-            "payctl-import-{}-{}{}",
-            std::process::id(),
-            rand::random::<u64>(),
-            crate::store::atomic::TEMP_SUFFIX
-        ));
-        crate::store::atomic::unlinked_scratch(&path)
+        crate::store::atomic::temp_scratch("import")
     }
     /// Read once per pool (`payctl serve`; see `pool::Pool::catalog`).
     fn catalog(&self) -> Result<Catalog> {

@@ -81,7 +81,7 @@ impl Store {
                 continue;
             }
             // (A link or a FIFO here is a finding of the scan.)
-            let Ok(Some(bytes)) = atomic::read_opt(p) else {
+            let Ok(Some(bytes)) = atomic::read_opt(root, p) else {
                 push(&r, "cannot be read as a bucket of the key index".into());
                 continue;
             };
@@ -155,11 +155,11 @@ impl Store {
         // tail would be cut silently by the next append.
         for log in [PROFILES_LOG, TXNS_LOG] {
             let p = root.join(log);
-            let len = match super::safefs::open(&p, super::safefs::How::READ) {
+            let len = match super::safefs::open(root, &p, super::safefs::How::READ) {
                 Ok(Some(file)) => file.metadata().map(|m| m.len()).unwrap_or(0),
                 _ => continue,
             };
-            let complete = index::complete_len(&p).unwrap_or(len);
+            let complete = index::complete_len(root, &p).unwrap_or(len);
             if complete != len {
                 push(
                     log,
@@ -179,6 +179,7 @@ impl Store {
         };
         let known_len = known.len();
         let log_order: Option<Vec<u64>> = match stream_log::<ProfileSummary>(
+            root,
             &root.join(PROFILES_LOG),
             scan.customers.len(),
             |s| &s.id,
@@ -208,7 +209,7 @@ impl Store {
         let len = fs::metadata(&ids_path).map(|m| m.len()).unwrap_or(0);
         match positions {
             None => {
-                let e = index::ids_all(&ids_path).err().map_or_else(
+                let e = index::ids_all(root, &ids_path).err().map_or_else(
                     || "cannot be read".to_string(),
                     |e| e.errors[0].message.clone(),
                 );
@@ -251,7 +252,7 @@ impl Store {
         }
         drop(known);
         let mut txn_log_agrees = false;
-        match stream_log::<TxnSummary>(&root.join(TXNS_LOG), scan.txns.len(), |s| &s.id) {
+        match stream_log::<TxnSummary>(root, &root.join(TXNS_LOG), scan.txns.len(), |s| &s.id) {
             Ok((latest, _)) => {
                 if latest.len() != scan.txns.len()
                     || scan
@@ -333,7 +334,7 @@ impl Store {
         let mut have = Vec::new();
         let mut bad = None;
         let mut n = 0usize;
-        let read = each_complete_line(&path, &mut |line| {
+        let read = each_complete_line(&self.root, &path, &mut |line| {
             n += 1;
             if line.is_empty() || bad.is_some() {
                 return Ok(());
@@ -408,7 +409,7 @@ impl Store {
         }
         if !extra.is_empty() {
             let mut named = BTreeSet::new();
-            each_complete_line(&path, &mut |line| {
+            each_complete_line(&self.root, &path, &mut |line| {
                 if let Some((prm, csp)) = attachments::parse(line)
                     && extra.contains(&attachment_hash(prm, csp))
                 {

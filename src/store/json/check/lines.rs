@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::h64;
 use crate::error::{Error, Result};
+use crate::store::json::safefs::{self, Root};
 /// The lines of a file as `store check` compares them without holding
 /// them: how many non-empty lines, and the sum of their 64-bit hashes
 /// (order does not matter). Two different sets of lines agree with a chance
@@ -32,9 +33,9 @@ impl LineSum {
 /// through a buffer: a value index of a million transactions (one template,
 /// one program) is 60 MB, which `store check` held whole on top of its
 /// digests.
-pub(super) fn sum_lines(path: &Path) -> Result<Option<(LineSum, bool)>> {
+pub(super) fn sum_lines(root: &Root, path: &Path) -> Result<Option<(LineSum, bool)>> {
     let mut sum = LineSum::default();
-    let partial = each_complete_line(path, &mut |line| {
+    let partial = each_complete_line(root, path, &mut |line| {
         sum.add(line);
         Ok(())
     })?;
@@ -46,10 +47,11 @@ pub(super) fn sum_lines(path: &Path) -> Result<Option<(LineSum, bool)>> {
 /// exist; else whether it ends with a partial line (not one of its lines,
 /// as [`index::complete`] reads a file).
 pub(super) fn each_complete_line(
+    root: &Root,
     path: &Path,
     f: &mut dyn FnMut(&[u8]) -> Result<()>,
 ) -> Result<Option<bool>> {
-    crate::store::json::safefs::each_lines_piece(path, 1 << 20, &mut |piece| {
+    safefs::each_lines_piece(root, path, 1 << 20, &mut |piece| {
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', piece) {
             f(&piece[start..end])?;
@@ -63,11 +65,12 @@ pub(super) fn each_complete_line(
 /// parsed, with its number (from 1), to `f`: a stream, nothing kept. A torn
 /// last line is not part of the log (as [`index::read_log`] reads it).
 pub(in crate::store) fn each_log_line<T: serde::de::DeserializeOwned>(
+    root: &Root,
     path: &Path,
     f: &mut dyn FnMut(usize, T),
 ) -> Result<()> {
     let mut n = 0usize;
-    each_complete_line(path, &mut |text| {
+    each_complete_line(root, path, &mut |text| {
         n += 1;
         if text.is_empty() {
             return Ok(());
@@ -86,6 +89,7 @@ pub(in crate::store) fn each_log_line<T: serde::de::DeserializeOwned>(
 /// give for the log.
 #[allow(clippy::type_complexity)]
 pub(super) fn stream_log<T>(
+    root: &Root,
     path: &Path,
     expected: usize,
     id_of: impl Fn(&T) -> &String,
@@ -97,7 +101,7 @@ where
     // would need both tables at once while they move.
     let mut latest: HashMap<u64, u64> = HashMap::with_capacity(expected);
     let mut order = Vec::with_capacity(expected);
-    each_log_line(path, &mut |_, rec: T| {
+    each_log_line(root, path, &mut |_, rec: T| {
         let id = h64(id_of(&rec).as_str());
         let sum = h64(&serde_json::to_string(&rec).unwrap_or_default());
         if latest.insert(id, sum).is_none() {
@@ -117,7 +121,8 @@ mod tests {
     #[test]
     fn a_file_sums_by_chunks_as_it_does_whole() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("by-program.log");
+        let root = Root::new(dir.path());
+        let path = root.join("by-program.log");
         let mut text = Vec::new();
         let mut i = 0u64;
         while text.len() < 3 * (1 << 20) + 777 {
@@ -130,13 +135,13 @@ mod tests {
             std::fs::write(&path, &bytes).unwrap();
             let mut whole = LineSum::default();
             whole.add(crate::store::json::index::complete(&bytes));
-            let (sum, partial) = sum_lines(&path).unwrap().expect("exists");
+            let (sum, partial) = sum_lines(&root, &path).unwrap().expect("exists");
             assert!(sum == whole && sum.n == i as usize);
             assert_eq!(partial, !tail.is_empty());
         }
         std::fs::write(&path, b"").unwrap();
-        let (sum, partial) = sum_lines(&path).unwrap().expect("exists");
+        let (sum, partial) = sum_lines(&root, &path).unwrap().expect("exists");
         assert!(sum == LineSum::default() && !partial);
-        assert!(sum_lines(&dir.path().join("none.log")).unwrap().is_none());
+        assert!(sum_lines(&root, &root.join("none.log")).unwrap().is_none());
     }
 }

@@ -48,6 +48,7 @@ pub(crate) use crate::store::report::finding_of;
 pub use crate::store::report::{Finding, Report};
 use crate::store::storage::Storage as _;
 use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
+use safefs::Root;
 
 /// A 64-bit hash (SipHash with fixed keys: the same in every thread and
 /// run). Two different values share one with a chance of about one in
@@ -69,7 +70,7 @@ fn removable(r: &str) -> bool {
             .any(|d| r == *d || r.starts_with(&format!("{d}/")))
 }
 
-fn rel(root: &Path, p: &Path) -> String {
+fn rel(root: &Root, p: &Path) -> String {
     p.strip_prefix(root).unwrap_or(p).display().to_string()
 }
 
@@ -130,7 +131,7 @@ impl Store {
     ) -> Result<Report> {
         let mut report = Report::default();
         let f = &mut report.findings;
-        if super::safefs::exists(&self.root.join(JOURNAL)).unwrap_or(true) {
+        if super::safefs::exists(&self.root, &self.root.join(JOURNAL)).unwrap_or(true) {
             f.push(Finding {
                 path: JOURNAL.into(),
                 problem: "an unfinished write is pending (it is replayed by the next writer)"
@@ -143,7 +144,7 @@ impl Store {
         // rebuilds them (see rebuild.rs).
         let interrupted = self.rebuild_interrupted();
         let applied = self.root.join(super::journal::APPLIED);
-        if super::safefs::exists(&applied).unwrap_or(false)
+        if super::safefs::exists(&self.root, &applied).unwrap_or(false)
             && super::journal::applied_is_stale(&self.root).unwrap_or(true)
         {
             f.push(Finding {
@@ -295,18 +296,18 @@ impl Store {
         use std::os::unix::fs::PermissionsExt;
         let mut done = Vec::new();
         for t in &scan.temps {
-            atomic::remove_file(t)?;
+            atomic::remove_file(&self.root, t)?;
             done.push(format!("removed {}", rel(&self.root, t)));
         }
         for p in &scan.remove {
-            atomic::remove_file(p)?;
+            atomic::remove_file(&self.root, p)?;
             done.push(format!(
                 "removed {} (not a regular file, or a file where a directory belongs)",
                 rel(&self.root, p)
             ));
         }
         for d in DERIVED_DIRS {
-            atomic::ensure_dir(&self.root.join(d))?;
+            atomic::ensure_dir(&self.root, &self.root.join(d))?;
         }
         for (p, mode) in &scan.modes {
             match fs::set_permissions(p, fs::Permissions::from_mode(*mode)) {

@@ -43,7 +43,7 @@ impl Store {
         let ids_path = self.root.join(txn_index::TXN_IDS);
         let len = fs::metadata(&ids_path).map(|m| m.len()).unwrap_or(0);
         let mut listed: Vec<u64> = Vec::with_capacity(ordered.len());
-        if let Err(e) = index::ids_each(&ids_path, |id| listed.push(h64(id))) {
+        if let Err(e) = index::ids_each(&self.root, &ids_path, |id| listed.push(h64(id))) {
             push(txn_index::TXN_IDS, e.errors[0].message.clone());
             return Ok(out);
         }
@@ -86,7 +86,7 @@ impl Store {
         }
         let mut seen = Vec::with_capacity(want.len());
         for (r, expected) in &want {
-            let Ok(Some((actual, partial))) = sum_lines(&self.root.join(r)) else {
+            let Ok(Some((actual, partial))) = sum_lines(&self.root, &self.root.join(r)) else {
                 seen.push(Seen::Missing);
                 continue;
             };
@@ -143,7 +143,7 @@ impl Store {
                 }
             }
             let expected = lines(differing.get(r.as_str()).map_or(&[][..], |t| t.as_bytes()));
-            let bytes = atomic::read_opt(&self.root.join(r))?.unwrap_or_default();
+            let bytes = atomic::read_opt(&self.root, &self.root.join(r))?.unwrap_or_default();
             let actual = lines(&bytes);
             let missing = expected
                 .iter()
@@ -198,7 +198,7 @@ impl Store {
             // number of its last line.
             let mut at: HashMap<u64, (u32, u32)> = HashMap::new();
             let mut fits = true;
-            each_log_line(&path, &mut |n, s: TxnSummary| {
+            each_log_line(&self.root, &path, &mut |n, s: TxnSummary| {
                 let (Ok(n), Ok(next)) = (u32::try_from(n), u32::try_from(at.len())) else {
                     fits = false;
                     return;
@@ -208,7 +208,7 @@ impl Store {
                     .or_insert((next, n));
             })?;
             if fits {
-                return each_log_line(&path, &mut |n, s: TxnSummary| {
+                return each_log_line(&self.root, &path, &mut |n, s: TxnSummary| {
                     if let Some(&(pos, last)) = at.get(&h64(s.id.as_str()))
                         && last as usize == n
                     {

@@ -39,6 +39,7 @@ use std::sync::{Arc, Condvar, LockResult, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use super::journal;
+use super::safefs::Root;
 use super::{JsonStore, atomic};
 
 mod staged;
@@ -74,7 +75,7 @@ impl Stage {
     /// Commit everything staged so far (see the module doc): one record
     /// appended to the log. The log's length, or the error of an earlier
     /// commit or of this one (which every later commit then answers too).
-    fn commit(&self, root: &std::path::Path, outcomes: &Outcomes) -> Result<usize> {
+    fn commit(&self, root: &Root, outcomes: &Outcomes) -> Result<usize> {
         let mut log = self.writer();
         let delta = {
             let mut staged = self.staged();
@@ -282,7 +283,7 @@ impl Inner {
         let target = match &st.store {
             Some(Store::Json(s)) => s.group.clone().map(|stage| {
                 let outcomes = s.journal.outcomes.clone();
-                (stage, s.root().to_path_buf(), outcomes)
+                (stage, s.root.clone(), outcomes)
             }),
             _ => None,
         };
@@ -388,7 +389,7 @@ impl JsonStore {
         if stage.staged().check().is_err() {
             return;
         }
-        let applied = atomic::fault(&self.root, "before-checkpoint")
+        let applied = atomic::fault(self.root.path(), "before-checkpoint")
             .and_then(|()| journal::finish_pending(&self.root));
         if let Err(e) = applied {
             let why = e.first_message();

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::super::journal::{self, Journal, Op};
+use super::super::safefs::Root;
 use super::super::{QUEUE_DIR, atomic};
 use crate::error::{Error, Result};
 
@@ -156,18 +157,14 @@ impl Staged {
     /// The content of `rel` as the group leaves it (`Some(None)`: removed);
     /// `None` when the group did not touch it. `root` is the store's, for the
     /// committed part of an appended file.
-    pub(crate) fn read(
-        &self,
-        root: &std::path::Path,
-        rel: &str,
-    ) -> Result<Option<Option<Vec<u8>>>> {
+    pub(crate) fn read(&self, root: &Root, rel: &str) -> Result<Option<Option<Vec<u8>>>> {
         Ok(Some(match self.files.get(rel) {
             None => return Ok(None),
             Some(File::Whole(Op::Put { data, .. })) => Some(data.as_bytes().to_vec()),
             Some(File::Whole(Op::PutJson { json, .. })) => Some(journal::json_file(json)),
             Some(File::Whole(_)) => None,
             Some(File::Tail { base_len, data }) => {
-                let mut content = atomic::read_opt(&root.join(rel))?.unwrap_or_default();
+                let mut content = atomic::read_opt(root, &root.join(rel))?.unwrap_or_default();
                 content.truncate(usize::try_from(*base_len).unwrap_or(usize::MAX));
                 content.extend_from_slice(data.as_bytes());
                 Some(content)

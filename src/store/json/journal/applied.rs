@@ -30,7 +30,7 @@ use super::*;
 /// [`APPLIED`] only ever holds every change since the files were last
 /// synced, and `journal.json`, when both are there, holds all of it but
 /// what [`settle_ahead`] synced before it was written.
-pub(super) fn commit_applied(root: &Path, journal: &Journal, boot: &str, st: &State) -> Result<()> {
+pub(super) fn commit_applied(root: &Root, journal: &Journal, boot: &str, st: &State) -> Result<()> {
     let path = root.join(JOURNAL);
     // A journal an earlier commit left unfinished, or changes applied before
     // the machine restarted: replayed and synced first.
@@ -62,8 +62,9 @@ pub(super) fn commit_applied(root: &Path, journal: &Journal, boot: &str, st: &St
     }
     text.extend_from_slice(b"]}");
     commit_text(
+        root,
         &path,
-        || atomic::write_temp(&path, &text),
+        || atomic::write_temp(root, &path, &text),
         || finish_applied(root, journal, &path, text.len(), st),
         &st.outcomes,
     )
@@ -71,14 +72,14 @@ pub(super) fn commit_applied(root: &Path, journal: &Journal, boot: &str, st: &St
 
 /// What follows the commit point of [`commit_applied`].
 pub(super) fn finish_applied(
-    root: &Path,
+    root: &Root,
     journal: &Journal,
     path: &Path,
     size: usize,
     st: &State,
 ) -> Result<()> {
     atomic::fault(path, "after-rename")?;
-    atomic::sync_dir(root)?;
+    atomic::sync_dir(root, root.path())?;
     atomic::fault(path, "after-journal")?;
     apply_unsynced(root, journal, false)?;
     atomic::fault(path, "before-journal-remove")?;
@@ -87,10 +88,10 @@ pub(super) fn finish_applied(
     // should that fail (there was none), the rename replaces whatever is
     // there.
     let applied = root.join(APPLIED);
-    if safefs::rename(&applied, &root.join(RETIRED)).is_ok() {
+    if safefs::rename(root, &applied, &root.join(RETIRED)).is_ok() {
         st.retired_pending.store(true, Ordering::SeqCst);
     }
-    safefs::rename(path, &applied)?;
+    safefs::rename(root, path, &applied)?;
     if size > SETTLE_UNDER_LOCK_BYTES {
         settle(root)?;
     }
@@ -108,14 +109,14 @@ pub(super) fn finish_applied(
 /// that an earlier process saw and dropped is not reported again. The
 /// journal of that process stays replayable until its boot ends, so such a
 /// lost write is found as damage by `store check`, never silently.)
-pub fn settle(root: &Path) -> Result<()> {
+pub fn settle(root: &Root) -> Result<()> {
     let applied = root.join(APPLIED);
-    if !safefs::exists(&applied)? {
+    if !safefs::exists(root, &applied)? {
         return Ok(());
     }
     atomic::fault(&applied, "before-settle")?;
     atomic::sync_filesystem(root)?;
-    atomic::remove_file(&applied)
+    atomic::remove_file(root, &applied)
 }
 
 /// What [`APPLIED`] holds, as a commit sees it.
@@ -130,15 +131,15 @@ pub(super) enum Applied {
 
 /// `journal.json` replayed when there is one (an unfinished commit), then
 /// what [`APPLIED`] holds: `None` when there is none.
-pub(super) fn pending_applied(root: &Path) -> Result<Option<Applied>> {
-    if safefs::exists(&root.join(JOURNAL))? {
+pub(super) fn pending_applied(root: &Root) -> Result<Option<Applied>> {
+    if safefs::exists(root, &root.join(JOURNAL))? {
         recover(root)?;
     }
     applied(root)
 }
 
-pub(super) fn applied(root: &Path) -> Result<Option<Applied>> {
-    let Some(text) = atomic::read_opt(&root.join(APPLIED))? else {
+pub(super) fn applied(root: &Root) -> Result<Option<Applied>> {
+    let Some(text) = atomic::read_opt(root, &root.join(APPLIED))? else {
         return Ok(None);
     };
     Ok(Some(if written_this_boot(&text, &text) {
@@ -163,13 +164,13 @@ pub(super) fn written_this_boot(head: &[u8], tail: &[u8]) -> bool {
 /// The caller checked that it exists.
 /// Reads its first and last bytes only (every request of `payctl serve`
 /// asks).
-pub fn applied_is_stale(root: &Path) -> Result<bool> {
+pub fn applied_is_stale(root: &Root) -> Result<bool> {
     use std::os::unix::fs::FileExt;
     let path = root.join(APPLIED);
     let Some(boot) = boot_id() else {
-        return safefs::exists(&path);
+        return safefs::exists(root, &path);
     };
-    let Some(f) = safefs::open(&path, safefs::How::READ)? else {
+    let Some(f) = safefs::open(root, &path, safefs::How::READ)? else {
         return Ok(false);
     };
     let len = f.metadata().map_err(|e| Error::io(&path, e))?.len();

@@ -6,25 +6,25 @@ use super::*;
 
 /// Apply `journal` (`replay`: completing a commit made earlier, see
 /// [`apply_unsynced`]).
-pub(super) fn apply(root: &Path, journal: &Journal, replay: bool) -> Result<()> {
+pub(super) fn apply(root: &Root, journal: &Journal, replay: bool) -> Result<()> {
     if journal.ops.len() > BATCH_OPS {
         return apply_batch(root, journal, replay);
     }
     let mut dirs = BTreeSet::new();
     for op in &journal.ops {
         let target = root.join(op.path());
-        let dir = target.parent().unwrap_or(root).to_path_buf();
-        atomic::ensure_dir(&dir)?;
+        let dir = target.parent().unwrap_or(root.path()).to_path_buf();
+        atomic::ensure_dir(root, &dir)?;
         match op {
-            Op::Put { data, .. } => atomic::write_file(&target, data.as_bytes())?,
-            Op::PutJson { json, .. } => atomic::write_file(&target, &json_file(json))?,
+            Op::Put { data, .. } => atomic::write_file(root, &target, data.as_bytes())?,
+            Op::PutJson { json, .. } => atomic::write_file(root, &target, &json_file(json))?,
             Op::Delete { .. } => {
-                atomic::remove_file(&atomic::temp_path(&target))?;
-                atomic::remove_file(&target)?;
+                atomic::remove_file(root, &atomic::temp_path(&target))?;
+                atomic::remove_file(root, &target)?;
             }
             Op::Append { base_len, data, .. } => {
                 // Appending to a file that exists changes no directory entry.
-                if !append(&target, *base_len, data.as_bytes())? {
+                if !append(root, &target, *base_len, data.as_bytes())? {
                     continue;
                 }
             }
@@ -32,7 +32,7 @@ pub(super) fn apply(root: &Path, journal: &Journal, replay: bool) -> Result<()> 
         dirs.insert(dir);
     }
     for d in &dirs {
-        atomic::sync_dir(d)?;
+        atomic::sync_dir(root, d)?;
     }
     Ok(())
 }
@@ -41,7 +41,7 @@ pub(super) fn apply(root: &Path, journal: &Journal, replay: bool) -> Result<()> 
 /// everything (see the module doc). Puts, the bulk of such a journal, are
 /// written by a few threads when no path occurs twice (then the order of
 /// the operations cannot matter).
-pub(super) fn apply_batch(root: &Path, journal: &Journal, replay: bool) -> Result<()> {
+pub(super) fn apply_batch(root: &Root, journal: &Journal, replay: bool) -> Result<()> {
     let sync = atomic::BatchSync::begin(root)?;
     let (files, dirs) = apply_unsynced(root, journal, replay)?;
     sync.finish(&files, &dirs)
@@ -53,7 +53,7 @@ pub(super) fn apply_batch(root: &Path, journal: &Journal, replay: bool) -> Resul
 /// each file it writes whole, as [`atomic::write_file`] does (where tests
 /// simulate a full disk for it).
 pub(super) fn apply_unsynced(
-    root: &Path,
+    root: &Root,
     journal: &Journal,
     replay: bool,
 ) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
@@ -83,7 +83,7 @@ pub(super) fn apply_unsynced(
                 if replay {
                     atomic::fault(&target, "before-write")?;
                 }
-                atomic::write_unsynced(&target, data.as_bytes())?;
+                atomic::write_unsynced(root, &target, data.as_bytes())?;
                 atomic::fault(&target, "after-write")?;
                 files.push(target);
             }
@@ -91,13 +91,13 @@ pub(super) fn apply_unsynced(
                 if replay {
                     atomic::fault(&target, "before-write")?;
                 }
-                atomic::write_unsynced(&target, &json_file(json))?;
+                atomic::write_unsynced(root, &target, &json_file(json))?;
                 atomic::fault(&target, "after-write")?;
                 files.push(target);
             }
             Op::Delete { .. } => {
-                atomic::remove_file(&atomic::temp_path(&target))?;
-                atomic::remove_file(&target)?;
+                atomic::remove_file(root, &atomic::temp_path(&target))?;
+                atomic::remove_file(root, &target)?;
             }
             Op::Append {
                 path,
@@ -135,7 +135,7 @@ pub(super) fn name_of(path: &str) -> &OsStr {
 /// thousands of small files is mostly the kernel's work, which spreads over
 /// the cores.
 pub(super) fn write_all_unsynced(
-    root: &Path,
+    root: &Root,
     dirs: &safefs::Dirs<'_>,
     puts: &[(&str, Cow<[u8]>)],
     replay: bool,
@@ -213,14 +213,16 @@ pub(super) fn append_in(
 /// and append `data`, without a sync: the open file is returned, and whether
 /// it was created.
 pub(super) fn append_unsynced(
+    root: &Root,
     target: &Path,
     base_len: u64,
     data: &[u8],
 ) -> Result<(std::fs::File, bool)> {
     use std::io::{Seek, SeekFrom};
     // (Under the exclusive lock nobody else creates it in between.)
-    let created = !super::safefs::exists(target)?;
+    let created = !super::safefs::exists(root, target)?;
     let mut f = atomic::open_private(
+        root,
         target,
         OpenOptions::new().write(true).create(true).truncate(false),
     )?;
@@ -233,8 +235,8 @@ pub(super) fn append_unsynced(
 
 /// Append durably (see [`append_unsynced`]); whether the file was created
 /// (then its directory needs a sync).
-pub(super) fn append(target: &Path, base_len: u64, data: &[u8]) -> Result<bool> {
-    let (f, created) = append_unsynced(target, base_len, data)?;
+pub(super) fn append(root: &Root, target: &Path, base_len: u64, data: &[u8]) -> Result<bool> {
+    let (f, created) = append_unsynced(root, target, base_len, data)?;
     atomic::fault(target, "after-write")?;
     f.sync_all().map_err(|e| Error::io(target, e))?;
     Ok(created)

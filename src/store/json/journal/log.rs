@@ -29,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::model::digest::sha256_hex;
 use crate::store::json::atomic;
 use crate::store::json::group::Staged;
+use crate::store::json::safefs::Root;
 use crate::store::outcomes::Outcomes;
 
 /// The first line of a journal that is a log.
@@ -102,7 +103,7 @@ impl Log {
     /// length before and synced. When that cut fails too (a failing
     /// device), the record may stay and be replayed although its group was
     /// answered with the error; the group's store is let go either way.
-    pub fn append(&mut self, root: &Path, ops_json: &[u8], outcomes: &Outcomes) -> Result<()> {
+    pub fn append(&mut self, root: &Root, ops_json: &[u8], outcomes: &Outcomes) -> Result<()> {
         let path = root.join(JOURNAL);
         atomic::fault(&path, "before-write")?;
         // One line a record: a line break in JSON text is only ever
@@ -130,6 +131,7 @@ impl Log {
             // store's pending journal is completed before a group starts):
             // one here now is not this group's.
             let f = atomic::open_private(
+                root,
                 &path,
                 std::fs::OpenOptions::new().write(true).create_new(true),
             )?;
@@ -155,7 +157,7 @@ impl Log {
             if first || cut.is_err() {
                 drop(self.file.take());
                 if first {
-                    let _ = atomic::remove_file(&path);
+                    let _ = atomic::remove_file(root, &path);
                 }
             }
             return Err(e);
@@ -164,7 +166,8 @@ impl Log {
         // The commit point.
         outcomes.count_committed();
         if first {
-            let synced = atomic::fault(&path, "after-rename").and_then(|()| atomic::sync_dir(root));
+            let synced = atomic::fault(&path, "after-rename")
+                .and_then(|()| atomic::sync_dir(root, root.path()));
             if let Err(e) = synced {
                 let why = e.first_message();
                 outcomes.warn(format!(

@@ -36,7 +36,8 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::{atomic, safefs};
+use super::atomic;
+use super::safefs::{self, Root};
 use crate::error::{Error, Result};
 use crate::store::outcomes::Outcomes;
 
@@ -82,9 +83,9 @@ pub struct State {
 /// Remove what the store's point commits renamed aside ([`RETIRED`]), if
 /// anything: called when the store is let go. (Another payctl may have
 /// renamed its own there since, which is as obsolete.)
-pub fn remove_retired(root: &Path, st: &State) {
+pub fn remove_retired(root: &Root, st: &State) {
     if st.retired_pending.swap(false, Ordering::SeqCst) {
-        let _ = safefs::remove(&root.join(RETIRED));
+        let _ = safefs::remove(root, &root.join(RETIRED));
     }
 }
 
@@ -109,18 +110,18 @@ pub const SETTLE_UNDER_LOCK_BYTES: usize = 2 * SETTLE_BYTES;
 /// the time a create held the lock. Nothing is changed here: on any error,
 /// or when a commit settled [`APPLIED`] meanwhile, the commit carries the
 /// changes as before.
-pub fn settle_ahead(root: &Path, st: &State) {
+pub fn settle_ahead(root: &Root, st: &State) {
     if boot_id().is_none() || !crate::store::fault::settle_ahead() {
         return;
     }
     let path = root.join(APPLIED);
-    let Ok(Some(stat)) = safefs::lstat(&path) else {
+    let Ok(Some(stat)) = safefs::lstat(root, &path) else {
         return;
     };
     if (stat.st_size.max(0) as usize) <= SETTLE_BYTES {
         return;
     }
-    let Ok(Some(text)) = safefs::read(&path, Some(4 * SETTLE_UNDER_LOCK_BYTES as u64)) else {
+    let Ok(Some(text)) = safefs::read(root, &path, Some(4 * SETTLE_UNDER_LOCK_BYTES as u64)) else {
         return;
     };
     if text.len() <= SETTLE_BYTES || !written_this_boot(&text, &text) {
@@ -336,7 +337,7 @@ impl Journal {
 /// A point commit (at most [`BATCH_OPS`] operations, on a system that names
 /// its boot) takes the cheaper way of [`commit_applied`]; the rest
 /// [`commit_durable`].
-pub fn commit(root: &Path, journal: &Journal, st: &State) -> Result<()> {
+pub fn commit(root: &Root, journal: &Journal, st: &State) -> Result<()> {
     match boot_id() {
         Some(boot) if !journal.ops.is_empty() && journal.ops.len() <= BATCH_OPS => {
             commit_applied(root, journal, boot, st)
@@ -348,7 +349,7 @@ pub fn commit(root: &Path, journal: &Journal, st: &State) -> Result<()> {
 /// [`commit`], every file it changes made durable before it returns (and
 /// the changes that point commits left unsynced first, see [`settle`]):
 /// for large journals, a store's creation and upgrade, a repair, a group.
-pub fn commit_durable(root: &Path, journal: &Journal, st: &State) -> Result<()> {
+pub fn commit_durable(root: &Root, journal: &Journal, st: &State) -> Result<()> {
     if journal.ops.is_empty() {
         return Ok(());
     }
@@ -359,7 +360,7 @@ pub fn commit_durable(root: &Path, journal: &Journal, st: &State) -> Result<()> 
     // it; APPLIED is removed with this journal's commit point (see
     // [`finish`]), so a refused commit leaves the store as it was.
     recover_pending(root)?;
-    let applied = safefs::exists(&root.join(APPLIED))?;
+    let applied = safefs::exists(root, &root.join(APPLIED))?;
     if applied {
         atomic::sync_filesystem(root)?;
     }
@@ -367,9 +368,10 @@ pub fn commit_durable(root: &Path, journal: &Journal, st: &State) -> Result<()> 
     // a repair) is megabytes, hundreds of them for a repair of a million
     // records.
     commit_text(
+        root,
         &path,
         || {
-            atomic::write_temp_with(&path, |w| {
+            atomic::write_temp_with(root, &path, |w| {
                 serde_json::to_writer(w, journal).map_err(std::io::Error::from)
             })
         },
@@ -383,13 +385,14 @@ pub fn commit_durable(root: &Path, journal: &Journal, st: &State) -> Result<()> 
 /// committed change's, kept as a warning (see [`commit`]), never the
 /// caller's.
 fn commit_text(
+    root: &Root,
     path: &Path,
     write_temp: impl FnOnce() -> Result<PathBuf>,
     finish: impl FnOnce() -> Result<()>,
     outcomes: &Outcomes,
 ) -> Result<()> {
     let tmp = write_temp()?;
-    atomic::rename_temp(&tmp, path)?;
+    atomic::rename_temp(root, &tmp, path)?;
     // The commit point.
     outcomes.count_committed();
     if let Err(e) = finish() {
@@ -406,15 +409,15 @@ fn commit_text(
 
 /// What follows the commit point: make the journal durable, apply it,
 /// remove it.
-fn finish(root: &Path, journal: &Journal, path: &Path, applied: bool) -> Result<()> {
+fn finish(root: &Root, journal: &Journal, path: &Path, applied: bool) -> Result<()> {
     atomic::fault(path, "after-rename")?;
     if applied {
         // Synced before the commit point; removed before anything is
         // applied, durably (the sync of the directory below): a replay of
         // it after this journal's changes would undo them.
-        atomic::remove_file(&root.join(APPLIED))?;
+        atomic::remove_file(root, &root.join(APPLIED))?;
     }
-    atomic::sync_dir(root)?;
+    atomic::sync_dir(root, root.path())?;
     atomic::fault(path, "after-journal")?;
     apply(root, journal, false)?;
     atomic::fault(path, "before-journal-remove")?;
@@ -422,7 +425,7 @@ fn finish(root: &Path, journal: &Journal, path: &Path, applied: bool) -> Result<
     // bring this journal back, and its replay rewrites what is already there
     // (every operation is idempotent, and no later write can have been
     // applied: the next commit syncs the directory before it applies).
-    atomic::remove_file(path)
+    atomic::remove_file(root, path)
 }
 
 /// Complete a journal that a commit of this process left unfinished (see
@@ -430,7 +433,7 @@ fn finish(root: &Path, journal: &Journal, path: &Path, applied: bool) -> Result<
 /// durable what point commits applied unsynced ([`settle`]): the files are
 /// then exactly what the disk holds. Costs two `stat`s when there is
 /// nothing. The caller holds the exclusive lock.
-pub fn finish_pending(root: &Path) -> Result<()> {
+pub fn finish_pending(root: &Root) -> Result<()> {
     recover_pending(root)?;
     settle(root)
 }
@@ -438,11 +441,11 @@ pub fn finish_pending(root: &Path) -> Result<()> {
 /// Complete a journal that a commit left unfinished, and replay changes
 /// applied before the machine restarted ([`commit_applied`]): the files then
 /// hold every commit. The caller holds the exclusive lock.
-pub fn recover_pending(root: &Path) -> Result<()> {
+pub fn recover_pending(root: &Root) -> Result<()> {
     // Unfollowed: a link in place of the journal is damage that `recover`
     // names, never a journal to skip.
-    if super::safefs::exists(&root.join(JOURNAL))?
-        || (super::safefs::exists(&root.join(APPLIED))? && applied_is_stale(root)?)
+    if super::safefs::exists(root, &root.join(JOURNAL))?
+        || (super::safefs::exists(root, &root.join(APPLIED))? && applied_is_stale(root)?)
     {
         recover(root)?;
     }
@@ -464,18 +467,18 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<Journal> {
 }
 
 /// Replay a journal left by a killed writer. The caller holds the exclusive lock.
-pub fn recover(root: &Path) -> Result<bool> {
+pub fn recover(root: &Root) -> Result<bool> {
     let path = root.join(JOURNAL);
     // A temp journal never reached the commit point: the transaction did not happen.
-    atomic::remove_file(&atomic::temp_path(&path))?;
+    atomic::remove_file(root, &atomic::temp_path(&path))?;
     let applied_path = root.join(APPLIED);
     // `journal.json` holds what APPLIED holds, when both are there (see
     // [`commit_applied`]), but for what [`settle_ahead`] synced before it
     // was written; APPLIED alone is replayed when it is stale.
-    let (path, bytes) = match atomic::read_opt(&path)? {
+    let (path, bytes) = match atomic::read_opt(root, &path)? {
         Some(bytes) => (path, bytes),
         None => match applied(root)? {
-            Some(Applied::Stale) => match atomic::read_opt(&applied_path)? {
+            Some(Applied::Stale) => match atomic::read_opt(root, &applied_path)? {
                 Some(bytes) => (applied_path.clone(), bytes),
                 None => return Ok(false),
             },
@@ -490,10 +493,10 @@ pub fn recover(root: &Path) -> Result<bool> {
             apply(root, &journal, true)?;
             // Its changes are durable now, and APPLIED's with them (those
             // it left out were synced before it was written).
-            atomic::remove_file(&applied_path)?;
+            atomic::remove_file(root, &applied_path)?;
         }
-        atomic::remove_file(&path)?;
-        atomic::sync_dir(root)
+        atomic::remove_file(root, &path)?;
+        atomic::sync_dir(root, root.path())
     })();
     replayed.map_err(|mut e| {
         // Say whose write this is: not the command's own.
@@ -514,14 +517,14 @@ pub fn recover(root: &Path) -> Result<bool> {
 /// (`None`: removed), computed in memory without writing anything: what a
 /// reader shows when the replay cannot be written (a full disk). Store
 /// relative paths.
-pub fn overlay(root: &Path) -> Result<std::collections::HashMap<String, Option<Vec<u8>>>> {
+pub fn overlay(root: &Root) -> Result<std::collections::HashMap<String, Option<Vec<u8>>>> {
     use std::collections::HashMap;
     let mut path = root.join(JOURNAL);
-    let mut bytes = atomic::read_opt(&path)?;
+    let mut bytes = atomic::read_opt(root, &path)?;
     if bytes.is_none() {
         // Changes applied before the machine restarted (see [`recover`]).
         path = root.join(APPLIED);
-        bytes = atomic::read_opt(&path)?;
+        bytes = atomic::read_opt(root, &path)?;
     }
     let Some(bytes) = bytes else {
         return Ok(HashMap::new());
@@ -546,7 +549,7 @@ pub fn overlay(root: &Path) -> Result<std::collections::HashMap<String, Option<V
             } => {
                 let mut content = match files.remove(&path) {
                     Some(c) => c.unwrap_or_default(),
-                    None => atomic::read_opt(&root.join(&path))?.unwrap_or_default(),
+                    None => atomic::read_opt(root, &root.join(&path))?.unwrap_or_default(),
                 };
                 content.truncate(usize::try_from(base_len).unwrap_or(usize::MAX));
                 content.extend_from_slice(data.as_bytes());

@@ -18,8 +18,8 @@ pub struct Dir {
 impl Dir {
     /// The directory `path`; `None` when it does not exist. With `create`,
     /// it and the missing ones on the way are created (0700).
-    pub fn open(path: &Path, create: bool) -> Result<Option<Dir>> {
-        let (base, dirs) = dir_parts(path)?;
+    pub fn open(root: &Root, path: &Path, create: bool) -> Result<Option<Dir>> {
+        let (base, dirs) = dir_parts(root, path)?;
         Ok(walk(&base, &dirs, create)?.map(|fd| Dir {
             fd,
             path: path.to_path_buf(),
@@ -84,12 +84,12 @@ impl Dir {
 /// customers reads thousands of small buckets in 256 directories, and each
 /// read is then one `openat` instead of a walk from the store's root.
 pub struct Dirs<'a> {
-    root: &'a Path,
+    root: &'a Root,
     open: std::collections::HashMap<String, Option<Dir>>,
 }
 
 impl<'a> Dirs<'a> {
-    pub fn new(root: &'a Path) -> Self {
+    pub fn new(root: &'a Root) -> Self {
         Dirs {
             root,
             open: Default::default(),
@@ -130,7 +130,7 @@ impl<'a> Dirs<'a> {
             _ => {}
         }
         let d = match dir.rsplit_once('/') {
-            None => Dir::open(&self.root.join(dir), create)?,
+            None => Dir::open(self.root, &self.root.join(dir), create)?,
             Some((_, "" | "." | "..")) => {
                 return Err(damaged(
                     &self.root.join(dir),
@@ -156,6 +156,11 @@ impl<'a> Dirs<'a> {
             (Some(d), name) => d.read(name, limit),
             (None, _) => Ok(None),
         }
+    }
+
+    /// The store's root these directories are under.
+    pub fn root(&self) -> &'a Root {
+        self.root
     }
 
     /// The path of the store-relative `rel`.

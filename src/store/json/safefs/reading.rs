@@ -16,11 +16,12 @@ use super::*;
 /// an `munmap`: a quarter of the time a create held the lock. `store check`
 /// reads its index files so, a MiB at a time.
 pub fn each_lines_piece(
+    root: &Root,
     path: &Path,
     buffer: usize,
     f: &mut dyn FnMut(&[u8]) -> Result<()>,
 ) -> Result<Option<bool>> {
-    let Some(mut file) = open(path, How::READ)? else {
+    let Some(mut file) = open(root, path, How::READ)? else {
         return Ok(None);
     };
     let mut buf = vec![0u8; buffer.max(1)];
@@ -58,8 +59,8 @@ pub const LINES_BUFFER: usize = 16 * 1024;
 
 /// The whole regular file `path`; `None` when it does not exist. With
 /// `limit`, a file larger than that is refused by its size, unread.
-pub fn read(path: &Path, limit: Option<u64>) -> Result<Option<Vec<u8>>> {
-    let Some((dir, name)) = parent(path, false)? else {
+pub fn read(root: &Root, path: &Path, limit: Option<u64>) -> Result<Option<Vec<u8>>> {
+    let Some((dir, name)) = parent(root, path, false)? else {
         return Ok(None);
     };
     read_at(&dir, &name, path, limit)
@@ -107,7 +108,7 @@ mod tests {
         let path = dir.path().join("bucket.log");
         std::fs::write(&path, bytes).unwrap();
         let (mut text, mut pieces) = (Vec::new(), 0);
-        let partial = each_lines_piece(&path, LINES_BUFFER, &mut |p| {
+        let partial = each_lines_piece(&Root::new(dir.path()), &path, LINES_BUFFER, &mut |p| {
             assert_eq!(p.last(), Some(&b'\n'), "a piece ends with its line");
             text.extend_from_slice(p);
             pieces += 1;
@@ -143,7 +144,8 @@ mod tests {
     fn a_missing_file_is_no_lines() {
         let dir = tempfile::tempdir().unwrap();
         let mut called = false;
-        let found = each_lines_piece(&dir.path().join("none.log"), LINES_BUFFER, &mut |_| {
+        let root = Root::new(dir.path());
+        let found = each_lines_piece(&root, &root.join("none.log"), LINES_BUFFER, &mut |_| {
             called = true;
             Ok(())
         });

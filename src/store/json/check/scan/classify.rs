@@ -18,7 +18,7 @@ fn is_shard(r: &str) -> bool {
 /// entered; a record shard (`customers/<xx>`) is listed, and entered only
 /// when `shards` is `None` (else it goes there, for the threads).
 pub(super) fn entries(
-    root: &Path,
+    root: &Root,
     dir: &Path,
     out: &mut Vec<(PathBuf, fs::Metadata)>,
     mut shards: Option<&mut Vec<PathBuf>>,
@@ -62,7 +62,7 @@ pub(super) fn entries(
 
 /// Classify one entry of the store: a finding for what is wrong with it;
 /// `Some` of a regular file to read.
-pub(super) fn classify(root: &Path, p: PathBuf, st_mode: u32, part: &mut Part) -> Option<PathBuf> {
+pub(super) fn classify(root: &Root, p: PathBuf, st_mode: u32, part: &mut Part) -> Option<PathBuf> {
     use rustix::fs::FileType;
     let finding = |p: &Path, problem: String, repairable: bool| Finding {
         path: rel(root, p),

@@ -15,10 +15,10 @@ impl Store {
     /// the id, position)`, sorted; `None` when it cannot be read.
     pub(in super::super) fn positions(&self) -> Option<HashIndex> {
         let path = self.root.join(PROFILE_IDS);
-        let n = index::ids_count(&path).ok()?;
+        let n = index::ids_count(&self.root, &path).ok()?;
         let mut out = Vec::with_capacity(n);
         for start in (0..n).step_by(IDS_CHUNK) {
-            for (i, id) in index::ids_range(&path, start, start + IDS_CHUNK)
+            for (i, id) in index::ids_range(&self.root, &path, start, start + IDS_CHUNK)
                 .ok()?
                 .into_iter()
                 .enumerate()
@@ -151,7 +151,7 @@ struct Bucket {
 /// to `have`; with `positions`, its entries at another position than their
 /// profile's named (see [`Store::field_index`]).
 fn read_bucket(
-    root: &Path,
+    root: &safefs::Root,
     field: fields::Field,
     p: &Path,
     positions: Option<&HashIndex>,
@@ -171,7 +171,7 @@ fn read_bucket(
         ));
         return out;
     };
-    let Ok(Some(bytes)) = atomic::read_opt(p) else {
+    let Ok(Some(bytes)) = atomic::read_opt(root, p) else {
         out.problems.push(finding(
             "cannot be read as a bucket of a field index".into(),
         ));

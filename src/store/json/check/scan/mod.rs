@@ -122,7 +122,7 @@ pub(super) struct Scan {
 
 /// What every scanning thread reads.
 pub(super) struct Shared<'a> {
-    pub(super) root: &'a Path,
+    pub(super) root: &'a Root,
     pub(super) catalog: Option<&'a Catalog>,
     /// Creation-order positions from `index/profiles.ids`, `(hash of the
     /// id, position)` sorted; `None` when the file cannot be read.
@@ -147,7 +147,7 @@ pub(super) fn attachment_hash(program_id: &str, customer_id: &str) -> u64 {
 /// (`fstatat`, `openat`): a walk from the store's root for each of a
 /// million files was most of the check's time.
 fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
-    let Some(d) = safefs::Dir::open(dir, false)? else {
+    let Some(d) = safefs::Dir::open(sh.root, dir, false)? else {
         return Ok(());
     };
     let mut names = d.names()?;
@@ -202,11 +202,11 @@ impl Store {
                 problem: format!("the store's directory has mode {mode:04o}; it should be 0700"),
                 repairable: true,
             });
-            outside.modes.push((root.clone(), 0o700));
+            outside.modes.push((root.path().to_path_buf(), 0o700));
         }
         let mut all = Vec::new();
         let mut shards = Vec::new();
-        entries(root, root, &mut all, Some(&mut shards))?;
+        entries(root, root.path(), &mut all, Some(&mut shards))?;
         let files: Vec<PathBuf> = all
             .into_iter()
             .filter_map(|(p, meta)| classify(root, p, meta.mode(), &mut outside))

@@ -14,7 +14,7 @@ pub(super) fn read_file(
     let root = sh.root;
     let read_record = |p: &Path| match at {
         Some((dir, name)) => dir.read(name, Some(atomic::RECORD_BYTES)),
-        None => atomic::read_record(p),
+        None => atomic::read_record(root, p),
     };
     let r = rel(root, &p);
     let finding = |problem: String, repairable: bool| Finding {
@@ -34,7 +34,7 @@ pub(super) fn read_file(
     let stem = name.strip_suffix(".json").unwrap_or(name).to_string();
     if let Some(n) = r.strip_prefix(&format!("{}/", packs::PACKS_DIR)) {
         // Read entry by entry through the logs (see `scan_packed`).
-        match (packs::pack_of_name(n), safefs::lstat(&p)) {
+        match (packs::pack_of_name(n), safefs::lstat(root, &p)) {
             (Some(n), Ok(Some(st))) => part.packs.push((n, st.st_size.max(0) as u64)),
             (Some(_), _) => {}
             (None, _) => part.findings.push(finding(
