@@ -240,18 +240,20 @@ fn chain_holds(
                     s.spawn(move || {
                         let mut sums = json.then(BucketSums::new);
                         let mut named = None;
-                        let mut hash: Option<String> = None;
+                        let mut hash: Option<&str> = None;
                         for (i, line) in piece.iter().enumerate() {
-                            let e = event::parse(line).ok()?;
-                            let before = hash.take().unwrap_or_else(|| e.previous_hash.clone());
-                            event::verify_parsed(&e, first + i as u64, &before).ok()?;
-                            if let Some(sums) = sums.as_mut().filter(|_| e.sequence < full) {
-                                sums.add(&e.record_id, e.sequence);
+                            let seq = first + i as u64;
+                            let e = event::sealed(line, seq)?;
+                            if hash.is_some_and(|h| h != e.previous_hash) {
+                                return None;
                             }
-                            named.get_or_insert(before);
+                            if let Some(sums) = sums.as_mut().filter(|_| seq < full) {
+                                sums.add(&e.record_id, seq);
+                            }
+                            named.get_or_insert(e.previous_hash);
                             hash = Some(e.hash);
                         }
-                        Some((named?, hash?, sums))
+                        Some((named?.into_owned(), hash?.to_string(), sums))
                     })
                 })
                 .collect();
