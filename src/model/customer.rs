@@ -18,7 +18,7 @@ use crate::model::limits::MASKED_PATTERN;
 /// A tag of a record: a key and its value. A profile's or an instrument's
 /// tags are 3-50 of digits, letters and `! @ . - _ #`; a transaction's 1-50
 /// characters of any kind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[schemars(rename = "StoredTag")]
 pub struct Tag {
     /// What the tag says (unique among a record's tags).

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::Tag;
 
 /// What `profile list` filters on, kept beside the id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProfileSummary {
     pub id: String,
     pub customer_key: String,
@@ -19,7 +19,7 @@ pub struct ProfileSummary {
 }
 
 /// What `txn list` filters on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TxnSummary {
     pub id: String,
     pub template_id: String,

@@ -1275,6 +1275,35 @@ fn a_repair_killed_between_its_pieces_is_refused_until_repaired() {
     }
 }
 
+/// A summary line that says another value than its record (an email, a
+/// transaction's status) is found, field by field: the check compares the
+/// summary logs with the records as hashes of their fields.
+#[test]
+fn a_summary_line_that_differs_from_its_record_in_one_field_is_found() {
+    let env = Env::new();
+    let file = env.dir.path().join("import.jsonl");
+    fs::write(&file, common::profile_lines("sum", 5)).unwrap();
+    ok(env.run(&["profile", "import", &file.display().to_string()]));
+    ok(env.store_check(false));
+    let log = env.path().join("index/profiles.log");
+    let text = fs::read_to_string(&log).unwrap();
+    let first = text.lines().next().unwrap();
+    let v: Value = serde_json::from_str(first).unwrap();
+    let email = v["email"].as_str().unwrap().to_string();
+    let changed = first.replace(&email, &format!("x{email}"));
+    assert_ne!(changed, first);
+    fs::write(&log, text.replacen(first, &changed, 1)).unwrap();
+    let found = findings(&env.store_check(false));
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("index/profiles.log: does not agree with the customer records")),
+        "{found:#?}"
+    );
+    ok(env.store_check(true));
+    ok(env.store_check(false));
+}
+
 /// An entry of a field index copied to a wrong position, its right one
 /// kept (so that no customer's value is missing), is named: `store check`
 /// reads the buckets again for the positions when an entry is one that no

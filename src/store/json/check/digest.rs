@@ -12,7 +12,8 @@ pub(super) struct CustDigest {
     pub(super) id: PackedId,
     /// Hash of the customer_key (see [`h64`]).
     pub(super) key: u64,
-    /// Hash of its summary line (what `index/profiles.log` must hold).
+    /// Hash of its summary (what `index/profiles.log` must hold), as
+    /// [`h64`] of the profile's `ProfileSummary`.
     pub(super) summary: u64,
     /// The key index hash prefix of its customer_key (to name the bucket
     /// that lacks it).

@@ -74,7 +74,7 @@ pub(super) fn read_file(
             }
             part.txns.push(TxnDigest {
                 id: h64(t.transaction.transaction_id.as_str()),
-                summary: h64(&serde_json::to_string(&TxnSummary::of(&t)).unwrap_or_default()),
+                summary: h64(&TxnSummary::of(&t)),
             });
         }
     }
@@ -171,6 +171,6 @@ pub(super) fn digest_customer(sh: &Shared, c: &Customer, part: &mut Part) {
         id: PackedId::new(c.id(), &mut part.odd),
         key: h64(c.profile.customer_key.as_str()),
         key_prefix: keys::prefix(&c.profile.customer_key),
-        summary: h64(&serde_json::to_string(&s).unwrap_or_default()),
+        summary: h64(&s),
     });
 }
