@@ -208,7 +208,6 @@ pub fn txn(by: &Author, before: Option<&TxnFile>, after: &TxnFile, out: &mut Vec
 /// it), else the sums of the JSON directory's record buckets for the
 /// events before `full` (when `json`). At a million events the chain took
 /// a third of `store check`'s time, one event after the other.
-#[allow(clippy::option_option)]
 fn chain_holds(
     store: &Store,
     last: u64,
