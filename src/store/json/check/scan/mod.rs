@@ -146,7 +146,7 @@ pub(super) fn attachment_hash(program_id: &str, customer_id: &str) -> u64 {
 /// The shard is opened once and its entries are reached by name from it
 /// (`fstatat`, `openat`): a walk from the store's root for each of a
 /// million files was most of the check's time.
-fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
+fn scan_shard(sh: &Shared, dir: &Path, opened: &mut packs::Opened, part: &mut Part) -> Result<()> {
     let Some(d) = safefs::Dir::open(sh.root, dir, false)? else {
         return Ok(());
     };
@@ -174,7 +174,7 @@ fn scan_shard(sh: &Shared, dir: &Path, part: &mut Part) -> Result<()> {
         read_file(sh, p, Some((&d, &name)), part);
     }
     if log {
-        scan_packed(sh, &d, &names, part);
+        scan_packed(sh, &d, &names, opened, part);
     }
     Ok(())
 }
@@ -224,13 +224,16 @@ impl Store {
                 .map(|_| {
                     s.spawn(|| -> Result<Vec<(usize, Part)>> {
                         let mut mine = Vec::new();
+                        // The packs this thread opened, kept from shard
+                        // to shard.
+                        let mut opened = packs::Opened::default();
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(dir) = shards.get(i) else {
                                 return Ok(mine);
                             };
                             let mut part = Part::default();
-                            scan_shard(sh, dir, &mut part)?;
+                            scan_shard(sh, dir, &mut opened, &mut part)?;
                             part.shrink();
                             mine.push((i, part));
                             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);

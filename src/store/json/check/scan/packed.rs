@@ -12,6 +12,7 @@ pub(super) fn scan_packed(
     sh: &Shared,
     d: &safefs::Dir,
     names: &[std::ffi::OsString],
+    opened: &mut packs::Opened,
     part: &mut Part,
 ) {
     let log_path = d.path().join(packs::LOG);
@@ -43,7 +44,6 @@ pub(super) fn scan_packed(
     let own: std::collections::HashSet<&OsStr> = names.iter().map(|n| n.as_os_str()).collect();
     let shard = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
     let mut seen = std::collections::HashSet::new();
-    let mut opened = packs::Opened::default();
     for (n, entry) in packs::log_lines(&bytes) {
         let Some((cid, place)) = entry else {
             part.findings.push(finding(
