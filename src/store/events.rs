@@ -202,18 +202,21 @@ pub fn txn(by: &Author, before: Option<&TxnFile>, after: &TxnFile, out: &mut Vec
     }
 }
 
+/// What [`chain_holds`] found.
+enum Chain {
+    /// Every event as sealed and linked to the one before it, with the
+    /// sums of the JSON directory's record buckets for the events before
+    /// `full` (when `json`).
+    Holds(Option<crate::store::json::events::BucketSums>),
+    /// Something is wrong: the caller walks the chain again to name it.
+    Broken,
+}
+
 /// Whether the event chain from the first event to `last` holds, each
 /// event verified on its own by one of a thread per core and the links
-/// between them after: `None` when something is wrong (the caller names
-/// it), else the sums of the JSON directory's record buckets for the
-/// events before `full` (when `json`). At a million events the chain took
-/// a third of `store check`'s time, one event after the other.
-fn chain_holds(
-    store: &Store,
-    last: u64,
-    full: u64,
-    json: bool,
-) -> Result<Option<Option<crate::store::json::events::BucketSums>>> {
+/// between them after. At a million events the chain took a third of
+/// `store check`'s time, one event after the other.
+fn chain_holds(store: &Store, last: u64, full: u64, json: bool) -> Result<Chain> {
     use crate::store::json::events::BucketSums;
     /// Events read and verified at a time: a few MB of lines.
     const BATCH: u64 = 8 * 1024;
@@ -225,7 +228,7 @@ fn chain_holds(
         let to = (seq + BATCH - 1).min(last);
         let lines = store.event_lines(seq, to)?;
         if lines.len() as u64 != to - seq + 1 {
-            return Ok(None);
+            return Ok(Chain::Broken);
         }
         let per = lines.len().div_ceil(threads);
         // Each piece: the previous hash its first event names, the hash of
@@ -263,10 +266,10 @@ fn chain_holds(
         });
         for piece in pieces {
             let Some((named, hash, piece_sums)) = piece else {
-                return Ok(None);
+                return Ok(Chain::Broken);
             };
             if named != prev {
-                return Ok(None);
+                return Ok(Chain::Broken);
             }
             prev = hash;
             if let (Some(sums), Some(p)) = (sums.as_mut(), piece_sums.as_ref()) {
@@ -275,7 +278,7 @@ fn chain_holds(
         }
         seq = to + 1;
     }
-    Ok(Some(sums))
+    Ok(Chain::Holds(sums))
 }
 
 /// Verify the event chain from the first event to the last, a segment
@@ -326,8 +329,8 @@ pub fn check(
     // A sound chain is verified in parallel; a broken one again, one
     // event after the other, to name each break as it follows the last.
     let (mut sums, mut seq) = match chain_holds(store, last, full, json)? {
-        Some(sums) => (sums, last + 1),
-        None => (json.then(crate::store::json::events::BucketSums::new), 1),
+        Chain::Holds(sums) => (sums, last + 1),
+        Chain::Broken => (json.then(crate::store::json::events::BucketSums::new), 1),
     };
     let mut prev = event::GENESIS.to_string();
     let mut expect = 1;
