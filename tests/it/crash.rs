@@ -1275,16 +1275,22 @@ fn a_repair_killed_between_its_pieces_is_refused_until_repaired() {
     }
 }
 
-/// A summary line that says another value than its record (an email, a
-/// transaction's status) is found, field by field: the check compares the
-/// summary logs with the records as hashes of their fields.
-#[test]
-fn a_summary_line_that_differs_from_its_record_in_one_field_is_found() {
+/// `n` profiles imported into a new store, which `store check` finds clean.
+fn imported_and_checked(prefix: &str, n: usize) -> Env {
     let env = Env::new();
     let file = env.dir.path().join("import.jsonl");
-    fs::write(&file, common::profile_lines("sum", 5)).unwrap();
+    fs::write(&file, common::profile_lines(prefix, n)).unwrap();
     ok(env.run(&["profile", "import", &file.display().to_string()]));
     ok(env.store_check(false));
+    env
+}
+
+/// A summary line that says another value than its record in one field
+/// (here the email) is found: the check compares the summary logs with the
+/// records as hashes of their fields.
+#[test]
+fn a_summary_line_that_differs_from_its_record_in_one_field_is_found() {
+    let env = imported_and_checked("sum", 5);
     let log = env.path().join("index/profiles.log");
     let text = fs::read_to_string(&log).unwrap();
     let first = text.lines().next().unwrap();
@@ -1310,11 +1316,7 @@ fn a_summary_line_that_differs_from_its_record_in_one_field_is_found() {
 /// value calls for.
 #[test]
 fn a_field_entry_copied_to_a_wrong_position_beside_its_own_is_named() {
-    let env = Env::new();
-    let file = env.dir.path().join("import.jsonl");
-    fs::write(&file, common::profile_lines("cop", 20)).unwrap();
-    ok(env.run(&["profile", "import", &file.display().to_string()]));
-    ok(env.store_check(false));
+    let env = imported_and_checked("cop", 20);
     let dir = env.path().join("index/by-email");
     let bucket = fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
     let text = fs::read_to_string(&bucket).unwrap();
@@ -1345,11 +1347,7 @@ fn a_field_entry_copied_to_a_wrong_position_beside_its_own_is_named() {
 /// not one finding per entry held in memory. `--repair` rebuilds them.
 #[test]
 fn misplaced_field_entries_are_named_up_to_a_hundred_then_counted() {
-    let env = Env::new();
-    let file = env.dir.path().join("import.jsonl");
-    fs::write(&file, common::profile_lines("mis", 130)).unwrap();
-    ok(env.run(&["profile", "import", &file.display().to_string()]));
-    ok(env.store_check(false));
+    let env = imported_and_checked("mis", 130);
     // Every first-name entry moved 1,000 places on.
     let dir = env.path().join("index/by-first-name");
     for e in fs::read_dir(&dir).unwrap().flatten() {
