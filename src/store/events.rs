@@ -281,34 +281,39 @@ fn chain_holds(store: &Store, last: u64, full: u64, json: bool) -> Result<Chain>
     Ok(Chain::Holds(sums))
 }
 
+/// What [`verify_chain`] found, before it is put beside what the records
+/// name (see [`finish`]).
+pub struct Verified {
+    /// The log's last sequence.
+    last: u64,
+    /// Breaks of the chain, and events cut from the end that the JSON
+    /// directory's record index names.
+    findings: Vec<Finding>,
+    /// Whether events were cut from the end (the record index names more).
+    cut: bool,
+    /// Whether the chain is broken.
+    broken: bool,
+    /// The JSON directory's record buckets that do not list what the
+    /// log holds for their records (when the chain holds and none was
+    /// cut).
+    off: Vec<u8>,
+}
+
 /// Verify the event chain from the first event to the last, a segment
 /// at a time (bounded memory): each event's sequence, id, previous
 /// hash and hash. A changed, removed, added or reordered event is
 /// reported by its id (or its place), once per break of the chain.
-/// `named`: the highest sequence the records name and a file naming it
-/// (the JSON directory's: see `json::events`).
-pub fn check(
-    store: &Store,
-    findings: &mut Vec<Finding>,
-    repair: bool,
-    named: Option<(u64, String)>,
-) -> Result<Vec<String>> {
+///
+/// It needs nothing from the records' own check, so `store check` runs
+/// both at once (see `Store::check_with`).
+pub fn verify_chain(store: &Store) -> Result<Verified> {
     const CHUNK: u64 = 1024;
     let last = store.events_last()?;
+    let mut findings = Vec::new();
     // The directory's head is its last line: events cut from the end
-    // leave record files naming them, and the record index when whole
-    // segments went.
+    // leave the record index naming them when whole segments went (and
+    // record files naming them: see [`finish`]).
     let mut cut = false;
-    if let Some((seq, path)) = named.filter(|(seq, _)| *seq > last) {
-        cut = true;
-        findings.push(Finding {
-            path,
-            problem: format!(
-                "names event {seq} as the last recorded with it, but the event log ends at sequence {last}: events were removed from its end"
-            ),
-            repairable: false,
-        });
-    }
     if let Store::Json(s) = store {
         let indexed = s.indexed_last()?;
         if indexed > last {
@@ -391,31 +396,74 @@ pub fn check(
             repairable: false,
         });
     }
-    // The record index is compared with (and rebuilt from) a log whose
-    // chain holds only: when events were changed, removed or cut, its
-    // buckets are what is left of the evidence, and they stay as they are.
-    let mut repaired = Vec::new();
+    // The record index is compared with a log whose chain holds only:
+    // when events were changed, removed or cut, its buckets are what is
+    // left of the evidence, and they stay as they are.
+    let mut off = Vec::new();
     if let (Store::Json(s), Some(sums), false, 0) = (store, sums, cut, reported) {
-        let off = s.record_buckets_off(&sums)?;
-        if !off.is_empty() {
-            let names: Vec<String> = off.iter().map(|b| format!("{b:02x}")).collect();
-            if repair {
-                s.rebuild_record_index(last)?;
-                repaired.push(format!(
-                    "rebuilt the event record index (events/records/{{{}}}) from the log",
-                    names.join(",")
-                ));
-            } else {
-                findings.push(Finding {
-                    path: "events/records".into(),
-                    problem: format!(
-                        "{} of the event record index's buckets ({}) do not list the events the log holds for their records: `history` would miss or misname events; `store check --repair` rebuilds them from the log",
-                        off.len(),
-                        names.join(", ")
-                    ),
-                    repairable: true,
-                });
-            }
+        off = s.record_buckets_off(&sums)?;
+    }
+    Ok(Verified {
+        last,
+        findings,
+        cut,
+        broken: reported > 0,
+        off,
+    })
+}
+
+/// The event chain's findings ([`verify_chain`]'s) beside what the records
+/// name: `named`, the highest sequence the records name and a file naming
+/// it (the JSON directory's: see `json::events`). With `repair`, the JSON
+/// directory's record index is rebuilt from a sound log: what was
+/// rebuilt.
+pub fn finish(
+    store: &Store,
+    v: Verified,
+    findings: &mut Vec<Finding>,
+    repair: bool,
+    named: Option<(u64, String)>,
+) -> Result<Vec<String>> {
+    let Verified {
+        last,
+        findings: chain,
+        mut cut,
+        broken,
+        off,
+    } = v;
+    // Events cut from the end leave record files naming them.
+    if let Some((seq, path)) = named.filter(|(seq, _)| *seq > last) {
+        cut = true;
+        findings.push(Finding {
+            path,
+            problem: format!(
+                "names event {seq} as the last recorded with it, but the event log ends at sequence {last}: events were removed from its end"
+            ),
+            repairable: false,
+        });
+    }
+    findings.extend(chain);
+    let mut repaired = Vec::new();
+    if let (Store::Json(s), false, false) = (store, cut, broken)
+        && !off.is_empty()
+    {
+        let names: Vec<String> = off.iter().map(|b| format!("{b:02x}")).collect();
+        if repair {
+            s.rebuild_record_index(last)?;
+            repaired.push(format!(
+                "rebuilt the event record index (events/records/{{{}}}) from the log",
+                names.join(",")
+            ));
+        } else {
+            findings.push(Finding {
+                path: "events/records".into(),
+                problem: format!(
+                    "{} of the event record index's buckets ({}) do not list the events the log holds for their records: `history` would miss or misname events; `store check --repair` rebuilds them from the log",
+                    off.len(),
+                    names.join(", ")
+                ),
+                repairable: true,
+            });
         }
     }
     Ok(repaired)
