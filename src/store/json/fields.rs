@@ -144,17 +144,14 @@ pub fn parse_bucket<T>(
     bytes: &[u8],
     digest: impl Fn(usize, &str, &str) -> T,
 ) -> Parsed<T> {
-    use std::hash::BuildHasher;
-    let slot_of = |id: &str, v: &str| {
-        std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one((id, v))
-    };
+    let slot_of = |id: &str, v: &str| super::h64(&(id, v));
     let mut out = Parsed {
         entries: Vec::new(),
         problems: Vec::new(),
     };
     let (lines, incomplete) = keys::numbered_lines(bytes);
     let mut live: Vec<Option<(usize, T)>> = Vec::new();
-    let mut at: HashMap<u64, usize> = HashMap::new();
+    let mut at: super::FastMap<u64, usize> = Default::default();
     for (n, l) in lines {
         match parse_any(l) {
             Some((_, _, _, v)) if keys::bucket(&v) != b || field.normal(&v) != v => out

@@ -106,6 +106,20 @@ pub(crate) const QUEUE_DIR: &str = "queue";
 pub(crate) const CUSTOMERS_DIR: &str = "customers";
 pub(crate) const TXNS_DIR: &str = "transactions";
 
+/// A 64-bit hash of a value, the same in every thread and run (foldhash's
+/// quality variant with fixed seeds): what `store check` and the field
+/// indexes' readers tell entries apart by, never written to a file. Two
+/// different values share one with a chance of about one in 10^19 per pair
+/// (for values not built to collide: the seeds are no secret).
+pub(crate) fn h64<T: std::hash::Hash + ?Sized>(v: &T) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0x7061_7963_746c_2121).hash_one(v)
+}
+
+/// A hash map keyed by [`h64`]'s hashes or other values that no one chooses
+/// to collide: foldhash's fast hasher, randomly seeded.
+pub(crate) type FastMap<K, V> = foldhash::HashMap<K, V>;
+
 #[derive(Debug, Serialize, serde::Deserialize)]
 struct Meta {
     format_version: u32,

@@ -1,7 +1,7 @@
 //! Files read line by line by `store check`, streamed, nothing kept but
 //! counts and hashes: a million records' index files are hundreds of MB.
 
-use std::collections::HashMap;
+use crate::store::json::FastMap;
 use std::path::Path;
 
 use super::h64;
@@ -93,13 +93,14 @@ pub(super) fn stream_log<T>(
     path: &Path,
     expected: usize,
     id_of: impl Fn(&T) -> &String,
-) -> std::result::Result<(HashMap<u64, u64>, Vec<u64>), String>
+) -> std::result::Result<(FastMap<u64, u64>, Vec<u64>), String>
 where
     T: serde::de::DeserializeOwned + std::hash::Hash,
 {
     // Sized for the records up front: grown by doubling, a million entries
     // would need both tables at once while they move.
-    let mut latest: HashMap<u64, u64> = HashMap::with_capacity(expected);
+    let mut latest: FastMap<u64, u64> =
+        FastMap::with_capacity_and_hasher(expected, Default::default());
     let mut order = Vec::with_capacity(expected);
     each_log_line(root, path, &mut |_, rec: T| {
         let id = h64(id_of(&rec).as_str());

@@ -50,13 +50,7 @@ use crate::store::storage::Storage as _;
 use crate::store::types::{ProfileSummary, QueueItem, TxnSummary};
 use safefs::Root;
 
-/// A 64-bit hash (SipHash with fixed keys: the same in every thread and
-/// run). Two different values share one with a chance of about one in
-/// 10^19 per pair: the checks across records compare these hashes.
-pub(super) fn h64<T: std::hash::Hash + ?Sized>(v: &T) -> u64 {
-    use std::hash::BuildHasher;
-    std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(v)
-}
+pub(super) use super::h64;
 
 /// The directories that hold only derived data (rebuilt by `--repair`).
 const DERIVED_DIRS: [&str; 3] = ["index", KEYS_DIR, QUEUE_DIR];

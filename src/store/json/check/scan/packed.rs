@@ -41,9 +41,13 @@ pub(super) fn scan_packed(
         ));
         part.unreadable.push(log_rel.clone());
     }
-    let own: std::collections::HashSet<&OsStr> = names.iter().map(|n| n.as_os_str()).collect();
+    // The customers of the shard with a file of their own, by id.
+    let own: foldhash::HashSet<&str> = names
+        .iter()
+        .filter_map(|n| n.to_str()?.strip_suffix(".json"))
+        .collect();
     let shard = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = foldhash::HashSet::default();
     for (n, entry) in packs::log_lines(&bytes) {
         let Some((cid, place)) = entry else {
             part.findings.push(finding(
@@ -61,7 +65,7 @@ pub(super) fn scan_packed(
             part.unreadable.push(log_rel.clone());
             continue;
         }
-        if !seen.insert(cid.to_string()) {
+        if !seen.insert(cid) {
             part.findings.push(finding(
                 &log_rel,
                 format!("line {n} names {cid} again: a customer is packed once"),
@@ -74,7 +78,7 @@ pub(super) fn scan_packed(
             pack: place.pack as u32,
             len: place.len as u32,
         });
-        if own.contains(OsStr::new(&format!("{cid}.json"))) {
+        if own.contains(cid) {
             // Its own file is the record (an update wrote it).
             continue;
         }
