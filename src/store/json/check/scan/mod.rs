@@ -64,6 +64,8 @@ struct Part {
     packs: Vec<(u64, u64)>,
     /// The highest `last_event` a record file names, and the file.
     last_event: Named,
+    /// A customer's field entries, reused from one customer to the next.
+    scratch: Vec<u64>,
 }
 
 /// The highest event sequence the record files name (see
