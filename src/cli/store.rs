@@ -103,7 +103,7 @@ impl StoreCommand {
         // A progress bar over the record shards, on a terminal only.
         let bar = g.ui.progress_bar();
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "checking records [{bar:40}] {pos}/{len} shards ({eta} left)",
+            "checking records [{bar:40}] {pos}/{len} shards and packs ({eta} left)",
         ) {
             bar.set_style(style.progress_chars("=> "));
         }

@@ -169,7 +169,7 @@ impl Store {
     }
 
     /// [`Store::check`] telling `progress` how far the JSON directory's
-    /// records are (shards done, of all).
+    /// records are (shards and packs done, of all).
     pub fn check_with(
         &self,
         repair: bool,

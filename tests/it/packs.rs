@@ -352,6 +352,13 @@ fn damaged_logs_and_strays_in_packs_are_named() {
         found.iter().any(|f| f.contains("holds another customer")),
         "{found:?}"
     );
+    // Named by its log's line and the id that line names.
+    assert!(
+        found.iter().any(|f| f.contains(&format!(
+            "packed.log: line 1: the packed record of {id} cannot be read"
+        ))),
+        "{found:?}"
+    );
     assert!(
         found.iter().any(|f| f.contains("packs/1.jsonl")),
         "overlapping entries not named: {found:?}"

@@ -1,11 +1,12 @@
 //! The scan of `store check`: every file of the store classified, every
-//! record read once (one thread per core over the record shards) and checked
-//! on its own, and what the checks across records need kept as digests
-//! ([`super::digest`]).
+//! record read once (one thread per core over the record shards, then over
+//! the packs) and checked on its own, and what the checks across records
+//! need kept as digests ([`super::digest`]).
 //!
 //! This file holds what the scan keeps and its course over the shards;
 //! every entry of the store is listed and classified in [`classify`], a
-//! regular file read and its record digested in [`records`].
+//! regular file read and its record digested in [`records`], the packed
+//! records read a pack at a time, in order, in [`packed`].
 
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsStr;
@@ -22,7 +23,7 @@ mod records;
 use self::classify::{classify, entries};
 use self::field_index::field_entry;
 pub(super) use self::hashes::{HashIndex, Hashes};
-use self::packed::{Placed, pack_coverage, scan_packed};
+use self::packed::{Placed, pack_coverage, read_packed, scan_packed, sort_placed};
 use self::records::{digest_customer, read_file};
 use super::digest::{Chunks, CustDigest, Digests, Odd, PackedId, TxnDigest};
 use super::*;
@@ -142,13 +143,15 @@ pub(super) fn attachment_hash(program_id: &str, customer_id: &str) -> u64 {
     h64(&(program_id, customer_id))
 }
 
-/// Read one record shard (`customers/<xx>`): every entry classified, every
-/// file read.
+/// Read one record shard (`customers/<xx>`, the `shard`th of the scan):
+/// every entry classified, every file read, the log of its packed records
+/// checked (the records themselves are read a pack at a time after every
+/// shard: see [`read_packed`]).
 ///
 /// The shard is opened once and its entries are reached by name from it
 /// (`fstatat`, `openat`): a walk from the store's root for each of a
 /// million files was most of the check's time.
-fn scan_shard(sh: &Shared, dir: &Path, opened: &mut packs::Opened, part: &mut Part) -> Result<()> {
+fn scan_shard(sh: &Shared, dir: &Path, shard: u32, part: &mut Part) -> Result<()> {
     let Some(d) = safefs::Dir::open(sh.root, dir, false)? else {
         return Ok(());
     };
@@ -176,15 +179,16 @@ fn scan_shard(sh: &Shared, dir: &Path, opened: &mut packs::Opened, part: &mut Pa
         read_file(sh, p, Some((&d, &name)), part);
     }
     if log {
-        scan_packed(sh, &d, &names, opened, part);
+        scan_packed(sh, &d, &names, shard, part);
     }
     Ok(())
 }
 
 impl Store {
     /// Every file of the store classified, every record read and checked on
-    /// its own, in parallel over the record shards (one thread per core);
-    /// `progress(shards done, shards)` after each shard.
+    /// its own, in parallel over the record shards, then over the packs
+    /// (one thread per core); `progress(done, shards and packs)` after each
+    /// shard and pack.
     pub(super) fn scan(
         &self,
         f: &mut Vec<Finding>,
@@ -217,7 +221,9 @@ impl Store {
             read_file(sh, p, None, &mut outside);
         }
         shards.sort();
-        let total = shards.len();
+        // Progress: the shards, then the packs (those found; a log naming
+        // one that is not there is a finding).
+        let total = shards.len() + outside.packs.len();
         let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(0);
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -226,16 +232,13 @@ impl Store {
                 .map(|_| {
                     s.spawn(|| -> Result<Vec<(usize, Part)>> {
                         let mut mine = Vec::new();
-                        // The packs this thread opened, kept from shard
-                        // to shard.
-                        let mut opened = packs::Opened::default();
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(dir) = shards.get(i) else {
                                 return Ok(mine);
                             };
                             let mut part = Part::default();
-                            scan_shard(sh, dir, &mut opened, &mut part)?;
+                            scan_shard(sh, dir, i as u32, &mut part)?;
                             part.shrink();
                             mine.push((i, part));
                             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
@@ -260,6 +263,18 @@ impl Store {
             parts.extend(r?.into_iter().map(|(i, p)| (i + 1, p)));
         }
         parts.sort_by_key(|(i, _)| *i);
+        // The packed records, read in the order of the packs: the logs'
+        // entries of every part, sorted by pack and offset.
+        let mut placed: Vec<Vec<Placed>> = parts
+            .iter_mut()
+            .map(|(_, p)| std::mem::take(&mut p.placed))
+            .collect();
+        sort_placed(&mut placed);
+        let from_packs = read_packed(sh, &placed, &shards, threads, &|n| {
+            progress((shards.len() + n).min(total), total)
+        })?;
+        let n = parts.len();
+        parts.extend(from_packs.into_iter().enumerate().map(|(i, p)| (n + i, p)));
         let mut scan = Scan {
             customers: Digests::default(),
             txns: Chunks::default(),
@@ -276,9 +291,6 @@ impl Store {
             last_event: Named::default(),
         };
         let mut invariants = Vec::new();
-        // Each part's own, sorted (see `pack_coverage`): merged into one
-        // vector, a million entries were there twice for a moment.
-        let mut placed = Vec::new();
         let mut found_packs = Vec::new();
         for (_, p) in parts {
             f.extend(p.findings);
@@ -298,7 +310,6 @@ impl Store {
             scan.txns.push_chunk(p.txns);
             scan.attached.extend(p.attached);
             scan.pending.extend(p.pending);
-            placed.push(p.placed);
             found_packs.extend(p.packs);
         }
         scan.attached.sort_unstable();

@@ -5,14 +5,15 @@
 use super::*;
 
 /// Check the log of packed records of the customer shard `d` (whose
-/// entries are `names`) and every record it names that has no file of its
-/// own: each line well formed and in its shard, each id once, each entry
-/// the customer its line names (see [`packs`]).
+/// entries are `names`, its place in the scan's shards `shard`): each line
+/// well formed and in its shard, each id once. Every entry is kept as
+/// [`Placed`]; those of the customers without a file of their own are read
+/// after every shard, a pack at a time ([`read_packed`]).
 pub(super) fn scan_packed(
     sh: &Shared,
     d: &safefs::Dir,
     names: &[std::ffi::OsString],
-    opened: &mut packs::Opened,
+    shard: u32,
     part: &mut Part,
 ) {
     let log_path = d.path().join(packs::LOG);
@@ -46,7 +47,7 @@ pub(super) fn scan_packed(
         .iter()
         .filter_map(|n| n.to_str()?.strip_suffix(".json"))
         .collect();
-    let shard = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let shard_name = d.path().file_name().and_then(|n| n.to_str()).unwrap_or("");
     let mut seen = foldhash::HashSet::default();
     for (n, entry) in packs::log_lines(&bytes) {
         let Some((cid, place)) = entry else {
@@ -57,7 +58,7 @@ pub(super) fn scan_packed(
             part.unreadable.push(log_rel.clone());
             continue;
         };
-        if crate::model::id::shard(cid) != shard {
+        if crate::model::id::shard(cid) != shard_name {
             part.findings.push(finding(
                 &log_rel,
                 format!("line {n} names {cid}, which belongs to another shard"),
@@ -77,40 +78,195 @@ pub(super) fn scan_packed(
             offset: place.offset,
             pack: place.pack as u32,
             len: place.len as u32,
+            id: h64(cid),
+            shard,
+            // (Its own file is the record when there is one.)
+            line: if own.contains(cid) { 0 } else { n as u32 },
         });
-        if own.contains(cid) {
-            // Its own file is the record (an update wrote it).
-            continue;
+    }
+}
+
+/// Read the packed records that the logs name and no file of their own
+/// replaces (`runs`: each part's [`Placed`], sorted by pack and offset), a
+/// pack at a time on each of `threads`, each pack from its first entry to
+/// its last: each customer checked and digested as the shards' files are.
+/// `shards` are the scan's shards (where a record's log line is named);
+/// `progress(packs done)` after each pack. The parts, in the order of the
+/// packs.
+pub(super) fn read_packed(
+    sh: &Shared,
+    runs: &[Vec<Placed>],
+    shards: &[PathBuf],
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Part>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut packs: Vec<u32> = runs
+        .iter()
+        .flat_map(|r| r.iter().filter(|p| p.is_read_here()).map(|p| p.pack))
+        .collect();
+    packs.sort_unstable();
+    packs.dedup();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Part)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    let mut opened = packs::Opened::default();
+                    let mut window = packs::Window::default();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&pack) = packs.get(i) else {
+                            return mine;
+                        };
+                        let mut entries: Vec<Placed> = Vec::new();
+                        for r in runs {
+                            let from = r.partition_point(|p| p.pack < pack);
+                            let to = r.partition_point(|p| p.pack <= pack);
+                            entries.extend(r[from..to].iter().filter(|p| p.is_read_here()));
+                        }
+                        entries.sort_unstable_by_key(|p| p.offset);
+                        let mut part = Part::default();
+                        read_pack(
+                            sh,
+                            pack,
+                            &entries,
+                            shards,
+                            &mut opened,
+                            &mut window,
+                            &mut part,
+                        );
+                        part.shrink();
+                        mine.push((i, part));
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    }
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        for w in workers {
+            all.extend(w.join().map_err(|_| {
+                Error::one(
+                    crate::error::code::STORE_IO,
+                    "store check: a thread reading the packs failed",
+                )
+            })?);
         }
-        let read = opened.read(sh.root, place).and_then(|b| {
-            packs::customer_of(&b, &sh.root.join(packs::pack_rel(place.pack)), place, cid)
-                .map_err(|e| e.errors[0].message.clone())
+        Ok::<_, Error>(all)
+    })?;
+    parts.sort_by_key(|(i, _)| *i);
+    Ok(parts.into_iter().map(|(_, p)| p).collect())
+}
+
+/// Read the `entries` of `pack` (in increasing offsets) and digest each
+/// customer.
+fn read_pack(
+    sh: &Shared,
+    pack: u32,
+    entries: &[Placed],
+    shards: &[PathBuf],
+    opened: &mut packs::Opened,
+    window: &mut packs::Window,
+    part: &mut Part,
+) {
+    let rel = packs::pack_rel(u64::from(pack));
+    let path = sh.root.join(&rel);
+    let file = opened
+        .get(sh.root, u64::from(pack))
+        .as_ref()
+        .map_err(|e| format!("{rel}: {e}"));
+    for e in entries.iter().filter(|e| e.is_read_here()) {
+        let place = packs::Place {
+            pack: u64::from(pack),
+            offset: e.offset,
+            len: u64::from(e.len),
+        };
+        let read = file.clone().and_then(|f| {
+            let b = window
+                .entry(f, &path, place)
+                .map_err(|e| e.errors[0].message.clone())?;
+            let c =
+                packs::parse_customer(b, &path, place).map_err(|e| e.errors[0].message.clone())?;
+            if h64(c.id()) != e.id {
+                return Err(packs::another_customer(&path, place).errors[0]
+                    .message
+                    .clone());
+            }
+            Ok(c)
         });
         match read {
             Ok(c) => digest_customer(sh, &c, part),
-            Err(e) => {
-                let n = sh
-                    .unread_packed
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if n < UNREAD_PACKED_SHOWN {
-                    part.findings.push(finding(
-                        &log_rel,
-                        format!("line {n}: the packed record of {cid} cannot be read: {e}"),
-                    ));
-                }
-                part.unreadable.push(log_rel.clone());
-            }
+            Err(problem) => unread(sh, shards, e, problem, part),
         }
     }
 }
 
+/// A packed record that cannot be read, named by its log's line (the first
+/// [`UNREAD_PACKED_SHOWN`]).
+fn unread(sh: &Shared, shards: &[PathBuf], named: &Placed, problem: String, part: &mut Part) {
+    let Some(dir) = shards.get(named.shard as usize) else {
+        return;
+    };
+    let log_path = dir.join(packs::LOG);
+    let log_rel = rel(sh.root, &log_path);
+    let k = sh
+        .unread_packed
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if k < UNREAD_PACKED_SHOWN {
+        // The id the line names (read again: only to name it).
+        let cid = safefs::Dir::open(sh.root, dir, false)
+            .ok()
+            .flatten()
+            .and_then(|d| packs::read_log(&d).ok().flatten())
+            .and_then(|b| {
+                packs::log_lines(&b)
+                    .nth(named.line as usize - 1)
+                    .and_then(|(_, e)| e.map(|(cid, _)| cid.to_string()))
+            })
+            .unwrap_or_else(|| "a customer".into());
+        part.findings.push(Finding {
+            path: log_rel.clone(),
+            problem: format!(
+                "line {}: the packed record of {cid} cannot be read: {problem}",
+                named.line
+            ),
+            repairable: false,
+        });
+    }
+    part.unreadable.push(log_rel);
+}
+
 /// Where a log of packed records places an entry, as the check keeps it for
-/// [`pack_coverage`]: 16 bytes (a million at a million customers).
+/// [`pack_coverage`] and [`read_packed`]: 32 bytes (a million at a million
+/// customers).
 #[derive(Clone, Copy)]
 pub(super) struct Placed {
     offset: u64,
     pack: u32,
     len: u32,
+    /// The hash of the id its log names (the record's must be the same).
+    id: u64,
+    /// Where that log is: the shard's place among the scan's shards.
+    shard: u32,
+    /// The log's line naming it (from 1); 0 when its own file is the
+    /// record (an update wrote it), which is not read here.
+    line: u32,
+}
+
+impl Placed {
+    fn is_read_here(self) -> bool {
+        self.line != 0
+    }
+}
+
+/// Sort each part's entries by pack and offset, as [`read_packed`] and
+/// [`pack_coverage`] take them.
+pub(super) fn sort_placed(runs: &mut [Vec<Placed>]) {
+    for r in runs {
+        r.sort_unstable_by_key(|p| (p.pack, p.offset));
+    }
 }
 
 /// The packs' coverage: the entries that the logs name must tile each pack
@@ -124,9 +280,7 @@ pub(super) fn pack_coverage(
     unreadable: &mut Vec<String>,
 ) {
     use std::cmp::Reverse;
-    for r in &mut runs {
-        r.sort_unstable_by_key(|p| (p.pack, p.offset));
-    }
+    sort_placed(&mut runs);
     // Per pack named, in order: where its entries end, and the first gap or
     // overlap (where the next entry should begin, where it does).
     struct Span {
@@ -223,7 +377,14 @@ mod tests {
     /// and a pack no entry names are each found.
     #[test]
     fn pack_coverage_merges_the_parts_entries() {
-        let at = |pack: u32, offset: u64, len: u32| Placed { offset, pack, len };
+        let at = |pack: u32, offset: u64, len: u32| Placed {
+            offset,
+            pack,
+            len,
+            id: 0,
+            shard: 0,
+            line: 0,
+        };
         let check = |runs: Vec<Vec<Placed>>, found: &[(u64, u64)]| {
             let (mut f, mut unreadable) = (Vec::new(), Vec::new());
             pack_coverage(runs, found, &mut f, &mut unreadable);
