@@ -341,3 +341,40 @@ fn creates_past_the_checkpoint_size_all_land_and_a_cli_writer_gets_its_turn() {
         assert_eq!(env.run(&["profile", "get", id]).code, 0);
     }
 }
+
+/// A key bucket that fills inside a group is split there: what the group
+/// staged so far is committed and applied first, and the creates after it
+/// append to the files as the split left them (not at the lengths they had
+/// when the group began). Every create lands and the store checks clean.
+#[test]
+fn a_key_bucket_split_inside_a_group_keeps_every_create() {
+    let env = Env::new();
+    // Buckets split past 4 KB: about a hundred keys.
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[("PAYCTL_SPLIT_BYTES", "4096")],
+    )
+    .expect("serve started");
+    let keys = crate::store::keys_of_one_bucket(400);
+    let mut ids = Vec::new();
+    for chunk in keys.chunks(40) {
+        for (status, v) in burst(&s, chunk.len(), |i| profile_body(&chunk[i])) {
+            assert_eq!(status, 201, "{v:?}");
+            ids.push(v.unwrap());
+        }
+    }
+    drop(s);
+    assert!(
+        env.path().join("index/keys/5a").is_dir(),
+        "the bucket was not split"
+    );
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert_eq!(check.json["data"][0]["customers"], 400);
+    for k in [&keys[0], &keys[150], &keys[399]] {
+        let found = env.run(&["profile", "list", "--customer-key", k]);
+        assert_eq!(found.data().len(), 1, "{k}: {found:?}");
+    }
+}

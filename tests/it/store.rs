@@ -1264,7 +1264,7 @@ fn key_bucket(key: &str) -> u8 {
 }
 
 /// `n` keys that all fall in first-level key bucket 0x5a.
-fn keys_of_one_bucket(n: usize) -> Vec<String> {
+pub(crate) fn keys_of_one_bucket(n: usize) -> Vec<String> {
     (0..)
         .map(|i| format!("split-{i:07}"))
         .filter(|k| key_bucket(k) == 0x5a)

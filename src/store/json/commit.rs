@@ -69,7 +69,14 @@ impl JsonTx<'_> {
         let mut dirs = safefs::Dirs::new(&self.store.root);
         for op in self.ops.iter_mut().flatten() {
             if let Op::Append { path, base_len, .. } = op {
-                *base_len = index::complete_len_in(&mut dirs, path)?;
+                *base_len = match &self.store.group {
+                    // (Measured once a group: see `Staged::disk_len`.)
+                    Some(stage) => stage
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .disk_len(path, || index::complete_len_in(&mut dirs, path))?,
+                    None => index::complete_len_in(&mut dirs, path)?,
+                };
             }
         }
         if !key_lines.is_empty() {

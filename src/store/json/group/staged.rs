@@ -25,6 +25,9 @@ pub(crate) struct Staged {
     /// text of a list's items: the next record of the log (see
     /// `journal/log.rs`).
     delta: Vec<u8>,
+    /// The length of the complete lines of files on disk, by path, as a
+    /// commit's appends take them (see [`Staged::disk_len`]).
+    disk_lens: HashMap<String, u64>,
 }
 
 #[derive(Debug)]
@@ -58,6 +61,26 @@ impl Staged {
         let c = read(self)?;
         self.catalog = Some(c.clone());
         Ok(c)
+    }
+
+    /// The length of the complete lines of the file `rel` on disk, which
+    /// an append takes as its base: `measure` measures it the first time
+    /// the group asks. The store is held exclusively and the group writes
+    /// only its log until it is applied (a checkpoint ends the group, and
+    /// [`Staged::take`] forgets the lengths), so the files do not change
+    /// meanwhile: a create appends to nine files, each opened for its
+    /// length (a tenth of the server's time on durable creates).
+    pub(crate) fn disk_len(
+        &mut self,
+        rel: &str,
+        measure: impl FnOnce() -> Result<u64>,
+    ) -> Result<u64> {
+        if let Some(&n) = self.disk_lens.get(rel) {
+            return Ok(n);
+        }
+        let n = measure()?;
+        self.disk_lens.insert(rel.to_string(), n);
+        Ok(n)
     }
 
     /// Add the operations of one committed transaction.
@@ -137,6 +160,8 @@ impl Staged {
 
     /// The journal of everything staged, emptying it.
     pub(crate) fn take(&mut self) -> Journal {
+        // Applied, they change the files on disk.
+        self.disk_lens.clear();
         let mut files = std::mem::take(&mut self.files);
         let ops = std::mem::take(&mut self.order)
             .into_iter()
