@@ -289,13 +289,9 @@ pub struct Verified {
     /// Breaks of the chain, and events cut from the end that the JSON
     /// directory's record index names.
     findings: Vec<Finding>,
-    /// Whether events were cut from the end (the record index names more).
-    cut: bool,
-    /// Whether the chain is broken.
-    broken: bool,
     /// The JSON directory's record buckets that do not list what the
-    /// log holds for their records (when the chain holds and none was
-    /// cut).
+    /// log holds for their records; none when the chain is broken or the
+    /// record index names events cut from its end.
     off: Vec<u8>,
 }
 
@@ -406,8 +402,6 @@ pub fn verify_chain(store: &Store) -> Result<Verified> {
     Ok(Verified {
         last,
         findings,
-        cut,
-        broken: reported > 0,
         off,
     })
 }
@@ -427,13 +421,11 @@ pub fn finish(
     let Verified {
         last,
         findings: chain,
-        mut cut,
-        broken,
         off,
     } = v;
     // Events cut from the end leave record files naming them.
-    if let Some((seq, path)) = named.filter(|(seq, _)| *seq > last) {
-        cut = true;
+    let cut = named.as_ref().is_some_and(|(seq, _)| *seq > last);
+    if let Some((seq, path)) = named.filter(|_| cut) {
         findings.push(Finding {
             path,
             problem: format!(
@@ -444,7 +436,7 @@ pub fn finish(
     }
     findings.extend(chain);
     let mut repaired = Vec::new();
-    if let (Store::Json(s), false, false) = (store, cut, broken)
+    if let (Store::Json(s), false) = (store, cut)
         && !off.is_empty()
     {
         let names: Vec<String> = off.iter().map(|b| format!("{b:02x}")).collect();
