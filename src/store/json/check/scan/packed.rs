@@ -160,8 +160,8 @@ pub(super) fn read_packed(
     Ok(parts.into_iter().map(|(_, p)| p).collect())
 }
 
-/// Read the `entries` of `pack` (in increasing offsets) and digest each
-/// customer.
+/// Read the `entries` of `pack` (those to read here, in increasing
+/// offsets) and digest each customer.
 fn read_pack(
     sh: &Shared,
     pack: u32,
@@ -177,7 +177,7 @@ fn read_pack(
         .get(sh.root, u64::from(pack))
         .as_ref()
         .map_err(|e| format!("{rel}: {e}"));
-    for e in entries.iter().filter(|e| e.is_read_here()) {
+    for e in entries {
         let place = packs::Place {
             pack: u64::from(pack),
             offset: e.offset,
