@@ -58,6 +58,8 @@ pub const POINTS: &[&str] = &[
     "before-settle",
     "before-settle-ahead",
     "before-checkpoint",
+    "before-log-compact",
+    "after-log-compact",
     "rebuild-piece",
     "snapshot-copied",
     "restore-staged",
@@ -172,6 +174,21 @@ pub fn rebuild_piece(default: usize) -> usize {
 /// `default`.
 pub fn pack_min(default: usize) -> usize {
     positive("PAYCTL_PACK_MIN", default)
+}
+
+/// `PAYCTL_CHECKPOINT_BYTES=<bytes>` (tests): the size of a group commit's
+/// log past which it is applied (see store/json/group/), so that a test
+/// makes many checkpoints with a few hundred creates. Unset, `default`.
+pub fn checkpoint_bytes(default: usize) -> usize {
+    positive("PAYCTL_CHECKPOINT_BYTES", default)
+}
+
+/// `PAYCTL_IDLE_MS=<milliseconds>` (tests): how long a group commit's
+/// writes pause before its log is applied and the store let go (see
+/// store/json/group/), so that a test's load, slow in a debug build, never
+/// pauses that long. Unset, `default`.
+pub fn idle_ms(default: usize) -> usize {
+    positive("PAYCTL_IDLE_MS", default)
 }
 
 /// `PAYCTL_SPLIT_BYTES=<bytes>` (tests): the size past which a key bucket

@@ -5,6 +5,7 @@ mod common;
 
 mod acceptance;
 mod address;
+mod checkpoint;
 mod concurrency;
 mod confidentiality;
 mod conformance;

@@ -17,6 +17,14 @@
 //!   file (damage `store check` reports and `--repair` fixes), the directory
 //!   lock alone still keeps writers apart; only the fairness is lost.
 //!
+//! A payctl that waits says so: it creates `payctl.knock` ([`KNOCK`]) in
+//! the store's directory, again every [`KNOCK_EVERY`] while it waits. A
+//! `payctl serve` that holds the store across its creates (see
+//! `store/json/group/`) lets it go at its next checkpoint when it finds
+//! one, and waits for the knock to be taken back (by the payctl, once it
+//! is in, or when it gives up) before it takes the store again; without a
+//! knock it keeps the store.
+//!
 //! The directory is checked the same way (the path must still name the
 //! directory locked), a writer is refused on a read-only file system, and
 //! on a store whose directory another user owns (see [`owner_check`]).
@@ -33,6 +41,14 @@ use crate::error::{Error, Result, code};
 
 /// Name of the writers' turn file in the store's directory.
 pub const LOCK: &str = "payctl.lock";
+
+/// Name of the file that a payctl waiting for the lock creates (see the
+/// module doc): empty, never part of the store.
+pub const KNOCK: &str = "payctl.knock";
+
+/// How often a waiting payctl creates [`KNOCK`] again (its holder removes
+/// it when it lets the store go, maybe to another who got in first).
+const KNOCK_EVERY: Duration = Duration::from_millis(16);
 
 /// The environment variable that lets a user write a store whose directory
 /// another user owns (see [`owner_check`]).
@@ -96,7 +112,10 @@ fn try_take(f: &File, mode: Mode) -> std::result::Result<(), TryLockError> {
 }
 
 /// Wait until `f` is locked in `mode`, or the deadline passes, or the stop
-/// flag is set; `said` is set once `wait.on_wait` was told `what`.
+/// flag is set; `said` is set once `wait.on_wait` was told `what`. While it
+/// waits, `knock(true)` knocks every [`KNOCK_EVERY`] (see the module doc);
+/// when the wait ends, `knock(false)` takes the knock back (in or not, it
+/// leaves the store as it found it; another waiter knocks again).
 fn take(
     f: &File,
     mode: Mode,
@@ -104,6 +123,36 @@ fn take(
     wait: &Wait,
     what: &str,
     said: &mut bool,
+    knock: &dyn Fn(bool),
+) -> std::result::Result<(), Stopped> {
+    let mut knocked: Option<Duration> = None;
+    let taken = take_knocking(
+        f,
+        mode,
+        deadline,
+        wait,
+        what,
+        said,
+        &mut || knock(true),
+        &mut knocked,
+    );
+    if knocked.is_some() {
+        knock(false);
+    }
+    taken
+}
+
+/// [`take`]'s wait: `knocked` is when it knocked last.
+#[allow(clippy::too_many_arguments)]
+fn take_knocking(
+    f: &File,
+    mode: Mode,
+    deadline: Instant,
+    wait: &Wait,
+    what: &str,
+    said: &mut bool,
+    knock: &mut dyn FnMut(),
+    knocked: &mut Option<Duration>,
 ) -> std::result::Result<(), Stopped> {
     let mut waited = Duration::ZERO;
     loop {
@@ -123,6 +172,10 @@ fn take(
                 tell(what);
             }
             *said = true;
+        }
+        if knocked.is_none_or(|at| waited >= at + KNOCK_EVERY) {
+            knock();
+            *knocked = Some(waited);
         }
         // A short wait is retried often: a writer's commit takes a few
         // milliseconds, and the next one should not idle long after it.
@@ -300,6 +353,21 @@ impl Lock {
         let deadline = start + wait.timeout;
         let gate_path = root.join(LOCK);
         let mut said = false;
+        // Never mind when it cannot be made (a read-only mount, another
+        // user's store): the holder lets go when its writes pause.
+        let knock = |on: bool| {
+            let path = root.join(KNOCK);
+            if !on {
+                let _ = safefs::remove(root, &path);
+                return;
+            }
+            let how = safefs::How {
+                write: true,
+                create: true,
+                ..Default::default()
+            };
+            let _ = safefs::open(root, &path, how);
+        };
         let stopped = |why: Stopped, what: &str| -> Error {
             match why {
                 Stopped::Io(e) => Error::io(root.path(), e),
@@ -349,6 +417,7 @@ impl Lock {
                     wait,
                     &format!("lock on {what}"),
                     &mut said,
+                    &knock,
                 )
                 .map_err(|w| stopped(w, &what))?;
                 if !same_entry(g, &dir, LOCK) {
@@ -374,6 +443,7 @@ impl Lock {
                 wait,
                 &format!("lock on {}: {what}", root.display()),
                 &mut said,
+                &knock,
             )
             .map_err(|w| stopped(w, &what))?;
             if !same_file(&dir, root.path()) {
@@ -408,6 +478,11 @@ impl Lock {
             Err(rustix::io::Errno::NOENT) => Ok(None),
             Err(e) => Err(Error::io(&self.root.join(name), e.into())),
         }
+    }
+
+    /// Whether a payctl waiting for this lock knocked (see the module doc).
+    pub fn knocked(&self) -> bool {
+        self.lstat_entry(KNOCK).is_ok_and(|e| e.is_some())
     }
 
     /// Let go of the lock now, before this is dropped (see `JsonStore`'s

@@ -271,6 +271,7 @@ fn half_created(root: &Root) -> Result<bool> {
         let p = e.path();
         let name = e.file_name();
         let ours = name == LOCK
+            || name == lock::KNOCK
             || atomic::is_temp(&p)
             || (name == CATALOG && e.file_type().is_ok_and(|t| t.is_file()))
             || (name == journal::JOURNAL

@@ -24,10 +24,22 @@
 //!
 //! The log is applied to the files (with one sync) and removed at a
 //! checkpoint: when no write came for [`IDLE`], or when the log has grown past
-//! [`CHECKPOINT_BYTES`] (then new writes wait for it). The store is let go
-//! after a checkpoint, so that other processes and the server's own readers
-//! get their turn; they never read a store whose journal is not applied,
-//! since the exclusive lock is held until then.
+//! [`CHECKPOINT_BYTES`]. The store is let go after a checkpoint, so that
+//! other processes and the server's own readers get their turn; they never
+//! read a store whose journal is not applied, since the exclusive lock is
+//! held until then.
+//!
+//! A checkpoint for a large log does not stop the writes when nobody waits
+//! for the store: its records are applied by a thread of their own while
+//! the writes go on and append theirs (see `Staged::freeze`: the writes
+//! read what is being applied from memory, never from the files being
+//! written), then the records that came meanwhile become the whole log
+//! (`journal::Log::compact`), and the store is kept. A payctl that waits
+//! for the lock says so ([`crate::store::lock`]'s knock): after the next
+//! commit, a checkpoint then stops the writes, applies everything and lets
+//! the store go, whatever the log's size; so does one whose writes split a
+//! key bucket, or that comes while the last is still being applied and the
+//! log has grown past the size again.
 //!
 //! When a commit fails, the groups built on it fail too: no write joins any
 //! more, the open group fails with the same error, and the store is let go
@@ -35,73 +47,42 @@
 //! that was committed, which the next open replays).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Condvar, LockResult, Mutex, MutexGuard, Weak};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use super::journal;
-use super::safefs::Root;
 use super::{JsonStore, atomic};
 
+mod stage;
 mod staged;
+pub(crate) use self::stage::Stage;
+use self::stage::checkpoint_bytes;
 pub(crate) use self::staged::Staged;
 use crate::error::{Error, Result, code};
 use crate::store::backend::Store;
-use crate::store::outcomes::Outcomes;
 
-/// The staged changes of a store in a group commit, shared by the store
-/// (its reads and its transactions' commits) and by the commit in progress.
-#[derive(Debug, Default)]
-pub(crate) struct Stage {
-    staged: Mutex<Staged>,
-    /// The group's log, held while a record is appended: one at a time,
-    /// in the order of the commits.
-    writer: Mutex<journal::Log>,
-}
-
-impl Stage {
-    /// The staged changes (the lock of [`Mutex::lock`]).
-    pub(crate) fn lock(&self) -> LockResult<MutexGuard<'_, Staged>> {
-        self.staged.lock()
-    }
-
-    fn staged(&self) -> MutexGuard<'_, Staged> {
-        self.staged.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn writer(&self) -> MutexGuard<'_, journal::Log> {
-        self.writer.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Commit everything staged so far (see the module doc): one record
-    /// appended to the log. The log's length, or the error of an earlier
-    /// commit or of this one (which every later commit then answers too).
-    fn commit(&self, root: &Root, outcomes: &Outcomes) -> Result<usize> {
-        let mut log = self.writer();
-        let delta = {
-            let mut staged = self.staged();
-            staged.check()?;
-            staged.take_delta()
-        };
-        if let Some(text) = delta {
-            log.append(root, &text, outcomes).inspect_err(|e| {
-                self.staged().failed = Some(e.clone());
-            })?;
-        }
-        Ok(usize::try_from(log.bytes()).unwrap_or(usize::MAX))
-    }
+/// See [`IDLE`] (a test may make it longer).
+fn idle_for() -> Duration {
+    Duration::from_millis(crate::store::fault::idle_ms(IDLE.as_millis() as usize) as u64)
 }
 
 /// A checkpoint is made when no write came for this long after a commit.
 pub const IDLE: Duration = Duration::from_millis(2);
 
-/// A checkpoint is made, new writes waiting for it, when the log of the
-/// staged changes is larger than this.
+/// A checkpoint is made when the log of the staged changes is larger than
+/// this (in the background while nobody waits for the store, see the
+/// module doc).
 pub const CHECKPOINT_BYTES: usize = 512 * 1024;
 
 /// How long new writes wait after a checkpoint made while they were
 /// coming: longer than the interval at which a payctl waiting for the lock
 /// tries it, so that other processes and readers are not starved.
 const TURN: Duration = Duration::from_millis(6);
+
+/// How long the writes wait, after a checkpoint that a payctl waiting for
+/// the store knocked for, for it to get in (see [`super::lock::KNOCK`]).
+const KNOCK_WAIT: Duration = Duration::from_millis(100);
 
 /// The writes of one process gathered into groups (see the module doc).
 /// One per store, shared by the threads that write to it.
@@ -283,22 +264,38 @@ impl Inner {
         let target = match &st.store {
             Some(Store::Json(s)) => s.group.clone().map(|stage| {
                 let outcomes = s.journal.outcomes.clone();
-                (stage, s.root.clone(), outcomes)
+                // Nobody waits for the store: a checkpoint need not let it go.
+                let quiet = !s.knocked();
+                (stage, s.root.clone(), outcomes, quiet)
             }),
             _ => None,
         };
         drop(st);
         let committed = match &target {
-            Some((stage, root, outcomes)) => stage.commit(root, outcomes),
+            Some((stage, root, outcomes, quiet)) => stage.commit(root, outcomes, *quiet),
             None => Err(Error::store(code::STORE_IO, "no store open for the group")),
         };
+        let committed = committed.map(|c| {
+            if let (Some((journal, to)), Some((stage, root, outcomes, _))) = (c.frozen, &target) {
+                let (stage, root, outcomes) = (stage.clone(), root.clone(), outcomes.clone());
+                std::thread::spawn(move || {
+                    stage.apply_in_background(&root, &outcomes, journal, to);
+                });
+            }
+            c.size
+        });
         let large = committed
             .as_ref()
-            .is_ok_and(|size| *size > CHECKPOINT_BYTES);
+            .is_ok_and(|size| *size > checkpoint_bytes());
+        let apply_failed = target
+            .as_ref()
+            .is_some_and(|t| t.0.apply_failed.load(Ordering::SeqCst));
+        // A payctl waits for the store: it gets in after this group.
+        let knocked = target.as_ref().is_some_and(|t| !t.3);
         let mut st = self.lock();
         st.committing = false;
         st.commits += 1;
-        if committed.is_err() || large {
+        if committed.is_err() || large || apply_failed || knocked {
             st.closing = true;
         }
         st.outcomes.insert(group, (committed.err(), members));
@@ -320,12 +317,27 @@ impl Inner {
         st.checkpointing = true;
         let st_closing = st.closing;
         drop(st);
+        let mut knocked = None;
         if let Store::Json(s) = &store {
             s.checkpoint_group();
+            knocked = s.knocked().then(|| s.root.clone());
         }
         // The lock is let go of: other processes and readers get their turn.
         drop(store);
-        if st_closing {
+        if let Some(root) = knocked {
+            // Who knocked takes back the knock once in (or when it gives
+            // up): the writes wait for that, not longer than KNOCK_WAIT
+            // (a knock left by a payctl that was killed is removed then).
+            let path = root.join(super::lock::KNOCK);
+            let until = std::time::Instant::now() + KNOCK_WAIT;
+            while super::safefs::exists(&root, &path).unwrap_or(false) {
+                if std::time::Instant::now() >= until {
+                    let _ = atomic::remove_file(&root, &path);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        } else if st_closing {
             // Writes are waiting to take it again at once: a payctl that
             // waits for the lock tries every few milliseconds (store/lock.rs),
             // so it is given that long to get in.
@@ -339,9 +351,13 @@ impl Inner {
     }
 }
 
+/// How often the background thread of a [`GroupCommit`] looks for a knock
+/// while the writes pause.
+const KNOCK_POLL: Duration = Duration::from_millis(1);
+
 /// The background thread of a [`GroupCommit`]: a checkpoint when the store
-/// is held and no write came for [`IDLE`] after the last commit. Ends with
-/// the group commit.
+/// is held and no write came for [`IDLE`] after the last commit, or a
+/// payctl knocked meanwhile. Ends with the group commit.
 fn idler(inner: Weak<Inner>) {
     loop {
         let Some(inner) = inner.upgrade() else {
@@ -356,15 +372,27 @@ fn idler(inner: Weak<Inner>) {
                 && st.waiting == 0
         };
         if idle(&st) {
+            // Until the writes have paused for IDLE, or a payctl knocks
+            // (the server's own readers do too, see `store::lock`).
             let commits = st.commits;
-            st = inner
-                .done
-                .wait_timeout(st, IDLE)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-            if idle(&st) && st.commits == commits {
-                drop(inner.checkpoint(st));
+            let until = std::time::Instant::now() + idle_for();
+            loop {
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                st = inner
+                    .done
+                    .wait_timeout(st, left.min(KNOCK_POLL))
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                if !idle(&st) || st.commits != commits {
+                    break;
+                }
+                let knocked = matches!(&st.store, Some(Store::Json(s)) if s.knocked());
+                if knocked || std::time::Instant::now() >= until {
+                    st = inner.checkpoint(st);
+                    break;
+                }
             }
+            drop(st);
         } else {
             drop(
                 inner
@@ -377,6 +405,11 @@ fn idler(inner: Weak<Inner>) {
 }
 
 impl JsonStore {
+    /// Whether a payctl waits for this store (see [`super::lock::KNOCK`]).
+    fn knocked(&self) -> bool {
+        self.lock.knocked()
+    }
+
     /// Apply the journal of a group commit's store (see [`GroupCommit`]) to
     /// its files, and remove it; nothing when a commit of the group failed
     /// (the journal on disk is the last committed, replayed by the next
@@ -385,6 +418,9 @@ impl JsonStore {
         let Some(stage) = &self.group else {
             return;
         };
+        // Nothing is written under a checkpoint in the background, and the
+        // store is not let go before it is done.
+        stage.wait_applied();
         let _writer = stage.writer();
         if stage.staged().check().is_err() {
             return;
@@ -410,11 +446,17 @@ impl JsonStore {
         };
         // What is staged is committed (a record of the log), then the log
         // is applied and removed, as a checkpoint does; the store is kept.
-        stage.commit(&self.root, &self.journal.outcomes)?;
-        let mut log = stage.writer();
+        // A checkpoint in the background finishes first: the whole log is
+        // applied here.
+        stage.wait_applied();
+        stage.commit(&self.root, &self.journal.outcomes, false)?;
+        let mut w = stage.writer();
         let mut staged = stage.staged();
         journal::recover(&self.root).inspect_err(|e| staged.failed = Some(e.clone()))?;
-        log.reset();
+        w.log.reset();
+        w.applying_to = None;
+        stage.apply_failed.store(false, Ordering::SeqCst);
+        staged.thaw();
         drop(staged.take());
         Ok(())
     }

@@ -1,8 +1,14 @@
 //! What a group commit's writes staged (see the module above): the
 //! changes of the store's files, per path, laid over the files on disk for
 //! the group's reads, and the part not yet in the journal's log.
+//!
+//! While a checkpoint applies the log's records in the background, what
+//! they staged is kept [`Staged::below`] the changes staged since: reads
+//! look at the newer changes, then at those being applied, then at the
+//! disk, so that they never see a file the checkpoint is writing.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::super::journal::{self, Journal, Op};
 use super::super::safefs::Root;
@@ -28,6 +34,10 @@ pub(crate) struct Staged {
     /// The length of the complete lines of files on disk, by path, as a
     /// commit's appends take them (see [`Staged::disk_len`]).
     disk_lens: HashMap<String, u64>,
+    /// What the log's records before this group's staged, while a
+    /// checkpoint applies them to the files (see the module doc): read
+    /// under what is staged here, never changed.
+    below: Option<Arc<Staged>>,
 }
 
 #[derive(Debug)]
@@ -78,13 +88,30 @@ impl Staged {
         if let Some(&n) = self.disk_lens.get(rel) {
             return Ok(n);
         }
-        let n = measure()?;
+        let n = match self.below.as_ref().and_then(|b| b.len(rel)) {
+            Some(n) => n,
+            None => measure()?,
+        };
         self.disk_lens.insert(rel.to_string(), n);
         Ok(n)
     }
 
     /// Add the operations of one committed transaction.
-    pub(crate) fn stage(&mut self, ops: Vec<Op>) {
+    pub(crate) fn stage(&mut self, mut ops: Vec<Op>) {
+        // An append's base is the file as the log's earlier records leave
+        // it: those being applied, when they name it, not the disk that
+        // the checkpoint is writing (a key index line's base is measured
+        // on the disk, see `JsonTx::prepare`).
+        if let Some(below) = &self.below {
+            for op in &mut ops {
+                if let Op::Append { path, base_len, .. } = op
+                    && !self.files.contains_key(path.as_str())
+                    && let Some(n) = below.len(path)
+                {
+                    *base_len = n;
+                }
+            }
+        }
         for op in &ops {
             if !self.delta.is_empty() {
                 self.delta.push(b',');
@@ -162,6 +189,7 @@ impl Staged {
     pub(crate) fn take(&mut self) -> Journal {
         // Applied, they change the files on disk.
         self.disk_lens.clear();
+        debug_assert!(self.below.is_none(), "applied under a checkpoint");
         let mut files = std::mem::take(&mut self.files);
         let ops = std::mem::take(&mut self.order)
             .into_iter()
@@ -184,12 +212,22 @@ impl Staged {
     /// committed part of an appended file.
     pub(crate) fn read(&self, root: &Root, rel: &str) -> Result<Option<Option<Vec<u8>>>> {
         Ok(Some(match self.files.get(rel) {
-            None => return Ok(None),
+            None => match &self.below {
+                Some(below) => return below.read(root, rel),
+                None => return Ok(None),
+            },
             Some(File::Whole(Op::Put { data, .. })) => Some(data.as_bytes().to_vec()),
             Some(File::Whole(Op::PutJson { json, .. })) => Some(journal::json_file(json)),
             Some(File::Whole(_)) => None,
             Some(File::Tail { base_len, data }) => {
-                let mut content = atomic::read_opt(root, &root.join(rel))?.unwrap_or_default();
+                let under = match &self.below {
+                    Some(below) => below.read(root, rel)?,
+                    None => None,
+                };
+                let mut content = match under {
+                    Some(c) => c.unwrap_or_default(),
+                    None => atomic::read_opt(root, &root.join(rel))?.unwrap_or_default(),
+                };
                 content.truncate(usize::try_from(*base_len).unwrap_or(usize::MAX));
                 content.extend_from_slice(data.as_bytes());
                 Some(content)
@@ -205,8 +243,11 @@ impl Staged {
     /// segment must not be read for it.)
     pub(crate) fn end_of(&self, rel: &str) -> Option<Option<std::borrow::Cow<'_, [u8]>>> {
         use std::borrow::Cow;
-        Some(match self.files.get(rel)? {
-            File::Tail { data, .. } if data.is_empty() => return None,
+        let Some(file) = self.files.get(rel) else {
+            return self.below.as_ref()?.end_of(rel);
+        };
+        Some(match file {
+            File::Tail { data, .. } if data.is_empty() => return self.below.as_ref()?.end_of(rel),
             File::Tail { data, .. } | File::Whole(Op::Put { data, .. }) => {
                 Some(Cow::Borrowed(data.as_bytes()))
             }
@@ -218,16 +259,19 @@ impl Staged {
     /// Whether `rel` exists as the group leaves it, when it touched it
     /// (without reading an appended file).
     pub(crate) fn exists(&self, rel: &str) -> Option<bool> {
-        Some(!matches!(
-            self.files.get(rel)?,
-            File::Whole(Op::Delete { .. })
-        ))
+        let Some(file) = self.files.get(rel) else {
+            return self.below.as_ref()?.exists(rel);
+        };
+        Some(!matches!(file, File::Whole(Op::Delete { .. })))
     }
 
     /// The length of `rel` as the group leaves it, when it touched it
     /// (the length of its complete lines, for an appended file).
     pub(crate) fn len(&self, rel: &str) -> Option<u64> {
-        Some(match self.files.get(rel)? {
+        let Some(file) = self.files.get(rel) else {
+            return self.below.as_ref()?.len(rel);
+        };
+        Some(match file {
             File::Whole(Op::Put { data, .. }) => data.len() as u64,
             File::Whole(Op::PutJson { json, .. }) => json.get().len() as u64 + 1,
             File::Whole(_) => 0,
@@ -238,15 +282,170 @@ impl Staged {
     /// The queue files the group put (`true`) or removed (`false`), by name.
     pub(crate) fn queue(&self) -> Vec<(String, bool)> {
         let prefix = format!("{QUEUE_DIR}/");
+        let mine = self.files.iter().filter_map(|(rel, f)| {
+            let name = rel.strip_prefix(&prefix)?;
+            Some((
+                name.to_string(),
+                !matches!(f, File::Whole(Op::Delete { .. })),
+            ))
+        });
+        let Some(below) = &self.below else {
+            return mine.collect();
+        };
+        // The newer changes over those being applied.
+        let mut all: HashMap<String, bool> = below.queue().into_iter().collect();
+        all.extend(mine);
+        all.into_iter().collect()
+    }
+
+    /// Whether what is staged may be applied while the group's writes go
+    /// on (see [`Staged::freeze`]): it splits no key bucket. A split
+    /// changes which bucket file a key goes to, which a commit looks up on
+    /// the disk (see [`super::super::keys::append_ops`]).
+    pub(crate) fn applies_beside_writes(&self) -> bool {
+        let keys = format!("{}/", super::super::KEYS_DIR);
         self.files
             .iter()
-            .filter_map(|(rel, f)| {
-                let name = rel.strip_prefix(&prefix)?;
-                Some((
-                    name.to_string(),
-                    !matches!(f, File::Whole(Op::Delete { .. })),
-                ))
-            })
-            .collect()
+            .all(|(rel, f)| !rel.starts_with(&keys) || matches!(f, File::Tail { .. }))
+    }
+
+    /// Everything staged so far becomes what a checkpoint applies in the
+    /// background (kept [`Staged::below`] what is staged from now on), as
+    /// the journal it applies; `None` when a checkpoint is applying
+    /// already, or when what is staged does not allow it
+    /// ([`Staged::applies_beside_writes`]). Everything staged must be in
+    /// the log (nothing staged since the last record).
+    pub(crate) fn freeze(&mut self) -> Option<Journal> {
+        if self.below.is_some() || !self.delta.is_empty() || !self.applies_beside_writes() {
+            return None;
+        }
+        let frozen = Staged {
+            files: std::mem::take(&mut self.files),
+            order: std::mem::take(&mut self.order),
+            ..Staged::default()
+        };
+        // Measured before these changes: taken again through them.
+        self.disk_lens.clear();
+        let journal = Journal {
+            ops: frozen
+                .order
+                .iter()
+                .filter_map(|path| {
+                    Some(match frozen.files.get(path)? {
+                        File::Whole(op) => op.clone(),
+                        File::Tail { base_len, data } => Op::Append {
+                            path: path.clone(),
+                            base_len: *base_len,
+                            data: data.clone(),
+                        },
+                    })
+                })
+                .collect(),
+        };
+        self.below = Some(Arc::new(frozen));
+        Some(journal)
+    }
+
+    /// The checkpoint applied what [`Staged::freeze`] set aside: the
+    /// files on disk hold it now.
+    pub(crate) fn thaw(&mut self) {
+        self.below = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn append(path: &str, base_len: u64, data: &str) -> Op {
+        Op::Append {
+            path: path.into(),
+            base_len,
+            data: data.into(),
+        }
+    }
+
+    fn put(path: &str, data: &str) -> Op {
+        Op::Put {
+            path: path.into(),
+            data: data.into(),
+        }
+    }
+
+    /// What a background checkpoint applies stays readable under what is
+    /// staged after it, whatever the files on disk hold meanwhile, and the
+    /// appends staged after it take its lengths as their base.
+    #[test]
+    fn what_a_checkpoint_applies_is_read_under_what_is_staged_since() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path());
+        std::fs::write(dir.path().join("log"), "a\n").unwrap();
+        std::fs::write(dir.path().join("other"), "o\n").unwrap();
+        let mut s = Staged::default();
+        s.stage(vec![
+            append("log", 2, "b\n"),
+            put("whole", "w1"),
+            put(&format!("{QUEUE_DIR}/q1"), "1"),
+            put(&format!("{QUEUE_DIR}/q2"), "2"),
+        ]);
+        let delta = s.take_delta().unwrap();
+        let frozen = s.freeze().expect("frozen");
+        assert_eq!(frozen.ops.len(), 4);
+        assert!(s.take_delta().is_none(), "{delta:?}");
+        // The checkpoint writes the files meanwhile: half of an append.
+        std::fs::write(dir.path().join("log"), "a\nb").unwrap();
+        let read = |s: &Staged, rel: &str| {
+            s.read(&root, rel)
+                .unwrap()
+                .map(|c| c.map(|b| String::from_utf8(b).unwrap()))
+        };
+        assert_eq!(read(&s, "log"), Some(Some("a\nb\n".into())));
+        assert_eq!(s.len("log"), Some(4));
+        assert_eq!(s.end_of("log").unwrap().unwrap().as_ref(), b"b\n");
+        assert_eq!(read(&s, "other"), None, "untouched: the disk's");
+        // Staged since: on top, its appends based past what is applied
+        // (a key line's base, measured on the disk, is taken from below).
+        s.stage(vec![
+            append("log", 3, "c\n"),
+            append("other", 2, "p\n"),
+            Op::Delete {
+                path: format!("{QUEUE_DIR}/q1"),
+            },
+        ]);
+        assert_eq!(read(&s, "log"), Some(Some("a\nb\nc\n".into())));
+        assert_eq!(read(&s, "other"), Some(Some("o\np\n".into())));
+        assert_eq!(read(&s, "whole"), Some(Some("w1".into())));
+        assert_eq!(s.exists("whole"), Some(true));
+        assert_eq!(
+            s.disk_len("whole", || panic!("measured on disk")).unwrap(),
+            2
+        );
+        let mut q = s.queue();
+        q.sort();
+        assert_eq!(q, [("q1".to_string(), false), ("q2".to_string(), true)]);
+        assert!(s.freeze().is_none(), "one checkpoint at a time");
+        let text = String::from_utf8(s.take_delta().unwrap()).unwrap();
+        assert!(text.contains(r#""base_len":4"#), "{text}");
+        // Applied: the disk holds it, and the next freeze takes only the rest.
+        std::fs::write(dir.path().join("log"), "a\nb\n").unwrap();
+        s.thaw();
+        assert_eq!(read(&s, "log"), Some(Some("a\nb\nc\n".into())));
+        assert_eq!(read(&s, "whole"), None);
+        let next = s.freeze().expect("frozen");
+        assert!(matches!(&next.ops[0], Op::Append { base_len: 4, data, .. } if data == "c\n"));
+    }
+
+    /// A split key bucket is looked up on the disk: it is never applied
+    /// beside the writes.
+    #[test]
+    fn a_split_key_bucket_is_not_applied_beside_the_writes() {
+        let keys = super::super::super::KEYS_DIR;
+        let mut s = Staged::default();
+        s.stage(vec![append(&format!("{keys}/5a.log"), 0, "k\n")]);
+        assert!(s.applies_beside_writes());
+        s.stage(vec![put(&format!("{keys}/5a/00.log"), "k\n")]);
+        let _ = s.take_delta();
+        assert!(!s.applies_beside_writes());
+        assert!(s.freeze().is_none());
     }
 }

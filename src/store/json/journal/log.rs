@@ -16,6 +16,14 @@
 //! (the log is applied and removed whole, by a checkpoint or a flush of the
 //! group, before anything of it is written to the files).
 //!
+//! A checkpoint that applies the log while the group's writes go on (see
+//! `store/json/group/`) applies the records up to a byte of the log, then
+//! makes the records after it the whole log ([`Log::compact`]): they are
+//! written to a new file, synced, and renamed over the log, whose directory
+//! is synced before the next record is appended. A crash before the rename
+//! leaves the whole log, whose replay rewrites what the checkpoint applied
+//! (every operation is idempotent, and nothing after it was applied).
+//!
 //! A record cut short by a crash (no line end, or a hash that does not
 //! match, at the log's end) was never acknowledged: it is left out. A bad
 //! record followed by a good one is damage, reported as a corrupt journal.
@@ -97,6 +105,57 @@ impl Log {
         *self = Log::default();
     }
 
+    /// Make the records from byte `from` on the whole log (those before it
+    /// were applied: see the module doc); no log when there are none.
+    /// On error the log is the one that holds the records appended next,
+    /// and it holds every record from `from` on.
+    pub fn compact(&mut self, root: &Root, from: u64) -> Result<()> {
+        use std::os::unix::fs::FileExt;
+        let path = root.join(JOURNAL);
+        atomic::fault(&path, "before-log-compact")?;
+        let Some(old) = &self.file else {
+            return Ok(());
+        };
+        if from >= self.len {
+            // Not synced: the next record creates the log anew and syncs
+            // the directory; a crash before it brings this log back, whose
+            // replay rewrites what is already there.
+            drop(self.file.take());
+            self.len = 0;
+            return atomic::remove_file(root, &path);
+        }
+        let mut bytes = HEADER.to_vec();
+        let at = bytes.len();
+        bytes.resize(at + (self.len - from) as usize, 0);
+        old.read_exact_at(&mut bytes[at..], from)
+            .map_err(|e| Error::io(&path, e))?;
+        let tmp = atomic::temp_path(&path);
+        atomic::remove_file(root, &tmp)?;
+        let mut f = atomic::open_private(
+            root,
+            &tmp,
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true),
+        )?;
+        let written = f
+            .write_all(&bytes)
+            .and_then(|()| f.sync_all())
+            .map_err(|e| Error::io(&tmp, e));
+        if let Err(e) = written {
+            let _ = atomic::remove_file(root, &tmp);
+            return Err(e);
+        }
+        atomic::rename_temp(root, &tmp, &path)?;
+        // Renamed: the records that follow go to the new log, which the
+        // next open replays once its name is durable.
+        self.file = Some(f);
+        self.len = bytes.len() as u64;
+        atomic::fault(&path, "after-log-compact")?;
+        atomic::sync_dir(root, root.path())
+    }
+
     /// Append the record of `ops_json` (a [`Journal`]'s JSON text) to the
     /// log of the store at `root`, durably: the commit point of a group.
     /// On error nothing of it stays in the log: it is cut back to its
@@ -133,7 +192,10 @@ impl Log {
             let f = atomic::open_private(
                 root,
                 &path,
-                std::fs::OpenOptions::new().write(true).create_new(true),
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create_new(true),
             )?;
             self.file = Some(f);
             self.len = 0;
@@ -231,6 +293,46 @@ mod tests {
         bad[n - 4] ^= 1;
         let j = parse(Path::new("j"), &bad).unwrap();
         assert!(matches!(&j.ops[0], Op::Put { data, .. } if data == "1"));
+    }
+
+    /// The records after the applied ones become the whole log, which
+    /// takes the next record; with none after them, there is no log.
+    #[test]
+    fn a_compacted_log_holds_the_records_after_the_applied_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path());
+        let outcomes = Outcomes::default();
+        let mut log = Log::default();
+        let text = |ops| serde_json::to_vec(&Journal { ops }).unwrap();
+        log.append(&root, &text(vec![put("a", "1")]), &outcomes)
+            .unwrap();
+        let applied = log.bytes();
+        log.append(
+            &root,
+            &text(vec![put("a", "2"), append("b", "x\n")]),
+            &outcomes,
+        )
+        .unwrap();
+        log.compact(&root, applied).unwrap();
+        log.append(&root, &text(vec![append("b", "y\n")]), &outcomes)
+            .unwrap();
+        let path = root.join(JOURNAL);
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len() as u64, log.bytes());
+        let j = parse(&path, &bytes).unwrap();
+        assert!(
+            matches!(&j.ops[0], Op::Put { data, .. } if data == "2"),
+            "{:?}",
+            j.ops
+        );
+        assert!(matches!(&j.ops[1], Op::Append { data, .. } if data == "x\ny\n"));
+        assert!(!atomic::temp_path(&path).exists());
+        log.compact(&root, log.bytes()).unwrap();
+        assert!(!path.exists(), "nothing after: no log");
+        log.append(&root, &text(vec![put("a", "3")]), &outcomes)
+            .unwrap();
+        let j = parse(&path, &std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(j.ops.len(), 1);
     }
 
     #[test]

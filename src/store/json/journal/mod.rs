@@ -428,6 +428,13 @@ fn finish(root: &Root, journal: &Journal, path: &Path, applied: bool) -> Result<
     atomic::remove_file(root, path)
 }
 
+/// Apply the records of a group commit's log that a checkpoint applies
+/// while the group's writes go on (see `store/json/group/`), and make them
+/// durable; the log is left as it is.
+pub fn apply_group(root: &Root, journal: &Journal) -> Result<()> {
+    apply(root, journal, false)
+}
+
 /// Complete a journal that a commit of this process left unfinished (see
 /// [`commit`]) before anything is built on the files it changes, and make
 /// durable what point commits applied unsynced ([`settle`]): the files are

@@ -38,6 +38,11 @@ pub(super) fn entries(
         if r == crate::store::journal::RETIRED {
             continue;
         }
+        // Made and removed by payctls waiting for the lock and by its
+        // holder (see `store::lock::KNOCK`): never the store's.
+        if r == crate::store::lock::KNOCK {
+            continue;
+        }
         let meta = match fs::symlink_metadata(&p) {
             Ok(m) => m,
             // Gone since the directory was listed: nothing of the store's

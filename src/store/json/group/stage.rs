@@ -1,0 +1,166 @@
+//! The staged changes of a group commit's store and its log, shared by the
+//! store's writes and the commits of its groups, and the checkpoint that
+//! applies the log in the background (see the module above).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, LockResult, Mutex, MutexGuard};
+
+use super::super::atomic;
+use super::super::journal;
+use super::super::safefs::Root;
+use super::{CHECKPOINT_BYTES, Staged};
+use crate::error::Result;
+use crate::store::outcomes::Outcomes;
+
+/// The staged changes of a store in a group commit, shared by the store
+/// (its reads and its transactions' commits) and by the commit in progress.
+#[derive(Debug, Default)]
+pub(crate) struct Stage {
+    staged: Mutex<Staged>,
+    /// The group's log, held while a record is appended: one at a time,
+    /// in the order of the commits.
+    writer: Mutex<Writer>,
+    /// A checkpoint applies the log's first records in the background
+    /// (see the module doc): set when they are set aside, cleared (and
+    /// [`Stage::applied`] told) when the thread is done.
+    applying: Mutex<bool>,
+    applied: Condvar,
+    /// The last background checkpoint failed: the next one stops the
+    /// writes and replays the whole log.
+    pub(super) apply_failed: AtomicBool,
+}
+
+/// The log, and how much of it a background checkpoint applies.
+#[derive(Debug, Default)]
+pub(super) struct Writer {
+    pub(super) log: journal::Log,
+    /// The log's length when its records were set aside to be applied in
+    /// the background (those after it are the writes since).
+    pub(super) applying_to: Option<u64>,
+}
+
+/// What a commit of the group did.
+pub(super) struct Committed {
+    /// The bytes of the log's records that no checkpoint is applying.
+    pub(super) size: usize,
+    /// The records up to this commit's, set aside to be applied in the
+    /// background (see [`Staged::freeze`]), and the log's length after them.
+    pub(super) frozen: Option<(journal::Journal, u64)>,
+}
+
+impl Stage {
+    /// The staged changes (the lock of [`Mutex::lock`]).
+    pub(crate) fn lock(&self) -> LockResult<MutexGuard<'_, Staged>> {
+        self.staged.lock()
+    }
+
+    pub(super) fn staged(&self) -> MutexGuard<'_, Staged> {
+        self.staged.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(super) fn writer(&self) -> MutexGuard<'_, Writer> {
+        self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Commit everything staged so far (see the module doc): one record
+    /// appended to the log. `may_freeze`: when the log grows past
+    /// [`checkpoint_bytes`] and no checkpoint is applying it, its records
+    /// are set aside for one in the background. What the commit did, or the
+    /// error of an earlier commit or of this one (which every later commit
+    /// then answers too).
+    pub(super) fn commit(
+        &self,
+        root: &Root,
+        outcomes: &Outcomes,
+        may_freeze: bool,
+    ) -> Result<Committed> {
+        let mut w = self.writer();
+        let (delta, frozen) = {
+            let mut staged = self.staged();
+            staged.check()?;
+            let delta = staged.take_delta();
+            // The record's line: its hash, a space, its text, a line end.
+            let after = w.log.bytes() as usize + delta.as_ref().map_or(0, |d| d.len() + 66);
+            let frozen = match may_freeze && w.applying_to.is_none() && after > checkpoint_bytes() {
+                true => staged.freeze(),
+                false => None,
+            };
+            (delta, frozen)
+        };
+        if let Some(text) = delta {
+            let appended = w.log.append(root, &text, outcomes);
+            if let Err(e) = appended {
+                let mut staged = self.staged();
+                staged.failed = Some(e.clone());
+                // Nothing of the group is applied now (see `checkpoint_group`).
+                staged.thaw();
+                return Err(e);
+            }
+        }
+        let frozen = frozen.map(|journal| {
+            let to = w.log.bytes();
+            w.applying_to = Some(to);
+            *self.applying.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            (journal, to)
+        });
+        let size = w.log.bytes() - w.applying_to.unwrap_or(0);
+        Ok(Committed {
+            size: usize::try_from(size).unwrap_or(usize::MAX),
+            frozen,
+        })
+    }
+
+    /// Wait until no checkpoint applies the log in the background.
+    pub(super) fn wait_applied(&self) {
+        let mut applying = self.applying.lock().unwrap_or_else(|e| e.into_inner());
+        while *applying {
+            applying = self
+                .applied
+                .wait(applying)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// The background checkpoint (see the module doc): apply `journal`,
+    /// the log's records up to byte `to`, and make those after them the
+    /// whole log. On error what is set aside stays the group's reads
+    /// (the files may be half written), and the next checkpoint stops the
+    /// writes and replays the whole log.
+    pub(super) fn apply_in_background(
+        &self,
+        root: &Root,
+        outcomes: &Outcomes,
+        journal: journal::Journal,
+        to: u64,
+    ) {
+        // (Tests widen the time in which the writes go on beside it.)
+        crate::store::fault::slow("background-checkpoint");
+        let applied = atomic::fault(root.path(), "before-checkpoint")
+            .and_then(|()| journal::apply_group(root, &journal))
+            .and_then(|()| {
+                let mut w = self.writer();
+                let compacted = w.log.compact(root, to);
+                if compacted.is_ok() {
+                    w.applying_to = None;
+                }
+                compacted
+            });
+        match applied {
+            Ok(()) => self.staged().thaw(),
+            Err(e) => {
+                self.apply_failed.store(true, Ordering::SeqCst);
+                let why = e.first_message();
+                outcomes.warn(format!(
+                    "applying the committed changes failed: {why}; they are applied again when the store is let go"
+                ));
+            }
+        }
+        *self.applying.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        self.applied.notify_all();
+    }
+}
+
+/// See [`CHECKPOINT_BYTES`] (a test may make it smaller).
+pub(super) fn checkpoint_bytes() -> usize {
+    crate::store::fault::checkpoint_bytes(CHECKPOINT_BYTES)
+}

@@ -1,0 +1,225 @@
+//! The checkpoints of `payctl serve`'s group commit that apply its log
+//! while the creates go on (see the book's "Durability" page): every
+//! acknowledged create lands through many of them, a crash at each step of
+//! one loses none, a key bucket split beside them keeps every key, and a
+//! payctl that waits for the store gets in while the creates never pause.
+
+use crate::common;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use common::serve::Server;
+use common::{Env, profile_body};
+
+/// The log is applied past 16 KB, about a dozen creates: many checkpoints.
+const SMALL: (&str, &str) = ("PAYCTL_CHECKPOINT_BYTES", "16384");
+
+/// `threads` clients posting `per` creates each: the ids acknowledged.
+fn load(s: &Server, threads: usize, per: usize, tag: &str) -> Vec<String> {
+    let acked = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let acked = &acked;
+            scope.spawn(move || {
+                for i in 0..per {
+                    let key = format!("cust-{tag}{t}-{i:04}");
+                    match s.try_post("/customer-profiles", &profile_body(&key)) {
+                        Some(r) if r.status == 201 => acked.lock().unwrap().push(r.id()),
+                        Some(r) => panic!("{key}: {r:?}"),
+                        None => break,
+                    }
+                }
+            });
+        }
+    });
+    acked.into_inner().unwrap()
+}
+
+/// Every id in `acked` is read back by the CLI, and the store checks clean
+/// with `customers` customers (when given).
+fn all_landed(env: &Env, acked: &[String], customers: Option<usize>) {
+    for id in acked {
+        let got = env.run(&["profile", "get", id]);
+        assert_eq!(got.code, 0, "acknowledged {id} landed: {got:?}");
+    }
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    if let Some(n) = customers {
+        assert_eq!(check.json["data"][0]["customers"], n, "{check:?}");
+    }
+    assert!(
+        !env.path().join("journal.json").exists(),
+        "the log was applied"
+    );
+}
+
+#[test]
+fn creates_beside_checkpoints_in_the_background_all_land() {
+    let env = Env::new();
+    // Each checkpoint takes 30 ms longer: the creates go on beside it, and
+    // some log past the size again before it is done (then they wait).
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[SMALL, ("PAYCTL_SLOW", "background-checkpoint:30")],
+    )
+    .expect("serve started");
+    let acked = load(&s, 8, 60, "bg");
+    assert_eq!(acked.len(), 480);
+    // Read through the server while it holds the store.
+    for id in acked.iter().step_by(41) {
+        let got = s.get(&format!("/customer-profiles/{id}"));
+        assert_eq!(got.status, 200, "{got:?}");
+    }
+    drop(s);
+    all_landed(&env, &acked, Some(480));
+}
+
+/// A crash before the records applied in the background are cut from the
+/// log (the log is whole: its replay rewrites what was applied), and one
+/// after (the new log holds only the records that followed).
+#[test]
+fn a_crash_at_each_step_of_a_background_checkpoint_loses_no_acknowledged_create() {
+    for point in [
+        "before-log-compact",
+        "after-log-compact",
+        "before-checkpoint",
+    ] {
+        let env = Env::new();
+        let s = Server::try_start_with(
+            &env,
+            &["--no-worker"],
+            &["--quiet"],
+            &[SMALL, ("PAYCTL_FAULT", point)],
+        )
+        .expect("serve started");
+        let acked = load(&s, 8, 200, "crash");
+        let (code, _) = s.wait();
+        assert_ne!(
+            code,
+            Some(0),
+            "{point}: serve aborted at its first checkpoint"
+        );
+        assert!(acked.len() < 1600, "{point}: the load was cut");
+        // The answers that were on their way may be lost, not the creates.
+        let check = env.run(&["store", "check"]);
+        assert_eq!(check.code, 0, "{point}: {check:?}");
+        let customers = check.json["data"][0]["customers"].as_u64().unwrap() as usize;
+        assert!(
+            customers >= acked.len() && customers <= acked.len() + 8,
+            "{point}: {customers} customers, {} acknowledged",
+            acked.len()
+        );
+        all_landed(&env, &acked, Some(customers));
+    }
+}
+
+#[test]
+fn a_key_bucket_split_beside_checkpoints_in_the_background_keeps_every_create() {
+    let env = Env::new();
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[SMALL, ("PAYCTL_SPLIT_BYTES", "4096")],
+    )
+    .expect("serve started");
+    let keys = crate::store::keys_of_one_bucket(400);
+    let acked = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for part in keys.chunks(50) {
+            let (s, acked) = (&s, &acked);
+            scope.spawn(move || {
+                for k in part {
+                    let r = s.post("/customer-profiles", &profile_body(k));
+                    assert_eq!(r.status, 201, "{k}: {r:?}");
+                    acked.lock().unwrap().push(r.id());
+                }
+            });
+        }
+    });
+    drop(s);
+    assert!(
+        env.path().join("index/keys/5a").is_dir(),
+        "the bucket was not split"
+    );
+    let acked = acked.into_inner().unwrap();
+    all_landed(&env, &acked, Some(400));
+    for k in [&keys[0], &keys[199], &keys[399]] {
+        let found = env.run(&["profile", "list", "--customer-key", k]);
+        assert_eq!(found.data().len(), 1, "{k}: {found:?}");
+    }
+}
+
+/// Under creates that never pause, the server keeps the store across its
+/// checkpoints (of the size users get: they keep up with the load); a
+/// payctl that waits for it knocks, and gets in at the next one (without
+/// the knock it would wait for the load to end, past its lock timeout).
+#[test]
+fn a_payctl_waiting_for_the_store_gets_in_under_a_load_that_never_pauses() {
+    let env = Env::new();
+    // (Pauses of the load, slow in a debug build, let the store go too.)
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[("PAYCTL_IDLE_MS", "5000")],
+    )
+    .expect("serve started");
+    let stop = AtomicBool::new(false);
+    let acked = Mutex::new(Vec::new());
+    let (cli, served) = std::thread::scope(|scope| {
+        for t in 0..8 {
+            let (s, acked, stop) = (&s, &acked, &stop);
+            scope.spawn(move || {
+                for i in 0.. {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let r = s.post(
+                        "/customer-profiles",
+                        &profile_body(&format!("cust-n{t}-{i:05}")),
+                    );
+                    assert_eq!(r.status, 201, "{r:?}");
+                    acked.lock().unwrap().push(r.id());
+                }
+            });
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let first = acked.lock().unwrap()[0].clone();
+        let mut cli = Vec::new();
+        let mut served = Vec::new();
+        for _ in 0..3 {
+            cli.push(env.run(&["--lock-timeout", "5", "profile", "get", &first]));
+            served.push(s.get(&format!("/customer-profiles/{first}")).status);
+            cli.push(
+                env.run_with(
+                    &["--lock-timeout", "5", "profile", "create", "--body", "-"],
+                    Some(
+                        profile_body(&format!("cust-n-cli-{}", cli.len()))
+                            .to_string()
+                            .as_bytes(),
+                    ),
+                ),
+            );
+        }
+        // The load went on all along.
+        let during = acked.lock().unwrap().len();
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(acked.lock().unwrap().len() > during, "the creates went on");
+        stop.store(true, Ordering::SeqCst);
+        (cli, served)
+    });
+    for out in &cli {
+        assert_eq!(out.code, 0, "got in beside the load: {out:?}");
+    }
+    assert_eq!(served, [200, 200, 200]);
+    drop(s);
+    let acked = acked.into_inner().unwrap();
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+    assert_eq!(check.json["data"][0]["customers"], acked.len() + 3);
+}
