@@ -191,6 +191,13 @@ pub fn idle_ms(default: usize) -> usize {
     positive("PAYCTL_IDLE_MS", default)
 }
 
+/// `PAYCTL_GROUP_PACK_BYTES=<bytes>` (tests): the size past which a group
+/// commit's creates go to a new pack (see store/json/packs.rs), so that a
+/// test fills several. Unset, `default`.
+pub fn group_pack_bytes(default: u64) -> u64 {
+    positive("PAYCTL_GROUP_PACK_BYTES", default as usize) as u64
+}
+
 /// `PAYCTL_SPLIT_BYTES=<bytes>` (tests): the size past which a key bucket
 /// is split (see store/keys.rs), so that a test splits one with a few
 /// hundred keys. Unset, `default`.

@@ -223,3 +223,89 @@ fn a_payctl_waiting_for_the_store_gets_in_under_a_load_that_never_pauses() {
     assert_eq!(check.code, 0, "{check:?}");
     assert_eq!(check.json["data"][0]["customers"], acked.len() + 3);
 }
+
+/// The server's creates are appended to packs (no file a customer), a new
+/// one each time the last passes its size; each is read back by the
+/// server, by the CLI and through an update (which gives it its own file);
+/// a key taken by one of them, in the same group or after, is refused.
+#[test]
+fn the_servers_creates_are_packed_and_read_back_from_the_packs() {
+    let env = Env::new();
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[SMALL, ("PAYCTL_GROUP_PACK_BYTES", "8192")],
+    )
+    .expect("serve started");
+    let acked = load(&s, 4, 40, "pk");
+    assert_eq!(acked.len(), 160);
+    // A key raced again at once (the group still holds the store, the
+    // customer is only in its pack) and after its checkpoint.
+    for _ in 0..2 {
+        let r = s.post("/customer-profiles", &profile_body("cust-pk0-0000"));
+        assert_eq!((r.status, r.codes()), (409, vec![21002]), "{r:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for id in acked.iter().step_by(7) {
+        let got = s.get(&format!("/customer-profiles/{id}"));
+        assert_eq!(got.status, 200, "{got:?}");
+    }
+    drop(s);
+    let packs: Vec<_> = std::fs::read_dir(env.path().join("packs"))
+        .expect("packs")
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(packs.len() >= 3, "a new pack past 8 KB: {packs:?}");
+    for id in &acked {
+        let shard = &id.split_once('_').unwrap().1[..2];
+        let file = env.path().join(format!("customers/{shard}/{id}.json"));
+        assert!(!file.exists(), "{id} is packed, not a file of its own");
+    }
+    all_landed(&env, &acked, Some(160));
+    let id = &acked[3];
+    let up = env.run(&["profile", "update", id, "--email", "new@example.com"]);
+    assert_eq!(up.code, 0, "{up:?}");
+    let got = env.run(&["profile", "get", id]);
+    assert!(got.stdout.contains("new@example.com"), "{got:?}");
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+/// A snapshot hard-links the packs: the server's creates never append to
+/// one it shares, so the snapshot keeps what it saved and its restore
+/// checks clean (a pack grown past its entries would not).
+#[test]
+fn the_servers_creates_never_grow_a_pack_that_a_snapshot_shares() {
+    let env = Env::new();
+    let serve =
+        || Server::try_start_with(&env, &["--no-worker"], &["--quiet"], &[SMALL]).expect("serve");
+    let s = serve();
+    let first = load(&s, 2, 20, "snap-a");
+    drop(s);
+    let saved = env.run(&["store", "snapshot", "save", "baseline"]);
+    assert_eq!(saved.code, 0, "{saved:?}");
+    let s = serve();
+    let second = load(&s, 2, 20, "snap-b");
+    drop(s);
+    all_landed(&env, &[first.clone(), second.clone()].concat(), Some(80));
+    let back = env.run(&["store", "snapshot", "restore", "baseline", "--yes"]);
+    assert_eq!(back.code, 0, "{back:?}");
+    all_landed(&env, &first, Some(40));
+    for id in &second {
+        assert_ne!(
+            env.run(&["profile", "get", id]).code,
+            0,
+            "{id} is not in the snapshot"
+        );
+    }
+    // Creates after the restore go to a new pack too, and the snapshot
+    // still restores clean.
+    let s = serve();
+    let third = load(&s, 2, 20, "snap-c");
+    drop(s);
+    all_landed(&env, &[first.clone(), third].concat(), Some(80));
+    let again = env.run(&["store", "snapshot", "restore", "baseline", "--yes"]);
+    assert_eq!(again.code, 0, "{again:?}");
+    all_landed(&env, &first, Some(40));
+}

@@ -86,15 +86,39 @@ impl JsonTx<'_> {
                     .map(Some),
             );
         }
-        // Many new customers go into one pack (never in a group commit,
-        // whose staged files are read back whole).
-        let pack = if self.store.group.is_none()
-            && self.created.len() >= fault::pack_min(packs::PACK_MIN)
-        {
-            let plan = packs::Plan::new(&mut dirs, self.created.iter().map(String::as_str))?;
-            Some((plan, std::mem::take(&mut self.created)))
-        } else {
-            None
+        // Many new customers go into one pack; a group commit's creates
+        // are appended to its pack (see [`packs`]).
+        let pack = match &self.store.group {
+            None if self.created.len() >= fault::pack_min(packs::PACK_MIN) => {
+                let plan = packs::Plan::new(&mut dirs, self.created.iter().map(String::as_str))?;
+                Some((plan, std::mem::take(&mut self.created)))
+            }
+            Some(stage) if !self.created.is_empty() => {
+                let mut pack = stage.pack();
+                let mut pack_base = self.store.committed_len(&packs::pack_rel(pack))?;
+                if pack_base >= packs::group_pack_bytes() {
+                    pack = stage.next_pack();
+                    pack_base = self.store.committed_len(&packs::pack_rel(pack))?;
+                }
+                let mut bases = HashMap::new();
+                let mut staged = stage.lock().unwrap_or_else(|e| e.into_inner());
+                for cid in &self.created {
+                    let rel = packs::log_rel(cid);
+                    if let std::collections::hash_map::Entry::Vacant(e) = bases.entry(rel) {
+                        let n = staged
+                            .disk_len(e.key(), || index::complete_len_in(&mut dirs, e.key()))?;
+                        e.insert(n);
+                    }
+                }
+                drop(staged);
+                let plan = packs::Plan {
+                    pack,
+                    bases,
+                    pack_base: Some(pack_base),
+                };
+                Some((plan, std::mem::take(&mut self.created)))
+            }
+            _ => None,
         };
         Ok(JsonPrepared {
             group: self.store.group.clone(),

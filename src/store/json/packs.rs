@@ -12,7 +12,14 @@
 //! one line `<id> <pack> <offset> <length>` per record, appended in the same
 //! commit.
 //!
-//! A pack is written once and never changed. A customer's own file
+//! The creates of `payctl serve`'s group commit (see `store/json/group/`)
+//! are packed too, one at a time: each appends its record to the newest
+//! pack (a new one once it passes [`GROUP_PACK_BYTES`]) and its line to its
+//! shard's log, instead of creating a file (an inode, a directory entry: a
+//! third of the server's time on a file system whose inodes were freed
+//! recently, and most of a checkpoint's), never to a pack that a snapshot
+//! shares (a hard link: a group then starts a new one). A pack is otherwise
+//! written once; nothing but such appends changes one. A customer's own file
 //! `customers/<xx>/<id>.json` comes first: an update writes it, and from then
 //! on it is the record, the packed entry an old version that nothing reads.
 //! So a record is read as before, and only when its file does not exist is
@@ -49,6 +56,15 @@ pub const LOG: &str = "packed.log";
 /// A commit creating at least this many customers packs them: below it,
 /// a file each costs less than the logs a pack appends to.
 pub const PACK_MIN: usize = 256;
+
+/// The size past which the creates of a group commit append to a new
+/// pack instead of the newest.
+pub const GROUP_PACK_BYTES: u64 = 16 << 20;
+
+/// See [`GROUP_PACK_BYTES`] (a test may make it smaller).
+pub fn group_pack_bytes() -> u64 {
+    crate::store::fault::group_pack_bytes(GROUP_PACK_BYTES)
+}
 
 /// The most bytes a shard's log may have: far beyond what ten million
 /// customers give it, refused by its size unread beyond (a sparse file
@@ -198,6 +214,16 @@ pub fn entry_in<'a>(bytes: &'a [u8], path: &Path, place: Place) -> Result<&'a [u
     Ok(&b[..b.len() - 1])
 }
 
+/// The entry at `place` of the pack `path`, from `bytes` read at its
+/// offset (fewer when the pack ends before), its newline left out.
+pub fn entry_at<'a>(bytes: &'a [u8], path: &Path, place: Place) -> Result<&'a [u8]> {
+    if bytes.len() as u64 != place.len {
+        return Err(short(path, place));
+    }
+    entry_end(path, place, bytes)?;
+    Ok(&bytes[..bytes.len() - 1])
+}
+
 fn short(path: &Path, place: Place) -> Error {
     Error::corrupt(
         path,
@@ -344,6 +370,26 @@ pub fn next_pack(root: &Root) -> Result<u64> {
         + 1)
 }
 
+/// The pack that a group commit's creates append to at first (see the
+/// module doc): the newest, unless it is past [`GROUP_PACK_BYTES`] (or
+/// there is none).
+pub fn group_pack(root: &Root) -> Result<u64> {
+    let next = next_pack(root)?;
+    if next > 1 {
+        // Never after a damaged end (an append would cut it off), nor to a
+        // pack that a snapshot shares (hard-linked: see `snapshot`).
+        let newest = root.join(pack_rel(next - 1));
+        let st = safefs::lstat(root, &newest)?;
+        let len = st.as_ref().map(|st| st.st_size as u64);
+        let shared = st.is_none_or(|st| st.st_nlink != 1);
+        let complete = super::index::complete_len(root, &newest)?;
+        if !shared && len == Some(complete) && complete < group_pack_bytes() {
+            return Ok(next - 1);
+        }
+    }
+    Ok(next)
+}
+
 /// What a commit that packs its new customers fixed while it held the
 /// store (see [`super::JsonTx::prepare`]): the pack's number and the length
 /// of each log it appends to.
@@ -351,6 +397,9 @@ pub fn next_pack(root: &Root) -> Result<u64> {
 pub struct Plan {
     pub pack: u64,
     pub bases: HashMap<String, u64>,
+    /// The pack's length when the records are appended to it (a group
+    /// commit's creates); `None`: a new pack.
+    pub pack_base: Option<u64>,
 }
 
 impl Plan {
@@ -367,6 +416,7 @@ impl Plan {
         Ok(Plan {
             pack: next_pack(dirs.root())?,
             bases,
+            pack_base: None,
         })
     }
 
@@ -375,10 +425,11 @@ impl Plan {
     pub fn ops<'a>(&self, records: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Op> {
         let mut pack = String::new();
         let mut logs: BTreeMap<String, String> = BTreeMap::new();
+        let base = self.pack_base.unwrap_or(0);
         for (cid, json) in records {
             let place = Place {
                 pack: self.pack,
-                offset: pack.len() as u64,
+                offset: base + pack.len() as u64,
                 len: json.len() as u64 + 1,
             };
             pack.push_str(json);
@@ -387,9 +438,16 @@ impl Plan {
                 .or_default()
                 .push_str(&line(cid, place));
         }
-        let mut ops = vec![Op::Put {
-            path: pack_rel(self.pack),
-            data: pack,
+        let mut ops = vec![match self.pack_base {
+            None => Op::Put {
+                path: pack_rel(self.pack),
+                data: pack,
+            },
+            Some(base_len) => Op::Append {
+                path: pack_rel(self.pack),
+                base_len,
+                data: pack,
+            },
         }];
         for (rel, data) in logs {
             ops.push(Op::Append {

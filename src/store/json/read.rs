@@ -32,7 +32,8 @@ impl JsonStore {
         // The group's journal holds only its own changes: what point
         // commits left unsynced is made durable first.
         journal::finish_pending(&self.root)?;
-        self.group = Some(Default::default());
+        let pack = packs::group_pack(&self.root)?;
+        self.group = Some(std::sync::Arc::new(group::Stage::new(pack)));
         Ok(())
     }
 
@@ -176,7 +177,26 @@ impl JsonStore {
                 format!("names pack {} for {cid}, which does not exist", place.pack),
             )
         };
-        let c = match self.overlaid(&pack_path)? {
+        // A group's pack is read at the entry, not whole (its creates
+        // append to it: see [`packs`]).
+        if let Some(group) = &self.group {
+            let rel = packs::pack_rel(place.pack);
+            let staged = group.lock().unwrap_or_else(|e| e.into_inner()).read_at(
+                &rel,
+                place.offset,
+                place.len,
+            );
+            if let Some(bytes) = staged {
+                let bytes = bytes.ok_or_else(missing)?;
+                let entry = packs::entry_at(&bytes, &pack_path, place)?;
+                return packs::customer_of(entry, &pack_path, place, cid).map(Some);
+            }
+        }
+        let overlaid = match &self.group {
+            Some(_) => None,
+            None => self.overlaid(&pack_path)?,
+        };
+        let c = match overlaid {
             Some(bytes) => {
                 let bytes = bytes.ok_or_else(missing)?;
                 let entry = packs::entry_in(&bytes, &pack_path, place)?;

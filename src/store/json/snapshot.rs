@@ -13,7 +13,8 @@
 //! or `applied.json` can replay old changes over the new files).
 //!
 //! - **Save**: the record directories are copied into
-//!   `snapshots/.saving` (packs, never changed once written, hard-linked),
+//!   `snapshots/.saving` (packs hard-linked: one a link shares is never
+//!   appended to, see `packs::group_pack`),
 //!   made durable with one `syncfs`, and renamed to the name, or exchanged
 //!   with the snapshot of that name at once (`RENAME_EXCHANGE`). A crash
 //!   leaves `.saving` behind, removed by the next save: never a half

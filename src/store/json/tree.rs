@@ -7,9 +7,9 @@
 //! A copy writes every file new (0600, directories 0700) and does not sync
 //! it: the caller makes a whole copy durable with one `syncfs` before
 //! anything depends on it. Files are copied with `copy_file_range` (the
-//! file system may share the blocks: a reflink on Btrfs or XFS); the files
-//! that are never changed once written (packs) are hard-linked where the
-//! file system allows.
+//! file system may share the blocks: a reflink on Btrfs or XFS); packs,
+//! which nothing changes while a link shares them (see
+//! `packs::group_pack`), are hard-linked where the file system allows.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -122,7 +122,7 @@ impl Tree {
 
     /// Copy the tree `name` of this directory into `to` (as `name`, which
     /// must not exist there); with `link`, its files are hard-linked when
-    /// the file system allows (files never changed once written).
+    /// the file system allows (files never changed while a link shares them).
     pub fn copy(&self, name: &str, to: &Tree, link: bool) -> Result<()> {
         let Some(from) = self.sub(name)? else {
             return Ok(());

@@ -2,7 +2,7 @@
 //! store's writes and the commits of its groups, and the checkpoint that
 //! applies the log in the background (see the module above).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, LockResult, Mutex, MutexGuard};
 
 use super::super::atomic;
@@ -28,6 +28,8 @@ pub(crate) struct Stage {
     /// The last background checkpoint failed: the next one stops the
     /// writes and replays the whole log.
     pub(super) apply_failed: AtomicBool,
+    /// The pack the group's creates append to (see `packs::group_pack`).
+    pack: AtomicU64,
 }
 
 /// The log, and how much of it a background checkpoint applies.
@@ -49,6 +51,24 @@ pub(super) struct Committed {
 }
 
 impl Stage {
+    /// The staged changes of a group whose creates append to `pack`.
+    pub(crate) fn new(pack: u64) -> Stage {
+        let stage = Stage::default();
+        stage.pack.store(pack, Ordering::SeqCst);
+        stage
+    }
+
+    /// The pack the group's creates append to.
+    pub(crate) fn pack(&self) -> u64 {
+        self.pack.load(Ordering::SeqCst)
+    }
+
+    /// The pack after [`Stage::pack`], which the creates append to from
+    /// now on: the store is held, so nothing else makes it.
+    pub(crate) fn next_pack(&self) -> u64 {
+        self.pack.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
     /// The staged changes (the lock of [`Mutex::lock`]).
     pub(crate) fn lock(&self) -> LockResult<MutexGuard<'_, Staged>> {
         self.staged.lock()

@@ -235,6 +235,31 @@ impl Staged {
         }))
     }
 
+    /// The `len` bytes at `offset` of `rel` as the group leaves it (fewer
+    /// when it ends before; `Some(None)`: removed), without reading the
+    /// file whole: an entry of a pack that the group's creates append to
+    /// (see `packs`). `None` when those bytes are the ones on disk (the
+    /// group did not touch the file, or appended after them).
+    pub(crate) fn read_at(&self, rel: &str, offset: u64, len: u64) -> Option<Option<Vec<u8>>> {
+        let range = |data: &[u8], from: u64| -> Vec<u8> {
+            let from = usize::try_from(from).unwrap_or(usize::MAX);
+            let rest = data.get(from..).unwrap_or_default();
+            rest[..rest.len().min(len as usize)].to_vec()
+        };
+        Some(match self.files.get(rel) {
+            None => return self.below.as_ref()?.read_at(rel, offset, len),
+            Some(File::Whole(Op::Put { data, .. })) => Some(range(data.as_bytes(), offset)),
+            Some(File::Whole(Op::PutJson { json, .. })) => {
+                Some(range(&journal::json_file(json), offset))
+            }
+            Some(File::Whole(_)) => None,
+            Some(File::Tail { base_len, data }) if offset >= *base_len => {
+                Some(range(data.as_bytes(), offset - base_len))
+            }
+            Some(File::Tail { .. }) => return self.below.as_ref()?.read_at(rel, offset, len),
+        })
+    }
+
     /// Bytes that end as `rel` ends as the group leaves it (`Some(None)`:
     /// removed), without reading the file on disk: the lines the group
     /// appended, or the whole file it wrote. `None` when the group did not

@@ -115,7 +115,6 @@ pub(super) fn read_packed(
                 s.spawn(|| {
                     let mut mine = Vec::new();
                     let mut opened = packs::Opened::default();
-                    let mut window = packs::Window::default();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&pack) = packs.get(i) else {
@@ -128,6 +127,9 @@ pub(super) fn read_packed(
                             entries.extend(r[from..to].iter().filter(|p| p.is_read_here()));
                         }
                         entries.sort_unstable_by_key(|p| p.offset);
+                        // A window of its own: one kept from the pack before
+                        // would answer this pack's offsets with its bytes.
+                        let mut window = packs::Window::default();
                         let mut part = Part::default();
                         read_pack(
                             sh,
