@@ -309,3 +309,22 @@ fn the_servers_creates_never_grow_a_pack_that_a_snapshot_shares() {
     assert_eq!(again.code, 0, "{again:?}");
     all_landed(&env, &first, Some(40));
 }
+
+/// A background checkpoint that fails (a full disk as it starts applying)
+/// loses nothing: the log still holds its records, the next checkpoint
+/// stops the writes and replays the whole log, and the creates go on.
+#[test]
+fn a_background_checkpoint_that_fails_is_replayed_and_the_creates_go_on() {
+    let env = Env::new();
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[SMALL, ("PAYCTL_FAULT", "enospc@before-checkpoint:2")],
+    )
+    .expect("serve started");
+    let acked = load(&s, 4, 60, "fail");
+    assert_eq!(acked.len(), 240, "every create answered 201");
+    drop(s);
+    all_landed(&env, &acked, Some(240));
+}

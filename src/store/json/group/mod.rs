@@ -278,9 +278,20 @@ impl Inner {
         let committed = committed.map(|c| {
             if let (Some((journal, to)), Some((stage, root, outcomes, _))) = (c.frozen, &target) {
                 let (stage, root, outcomes) = (stage.clone(), root.clone(), outcomes.clone());
-                std::thread::spawn(move || {
-                    stage.apply_in_background(&root, &outcomes, journal, to);
-                });
+                let (kept, kept_outcomes) = (stage.clone(), outcomes.clone());
+                let started = std::thread::Builder::new()
+                    .name("payctl-checkpoint".into())
+                    .spawn(move || {
+                        let run = std::panic::AssertUnwindSafe(|| {
+                            stage.apply_in_background(&root, &outcomes, journal, to)
+                        });
+                        if std::panic::catch_unwind(run).is_err() {
+                            stage.apply_lost(&outcomes, "it stopped inside payctl (a bug)");
+                        }
+                    });
+                if let Err(e) = started {
+                    kept.apply_lost(&kept_outcomes, &format!("no thread for it: {e}"));
+                }
             }
             c.size
         });

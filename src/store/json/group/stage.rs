@@ -178,6 +178,18 @@ impl Stage {
         *self.applying.lock().unwrap_or_else(|e| e.into_inner()) = false;
         self.applied.notify_all();
     }
+
+    /// The background checkpoint did not run to its end (its thread could
+    /// not be started, or it panicked: a bug): as when it fails, the next
+    /// checkpoint stops the writes and replays the whole log.
+    pub(super) fn apply_lost(&self, outcomes: &Outcomes, why: &str) {
+        self.apply_failed.store(true, Ordering::SeqCst);
+        outcomes.warn(format!(
+            "applying the committed changes in the background failed: {why}; they are applied again when the store is let go"
+        ));
+        *self.applying.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        self.applied.notify_all();
+    }
 }
 
 /// See [`CHECKPOINT_BYTES`] (a test may make it smaller).
