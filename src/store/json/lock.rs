@@ -46,8 +46,8 @@ pub const LOCK: &str = "payctl.lock";
 /// module doc): empty, never part of the store.
 pub const KNOCK: &str = "payctl.knock";
 
-/// How often a waiting payctl creates [`KNOCK`] again (its holder removes
-/// it when it lets the store go, maybe to another who got in first).
+/// How often a waiting payctl creates [`KNOCK`] again (another waiter that
+/// got in first took it back).
 const KNOCK_EVERY: Duration = Duration::from_millis(16);
 
 /// The environment variable that lets a user write a store whose directory
@@ -353,9 +353,15 @@ impl Lock {
         let deadline = start + wait.timeout;
         let gate_path = root.join(LOCK);
         let mut said = false;
-        // Never mind when it cannot be made (a read-only mount, another
-        // user's store): the holder lets go when its writes pause.
+        // Never mind when it cannot be made (a read-only mount), and never
+        // in another user's store (a file of ours in it): the holder lets
+        // go when its writes pause.
+        let mine = std::fs::metadata(root.path())
+            .is_ok_and(|m| m.uid() == rustix::process::geteuid().as_raw());
         let knock = |on: bool| {
+            if !mine {
+                return;
+            }
             let path = root.join(KNOCK);
             if !on {
                 let _ = safefs::remove(root, &path);
