@@ -49,9 +49,11 @@ fn spawn(
     std::thread::spawn(move || {
         let read = || store.read();
         let write = || store.write();
+        let listed = || store.kept.as_ref().and_then(|k| k.group.held_webhooks());
         let open = deliver::Open {
             read: &read,
             write: &write,
+            listed: Some(&listed),
         };
         let report = |r: crate::error::Result<deliver::Summary>| match r {
             Ok(s) if s.delivered + s.retrying + s.failed > 0 && !quiet => {

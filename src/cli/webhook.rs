@@ -245,6 +245,7 @@ fn deliver_here(g: &Global, watch: bool, pause: Duration) -> Result<Response> {
     let open = deliver::Open {
         read: &read,
         write: &write,
+        listed: None,
     };
     if !watch {
         let s = deliver::run_once(&open, &opts, stop)?;

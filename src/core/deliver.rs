@@ -159,6 +159,12 @@ fn time_of(ms: i64) -> String {
 pub struct Open<'a> {
     pub read: &'a (dyn Fn() -> Result<Store> + Sync),
     pub write: &'a (dyn Fn() -> Result<Store> + Sync),
+    /// The webhooks as a holder of the store knows them without opening
+    /// it (`payctl serve`'s group commit, while it holds the store: see
+    /// [`crate::store::group::GroupCommit::held_webhooks`]); `None`: open
+    /// the store to read them.
+    pub listed:
+        Option<&'a (dyn Fn() -> Option<Result<Vec<crate::model::webhook::Webhook>>> + Sync)>,
 }
 
 /// Deliver what is due to every webhook, each as far as it goes now (up
@@ -221,7 +227,13 @@ pub fn run_until(
     std::thread::scope(|s| {
         let (agent, busy, due) = (&agent, &busy, &due);
         while !stop.load(Ordering::SeqCst) {
-            match (open.read)().and_then(|st| st.webhooks()) {
+            // While serve's creates hold the store, a pass with no webhook
+            // does not wait for it (which would make them let it go).
+            let listed = open
+                .listed
+                .and_then(|f| f())
+                .unwrap_or_else(|| (open.read)().and_then(|st| st.webhooks()));
+            match listed {
                 Ok(hooks) => {
                     for w in hooks {
                         let mut b = busy.lock().unwrap_or_else(|e| e.into_inner());
@@ -490,6 +502,7 @@ mod tests {
         let open = Open {
             read: &read,
             write: &write,
+            listed: None,
         };
         let s = run_once(&open, &Options::default(), &AtomicBool::new(false)).unwrap();
         assert_eq!(s.delivered + s.retrying + s.failed, 0);

@@ -328,3 +328,55 @@ fn a_background_checkpoint_that_fails_is_replayed_and_the_creates_go_on() {
     drop(s);
     all_landed(&env, &acked, Some(240));
 }
+
+/// serve's webhook deliverer looks for webhooks once a second: with none,
+/// it reads them through the store the creates hold instead of waiting for
+/// it, so the server keeps the store under a load that never pauses (each
+/// time it takes the store again, `payctl.lock` grows by a byte).
+#[test]
+fn the_webhook_deliverer_does_not_make_the_creates_let_the_store_go() {
+    let env = Env::new();
+    let s = Server::try_start_with(
+        &env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[("PAYCTL_IDLE_MS", "5000")],
+    )
+    .expect("serve started");
+    let writers = || {
+        std::fs::metadata(env.path().join("payctl.lock"))
+            .expect("payctl.lock")
+            .len()
+    };
+    let stop = AtomicBool::new(false);
+    let (before, after) = std::thread::scope(|scope| {
+        for t in 0..8 {
+            let (s, stop) = (&s, &stop);
+            scope.spawn(move || {
+                for i in 0.. {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let r = s.post(
+                        "/customer-profiles",
+                        &profile_body(&format!("cust-w{t}-{i:05}")),
+                    );
+                    assert_eq!(r.status, 201, "{r:?}");
+                }
+            });
+        }
+        std::thread::sleep(Duration::from_millis(700));
+        let before = writers();
+        std::thread::sleep(Duration::from_millis(3000));
+        let after = writers();
+        stop.store(true, Ordering::SeqCst);
+        (before, after)
+    });
+    assert_eq!(
+        before, after,
+        "the server took the store again during the load"
+    );
+    drop(s);
+    let check = env.run(&["store", "check"]);
+    assert_eq!(check.code, 0, "{check:?}");
+}

@@ -232,6 +232,18 @@ impl GroupCommit {
         }
     }
 
+    /// The webhooks, read through the store this group holds (`None` when
+    /// it holds none: the store must then be opened to know). Webhooks are
+    /// written by writes of their own, never by the group's creates, which
+    /// hold the store exclusively: what it reads is what any reader would.
+    pub fn held_webhooks(&self) -> Option<Result<Vec<crate::model::webhook::Webhook>>> {
+        let st = self.inner.lock();
+        if st.checkpointing {
+            return None;
+        }
+        st.store.as_ref().map(|store| store.webhooks())
+    }
+
     /// Apply what is committed and let the store go (at the end of
     /// `payctl serve`): afterwards the store has no journal left by it.
     pub fn close(&self) {
