@@ -125,47 +125,20 @@ fn take(
     said: &mut bool,
     knock: &dyn Fn(bool),
 ) -> std::result::Result<(), Stopped> {
-    let mut knocked: Option<Duration> = None;
-    let taken = take_knocking(
-        f,
-        mode,
-        deadline,
-        wait,
-        what,
-        said,
-        &mut || knock(true),
-        &mut knocked,
-    );
-    if knocked.is_some() {
-        knock(false);
-    }
-    taken
-}
-
-/// [`take`]'s wait: `knocked` is when it knocked last.
-#[allow(clippy::too_many_arguments)]
-fn take_knocking(
-    f: &File,
-    mode: Mode,
-    deadline: Instant,
-    wait: &Wait,
-    what: &str,
-    said: &mut bool,
-    knock: &mut dyn FnMut(),
-    knocked: &mut Option<Duration>,
-) -> std::result::Result<(), Stopped> {
     let mut waited = Duration::ZERO;
-    loop {
+    // When it knocked last.
+    let mut knocked: Option<Duration> = None;
+    let taken = loop {
         match try_take(f, mode) {
-            Ok(()) => return Ok(()),
+            Ok(()) => break Ok(()),
             Err(TryLockError::WouldBlock) => {}
-            Err(TryLockError::Error(e)) => return Err(Stopped::Io(e)),
+            Err(TryLockError::Error(e)) => break Err(Stopped::Io(e)),
         }
         if wait.stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
-            return Err(Stopped::Signal);
+            break Err(Stopped::Signal);
         }
         if Instant::now() >= deadline {
-            return Err(Stopped::Timeout);
+            break Err(Stopped::Timeout);
         }
         if !*said {
             if let Some(tell) = &wait.on_wait {
@@ -174,15 +147,19 @@ fn take_knocking(
             *said = true;
         }
         if knocked.is_none_or(|at| waited >= at + KNOCK_EVERY) {
-            knock();
-            *knocked = Some(waited);
+            knock(true);
+            knocked = Some(waited);
         }
         // A short wait is retried often: a writer's commit takes a few
         // milliseconds, and the next one should not idle long after it.
         let pause = if waited < RETRY_FAST_FOR { 1 } else { 5 };
         std::thread::sleep(Duration::from_millis(pause));
         waited += Duration::from_millis(pause);
+    };
+    if knocked.is_some() {
+        knock(false);
     }
+    taken
 }
 
 /// How long a waiting payctl retries the lock every millisecond (then
