@@ -37,6 +37,43 @@ fn load(s: &Server, threads: usize, per: usize, tag: &str) -> Vec<String> {
     acked.into_inner().unwrap()
 }
 
+/// 8 clients posting creates without a pause, in `scope`, until `stop`:
+/// the ids acknowledged go to `acked`.
+fn endless_load<'scope, 'env>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    s: &'env Server,
+    tag: &'env str,
+    stop: &'env AtomicBool,
+    acked: &'env Mutex<Vec<String>>,
+) {
+    for t in 0..8 {
+        scope.spawn(move || {
+            for i in 0.. {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let key = format!("cust-{tag}{t}-{i:05}");
+                let r = s.post("/customer-profiles", &profile_body(&key));
+                assert_eq!(r.status, 201, "{r:?}");
+                acked.lock().unwrap().push(r.id());
+            }
+        });
+    }
+}
+
+/// A server whose creates pause for 5 s before it lets the store go on its
+/// own (a load in a debug build pauses for more than the 2 ms it waits):
+/// only a knock makes it let go sooner.
+fn serve_without_idle_checkpoints(env: &Env) -> Server {
+    Server::try_start_with(
+        env,
+        &["--no-worker"],
+        &["--quiet"],
+        &[("PAYCTL_IDLE_MS", "5000")],
+    )
+    .expect("serve started")
+}
+
 /// Every id in `acked` is read back by the CLI, and the store checks clean
 /// with `customers` customers (when given).
 fn all_landed(env: &Env, acked: &[String], customers: Option<usize>) {
@@ -161,33 +198,11 @@ fn a_key_bucket_split_beside_checkpoints_in_the_background_keeps_every_create() 
 #[test]
 fn a_payctl_waiting_for_the_store_gets_in_under_a_load_that_never_pauses() {
     let env = Env::new();
-    // (Pauses of the load, slow in a debug build, let the store go too.)
-    let s = Server::try_start_with(
-        &env,
-        &["--no-worker"],
-        &["--quiet"],
-        &[("PAYCTL_IDLE_MS", "5000")],
-    )
-    .expect("serve started");
+    let s = serve_without_idle_checkpoints(&env);
     let stop = AtomicBool::new(false);
     let acked = Mutex::new(Vec::new());
     let (cli, served) = std::thread::scope(|scope| {
-        for t in 0..8 {
-            let (s, acked, stop) = (&s, &acked, &stop);
-            scope.spawn(move || {
-                for i in 0.. {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let r = s.post(
-                        "/customer-profiles",
-                        &profile_body(&format!("cust-n{t}-{i:05}")),
-                    );
-                    assert_eq!(r.status, 201, "{r:?}");
-                    acked.lock().unwrap().push(r.id());
-                }
-            });
-        }
+        endless_load(scope, &s, "n", &stop, &acked);
         std::thread::sleep(Duration::from_millis(500));
         let first = acked.lock().unwrap()[0].clone();
         let mut cli = Vec::new();
@@ -336,35 +351,16 @@ fn a_background_checkpoint_that_fails_is_replayed_and_the_creates_go_on() {
 #[test]
 fn the_webhook_deliverer_does_not_make_the_creates_let_the_store_go() {
     let env = Env::new();
-    let s = Server::try_start_with(
-        &env,
-        &["--no-worker"],
-        &["--quiet"],
-        &[("PAYCTL_IDLE_MS", "5000")],
-    )
-    .expect("serve started");
+    let s = serve_without_idle_checkpoints(&env);
     let writers = || {
         std::fs::metadata(env.path().join("payctl.lock"))
             .expect("payctl.lock")
             .len()
     };
     let stop = AtomicBool::new(false);
+    let acked = Mutex::new(Vec::new());
     let (before, after) = std::thread::scope(|scope| {
-        for t in 0..8 {
-            let (s, stop) = (&s, &stop);
-            scope.spawn(move || {
-                for i in 0.. {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let r = s.post(
-                        "/customer-profiles",
-                        &profile_body(&format!("cust-w{t}-{i:05}")),
-                    );
-                    assert_eq!(r.status, 201, "{r:?}");
-                }
-            });
-        }
+        endless_load(scope, &s, "w", &stop, &acked);
         std::thread::sleep(Duration::from_millis(700));
         let before = writers();
         std::thread::sleep(Duration::from_millis(3000));
