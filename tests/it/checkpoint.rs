@@ -376,3 +376,35 @@ fn the_webhook_deliverer_does_not_make_the_creates_let_the_store_go() {
     let check = env.run(&["store", "check"]);
     assert_eq!(check.code, 0, "{check:?}");
 }
+
+/// A pack whose end is not a whole entry (a torn write, damage) is never
+/// appended to: an append at its last whole entry would cut those bytes
+/// off, and `store check` names them as they are. The creates start a new
+/// pack.
+#[test]
+fn the_servers_creates_never_append_to_a_pack_with_a_damaged_end() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--no-worker", "--quiet"]);
+    let first = load(&s, 1, 3, "torn-a");
+    drop(s);
+    // (The server was killed: a command replays what it had not applied.)
+    assert_eq!(env.run(&["profile", "get", &first[0]]).code, 0);
+    let pack = env.path().join("packs/1.jsonl");
+    let mut bytes = std::fs::read(&pack).expect("the creates went to pack 1");
+    bytes.extend_from_slice(b"{\"torn");
+    std::fs::write(&pack, &bytes).unwrap();
+    let s = Server::start(&env, &["--no-worker", "--quiet"]);
+    let second = load(&s, 1, 3, "torn-b");
+    drop(s);
+    assert_eq!(env.run(&["profile", "get", &second[0]]).code, 0);
+    assert_eq!(
+        std::fs::read(&pack).unwrap(),
+        bytes,
+        "pack 1 kept as it was"
+    );
+    assert!(env.path().join("packs/2.jsonl").is_file(), "a new pack");
+    for id in first.iter().chain(&second) {
+        let got = env.run(&["profile", "get", id]);
+        assert_eq!(got.code, 0, "{id}: {got:?}");
+    }
+}
