@@ -408,3 +408,19 @@ fn the_servers_creates_never_append_to_a_pack_with_a_damaged_end() {
         assert_eq!(got.code, 0, "{id}: {got:?}");
     }
 }
+
+/// A knock that nobody takes back (its payctl was killed while it waited)
+/// costs the server one wait of 100 ms: it removes the knock then, and its
+/// creates go on.
+#[test]
+fn a_knock_left_by_a_killed_payctl_is_removed_and_the_creates_go_on() {
+    let env = Env::new();
+    let s = Server::start(&env, &["--no-worker", "--quiet"]);
+    let knock = env.path().join("payctl.knock");
+    std::fs::write(&knock, b"").unwrap();
+    let acked = load(&s, 4, 20, "stale");
+    assert_eq!(acked.len(), 80);
+    assert!(!knock.exists(), "the knock was removed");
+    drop(s);
+    all_landed(&env, &acked, Some(80));
+}
