@@ -47,12 +47,22 @@ impl JsonTx<'_> {
                 *slot = None;
             }
         }
-        // In a group commit, the key ops below are computed from the files
-        // on disk: a bucket the group appended to that would now be split
-        // is first committed with the group's changes so far, before any
-        // length below is taken.
-        if self.store.group.is_some() && !key_lines.is_empty() {
-            let trial = keys::append_ops(&self.store.root, &key_lines)?;
+        // In a group commit, where a key's bucket is comes from the files
+        // on disk: a split the group staged is first committed and applied
+        // with the group's changes so far (before it, a key would go to the
+        // bucket the split removes), and so is a bucket the group appended
+        // to that would now be split, before any length below is taken.
+        if let Some(stage) = &self.store.group
+            && !key_lines.is_empty()
+        {
+            let split = !stage
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .applies_beside_writes();
+            if split {
+                self.store.flush_group()?;
+            }
+            let trial = self.store.key_append_ops(&key_lines)?;
             let mut flush = false;
             for op in &trial {
                 flush |= match op {
@@ -70,21 +80,18 @@ impl JsonTx<'_> {
         for op in self.ops.iter_mut().flatten() {
             if let Op::Append { path, base_len, .. } = op {
                 *base_len = match &self.store.group {
-                    // (Measured once a group: see `Staged::disk_len`.)
+                    // (Measured once a group: see `Staged::known_len`.)
                     Some(stage) => stage
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .disk_len(path, || index::complete_len_in(&mut dirs, path))?,
+                        .known_len(path, || index::complete_len_in(&mut dirs, path))?,
                     None => index::complete_len_in(&mut dirs, path)?,
                 };
             }
         }
         if !key_lines.is_empty() {
-            self.ops.extend(
-                keys::append_ops(&self.store.root, &key_lines)?
-                    .into_iter()
-                    .map(Some),
-            );
+            self.ops
+                .extend(self.store.key_append_ops(&key_lines)?.into_iter().map(Some));
         }
         // Many new customers go into one pack; a group commit's creates
         // are appended to its pack (see [`packs`]).
@@ -106,7 +113,7 @@ impl JsonTx<'_> {
                     let rel = packs::log_rel(cid);
                     if let std::collections::hash_map::Entry::Vacant(e) = bases.entry(rel) {
                         let n = staged
-                            .disk_len(e.key(), || index::complete_len_in(&mut dirs, e.key()))?;
+                            .known_len(e.key(), || index::complete_len_in(&mut dirs, e.key()))?;
                         e.insert(n);
                     }
                 }

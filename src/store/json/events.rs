@@ -114,7 +114,15 @@ impl JsonStore {
     /// there is none), as committed.
     pub(super) fn events_head(&self) -> Result<(u64, String)> {
         let path = self.root.join(EVENTS_HEAD);
-        let Some(bytes) = self.read_bytes(&path)? else {
+        let bytes = match &self.group {
+            // Kept by the group (see `group::Staged::with_content`).
+            Some(group) => group
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .with_content(&self.root, EVENTS_HEAD, |c| c.map(<[u8]>::to_vec))?,
+            None => self.read_bytes(&path)?,
+        };
+        let Some(bytes) = bytes else {
             return Ok((0, GENESIS.to_string()));
         };
         let head: Head = serde_json::from_slice(&bytes)

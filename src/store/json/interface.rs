@@ -93,7 +93,22 @@ impl storage::Storage for JsonStore {
     /// hold it (the aggregates are the truth).
     fn key_owner(&self, key: &str) -> Result<Option<String>> {
         for depth in 0..=keys::MAX_DEPTH {
-            let path = self.root.join(keys::path_at(key, depth));
+            let rel = keys::path_at(key, depth);
+            let path = self.root.join(&rel);
+            // A group's writes keep the buckets they read (see
+            // `group::Staged::with_content`): each create reads its key's.
+            if let Some(group) = &self.group {
+                let found = group
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .with_content(&self.root, &rel, |bucket| {
+                        bucket.map(|b| keys::owners(b, key).map(str::to_string).collect::<Vec<_>>())
+                    })?;
+                if let Some(owners) = found {
+                    return self.holder(key, owners.iter().map(String::as_str));
+                }
+                continue;
+            }
             let found = match self.overlaid(&path)? {
                 Some(staged) => staged.map(|bucket| {
                     keys::owners(&bucket, key)

@@ -214,14 +214,27 @@ pub fn layout(p: &[u8], lines: &str) -> Vec<(String, String)> {
 /// ([`place`]); a bucket that would pass [`SPLIT_BYTES`] is split in the same
 /// operations (puts of the level below, a delete of the bucket).
 pub fn append_ops(root: &Root, lines: &str) -> Result<Vec<Op>> {
+    append_ops_with(root, lines, &mut HashMap::new(), &mut |dirs, rel| {
+        super::index::complete_len_in(dirs, rel)
+    })
+}
+
+/// [`append_ops`], with `seen` what is known of which bucket files and
+/// directories are on the disk (kept by a group commit until the disk
+/// changes), and `len` the length of a bucket's complete lines.
+pub fn append_ops_with(
+    root: &Root,
+    lines: &str,
+    seen: &mut HashMap<String, bool>,
+    len: &mut dyn FnMut(&mut super::safefs::Dirs<'_>, &str) -> Result<u64>,
+) -> Result<Vec<Op>> {
     let mut groups: BTreeMap<String, (usize, Vec<u8>, String)> = BTreeMap::new();
-    let mut seen = HashMap::new();
     // Each bucket's directory opened once (thousands of buckets in 256
     // directories at a million customers).
     let mut dirs = super::safefs::Dirs::new(root);
     for line in lines.split_inclusive('\n') {
         let Some(key) = key_of(line) else { continue };
-        let (rel, depth) = place_with(&mut dirs, key, &mut seen)?;
+        let (rel, depth) = place_with(&mut dirs, key, seen)?;
         groups
             .entry(rel)
             .or_insert_with(|| (depth, prefix(key)[..=depth].to_vec(), String::new()))
@@ -232,7 +245,7 @@ pub fn append_ops(root: &Root, lines: &str) -> Result<Vec<Op>> {
     let limit = split_bytes();
     for (rel, (depth, p, data)) in groups {
         // The length alone decides (a bucket is read whole only to split).
-        let base_len = super::index::complete_len_in(&mut dirs, &rel)?;
+        let base_len = len(&mut dirs, &rel)?;
         if base_len as usize + data.len() <= limit || depth == MAX_DEPTH {
             ops.push(Op::Append {
                 path: rel,

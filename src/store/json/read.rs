@@ -40,12 +40,31 @@ impl JsonStore {
     /// The length of the complete lines of `rel` as committed, the open
     /// group's staged changes included.
     pub(super) fn committed_len(&self, rel: &str) -> Result<u64> {
-        if let Some(group) = &self.group
-            && let Some(n) = group.lock().unwrap_or_else(|e| e.into_inner()).len(rel)
-        {
-            return Ok(n);
+        if let Some(group) = &self.group {
+            return group
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .known_len(rel, || {
+                    index::complete_len(&self.root, &self.root.join(rel))
+                });
         }
         index::complete_len(&self.root, &self.root.join(rel))
+    }
+
+    /// The operations that add the key index `lines` to their buckets (see
+    /// [`keys::append_ops`]); in a group, with what it knows of the buckets
+    /// (see `group::Staged::known_len`).
+    pub(super) fn key_append_ops(&self, lines: &str) -> Result<Vec<journal::Op>> {
+        let Some(group) = &self.group else {
+            return keys::append_ops(&self.root, lines);
+        };
+        let mut staged = group.lock().unwrap_or_else(|e| e.into_inner());
+        let mut places = std::mem::take(staged.key_places());
+        let ops = keys::append_ops_with(&self.root, lines, &mut places, &mut |dirs, rel| {
+            staged.known_len(rel, || index::complete_len_in(dirs, rel))
+        });
+        *staged.key_places() = places;
+        ops
     }
 
     /// Commit `journal`, or stage it in the open group.

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use super::super::journal::{self, Journal, Op};
 use super::super::safefs::Root;
 use super::super::{QUEUE_DIR, atomic};
+use super::known::{self, Known};
 use crate::error::{Error, Result};
 
 /// What the group's transactions changed so far, per store-relative path.
@@ -31,9 +32,11 @@ pub(crate) struct Staged {
     /// text of a list's items: the next record of the log (see
     /// `journal/log.rs`).
     delta: Vec<u8>,
-    /// The length of the complete lines of files on disk, by path, as a
-    /// commit's appends take them (see [`Staged::disk_len`]).
-    disk_lens: HashMap<String, u64>,
+    /// What the group's writes learned of the files (see [`known`]).
+    known: Known,
+    /// A key bucket is written whole among `files` (a split: see
+    /// [`Staged::applies_beside_writes`]), not only appended to.
+    key_whole: bool,
     /// What the log's records before this group's staged, while a
     /// checkpoint applies them to the files (see the module doc): read
     /// under what is staged here, never changed.
@@ -73,27 +76,55 @@ impl Staged {
         Ok(c)
     }
 
-    /// The length of the complete lines of the file `rel` on disk, which
-    /// an append takes as its base: `measure` measures it the first time
-    /// the group asks. The store is held exclusively and the group writes
-    /// only its log until it is applied (a checkpoint ends the group, and
-    /// [`Staged::take`] forgets the lengths), so the files do not change
-    /// meanwhile: a create appends to nine files, each opened for its
-    /// length (a tenth of the server's time on durable creates).
-    pub(crate) fn disk_len(
+    /// The length of the complete lines of the file `rel` as the group
+    /// leaves it, which an append takes as its base: `measure` measures it
+    /// on the disk the first time the group asks, when the group did not
+    /// touch it (see [`known`]: a create appends to nine files, and the
+    /// group does not open them again).
+    pub(crate) fn known_len(
         &mut self,
         rel: &str,
         measure: impl FnOnce() -> Result<u64>,
     ) -> Result<u64> {
-        if let Some(&n) = self.disk_lens.get(rel) {
+        if let Some(&n) = self.known.lens.get(rel) {
             return Ok(n);
         }
-        let n = match self.below.as_ref().and_then(|b| b.len(rel)) {
+        let n = match self.len(rel) {
             Some(n) => n,
             None => measure()?,
         };
-        self.disk_lens.insert(rel.to_string(), n);
+        self.known.lens.insert(rel.to_string(), n);
         Ok(n)
+    }
+
+    /// `f` of the content of `rel` as the group leaves it (`None`: no such
+    /// file), read from the disk the first time the group asks when the
+    /// group did not touch it; kept for the key buckets and the event log's
+    /// head (see [`known`]).
+    pub(crate) fn with_content<R>(
+        &mut self,
+        root: &Root,
+        rel: &str,
+        f: impl FnOnce(Option<&[u8]>) -> R,
+    ) -> Result<R> {
+        if let Some(c) = self.known.contents.get(rel) {
+            return Ok(f(c.as_deref()));
+        }
+        let content = match self.read(root, rel)? {
+            Some(c) => c,
+            None => atomic::read_opt(root, &root.join(rel))?,
+        };
+        let answer = f(content.as_deref());
+        if known::kept(rel) {
+            self.known.contents.insert(rel.to_string(), content);
+        }
+        Ok(answer)
+    }
+
+    /// Whether each key bucket file or directory looked for is on the disk
+    /// (see `keys::append_ops_with`), kept until the disk changes.
+    pub(crate) fn key_places(&mut self) -> &mut HashMap<String, bool> {
+        &mut self.known.placed
     }
 
     /// Add the operations of one committed transaction.
@@ -118,7 +149,11 @@ impl Staged {
             }
             serde_json::to_writer(&mut self.delta, op).expect("an operation serializes");
         }
+        let pending = self.known.changes(&ops);
         self.merge(ops);
+        let mut known = std::mem::take(&mut self.known);
+        known.staged(pending, |rel| self.len(rel));
+        self.known = known;
     }
 
     /// The journal text of what was staged since this was last asked
@@ -181,6 +216,13 @@ impl Staged {
                 (None, Op::Append { base_len, data, .. }) => File::Tail { base_len, data },
                 (_, whole) => File::Whole(whole),
             };
+            if matches!(next, File::Whole(_))
+                && path
+                    .strip_prefix(super::super::KEYS_DIR)
+                    .is_some_and(|r| r.starts_with('/'))
+            {
+                self.key_whole = true;
+            }
             self.files.insert(path, next);
         }
     }
@@ -188,8 +230,9 @@ impl Staged {
     /// The journal of everything staged, emptying it.
     pub(crate) fn take(&mut self) -> Journal {
         // Applied, they change the files on disk.
-        self.disk_lens.clear();
+        self.known.applied();
         debug_assert!(self.below.is_none(), "applied under a checkpoint");
+        self.key_whole = false;
         let mut files = std::mem::take(&mut self.files);
         let ops = std::mem::take(&mut self.order)
             .into_iter()
@@ -328,10 +371,7 @@ impl Staged {
     /// changes which bucket file a key goes to, which a commit looks up on
     /// the disk (see [`super::super::keys::append_ops`]).
     pub(crate) fn applies_beside_writes(&self) -> bool {
-        let keys = format!("{}/", super::super::KEYS_DIR);
-        self.files
-            .iter()
-            .all(|(rel, f)| !rel.starts_with(&keys) || matches!(f, File::Tail { .. }))
+        !self.key_whole
     }
 
     /// Everything staged so far becomes what a checkpoint applies in the
@@ -349,8 +389,6 @@ impl Staged {
             order: std::mem::take(&mut self.order),
             ..Staged::default()
         };
-        // Measured before these changes: taken again through them.
-        self.disk_lens.clear();
         let journal = Journal {
             ops: frozen
                 .order
@@ -375,6 +413,7 @@ impl Staged {
     /// files on disk hold it now.
     pub(crate) fn thaw(&mut self) {
         self.below = None;
+        self.known.applied();
     }
 }
 
@@ -442,7 +481,7 @@ mod tests {
         assert_eq!(read(&s, "whole"), Some(Some("w1".into())));
         assert_eq!(s.exists("whole"), Some(true));
         assert_eq!(
-            s.disk_len("whole", || panic!("measured on disk")).unwrap(),
+            s.known_len("whole", || panic!("measured on disk")).unwrap(),
             2
         );
         let mut q = s.queue();
