@@ -36,6 +36,7 @@ use super::endpoints::{Backend, Endpoint, Method};
 use crate::core::api_keys;
 use crate::error::{ApiError, Error, Result, code};
 use crate::model::api_key::{ApiKey, Role};
+use crate::store::Store;
 use crate::store::lock::Stamp;
 
 /// How often a server records a key's last use, at most.
@@ -262,7 +263,22 @@ impl Auth {
     /// the store has any key: from the keys kept since the store's stamp
     /// last changed, else from the store itself.
     fn lookup(&self, store: &Local, hash: Option<&str>) -> Result<(Option<ApiKey>, bool)> {
-        let s = store.read()?;
+        // While the server's creates hold the store, its keys are read
+        // through it (a create changes none): opening the store would wait
+        // for them to let it go, and knock, which makes them stop and let
+        // it go (a request that missed the keys kept was a create's p99).
+        if let Some(found) = store
+            .kept
+            .as_ref()
+            .and_then(|k| k.group.held(|s| self.lookup_in(s, hash)))
+        {
+            return found;
+        }
+        self.lookup_in(&store.read()?, hash)
+    }
+
+    /// [`Auth::lookup`] in the store `s`.
+    fn lookup_in(&self, s: &Store, hash: Option<&str>) -> Result<(Option<ApiKey>, bool)> {
         let Some(stamp) = s.api_keys_stamp()? else {
             let key = match hash {
                 Some(h) => s.api_key(h)?,

@@ -48,6 +48,9 @@ pub(super) struct Committed {
     /// The records up to this commit's, set aside to be applied in the
     /// background (see [`Staged::freeze`]), and the log's length after them.
     pub(super) frozen: Option<(journal::Journal, u64)>,
+    /// A checkpoint set aside by an earlier commit applies the log's first
+    /// records in the background.
+    pub(super) behind: bool,
 }
 
 impl Stage {
@@ -117,6 +120,7 @@ impl Stage {
                 return Err(e);
             }
         }
+        let behind = frozen.is_none() && w.applying_to.is_some();
         let frozen = frozen.map(|journal| {
             let to = w.log.bytes();
             w.applying_to = Some(to);
@@ -127,6 +131,7 @@ impl Stage {
         Ok(Committed {
             size: usize::try_from(size).unwrap_or(usize::MAX),
             frozen,
+            behind,
         })
     }
 
