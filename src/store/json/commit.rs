@@ -136,6 +136,7 @@ impl JsonTx<'_> {
             serialized: std::mem::take(&mut self.serialized),
             txns: std::mem::take(&mut self.txns),
             pack,
+            head: self.head.take(),
         })
     }
 }
@@ -155,6 +156,8 @@ pub struct JsonPrepared {
     /// Where the new customers are packed, and which they are (see
     /// [`packs`]); `None`: each gets its file.
     pub(super) pack: Option<(packs::Plan, std::collections::HashSet<String>)>,
+    /// See [`JsonTx::head`].
+    pub(super) head: Option<(u64, String)>,
 }
 
 impl JsonPrepared {
@@ -199,6 +202,9 @@ impl JsonPrepared {
             let mut staged = group.lock().unwrap_or_else(|e| e.into_inner());
             staged.check()?;
             staged.stage(ops);
+            if let Some(head) = self.head {
+                staged.set_events_head(head);
+            }
             return Ok(());
         }
         journal::commit(&self.root, &Journal { ops }, &self.journal)

@@ -113,6 +113,16 @@ impl JsonStore {
     /// The last event's sequence and hash (0 and the genesis hash when
     /// there is none), as committed.
     pub(super) fn events_head(&self) -> Result<(u64, String)> {
+        // A group keeps the head its last write left (parsing the last
+        // event's line was a tenth of a create's write).
+        if let Some(group) = &self.group
+            && let Some(head) = group
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .events_head()
+        {
+            return Ok(head);
+        }
         let path = self.root.join(EVENTS_HEAD);
         let bytes = match &self.group {
             // Kept by the group (see `group::Staged::with_content`).
@@ -383,6 +393,7 @@ impl JsonTx<'_> {
         self.index_records(first, seq, records)?;
         self.point_head(first, seq);
         self.witness(seq);
+        self.head = Some((seq, hash));
         Ok(())
     }
 

@@ -357,6 +357,7 @@ impl JsonStore {
             txn_moves: BTreeMap::new(),
             api: Default::default(),
             events: Vec::new(),
+            head: None,
         }
     }
 }

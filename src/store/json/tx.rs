@@ -56,6 +56,9 @@ pub struct JsonTx<'s> {
     pub(super) api: api_keys::Pending,
     /// The events of its changes, sealed when it is prepared.
     pub(super) events: Vec<crate::model::event::NewEvent>,
+    /// The event log's head (sequence and hash) once its events are
+    /// appended, when it has any (a group keeps it, see `Staged::events_head`).
+    pub(super) head: Option<(u64, String)>,
 }
 
 impl JsonTx<'_> {

@@ -15,12 +15,17 @@
 //!
 //! Where a key's bucket is (which bucket files and directories exist) is
 //! the disk's, not the group's (see `keys::append_ops`): it is forgotten
-//! whenever the disk may have changed ([`Known::applied`]).
+//! when what is staged is applied at once ([`Known::applied`]), which may
+//! split a bucket; a checkpoint in the background never does.
 
 use std::collections::HashMap;
 
+use super::super::KEYS_DIR;
+use super::super::events::EVENTS_HEAD;
 use super::super::journal::Op;
-use super::super::{KEYS_DIR, events::EVENTS_HEAD};
+
+/// Where the event log's files are.
+const EVENTS_DIR: &str = "events/";
 
 /// See the module doc.
 #[derive(Debug, Default)]
@@ -33,6 +38,9 @@ pub(super) struct Known {
     /// Whether each key bucket file (or directory, see `keys::place_with`)
     /// that was looked for is on the disk.
     pub(super) placed: HashMap<String, bool>,
+    /// The event log's head (sequence and hash) as the last write that
+    /// appended events left it; forgotten by any other change of the log.
+    pub(super) events_head: Option<(u64, String)>,
 }
 
 /// Whether the content of `rel` is kept once read (see [`Known::contents`]):
@@ -49,6 +57,8 @@ pub(super) fn kept(rel: &str) -> bool {
 pub(super) struct Pending {
     lens: Vec<String>,
     contents: Vec<(String, Change)>,
+    /// The event log changes.
+    events: bool,
 }
 
 /// What an operation about to be staged changes of a kept content.
@@ -65,6 +75,7 @@ impl Known {
         let mut pending = Pending {
             lens: Vec::new(),
             contents: Vec::new(),
+            events: false,
         };
         for op in ops {
             let (path, change) = match op {
@@ -73,6 +84,9 @@ impl Known {
                     (path, Change::Replaced)
                 }
             };
+            if path.starts_with(EVENTS_DIR) {
+                pending.events = true;
+            }
             if self.lens.contains_key(path.as_str()) {
                 pending.lens.push(path.clone());
             }
@@ -86,6 +100,9 @@ impl Known {
     /// The operations of `pending` were staged, which made `len` the
     /// length of each path they name.
     pub(super) fn staged(&mut self, pending: Pending, len: impl Fn(&str) -> Option<u64>) {
+        if pending.events {
+            self.events_head = None;
+        }
         for path in pending.lens {
             match len(&path) {
                 Some(now) => {
@@ -117,8 +134,8 @@ impl Known {
         }
     }
 
-    /// What was staged is being applied to the disk, or was: where key
-    /// buckets are is looked up again.
+    /// What was staged is applied to the disk at once (it may split a key
+    /// bucket): where key buckets are is looked up again.
     pub(super) fn applied(&mut self) {
         self.placed.clear();
     }

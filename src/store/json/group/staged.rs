@@ -121,6 +121,18 @@ impl Staged {
         Ok(answer)
     }
 
+    /// The event log's head as the group's last write that appended events
+    /// left it (see [`known`]); `None`: read it.
+    pub(crate) fn events_head(&self) -> Option<(u64, String)> {
+        self.known.events_head.clone()
+    }
+
+    /// The write just staged appended events, which left the log's head at
+    /// `head`.
+    pub(crate) fn set_events_head(&mut self, head: (u64, String)) {
+        self.known.events_head = Some(head);
+    }
+
     /// Whether each key bucket file or directory looked for is on the disk
     /// (see `keys::append_ops_with`), kept until the disk changes.
     pub(crate) fn key_places(&mut self) -> &mut HashMap<String, bool> {
@@ -412,8 +424,9 @@ impl Staged {
     /// The checkpoint applied what [`Staged::freeze`] set aside: the
     /// files on disk hold it now.
     pub(crate) fn thaw(&mut self) {
+        // (It split no key bucket, see `freeze`: where the keys go is as
+        // it was.)
         self.below = None;
-        self.known.applied();
     }
 }
 
