@@ -167,11 +167,16 @@ impl Stage {
                 let compacted = w.log.compact(root, to);
                 if compacted.is_ok() {
                     w.applying_to = None;
+                    // Under the log's lock: a commit never sees the log
+                    // compacted while what it applied is still kept below
+                    // (it could set no checkpoint aside then, and stopped
+                    // the writes for one).
+                    self.staged().thaw();
                 }
                 compacted
             });
         match applied {
-            Ok(()) => self.staged().thaw(),
+            Ok(()) => {}
             Err(e) => {
                 self.apply_failed.store(true, Ordering::SeqCst);
                 let why = e.first_message();
