@@ -352,11 +352,7 @@ fn the_webhook_deliverer_does_not_make_the_creates_let_the_store_go() {
     // while the last is being applied (a loaded debug build): only the
     // deliverer could make the server let the store go.
     let s = serve_without_idle_checkpoints(&env, &[("PAYCTL_CHECKPOINT_BYTES", "268435456")]);
-    let writers = || {
-        std::fs::metadata(env.path().join("payctl.lock"))
-            .expect("payctl.lock")
-            .len()
-    };
+    let writers = || takes(&env);
     let stop = AtomicBool::new(false);
     let acked = Mutex::new(Vec::new());
     let (before, after) = std::thread::scope(|scope| {

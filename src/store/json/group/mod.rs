@@ -261,16 +261,8 @@ impl GroupCommit {
     /// Holding the store exclusively, the group sees the queue as every
     /// writer left it: its files and the group's staged changes.
     pub fn held_queue_is_empty(&self) -> Option<bool> {
-        let st = self.inner.lock();
-        if st.checkpointing {
-            return None;
-        }
-        // Not beside a write.
-        let _one = self.inner.exec.lock().unwrap_or_else(|e| e.into_inner());
-        match st.store.as_deref() {
-            Some(store) => store.queue().ok().map(|q| q.is_empty()),
-            None => None,
-        }
+        self.held(|store| store.queue().ok().map(|q| q.is_empty()))
+            .flatten()
     }
 
     /// The webhooks, read through the store this group holds (`None` when
@@ -278,23 +270,21 @@ impl GroupCommit {
     /// written by writes of their own, never by the group's creates, which
     /// hold the store exclusively: what it reads is what any reader would.
     pub fn held_webhooks(&self) -> Option<Result<Vec<crate::model::webhook::Webhook>>> {
-        let st = self.inner.lock();
-        if st.checkpointing {
-            return None;
-        }
-        let _one = self.inner.exec.lock().unwrap_or_else(|e| e.into_inner());
-        st.store.as_deref().map(|store| store.webhooks())
+        self.held(Store::webhooks)
     }
 
     /// `f` of the store this group holds, between its writes (`None` when
     /// it holds none: the store must then be opened). For what the group's
-    /// writes never change (they are creates): the API keys.
+    /// writes never change (they are creates): the API keys, the webhooks,
+    /// the worker's queue.
     pub fn held<R>(&self, f: impl FnOnce(&Store) -> R) -> Option<R> {
+        // Between two writes; the write's lock first, so that the commits'
+        // bookkeeping does not wait while this waits for a write.
+        let _one = self.inner.exec.lock().unwrap_or_else(|e| e.into_inner());
         let st = self.inner.lock();
         if st.checkpointing {
             return None;
         }
-        let _one = self.inner.exec.lock().unwrap_or_else(|e| e.into_inner());
         st.store.as_deref().map(f)
     }
 
