@@ -523,8 +523,7 @@ impl JsonStore {
         };
         // Nothing is written under a checkpoint in the background, and the
         // store is not let go before it is done.
-        stage.wait_applied();
-        let _writer = stage.writer();
+        let _writer = stage.writer_alone();
         if stage.staged().check().is_err() {
             return;
         }
@@ -550,10 +549,13 @@ impl JsonStore {
         // What is staged is committed (a record of the log), then the log
         // is applied and removed, as a checkpoint does; the store is kept.
         // A checkpoint in the background finishes first: the whole log is
-        // applied here.
-        stage.wait_applied();
-        stage.commit(&self.root, &self.journal.outcomes, false)?;
-        let mut w = stage.writer();
+        // applied here. The log's lock is held from then to the end, so
+        // that no commit of the group sets another aside meanwhile (one
+        // did, between the wait and the commit below: both applied the
+        // log, and its compaction then cut the records appended after this
+        // flush, acknowledged creates lost when the server was killed).
+        let mut w = stage.writer_alone();
+        stage.commit_with(&mut w, &self.root, &self.journal.outcomes, false)?;
         let mut staged = stage.staged();
         journal::recover(&self.root).inspect_err(|e| staged.failed = Some(e.clone()))?;
         w.log.reset();

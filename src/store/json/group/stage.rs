@@ -97,7 +97,30 @@ impl Stage {
         outcomes: &Outcomes,
         may_freeze: bool,
     ) -> Result<Committed> {
-        let mut w = self.writer();
+        self.commit_with(&mut self.writer(), root, outcomes, may_freeze)
+    }
+
+    /// The log's lock, once no checkpoint applies it in the background:
+    /// none can start while it is held (only a commit sets one aside).
+    pub(super) fn writer_alone(&self) -> MutexGuard<'_, Writer> {
+        loop {
+            let w = self.writer();
+            if !*self.applying.lock().unwrap_or_else(|e| e.into_inner()) {
+                return w;
+            }
+            drop(w);
+            self.wait_applied();
+        }
+    }
+
+    /// [`Stage::commit`] with the log's lock `w` held by the caller.
+    pub(super) fn commit_with(
+        &self,
+        w: &mut Writer,
+        root: &Root,
+        outcomes: &Outcomes,
+        may_freeze: bool,
+    ) -> Result<Committed> {
         let (delta, frozen) = {
             let mut staged = self.staged();
             staged.check()?;
