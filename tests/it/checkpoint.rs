@@ -352,17 +352,8 @@ fn the_webhook_deliverer_does_not_make_the_creates_let_the_store_go() {
     // while the last is being applied (a loaded debug build): only the
     // deliverer could make the server let the store go.
     let s = serve_without_idle_checkpoints(&env, &[("PAYCTL_CHECKPOINT_BYTES", "268435456")]);
-    let writers = || takes(&env);
-    let stop = AtomicBool::new(false);
-    let acked = Mutex::new(Vec::new());
-    let (before, after) = std::thread::scope(|scope| {
-        endless_load(scope, &s, "w", &stop, &acked);
-        std::thread::sleep(Duration::from_millis(700));
-        let before = writers();
+    let (before, after, ()) = takes_across_a_load(&env, &s, "w", || {
         std::thread::sleep(Duration::from_millis(3000));
-        let after = writers();
-        stop.store(true, Ordering::SeqCst);
-        (before, after)
     });
     assert_eq!(
         before, after,
@@ -429,6 +420,28 @@ fn takes(env: &Env) -> u64 {
         .len()
 }
 
+/// The server's takes of the store ([`takes`]) before and after `during`,
+/// run under [`endless_load`] once it has gone on for 700 ms, and what
+/// `during` answered.
+fn takes_across_a_load<R>(
+    env: &Env,
+    s: &Server,
+    tag: &str,
+    during: impl FnOnce() -> R,
+) -> (u64, u64, R) {
+    let stop = AtomicBool::new(false);
+    let acked = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        endless_load(scope, s, tag, &stop, &acked);
+        std::thread::sleep(Duration::from_millis(700));
+        let before = takes(env);
+        let answer = during();
+        let after = takes(env);
+        stop.store(true, Ordering::SeqCst);
+        (before, after, answer)
+    })
+}
+
 /// While a checkpoint applies the log in the background, the creates go on
 /// past the log's size (up to eight times it) without stopping for a
 /// checkpoint of their own: the server keeps the store. (Each such stop was
@@ -471,12 +484,7 @@ fn the_creates_go_on_past_the_logs_size_while_a_checkpoint_applies_it() {
 fn a_credential_looked_up_during_the_creates_does_not_make_them_let_the_store_go() {
     let env = Env::new();
     let s = serve_without_idle_checkpoints(&env, &[("PAYCTL_CHECKPOINT_BYTES", "268435456")]);
-    let stop = AtomicBool::new(false);
-    let acked = Mutex::new(Vec::new());
-    let (before, after, asked) = std::thread::scope(|scope| {
-        endless_load(scope, &s, "k", &stop, &acked);
-        std::thread::sleep(Duration::from_millis(700));
-        let before = takes(&env);
+    let (before, after, asked) = takes_across_a_load(&env, &s, "k", || {
         // A create with a new bearer token each time: never in the keys
         // kept (a GET would read the store: that is another matter).
         let mut asked = 0;
@@ -494,9 +502,7 @@ fn a_credential_looked_up_during_the_creates_does_not_make_them_let_the_store_go
             asked += 1;
             std::thread::sleep(Duration::from_millis(20));
         }
-        let after = takes(&env);
-        stop.store(true, Ordering::SeqCst);
-        (before, after, asked)
+        asked
     });
     assert!(asked > 20, "{asked} lookups");
     assert_eq!(
