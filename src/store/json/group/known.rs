@@ -140,3 +140,52 @@ impl Known {
         self.placed.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::journal::Op;
+    use super::super::super::safefs::Root;
+    use super::super::Staged;
+
+    /// What a group knows of a file follows what it stages, and not what
+    /// is applied: an append extends a kept bucket and a known length, a
+    /// rewrite makes the bucket read again.
+    #[test]
+    fn what_is_known_follows_what_is_staged() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path());
+        std::fs::create_dir_all(dir.path().join("index/keys")).unwrap();
+        let bucket = "index/keys/5a.log";
+        std::fs::write(dir.path().join(bucket), "a x\n").unwrap();
+        let mut s = Staged::default();
+        let read = |s: &mut Staged| {
+            s.with_content(&root, bucket, |c| {
+                String::from_utf8(c.unwrap().to_vec()).unwrap()
+            })
+            .unwrap()
+        };
+        assert_eq!(read(&mut s), "a x\n");
+        assert_eq!(s.known_len(bucket, || Ok(4)).unwrap(), 4);
+        s.stage(vec![Op::Append {
+            path: bucket.into(),
+            base_len: 4,
+            data: "b y\n".into(),
+        }]);
+        // The disk is not read again: it still says what it said.
+        std::fs::write(dir.path().join(bucket), "stale\n").unwrap();
+        assert_eq!(read(&mut s), "a x\nb y\n");
+        assert_eq!(s.known_len(bucket, || panic!("measured")).unwrap(), 8);
+        // Applied: nothing the group knows changes.
+        std::fs::write(dir.path().join(bucket), "a x\nb y\n").unwrap();
+        drop(s.take());
+        assert_eq!(read(&mut s), "a x\nb y\n");
+        assert_eq!(s.known_len(bucket, || panic!("measured")).unwrap(), 8);
+        // Rewritten (a split): read again, as the group leaves it.
+        s.stage(vec![Op::Put {
+            path: bucket.into(),
+            data: "c z\n".into(),
+        }]);
+        assert_eq!(read(&mut s), "c z\n");
+        assert_eq!(s.known_len(bucket, || panic!("measured")).unwrap(), 4);
+    }
+}
