@@ -134,24 +134,27 @@ pub fn point(_name: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-/// `PAYCTL_SLOW=<point>:<milliseconds>` (tests): sleep that long each time
-/// `point` is reached, to widen a window that other commands must be able
-/// to use (`import-chunk`: before each chunk of `profile import` takes the
-/// store's lock; `store-listed`: after a first use listed a directory that
-/// has no `meta.json` yet). Unset, this costs one env lookup.
+/// `PAYCTL_SLOW=<point>:<milliseconds>[,<point>:<milliseconds>...]`
+/// (tests): sleep that long each time `point` is reached, to widen a
+/// window that other commands must be able to use (`import-chunk`: before
+/// each chunk of `profile import` takes the store's lock; `store-listed`:
+/// after a first use listed a directory that has no `meta.json` yet).
+/// Unset, this costs one env lookup.
 // Read from the environment for the same reason as `PAYCTL_FAULT` above.
 #[cfg(feature = "fault-injection")]
 #[allow(clippy::disallowed_methods)]
 pub fn slow(point: &str) {
-    static SLOW: OnceLock<Option<(String, u64)>> = OnceLock::new();
+    static SLOW: OnceLock<Vec<(String, u64)>> = OnceLock::new();
     let slow = SLOW.get_or_init(|| {
-        let v = std::env::var("PAYCTL_SLOW").ok()?;
-        let (p, ms) = v.rsplit_once(':')?;
-        Some((p.to_string(), ms.parse().ok()?))
+        let v = std::env::var("PAYCTL_SLOW").unwrap_or_default();
+        v.split(',')
+            .filter_map(|one| {
+                let (p, ms) = one.rsplit_once(':')?;
+                Some((p.to_string(), ms.parse().ok()?))
+            })
+            .collect()
     });
-    if let Some((p, ms)) = slow
-        && p == point
-    {
+    if let Some((_, ms)) = slow.iter().find(|(p, _)| p == point) {
         std::thread::sleep(std::time::Duration::from_millis(*ms));
     }
 }

@@ -30,6 +30,10 @@ pub(crate) struct Stage {
     pub(super) apply_failed: AtomicBool,
     /// The pack the group's creates append to (see `packs::group_pack`).
     pack: AtomicU64,
+    /// (Unit tests) run where a background checkpoint has let the log's
+    /// lock go and not yet ended.
+    #[cfg(test)]
+    after_unlock: Mutex<Option<fn(&Stage)>>,
 }
 
 /// The log, and how much of it a background checkpoint applies.
@@ -195,19 +199,38 @@ impl Stage {
                     // (it could set no checkpoint aside then, and stopped
                     // the writes for one).
                     self.staged().thaw();
+                    // Done, under the log's lock as well: once it is let
+                    // go, a commit may set the next checkpoint aside, and
+                    // `applying` is then that one's (cleared after the
+                    // lock, it let a flush apply the log beside it).
+                    self.done_applying();
                 }
-                compacted
+                drop(w);
+                // The replaced log is closed here, the commits free to go
+                // on: closing it frees (and may trim) its blocks. (Tests
+                // widen this time, in which a commit may set the next
+                // checkpoint aside.)
+                crate::store::fault::slow("background-checkpoint-unlocked");
+                #[cfg(test)]
+                if let Some(hook) = *self.after_unlock.lock().unwrap() {
+                    hook(self);
+                }
+                compacted.map(drop)
             });
-        match applied {
-            Ok(()) => {}
-            Err(e) => {
-                self.apply_failed.store(true, Ordering::SeqCst);
-                let why = e.first_message();
-                outcomes.warn(format!(
-                    "applying the committed changes failed: {why}; they are applied again when the store is let go"
-                ));
-            }
+        if let Err(e) = applied {
+            self.apply_failed.store(true, Ordering::SeqCst);
+            let why = e.first_message();
+            outcomes.warn(format!(
+                "applying the committed changes failed: {why}; they are applied again when the store is let go"
+            ));
+            // No checkpoint is set aside after this one (the log's records
+            // it applied are still marked applying).
+            self.done_applying();
         }
+    }
+
+    /// No checkpoint applies the log in the background any more.
+    fn done_applying(&self) {
         *self.applying.lock().unwrap_or_else(|e| e.into_inner()) = false;
         self.applied.notify_all();
     }
@@ -220,12 +243,61 @@ impl Stage {
         outcomes.warn(format!(
             "applying the committed changes in the background failed: {why}; they are applied again when the store is let go"
         ));
-        *self.applying.lock().unwrap_or_else(|e| e.into_inner()) = false;
-        self.applied.notify_all();
+        self.done_applying();
     }
 }
 
 /// See [`CHECKPOINT_BYTES`] (a test may make it smaller).
 pub(super) fn checkpoint_bytes() -> usize {
     crate::store::fault::checkpoint_bytes(CHECKPOINT_BYTES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::json::journal::Op;
+    use std::sync::OnceLock;
+
+    /// The store of the test below (a hook is a plain `fn`).
+    static ROOT: OnceLock<tempfile::TempDir> = OnceLock::new();
+
+    fn root() -> Root {
+        Root::new(ROOT.get_or_init(|| tempfile::tempdir().unwrap()).path())
+    }
+
+    /// Stage a write of `path` large enough for its commit to set a
+    /// checkpoint aside, and commit it: what was set aside.
+    fn commit_past_the_size(stage: &Stage, path: &str) -> Option<(journal::Journal, u64)> {
+        stage.staged().stage(vec![Op::Put {
+            path: path.into(),
+            data: "x".repeat(checkpoint_bytes() + 1),
+        }]);
+        let c = stage.commit(&root(), &Outcomes::default(), true).unwrap();
+        c.frozen
+    }
+
+    /// A background checkpoint goes on after it lets the log's lock go (it
+    /// closes the log it replaced there); a commit that sets the next one
+    /// aside meanwhile makes that one the checkpoint in progress, which a
+    /// flush must wait for. (When the first said it was done only as it
+    /// ended, a flush took that for the second's end and applied the log
+    /// beside it: acknowledged creates lost, or applied twice.)
+    #[test]
+    fn a_checkpoint_set_aside_as_the_last_one_ends_is_the_one_in_progress() {
+        let stage = Stage::new(1);
+        let (journal, to) = commit_past_the_size(&stage, "one").expect("set aside");
+        *stage.after_unlock.lock().unwrap() = Some(|stage: &Stage| {
+            assert!(commit_past_the_size(stage, "two").is_some(), "the next one");
+        });
+        stage.apply_in_background(&root(), &Outcomes::default(), journal, to);
+        assert!(
+            *stage.applying.lock().unwrap(),
+            "the checkpoint set aside last is in progress"
+        );
+        assert!(stage.writer().applying_to.is_some());
+        assert_eq!(
+            std::fs::read(root().join("one")).unwrap().len(),
+            checkpoint_bytes() + 1
+        );
+    }
 }
