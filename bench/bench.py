@@ -584,16 +584,19 @@ def run(root):
     # ---- 4 parallel create loops against sqlite3 with a busy timeout ----
     log(f"bench: 4 parallel create loops, {PARALLEL_SECONDS:.0f} s each side")
 
-    def loops(make):
+    # Each loop's count goes on across the rounds: every key is new.
+    made = [0] * 4
+
+    def loops(make, secs):
         import threading
         done = [0] * 4
         failed = [0] * 4
-        end = time.perf_counter() + PARALLEL_SECONDS
+        end = time.perf_counter() + secs
 
         def loop(w):
-            n = 0
             while time.perf_counter() < end:
-                n += 1
+                made[w] += 1
+                n = made[w]
                 p = subprocess.run(make(w, n), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL, env=ENV)
                 if p.returncode == 0:
@@ -606,7 +609,7 @@ def run(root):
             th.start()
         for th in threads:
             th.join()
-        return sum(done) / (time.perf_counter() - t), sum(failed)
+        return sum(done), time.perf_counter() - t, sum(failed)
 
     def par_payctl(w, n):
         path = os.path.join(root, f"par{w}.json")
@@ -618,7 +621,16 @@ def run(root):
         key = f"sqlpar{w}-{n:07d}"
         return [SQLITE, "-cmd", ".timeout 30000", db,
                 "BEGIN IMMEDIATE;" + profile_insert(new_id("csp"), key, 2 * N + n, json.dumps(profile_line(2 * N + n, key))) + "COMMIT;"]
-    par = {"p": loops(par_payctl), "s": loops(par_sql)}
+    # Interleaved like every other figure here: four rounds of half a side's
+    # time, payctl sqlite3 sqlite3 payctl, so that neither side alone runs
+    # while the disk still settles from the bench's writes before them (a
+    # first round of payctl's ran at 402/s where its next three ran at
+    # 509-560/s: bench/results/2026-11-28-1415-parallel-ab-100k.md).
+    runs = {"p": [0, 0.0, 0], "s": [0, 0.0, 0]}
+    for side in "pssp":
+        got = loops(par_payctl if side == "p" else par_sql, PARALLEL_SECONDS / 2)
+        runs[side] = [a + b for a, b in zip(runs[side], got)]
+    par = {k: (n / secs, bad) for k, (n, secs, bad) in runs.items()}
 
     # ---- did the page cache hold the store? ----
     store_bytes = int(subprocess.run(["du", "-sb", big], capture_output=True, text=True).stdout.split()[0])

@@ -27,7 +27,7 @@
 #   BENCH_PROFILES=1000000 BENCH_BASELINE=r100k.json bench/run.sh
 #                                   # ... and print how each kind of command grew
 #   BENCH_TXNS=1                    # no transactions (a quicker 1M run)
-#   BENCH_PARALLEL_SECONDS=20       # length of each side's parallel create run
+#   BENCH_PARALLEL_SECONDS=20       # each side's parallel create time (4 interleaved rounds)
 #
 # Needs: cargo, python3 (standard library only), sqlite3 (apt-get install sqlite3).
 #
