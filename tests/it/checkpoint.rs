@@ -89,6 +89,14 @@ fn serve_without_idle_checkpoints(env: &Env, envs: &[(&str, &str)]) -> Server {
     Server::try_start_with(env, &["--no-worker"], &["--quiet"], &all).expect("serve started")
 }
 
+/// Every `step`th id of `acked` is read through the server `s`.
+fn read_through(s: &Server, acked: &[String], step: usize) {
+    for id in acked.iter().step_by(step) {
+        let got = s.get(&format!("/customer-profiles/{id}"));
+        assert_eq!(got.status, 200, "{got:?}");
+    }
+}
+
 /// Every id in `acked` is read back by the CLI, and the store checks clean
 /// with `customers` customers (when given).
 fn all_landed(env: &Env, acked: &[String], customers: Option<usize>) {
@@ -122,10 +130,7 @@ fn creates_beside_checkpoints_in_the_background_all_land() {
     let acked = load(&s, 8, 60, "bg");
     assert_eq!(acked.len(), 480);
     // Read through the server while it holds the store.
-    for id in acked.iter().step_by(41) {
-        let got = s.get(&format!("/customer-profiles/{id}"));
-        assert_eq!(got.status, 200, "{got:?}");
-    }
+    read_through(&s, &acked, 41);
     drop(s);
     all_landed(&env, &acked, Some(480));
 }
@@ -219,10 +224,7 @@ fn a_checkpoint_that_lingers_after_the_logs_lock_keeps_every_create() {
     let keys = crate::store::keys_of_one_bucket(400);
     let acked = post_all(&s, &keys);
     // Read through the server while it holds the store, then by the CLI.
-    for id in acked.iter().step_by(7) {
-        let got = s.get(&format!("/customer-profiles/{id}"));
-        assert_eq!(got.status, 200, "{got:?}");
-    }
+    read_through(&s, &acked, 7);
     drop(s);
     all_landed(&env, &acked, Some(400));
 }
@@ -298,10 +300,7 @@ fn the_servers_creates_are_packed_and_read_back_from_the_packs() {
         assert_eq!((r.status, r.codes()), (409, vec![21002]), "{r:?}");
         std::thread::sleep(Duration::from_millis(50));
     }
-    for id in acked.iter().step_by(7) {
-        let got = s.get(&format!("/customer-profiles/{id}"));
-        assert_eq!(got.status, 200, "{got:?}");
-    }
+    read_through(&s, &acked, 7);
     drop(s);
     let packs: Vec<_> = std::fs::read_dir(env.path().join("packs"))
         .expect("packs")

@@ -256,13 +256,17 @@ pub(super) fn checkpoint_bytes() -> usize {
 mod tests {
     use super::*;
     use crate::store::json::journal::Op;
-    use std::sync::OnceLock;
+    use std::cell::RefCell;
+    use std::path::PathBuf;
 
-    /// The store of the test below (a hook is a plain `fn`).
-    static ROOT: OnceLock<tempfile::TempDir> = OnceLock::new();
+    thread_local! {
+        /// The store of the test below, for its hook (a plain `fn`, run on
+        /// the test's thread).
+        static ROOT: RefCell<PathBuf> = RefCell::default();
+    }
 
     fn root() -> Root {
-        Root::new(ROOT.get_or_init(|| tempfile::tempdir().unwrap()).path())
+        ROOT.with(|r| Root::new(r.borrow().clone()))
     }
 
     /// Stage a write of `path` large enough for its commit to set a
@@ -284,6 +288,8 @@ mod tests {
     /// beside it: acknowledged creates lost, or applied twice.)
     #[test]
     fn a_checkpoint_set_aside_as_the_last_one_ends_is_the_one_in_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        ROOT.with(|r| *r.borrow_mut() = dir.path().to_path_buf());
         let stage = Stage::new(1);
         let (journal, to) = commit_past_the_size(&stage, "one").expect("set aside");
         *stage.after_unlock.lock().unwrap() = Some(|stage: &Stage| {
