@@ -125,6 +125,7 @@ fn take(
     said: &mut bool,
     knock: &dyn Fn(bool),
 ) -> std::result::Result<(), Stopped> {
+    let began = Instant::now();
     let mut waited = Duration::ZERO;
     // When it knocked last.
     let mut knocked: Option<Duration> = None;
@@ -153,15 +154,17 @@ fn take(
         // A short wait is retried often: a writer's commit holds the lock
         // for a millisecond or two, and the next one should not idle long
         // after it (retried every millisecond, 4 parallel create loops
-        // left a sixth of the two cores idle; every 100 µs, 6-9% more
-        // creates: see the performance page).
+        // left a sixth of the two cores idle; every 100 µs at first, each
+        // round of an A/B made more creates:
+        // bench/results/2026-11-28-1610-parallel-ab-100k.md).
         let pause = match waited {
             w if w < RETRY_SOON_FOR => RETRY_SOON,
             w if w < RETRY_FAST_FOR => Duration::from_millis(1),
             _ => Duration::from_millis(5),
         };
         std::thread::sleep(pause);
-        waited += pause;
+        // The time it took (a sleep this short overshoots by half).
+        waited = began.elapsed();
     };
     if knocked.is_some() {
         knock(false);

@@ -112,10 +112,10 @@ impl Log {
     ///
     /// On success it hands back the replaced log, unlinked but open, for
     /// the caller to close once it has let the log's lock go: closing the
-    /// last descriptor of an unlinked file frees its blocks, and on a file
-    /// system mounted with `discard` (as ext4 without a journal does it)
-    /// the close waits until the device has trimmed them, which a commit
-    /// waiting for the lock should not (measured in `bench/results/`).
+    /// last descriptor of an unlinked file frees its blocks, and on ext4
+    /// without a journal mounted with `discard` (the machines measured in
+    /// `bench/results/2026-11-28-1520-serve-create-ab.md`) the close waits
+    /// until the device has trimmed them, which no commit should wait for.
     pub fn compact(&mut self, root: &Root, from: u64) -> Result<Option<File>> {
         use std::os::unix::fs::FileExt;
         let path = root.join(JOURNAL);
