@@ -156,7 +156,7 @@ fn take(
         // after it (retried every millisecond, 4 parallel create loops
         // left a sixth of the two cores idle; every 100 µs at first, each
         // round of an A/B made more creates:
-        // bench/results/2026-11-28-1610-parallel-ab-100k.md).
+        // bench/results/2026-11-28-1558-parallel-ab-100k.md).
         let pause = match waited {
             w if w < RETRY_SOON_FOR => RETRY_SOON,
             w if w < RETRY_FAST_FOR => Duration::from_millis(1),
