@@ -86,7 +86,13 @@ fn endless_load<'scope, 'env>(
 fn serve_without_idle_checkpoints(env: &Env, envs: &[(&str, &str)]) -> Server {
     let mut all = vec![("PAYCTL_IDLE_MS", "5000")];
     all.extend_from_slice(envs);
-    Server::try_start_with(env, &["--no-worker"], &["--quiet"], &all).expect("serve started")
+    serve(env, &all)
+}
+
+/// A quiet server without a worker on `env`'s store, with `envs` in its
+/// environment.
+fn serve(env: &Env, envs: &[(&str, &str)]) -> Server {
+    Server::try_start_with(env, &["--no-worker"], &["--quiet"], envs).expect("serve started")
 }
 
 /// Every `step`th id of `acked` is read through the server `s`.
@@ -120,13 +126,7 @@ fn creates_beside_checkpoints_in_the_background_all_land() {
     let env = Env::new();
     // Each checkpoint takes 30 ms longer: the creates go on beside it, and
     // some log past the size again before it is done (then they wait).
-    let s = Server::try_start_with(
-        &env,
-        &["--no-worker"],
-        &["--quiet"],
-        &[SMALL, ("PAYCTL_SLOW", "background-checkpoint:30")],
-    )
-    .expect("serve started");
+    let s = serve(&env, &[SMALL, ("PAYCTL_SLOW", "background-checkpoint:30")]);
     let acked = load(&s, 8, 60, "bg");
     assert_eq!(acked.len(), 480);
     // Read through the server while it holds the store.
@@ -146,13 +146,7 @@ fn a_crash_at_each_step_of_a_background_checkpoint_loses_no_acknowledged_create(
         "before-checkpoint",
     ] {
         let env = Env::new();
-        let s = Server::try_start_with(
-            &env,
-            &["--no-worker"],
-            &["--quiet"],
-            &[SMALL, ("PAYCTL_FAULT", point)],
-        )
-        .expect("serve started");
+        let s = serve(&env, &[SMALL, ("PAYCTL_FAULT", point)]);
         let acked = load(&s, 8, 200, "crash");
         let (code, _) = s.wait();
         assert_ne!(
@@ -177,13 +171,7 @@ fn a_crash_at_each_step_of_a_background_checkpoint_loses_no_acknowledged_create(
 #[test]
 fn a_key_bucket_split_beside_checkpoints_in_the_background_keeps_every_create() {
     let env = Env::new();
-    let s = Server::try_start_with(
-        &env,
-        &["--no-worker"],
-        &["--quiet"],
-        &[SMALL, ("PAYCTL_SPLIT_BYTES", "4096")],
-    )
-    .expect("serve started");
+    let s = serve(&env, &[SMALL, ("PAYCTL_SPLIT_BYTES", "4096")]);
     let keys = crate::store::keys_of_one_bucket(400);
     let acked = post_all(&s, &keys);
     drop(s);
@@ -207,10 +195,8 @@ fn a_key_bucket_split_beside_checkpoints_in_the_background_keeps_every_create() 
 #[test]
 fn a_checkpoint_that_lingers_after_the_logs_lock_keeps_every_create() {
     let env = Env::new();
-    let s = Server::try_start_with(
+    let s = serve(
         &env,
-        &["--no-worker"],
-        &["--quiet"],
         &[
             SMALL,
             ("PAYCTL_SPLIT_BYTES", "2048"),
@@ -219,8 +205,7 @@ fn a_checkpoint_that_lingers_after_the_logs_lock_keeps_every_create() {
                 "background-checkpoint:30,background-checkpoint-unlocked:20",
             ),
         ],
-    )
-    .expect("serve started");
+    );
     let keys = crate::store::keys_of_one_bucket(400);
     let acked = post_all(&s, &keys);
     // Read through the server while it holds the store, then by the CLI.
@@ -284,13 +269,7 @@ fn a_payctl_waiting_for_the_store_gets_in_under_a_load_that_never_pauses() {
 #[test]
 fn the_servers_creates_are_packed_and_read_back_from_the_packs() {
     let env = Env::new();
-    let s = Server::try_start_with(
-        &env,
-        &["--no-worker"],
-        &["--quiet"],
-        &[SMALL, ("PAYCTL_GROUP_PACK_BYTES", "8192")],
-    )
-    .expect("serve started");
+    let s = serve(&env, &[SMALL, ("PAYCTL_GROUP_PACK_BYTES", "8192")]);
     let acked = load(&s, 4, 40, "pk");
     assert_eq!(acked.len(), 160);
     // A key raced again at once (the group still holds the store, the
@@ -328,14 +307,13 @@ fn the_servers_creates_are_packed_and_read_back_from_the_packs() {
 #[test]
 fn the_servers_creates_never_grow_a_pack_that_a_snapshot_shares() {
     let env = Env::new();
-    let serve =
-        || Server::try_start_with(&env, &["--no-worker"], &["--quiet"], &[SMALL]).expect("serve");
-    let s = serve();
+    let start = || serve(&env, &[SMALL]);
+    let s = start();
     let first = load(&s, 2, 20, "snap-a");
     drop(s);
     let saved = env.run(&["store", "snapshot", "save", "baseline"]);
     assert_eq!(saved.code, 0, "{saved:?}");
-    let s = serve();
+    let s = start();
     let second = load(&s, 2, 20, "snap-b");
     drop(s);
     all_landed(&env, &[first.clone(), second.clone()].concat(), Some(80));
@@ -351,7 +329,7 @@ fn the_servers_creates_never_grow_a_pack_that_a_snapshot_shares() {
     }
     // Creates after the restore go to a new pack too, and the snapshot
     // still restores clean.
-    let s = serve();
+    let s = start();
     let third = load(&s, 2, 20, "snap-c");
     drop(s);
     all_landed(&env, &[first.clone(), third].concat(), Some(80));
@@ -366,13 +344,10 @@ fn the_servers_creates_never_grow_a_pack_that_a_snapshot_shares() {
 #[test]
 fn a_background_checkpoint_that_fails_is_replayed_and_the_creates_go_on() {
     let env = Env::new();
-    let s = Server::try_start_with(
+    let s = serve(
         &env,
-        &["--no-worker"],
-        &["--quiet"],
         &[SMALL, ("PAYCTL_FAULT", "enospc@before-checkpoint:2")],
-    )
-    .expect("serve started");
+    );
     let acked = load(&s, 4, 60, "fail");
     assert_eq!(acked.len(), 240, "every create answered 201");
     drop(s);
